@@ -1,0 +1,33 @@
+//! # swapzap
+//!
+//! The routing and zap math engine behind a swap-and-zap routing service, as a pure library:
+//! no I/O, no clocks, no global state. Values go in, a [`plan::Plan`] comes out.
+//!
+//! ## Crate map
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`math`] | the only place with raw 256-bit arithmetic: checked ops, `mul_div` (floor/ceil), integer sqrt |
+//! | [`units`] | newtypes: [`units::TokenId`], [`units::PoolId`], [`units::Amount`] |
+//! | [`error`] | one error enum per domain and the top [`error::Error`] with stable codes |
+//! | [`pool`] | exact pool families: constant-product, solidly, Curve stable-swap; [`pool::Pool`] over them |
+//! | [`plan`] | the pathId-free [`plan::Plan`] and its exact verification |
+//!
+//! ## Features
+//!
+//! - `std` (default): `std::error::Error` impls. Without it the crate is `no_std` + `alloc`.
+//! - `serde`: serialisation of snapshots, requests and plans (amounts as decimal strings).
+//! - `parallel`: rayon batch quoting (implies `std`); results never depend on scheduling.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![doc(test(attr(deny(warnings))))]
+
+extern crate alloc;
+
+pub mod error;
+pub mod math;
+pub mod plan;
+pub mod pool;
+pub mod units;
+
+pub use error::{Error, MathError, PoolError};
+pub use primitive_types::{U256, U512};

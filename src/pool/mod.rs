@@ -1,0 +1,127 @@
+//! Exact pool families. Each family is a plain value type in its own module with the same verbs:
+//!
+//! | verb | meaning |
+//! |---|---|
+//! | `amount_out(i, j, dx)` | the contract's own quote for an exact input (`getAmountOut`, `get_dy`) |
+//! | `amount_in(i, j, dy)` | the least input whose exact output is at least `dy` |
+//! | `swap(i, j, dx)` | the exact-in swap as the contract executes it: the output and the state after |
+//! | `mint(amounts)` | LP minted for a deposit, and the state after |
+//! | `burn(lp)` | the proportional withdrawal, and the state after |
+//! | `marginal_rate(i, j)` | d(out)/d(in) at zero size, fee included, raw units: a float for search only |
+//!
+//! [`Pool`] is a closed enum over the families with the same verbs. Pools are plain values;
+//! nothing is shared or global, and every operation returns a new state instead of mutating.
+
+pub mod constant_product;
+pub mod solidly;
+pub mod stableswap;
+
+use crate::error::PoolError;
+use primitive_types::U256;
+use smallvec::SmallVec;
+
+pub use constant_product::ConstantProduct;
+pub use solidly::Solidly;
+pub use stableswap::StableSwap;
+
+/// Per-coin amounts of one pool (2 to 8 coins; inline up to 4).
+pub type Amounts = SmallVec<[U256; 4]>;
+
+/// The pool families the engine prices exactly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Pool {
+    /// Uniswap V2 style x·y = k with a fractional fee that stays in the pool.
+    ConstantProduct(ConstantProduct),
+    /// Aerodrome / Velodrome V2 pool, volatile or stable; the fee leaves the pool.
+    Solidly(Solidly),
+    /// Curve stable-swap: classic template, the mainnet 3pool variant, stableswap-ng.
+    StableSwap(StableSwap),
+}
+
+macro_rules! dispatch {
+    ($self:ident, $p:ident => $e:expr) => {
+        match $self {
+            Pool::ConstantProduct($p) => $e,
+            Pool::Solidly($p) => $e,
+            Pool::StableSwap($p) => $e,
+        }
+    };
+}
+
+macro_rules! dispatch_state {
+    ($self:ident, $p:ident => $e:expr) => {
+        match $self {
+            Pool::ConstantProduct($p) => $e.map(|(v, s)| (v, Pool::ConstantProduct(s))),
+            Pool::Solidly($p) => $e.map(|(v, s)| (v, Pool::Solidly(s))),
+            Pool::StableSwap($p) => $e.map(|(v, s)| (v, Pool::StableSwap(s))),
+        }
+    };
+}
+
+impl Pool {
+    /// Number of coins.
+    #[must_use]
+    pub fn n_coins(&self) -> usize {
+        dispatch!(self, p => p.n_coins())
+    }
+
+    /// Per-coin balances (reserves) in raw units, as the pool counts them.
+    #[must_use]
+    pub fn balances(&self) -> &[U256] {
+        dispatch!(self, p => p.balances())
+    }
+
+    /// LP total supply.
+    #[must_use]
+    pub fn total_supply(&self) -> U256 {
+        dispatch!(self, p => p.total_supply())
+    }
+
+    /// The contract's quote for `dx` of coin `i` into coin `j`.
+    ///
+    /// # Errors
+    /// Whatever the contract reverts on, as a [`PoolError`].
+    pub fn amount_out(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
+        dispatch!(self, p => p.amount_out(i, j, dx))
+    }
+
+    /// The least input of coin `i` whose exact output of coin `j` is at least `dy`.
+    ///
+    /// # Errors
+    /// [`PoolError::UnreachableOutput`] when no input reaches `dy`; others as the contract.
+    pub fn amount_in(&self, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
+        dispatch!(self, p => p.amount_in(i, j, dy))
+    }
+
+    /// The exact-in swap as the contract executes it: the output and the state after.
+    ///
+    /// # Errors
+    /// Whatever the contract reverts on.
+    pub fn swap(&self, i: usize, j: usize, dx: U256) -> Result<(U256, Pool), PoolError> {
+        dispatch_state!(self, p => p.swap(i, j, dx))
+    }
+
+    /// LP minted for depositing `amounts` (one per coin), and the state after.
+    ///
+    /// # Errors
+    /// Whatever the contract reverts on.
+    pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Pool), PoolError> {
+        dispatch_state!(self, p => p.mint(amounts))
+    }
+
+    /// Coins returned for burning `lp` proportionally, and the state after.
+    ///
+    /// # Errors
+    /// Whatever the contract reverts on.
+    pub fn burn(&self, lp: U256) -> Result<(Amounts, Pool), PoolError> {
+        dispatch_state!(self, p => p.burn(lp))
+    }
+
+    /// Marginal exchange rate d(out)/d(in) of `i` into `j` at zero size, fee included, in raw
+    /// units. For search only: never produces an amount.
+    #[must_use]
+    pub fn marginal_rate(&self, i: usize, j: usize) -> f64 {
+        dispatch!(self, p => p.marginal_rate(i, j))
+    }
+}
