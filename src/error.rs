@@ -89,7 +89,10 @@ impl fmt::Display for PoolError {
         match self {
             Self::Math(e) => write!(f, "pool math: {e}"),
             Self::TokenIndex { index, n_coins } => {
-                write!(f, "coin index {index} out of range for a {n_coins}-coin pool")
+                write!(
+                    f,
+                    "coin index {index} out of range for a {n_coins}-coin pool"
+                )
             }
             Self::SameToken => f.write_str("input and output coin are the same"),
             Self::InvalidState(why) => write!(f, "invalid pool state: {why}"),

@@ -24,10 +24,17 @@
 extern crate alloc;
 
 pub mod error;
+pub mod graph;
 pub mod math;
 pub mod plan;
 pub mod pool;
+pub mod pricing;
+pub mod request;
+pub mod response;
+pub mod route;
+pub mod snapshot;
 pub mod units;
+pub mod zap;
 
 pub use error::{Error, MathError, PoolError};
 pub use primitive_types::{U256, U512};

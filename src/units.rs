@@ -79,7 +79,8 @@ pub mod dec {
     /// When the string is not a base-unit integer below 2^256.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<U256, D::Error> {
         let s = String::deserialize(d)?;
-        super::parse_u256_dec(&s).ok_or_else(|| D::Error::custom("expected a decimal integer string below 2^256"))
+        super::parse_u256_dec(&s)
+            .ok_or_else(|| D::Error::custom("expected a decimal integer string below 2^256"))
     }
 
     /// The same for `Vec<U256>`.
@@ -108,8 +109,9 @@ pub mod dec {
             let v = Vec::<String>::deserialize(d)?;
             v.iter()
                 .map(|s| {
-                    super::super::parse_u256_dec(s)
-                        .ok_or_else(|| D::Error::custom("expected a decimal integer string below 2^256"))
+                    super::super::parse_u256_dec(s).ok_or_else(|| {
+                        D::Error::custom("expected a decimal integer string below 2^256")
+                    })
                 })
                 .collect()
         }

@@ -1,0 +1,1 @@
+//! `graph`: implemented by its issue.

@@ -1,0 +1,1 @@
+//! `pricing`: implemented by its issue.

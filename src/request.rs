@@ -1,0 +1,1 @@
+//! `request`: implemented by its issue.

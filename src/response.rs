@@ -1,0 +1,1 @@
+//! `response`: implemented by its issue.

@@ -1,0 +1,1 @@
+//! `route`: implemented by its issue.

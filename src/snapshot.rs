@@ -1,0 +1,1 @@
+//! `snapshot`: implemented by its issue.

@@ -1,0 +1,1 @@
+//! `zap`: implemented by its issue.

@@ -1,0 +1,1 @@
+//! Tests owned by the `request` work; see the module's own docs.

@@ -1,0 +1,1 @@
+//! Tests owned by the `zap` work; see the module's own docs.
