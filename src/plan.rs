@@ -63,3 +63,46 @@ pub struct Output {
     /// the least amount accepted after slippage
     pub min_amount: U256,
 }
+
+/// A zap fee: the rate and the amounts taken from the inputs before any step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZapFee {
+    /// fee rate in basis points of each input
+    pub rate_bps: u32,
+    /// amounts taken, per input token
+    pub taken: Vec<TokenAmount>,
+}
+
+/// An executable plan: inputs, steps in execution order, outputs with slippage minimums.
+///
+/// Every amount is exact (integer simulation of the pools in step order). `value`,
+/// `upper_bound` and `price_impact` are floats for information.
+///
+/// # Invariants (checked by [`Plan::verify`])
+/// Replaying the steps from the inputs (less the zap fee) on the graph's pool states gives
+/// every step's `amount_out` / `lp_out` / `amounts_out` exactly; no step spends more of a token
+/// than is held at that point; at the end the holdings are exactly `outputs` plus `refunds`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Plan {
+    /// Amounts spent, per input token.
+    pub inputs: Vec<TokenAmount>,
+    /// Steps, in execution order.
+    pub steps: Vec<Step>,
+    /// Outputs, in the request's order.
+    pub outputs: Vec<Output>,
+    /// Surplus returned to the user (zaps), beside the outputs.
+    pub refunds: Vec<TokenAmount>,
+    /// Zap fee, if any.
+    pub zap_fee: Option<ZapFee>,
+    /// The plan's objective: for one output its amount (base units, net of gas when a gas model
+    /// is given); for several, the basket value `min_k v_k z_k / w_k` in base units of the first
+    /// output (`v_k` the mid price of output k, see [`crate::route`]).
+    pub value: f64,
+    /// An upper bound on `value` for any plan of this request on this snapshot (the dual bound,
+    /// see [`crate::route`]); `None` when not computed (e.g. zap plans).
+    pub upper_bound: Option<f64>,
+    /// 1 − value received / value of the inputs at mid prices (fees and curvature included).
+    pub price_impact: f64,
+    /// Gas units of the steps under the request's gas model (0 without one).
+    pub gas_units: u64,
+}

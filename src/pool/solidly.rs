@@ -12,6 +12,10 @@ pub struct Solidly {
 }
 
 impl Solidly {
+    /// TEMP stub constructor (replaced at merge).
+    pub fn from_balances_stub(balances: [U256; 2], total_supply: U256) -> Self {
+        Self { balances, total_supply }
+    }
     #[must_use]
     pub fn n_coins(&self) -> usize {
         2
