@@ -223,7 +223,7 @@ impl PoolGraph {
             return Err(RouteError::Duplicate(String::from("lp token")));
         }
         self.pool_index.insert(pid_str.clone(), id);
-        self.models.push(FloatPool::new(&params, pool.balances()));
+        self.models.push(FloatPool::new(&params, &reserves));
         self.params.push(params);
         self.pools.push(PoolInfo {
             id: pid_str.clone(),
@@ -310,6 +310,12 @@ impl PoolGraph {
     #[must_use]
     pub fn pool_of_lp(&self, t: TokenId) -> Option<PoolId> {
         self.lp_index.get(&t).copied()
+    }
+
+    /// The float search model of a pool on its current state (never used for amounts).
+    #[must_use]
+    pub fn float_model(&self, p: PoolId) -> Option<&FloatPool> {
+        self.models.get(p.index())
     }
 
     /// Coin index of token `t` in pool `p`.

@@ -61,7 +61,7 @@ use num_rational::Ratio;
 use primitive_types::U256;
 
 /// Default hop limit of a path.
-pub const DEFAULT_MAX_HOPS: usize = 4;
+pub const DEFAULT_MAX_HOPS: usize = 6;
 
 /// Relative margin added to the dual bound (float error and Curve sequential execution).
 pub const BOUND_MARGIN: f64 = 1e-7;

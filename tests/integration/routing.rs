@@ -63,3 +63,43 @@ fn dual_bound_matches_reference_optimum() {
     }
     assert!(bad.is_empty(), "{bad:?}");
 }
+
+#[test]
+fn debug_hops() {
+    let res = results();
+    for mut inst in instances() {
+        for h in [5, 6] {
+            inst.req.max_hops = h;
+            let t0 = std::time::Instant::now();
+            let Ok(b) = route::dual_bound(&inst.graph, &inst.req) else { continue };
+            eprintln!("{:?}", t0.elapsed());
+            let t = res["instances"][&inst.name]["optimum"]["T"].as_f64().unwrap();
+            eprintln!("{} hops {h}: {:.12}", inst.name, b / t);
+        }
+    }
+}
+
+#[test]
+fn debug_arb() {
+    use swapzap::units::PoolId;
+    for inst in instances() {
+        if !inst.name.starts_with("pub-24") && !inst.name.starts_with("pub-21") { continue; }
+        for (k, p) in inst.graph.pools().iter().enumerate() {
+            let fm = inst.graph.float_model(PoolId(k as u32)).unwrap();
+            for i in 0..p.tokens.len() { for j in 0..p.tokens.len() { if i == j { continue; }
+                let Some(e) = fm.edge(i, j) else { eprintln!("{} {} {i}->{j} NO EDGE {:?}", inst.name, p.id, fm); continue; };
+                let r0 = e.rate0();
+                for f in [0.999, 0.99, 0.9, 0.5] {
+                    let (ni, nj) = (r0 * f, 1.0);
+                    let a = e.arb(ni, nj);
+                    let prof = nj * a.o - ni * a.x;
+                    // brute force on a log grid
+                    let mut best = 0.0f64; let mut bx = 0.0;
+                    let d = e.depth_in();
+                    for s in 0..4000 { let x = d * 10f64.powf(-8.0 + s as f64 * 12.0 / 4000.0); let v = nj * e.out(x) - ni * x; if v > best { best = v; bx = x; } }
+                    if best > prof * (1.0 + 1e-6) + 1e-300 { eprintln!("{} {} {i}->{j} f={f}: arb {prof:e} x {:e} brute {best:e} x {bx:e}", inst.name, p.id, a.x); }
+                }
+            }}
+        }
+    }
+}
