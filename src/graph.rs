@@ -12,6 +12,7 @@
 //! them), so zaps can move them through `Mint` / `Burn` steps.
 
 use crate::error::RouteError;
+use crate::pool::stableswap::{StableSwapParams, Variant};
 use crate::pool::{ConstantProduct, Pool, Solidly, StableSwap};
 use crate::route::model::{FamilyParams, FloatPool};
 use crate::snapshot::{FeeField, PoolKind, Snapshot, SnapshotPool};
@@ -194,9 +195,12 @@ impl PoolGraph {
         for r in &p.reserves {
             reserves.push(parse_u256_dec(r).ok_or(RouteError::BadNumber { pool: pid_str.clone(), field: "reserves" })?);
         }
+        // LP total supply: informational in the snapshot. When missing, a V2-style
+        // √(r0·r1) (stable-swap: Σ xp) is assumed, so the solidly fee index and mint/burn
+        // are defined.
         let total_supply = match &p.total_supply {
             Some(s) => num(pid_str, "total_supply", Some(s))?,
-            None => U256::zero(),
+            None => default_supply(p, &reserves),
         };
         let decs: Vec<u8> = toks
             .iter()
@@ -346,6 +350,33 @@ impl PoolGraph {
     }
 }
 
+/// The assumed LP supply of a pool whose snapshot gives none.
+fn default_supply(p: &SnapshotPool, reserves: &[U256]) -> U256 {
+    match p.kind {
+        PoolKind::ConstantProduct | PoolKind::Solidly => {
+            let a = reserves.first().copied().unwrap_or_default();
+            let b = reserves.get(1).copied().unwrap_or_default();
+            let prod = a.full_mul(b);
+            let r = crate::math::sqrt(U256::try_from(prod >> 2).unwrap_or(U256::MAX));
+            // √(a·b/4)·2 ≤ √(a·b): fits in 256 bits
+            r.saturating_mul(U256::from(2u8)).max(U256::one())
+        }
+        PoolKind::Stableswap => {
+            let mut s = U256::zero();
+            let rates = p.rates.as_ref();
+            for (k, r) in reserves.iter().enumerate() {
+                let rate = rates
+                    .and_then(|v| v.get(k))
+                    .and_then(|x| parse_u256_dec(x))
+                    .unwrap_or(U256::exp10(18));
+                let xp = crate::math::mul_div(*r, rate, U256::exp10(18)).unwrap_or(U256::MAX);
+                s = s.saturating_add(xp);
+            }
+            s.max(U256::one())
+        }
+    }
+}
+
 /// Build the exact pool and the float search parameters of one snapshot pool.
 fn build_exact(
     p: &SnapshotPool,
@@ -368,7 +399,7 @@ fn build_exact(
                 return Err(RouteError::BadNumber { pool: id.clone(), field: "fee" });
             }
             let r = [reserves.first().copied().unwrap_or_default(), reserves.get(1).copied().unwrap_or_default()];
-            let pool = Pool::ConstantProduct(ConstantProduct::from_balances_stub(r, total_supply));
+            let pool = Pool::ConstantProduct(ConstantProduct::new(r, fnum, fden, total_supply)?);
             #[allow(clippy::arithmetic_side_effects)] // f64, fnum < fden
             let gamma = 1.0 - fnum as f64 / fden as f64;
             Ok((pool, FamilyParams::Cp { gamma }))
@@ -388,7 +419,8 @@ fn build_exact(
                 return Err(RouteError::BadNumber { pool: id.clone(), field: "decimals" });
             }
             let r = [reserves.first().copied().unwrap_or_default(), reserves.get(1).copied().unwrap_or_default()];
-            let pool = Pool::Solidly(Solidly::from_balances_stub(r, total_supply));
+            let bps32 = u32::try_from(bps).map_err(|_| RouteError::BadNumber { pool: id.clone(), field: "fee_bps" })?;
+            let pool = Pool::Solidly(Solidly::new(r, d, stable, bps32, total_supply)?);
             #[allow(clippy::arithmetic_side_effects)] // f64, bps < 10000
             let gamma = 1.0 - bps as f64 / 10_000.0;
             let params = if stable {
@@ -430,8 +462,35 @@ fn build_exact(
             if a.is_zero() || a_prec.is_zero() || fee >= U256::exp10(10) || rates.iter().any(U256::is_zero) {
                 return Err(RouteError::BadNumber { pool: id.clone(), field: "a/fee/rates" });
             }
-            let r = [reserves.first().copied().unwrap_or_default(), reserves.get(1).copied().unwrap_or_default()];
-            let pool = Pool::StableSwap(StableSwap::from_balances_stub(r, total_supply));
+            let admin_fee = match &p.admin_fee {
+                Some(s) => Some(num(id, "admin_fee", Some(s))?),
+                None => None,
+            };
+            let ss = match p.variant.as_deref() {
+                None | Some("classic" | "3pool" | "three_pool") => StableSwap::from_snapshot(
+                    reserves, &rates, a, a_prec, fee, admin_fee, total_supply,
+                )?,
+                Some("ng") => {
+                    let offpeg = match &p.offpeg_fee_multiplier {
+                        Some(s) => num(id, "offpeg_fee_multiplier", Some(s))?,
+                        None => U256::zero(),
+                    };
+                    let a_whole = crate::math::div(a, a_prec)?;
+                    StableSwap::new(StableSwapParams {
+                        variant: Variant::Ng,
+                        balances: reserves.iter().copied().collect(),
+                        rates: rates.iter().copied().collect(),
+                        a: a_whole,
+                        fee,
+                        admin_fee: admin_fee.unwrap_or_default(),
+                        total_supply,
+                        admin_balances: crate::pool::Amounts::new(),
+                        offpeg_fee_multiplier: offpeg,
+                    })?
+                }
+                Some(_) => return Err(bad("unknown Curve variant")),
+            };
+            let pool = Pool::StableSwap(ss);
             let params = FamilyParams::stable(a, a_prec, fee, &rates);
             Ok((pool, params))
         }
