@@ -18,6 +18,7 @@
 
 use super::model::{Arb, EdgeModel};
 use alloc::vec;
+use core::cell::Cell;
 use alloc::vec::Vec;
 
 /// One directed edge of the pruned problem (local token indices).
@@ -38,6 +39,8 @@ pub(crate) struct Dual<'a> {
     pub c: &'a [f64],
     pub out_e: Vec<Vec<usize>>,
     pub in_e: Vec<Vec<usize>>,
+    /// last Curve solution per edge (coin units), to warm-start the next one
+    warm: Vec<Cell<f64>>,
 }
 
 /// The state at one ν.
@@ -56,13 +59,23 @@ impl<'a> Dual<'a> {
             out_e[e.ti].push(k);
             in_e[e.to].push(k);
         }
-        Dual { n, edges, b, c, out_e, in_e }
+        let warm = (0..edges.len()).map(|_| Cell::new(0.0)).collect();
+        Dual { n, edges, b, c, out_e, in_e, warm }
     }
 
     #[inline]
-    fn arb_of(&self, e: &DEdge, nu: &[f64]) -> Arb {
+    fn arb_of(&self, k: usize, nu: &[f64]) -> Arb {
+        let e = &self.edges[k];
         if nu[e.to] * e.rate0 > nu[e.ti] {
-            e.m.arb(nu[e.ti], nu[e.to])
+            if let EdgeModel::Sw(s) = &e.m {
+                let a = e.m.arb_hint(nu[e.ti], nu[e.to], self.warm[k].get());
+                if a.x > 0.0 {
+                    self.warm[k].set(a.x * s.ci());
+                }
+                a
+            } else {
+                e.m.arb(nu[e.ti], nu[e.to])
+            }
         } else {
             Arb::default()
         }
@@ -72,8 +85,8 @@ impl<'a> Dual<'a> {
         let mut grad = self.b.to_vec();
         let mut g: f64 = self.b.iter().zip(nu).map(|(b, v)| b * v).sum();
         let mut arb = Vec::with_capacity(self.edges.len());
-        for e in self.edges {
-            let a = self.arb_of(e, nu);
+        for (k, e) in self.edges.iter().enumerate() {
+            let a = self.arb_of(k, nu);
             if a.x > 0.0 {
                 g += nu[e.to] * a.o - nu[e.ti] * a.x;
                 grad[e.to] += a.o;
@@ -94,10 +107,10 @@ impl<'a> Dual<'a> {
         nu[k] = v;
         let mut r = self.b[k];
         for &e in &self.out_e[k] {
-            r -= self.arb_of(&self.edges[e], nu).x;
+            r -= self.arb_of(e, nu).x;
         }
         for &e in &self.in_e[k] {
-            r += self.arb_of(&self.edges[e], nu).o;
+            r += self.arb_of(e, nu).o;
         }
         nu[k] = old;
         r
@@ -172,6 +185,8 @@ impl<'a> Dual<'a> {
             m / t.abs().max(1e-300)
         };
         let mut stall = 0;
+        let mut slow = 0;
+        let mut prev_err = f64::INFINITY;
         for _it in 0..max_newton {
             // active set
             let mut in_r = vec![false; n];
@@ -188,9 +203,19 @@ impl<'a> Dual<'a> {
             }
             let rset: Vec<usize> = (0..n).filter(|k| in_r[*k]).collect();
             let err = resid(&ev, nu, t, &rset);
-            if err < 1e-14 {
+            if err < 1e-12 {
                 break;
             }
+            // float noise floor: stop after three steps that do not halve the residual
+            if err > 0.5 * prev_err {
+                slow += 1;
+                if slow >= 3 && err < 1e-8 {
+                    break;
+                }
+            } else {
+                slow = 0;
+            }
+            prev_err = err;
             let m = rset.len();
             let mut pos = vec![usize::MAX; n];
             for (p, &k) in rset.iter().enumerate() {
@@ -267,14 +292,16 @@ impl<'a> Dual<'a> {
                         nn[k] = v;
                     }
                     if ok {
-                        let tn = t + alpha * sol[m];
                         let evn = self.eval(&nn);
                         let hn = self.h(&nn, &evn);
-                        let errn = resid(&evn, &nn, tn, &rset);
-                        if tn > 0.0 && (errn < err * (1.0 - 1e-4 * alpha) || hn < h_cur * (1.0 - 1e-15)) {
+                        // h is the merit; within its float noise, the balance residual decides
+                        let errn = resid(&evn, &nn, hn, &rset);
+                        let better = hn < h_cur * (1.0 - 1e-14)
+                            || (hn <= h_cur * (1.0 + 1e-14) && errn < err * (1.0 - 1e-4 * alpha));
+                        if hn > 0.0 && better {
                             *nu = nn;
                             ev = evn;
-                            t = tn;
+                            t = hn;
                             accepted = true;
                             if hn < best_h {
                                 best_h = hn;

@@ -275,6 +275,12 @@ pub struct SwEdge {
 }
 
 impl SwEdge {
+    /// Base units → coin units of the input coin.
+    #[must_use]
+    pub fn ci(&self) -> f64 {
+        self.ci
+    }
+
     /// Output coin balance for input coin balance `u`.
     fn y(&self, u: f64) -> f64 {
         let c = self.dn1 / (u * self.p_o * self.ann);
@@ -424,6 +430,14 @@ impl EdgeModel {
     /// The arbitrage `max_x ν_out·out(x) − ν_in·x` (x = 0 when not profitable).
     #[must_use]
     pub fn arb(&self, nu_in: f64, nu_out: f64) -> Arb {
+        self.arb_hint(nu_in, nu_out, 0.0)
+    }
+
+    /// [`Self::arb`] with a starting point for the iterative (Curve) solve: the coin-unit input
+    /// of a nearby solution (0 for none). The answer does not depend on the hint beyond float
+    /// noise.
+    #[must_use]
+    pub fn arb_hint(&self, nu_in: f64, nu_out: f64, hint: f64) -> Arb {
         let none = Arb::default();
         if !(nu_in > 0.0) || !(nu_out > 0.0) {
             return none;
@@ -462,27 +476,27 @@ impl EdgeModel {
                 }
             }
             EdgeModel::Sw(s) => {
-                // m(u) = P in coin units; m decreasing in u.
+                // m(u) = P in coin units; m decreasing in u. Safeguarded Newton on δ = u − xi
+                // from the hint (or the linearisation at δ = 0), bracket [lo, hi].
                 let target = nu_in * s.cj / ((1.0 - s.fee) * nu_out * s.ci);
-                let (_, m0, _) = s.m(s.xi);
+                let (_, m0, dm0) = s.m(s.xi);
                 if !(m0 > target) {
                     return none;
                 }
-                // bracket δ = u − xi
                 let mut lo = 0.0;
-                let mut hi = s.xi * 1e-3;
-                let mut tries = 0;
-                while s.m(s.xi + hi).1 > target {
-                    lo = hi;
-                    hi *= 4.0;
-                    tries += 1;
-                    if tries > 60 {
-                        return none;
-                    }
+                let mut hi = f64::INFINITY;
+                let lin = if dm0 < 0.0 { (target - m0) / dm0 } else { s.xi * 1e-3 };
+                let mut dl = if hint > 0.0 { hint } else { lin };
+                if !(dl > 0.0) || !dl.is_finite() {
+                    dl = s.xi * 1e-3;
                 }
-                let mut dl = 0.5 * (lo + hi);
-                for _ in 0..100 {
+                for _ in 0..200 {
                     let (_, m, dm) = s.m(s.xi + dl);
+                    if !m.is_finite() {
+                        hi = dl;
+                        dl = 0.5 * (lo + hi);
+                        continue;
+                    }
                     if m > target {
                         lo = dl;
                     } else {
@@ -490,13 +504,16 @@ impl EdgeModel {
                     }
                     let mut nd = dl - (m - target) / dm;
                     if !(nd > lo && nd < hi) || !nd.is_finite() {
-                        nd = 0.5 * (lo + hi);
+                        nd = if hi.is_finite() { 0.5 * (lo + hi) } else { 4.0 * dl };
                     }
-                    let done = (nd - dl).abs() <= 1e-15 * nd || hi - lo <= 1e-15 * hi;
+                    let done = (nd - dl).abs() <= 1e-14 * nd || (hi.is_finite() && hi - lo <= 1e-15 * hi);
                     dl = nd;
                     if done {
                         break;
                     }
+                }
+                if !dl.is_finite() {
+                    return none;
                 }
                 let u = s.xi + dl;
                 let (y, m, dm) = s.m(u);

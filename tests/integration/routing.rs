@@ -121,3 +121,16 @@ fn instances_reach_reference_optimum() {
     }
     assert!(bad.is_empty(), "{bad:?}");
 }
+
+#[test]
+fn debug_one() {
+    let want = std::env::var("SZINST").unwrap_or_default();
+    for inst in instances() {
+        if !inst.name.starts_with(&want) { continue; }
+        let reps: usize = std::env::var("SZREP").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+        let t0 = std::time::Instant::now();
+        let mut p = route::quote(&inst.graph, &inst.req).unwrap();
+        for _ in 1..reps { p = route::quote(&inst.graph, &inst.req).unwrap(); }
+        eprintln!("{} {:?} steps {}", inst.name, t0.elapsed() / reps as u32, p.steps.len());
+    }
+}
