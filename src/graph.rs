@@ -170,7 +170,7 @@ impl PoolGraph {
         }
         let bad = |why| RouteError::BadPool { pool: pid_str.clone(), why };
         let n = p.tokens.len();
-        if n < 2 || n > 8 {
+        if !(2..=8).contains(&n) {
             return Err(bad("a pool needs 2 to 8 coins"));
         }
         if p.reserves.len() != n {
@@ -356,10 +356,11 @@ fn default_supply(p: &SnapshotPool, reserves: &[U256]) -> U256 {
         PoolKind::ConstantProduct | PoolKind::Solidly => {
             let a = reserves.first().copied().unwrap_or_default();
             let b = reserves.get(1).copied().unwrap_or_default();
-            let prod = a.full_mul(b);
-            let r = crate::math::sqrt(U256::try_from(prod >> 2).unwrap_or(U256::MAX));
-            // √(a·b/4)·2 ≤ √(a·b): fits in 256 bits
-            r.saturating_mul(U256::from(2u8)).max(U256::one())
+            let r = match crate::math::mul(a, b) {
+                Ok(prod) => crate::math::sqrt(prod),
+                Err(_) => a.max(b),
+            };
+            r.max(U256::one())
         }
         PoolKind::Stableswap => {
             let mut s = U256::zero();

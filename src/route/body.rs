@@ -80,11 +80,11 @@ impl QuoteBody {
             if !(o.proportion > 0.0 && o.proportion <= 1.0) {
                 return Err(RouteError::BadRequest("proportion out of (0, 1]"));
             }
-            // ≤ 1e9 by the check above
+            // ≤ 1e9 by the check above; +0.5 then truncation rounds to nearest (core has no `round`)
             let num = if n + 1 == k {
                 PROP_DEN.checked_sub(used).ok_or(RouteError::BadRequest("proportions sum above 1"))?
             } else {
-                (o.proportion * PROP_DEN as f64).round() as u64
+                (o.proportion * PROP_DEN as f64 + 0.5) as u64
             };
             used = used.saturating_add(num);
             if num == 0 {
@@ -93,12 +93,12 @@ impl QuoteBody {
             outputs.push((tok(&o.token_address)?, Ratio::new(num, PROP_DEN)));
         }
         let sl = self.slippage_limit_percent;
-        if !(sl >= 0.0 && sl <= 100.0) {
+        if !(0.0..=100.0).contains(&sl) {
             return Err(RouteError::BadRequest("slippage out of [0, 100] percent"));
         }
         let mut r = RouteRequest::new(inputs, outputs);
         r.max_hops = DEFAULT_MAX_HOPS;
-        r.slippage = Ratio::new((sl * 1e6).round() as u64, 100_000_000);
+        r.slippage = Ratio::new((sl * 1e6 + 0.5) as u64, 100_000_000);
         r.source_whitelist = self.source_whitelist.clone();
         r.source_blacklist = self.source_blacklist.clone().unwrap_or_default();
         Ok(r)

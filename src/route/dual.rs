@@ -14,6 +14,8 @@
 //! `∇g(ν) = T c, c·ν = 1` over the tokens touched by active edges, with the dual Hessian
 //! assembled from the per-edge implicit derivatives `dx/dν_i = 1/(ν_j f'')`,
 //! `dx/dν_j = −f'/(ν_j f'')`, and a backtracking line search on the balance residual.
+// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 #![allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64 and indices < n checked by construction
 
 use super::model::{Arb, EdgeModel};
@@ -196,9 +198,9 @@ impl<'a> Dual<'a> {
                     in_r[e.to] = true;
                 }
             }
-            for k in 0..n {
+            for (k, r) in in_r.iter_mut().enumerate() {
                 if self.b[k] > 0.0 || self.c[k] > 0.0 {
-                    in_r[k] = true;
+                    *r = true;
                 }
             }
             let rset: Vec<usize> = (0..n).filter(|k| in_r[*k]).collect();

@@ -38,6 +38,9 @@
 //! Deterministic: no hashing, no clocks, no thread-dependent order; [`quote_batch`] with the
 //! `parallel` feature maps requests to plans independently and keeps their order.
 
+// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 #[cfg(feature = "serde")]
 pub mod body;
 pub(crate) mod dual;
@@ -52,6 +55,7 @@ use crate::pool::Pool;
 use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
 use alloc::collections::VecDeque;
+
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;

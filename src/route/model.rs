@@ -12,6 +12,8 @@
 //! * Curve stable-swap: the other balance `y(u)` from the invariant's quadratic, the marginal
 //!   `m(u) = (Ann + K/u)/(Ann + K/y)` with `K = D^(n+1)/(n^n u y Π_others)`, and a safeguarded
 //!   Newton solve of `m(u) = P`.
+// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic only: no overflow traps
 
 use super::fmath::{cbrt, sqrt};
@@ -503,7 +505,7 @@ impl EdgeModel {
                         hi = dl;
                     }
                     let mut nd = dl - (m - target) / dm;
-                    if !(nd > lo && nd < hi) || !nd.is_finite() {
+                    if !(nd > lo && nd < hi && nd.is_finite()) {
                         nd = if hi.is_finite() { 0.5 * (lo + hi) } else { 4.0 * dl };
                     }
                     let done = (nd - dl).abs() <= 1e-14 * nd || (hi.is_finite() && hi - lo <= 1e-15 * hi);
