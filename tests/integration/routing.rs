@@ -83,7 +83,8 @@ pub fn score(inst: &Instance, plan: &swapzap::plan::Plan) -> f64 {
 }
 
 /// Every instance: exact plan, verified; single/multi-input ≥ 1 − 1e-6 of optimum.T,
-/// multi-output ≥ 0.999; never below the best single route; bound ≥ the plan's own value.
+/// multi-output ≥ 0.999; never below the best single route (less the 1e-9 per hop refund margin);
+/// bound ≥ the plan's own value.
 #[test]
 fn instances_reach_reference_optimum() {
     let res = results();
@@ -115,22 +116,10 @@ fn instances_reach_reference_optimum() {
             inst.name, ratio, sc / single, plan.steps.len(), ub / plan.value - 1.0, dt
         );
         let need = if inst.kind == "multi_output" { 0.999 } else { 1.0 - 1e-6 };
-        if !(ratio >= need) || sc < single * (1.0 - 1e-12) || ub < plan.value {
+        // the plan keeps a 1e-9 refund margin per hop (route::REFUND_MARGIN_DIVISOR)
+        if !(ratio >= need) || sc < single * (1.0 - 1e-8) || ub < plan.value {
             bad.push((inst.name.clone(), ratio));
         }
     }
     assert!(bad.is_empty(), "{bad:?}");
-}
-
-#[test]
-fn debug_one() {
-    let want = std::env::var("SZINST").unwrap_or_default();
-    for inst in instances() {
-        if !inst.name.starts_with(&want) { continue; }
-        let reps: usize = std::env::var("SZREP").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
-        let t0 = std::time::Instant::now();
-        let mut p = route::quote(&inst.graph, &inst.req).unwrap();
-        for _ in 1..reps { p = route::quote(&inst.graph, &inst.req).unwrap(); }
-        eprintln!("{} {:?} steps {}", inst.name, t0.elapsed() / reps as u32, p.steps.len());
-    }
 }
