@@ -36,5 +36,7 @@ pub mod snapshot;
 pub mod units;
 pub mod zap;
 
-pub use error::{Error, MathError, PoolError};
+pub use error::{
+    Error, ErrorBody, ErrorClass, MathError, PoolError, RequestError, RouteError, ZapError,
+};
 pub use primitive_types::{U256, U512};
