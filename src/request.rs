@@ -40,8 +40,10 @@
 //! A JSON number reaches serde as an `f64`. Its shortest round-trip decimal text (Rust's `{}`)
 //! is the literal the client typed whenever that literal has at most 15 significant digits,
 //! and that text is parsed **exactly** (`0.8` is 4/5, never the double nearest to it). Longer
-//! literals are read as the shortest decimal of their double; clients who need more digits
-//! send the number as a JSON string (`"0.333333333333333333"`), which is parsed exactly too.
+//! literals are read as the shortest decimal of their double (and a JSON reader that is not
+//! correctly rounded, such as serde_json without `float_roundtrip`, may be one ulp off there);
+//! clients who need more digits send the number as a JSON string
+//! (`"0.333333333333333333"`), which is parsed exactly too.
 //!
 //! # Example
 //!
@@ -472,12 +474,20 @@ impl JsonDecimal {
         }
     }
 
-    /// The form a typed value is written back in: a JSON number when its text survives the
-    /// trip through `f64` unchanged, a string otherwise.
+    /// The form a typed value is written back in: a JSON number when the decimal has at most
+    /// 15 significant digits (every JSON reader, even one that is not correctly rounded, reads
+    /// those back to the same double, whose shortest text is the decimal again), a string
+    /// otherwise (serde_json without its `float_roundtrip` feature can misread a 17-digit
+    /// literal by one ulp).
     fn from_e18(v: u128) -> Self {
         let text = format_e18(v);
+        let significant = text
+            .bytes()
+            .filter(u8::is_ascii_digit)
+            .skip_while(|&b| b == b'0')
+            .count();
         match text.parse::<f64>() {
-            Ok(x) if format!("{x}") == text => Self::Number(x),
+            Ok(x) if significant <= 15 && format!("{x}") == text => Self::Number(x),
             _ => Self::Text(text),
         }
     }

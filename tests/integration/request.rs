@@ -1324,3 +1324,148 @@ fn swapzap_sources() -> &'static [&'static str] {
         "meteora",
     ]
 }
+
+// ---------------------------------------------------------------- response body
+
+mod response {
+    use serde_json::json;
+    use swapzap::response::{
+        estimate_gas, optimality_gap, u256_to_f64, zap_fee_amount, GasTable, Leg, LegKind,
+        OutputBody, QuoteResponse, RouteGraph, TokenAmountBody, ZapFeeBody,
+    };
+    use swapzap::U256;
+
+    fn leg(a: &str, b: &str, pool: &str, amount_in: u64, amount_out: u64) -> Leg {
+        Leg {
+            token_in: a.into(),
+            token_out: b.into(),
+            pool: pool.into(),
+            liquidity_source: "uniswap-v2".into(),
+            kind: LegKind::Swap,
+            amount_in: amount_in.into(),
+            amount_out: amount_out.into(),
+        }
+    }
+
+    /// A -> C split 3:1 over a direct pool and a hop through B.
+    fn split_graph() -> RouteGraph {
+        let legs = [
+            leg("A", "C", "p1", 750, 700),
+            leg("A", "B", "p2", 250, 240),
+            leg("B", "C", "p3", 240, 230),
+        ];
+        RouteGraph::from_legs(&["A".into()], &["C".into()], &legs, |a| {
+            (a == "A").then(|| "TKA".to_string())
+        })
+    }
+
+    #[test]
+    fn route_graph_has_token_nodes_and_pool_links_with_shares() {
+        let g = split_graph();
+        let addrs: Vec<_> = g.nodes.iter().map(|n| n.token_address.as_str()).collect();
+        assert_eq!(addrs, ["A", "C", "B"]);
+        assert!(g.nodes[0].is_input && !g.nodes[0].is_output);
+        assert!(g.nodes[1].is_output);
+        assert!(!g.nodes[2].is_input && !g.nodes[2].is_output);
+        assert_eq!(g.nodes[0].symbol.as_deref(), Some("TKA"));
+        assert_eq!(g.nodes[2].symbol, None);
+        let ends: Vec<_> = g.links.iter().map(|l| (l.source, l.target)).collect();
+        assert_eq!(ends, [(0, 1), (0, 2), (2, 1)]);
+        // 750 / 1000 and 250 / 1000 of A; all of B.
+        assert_eq!(g.links[0].share, 0.75);
+        assert_eq!(g.links[1].share, 0.25);
+        assert_eq!(g.links[2].share, 1.0);
+        let v = serde_json::to_value(&g).unwrap();
+        assert_eq!(v["links"][0]["amountIn"], json!("750"));
+        assert_eq!(v["links"][0]["liquiditySource"], json!("uniswap-v2"));
+        assert_eq!(v["links"][0]["kind"], json!("swap"));
+        assert_eq!(v["nodes"][0]["tokenAddress"], json!("A"));
+        assert!(v["nodes"][2].get("symbol").is_none());
+    }
+
+    #[test]
+    fn zap_fee_is_one_basis_point_rounded_down() {
+        assert_eq!(zap_fee_amount(U256::from(1_000_000u64)), U256::from(100u64));
+        assert_eq!(zap_fee_amount(U256::from(9_999u64)), U256::zero());
+        assert_eq!(zap_fee_amount(U256::from(19_999u64)), U256::one());
+        assert_eq!(ZapFeeBody::from_bps(1, vec![]).percent, "0.01");
+        assert_eq!(ZapFeeBody::from_bps(30, vec![]).percent, "0.3");
+        assert_eq!(ZapFeeBody::from_bps(100, vec![]).percent, "1");
+        assert_eq!(ZapFeeBody::from_bps(125, vec![]).percent, "1.25");
+    }
+
+    #[test]
+    fn gas_estimate_adds_step_units_and_saturates() {
+        let t = GasTable::default();
+        assert_eq!(estimate_gas(t.base, [t.swap, t.swap]), 60_000 + 2 * 90_000);
+        assert_eq!(estimate_gas(u64::MAX - 1, [5, 5]), u64::MAX);
+        assert_eq!(estimate_gas(7, []), 7);
+    }
+
+    #[test]
+    fn optimality_gap_is_a_clamped_fraction() {
+        assert_eq!(optimality_gap(90.0, Some(100.0)), Some(0.1));
+        assert_eq!(optimality_gap(101.0, Some(100.0)), Some(0.0));
+        assert_eq!(optimality_gap(1.0, None), None);
+        assert_eq!(optimality_gap(1.0, Some(0.0)), None);
+        assert_eq!(optimality_gap(f64::NAN, Some(1.0)), None);
+    }
+
+    #[test]
+    fn u256_to_f64_is_close() {
+        assert_eq!(u256_to_f64(U256::from(12345u64)), 12345.0);
+        assert_eq!(u256_to_f64(U256::one() << 200), 2f64.powi(200));
+        let m = u256_to_f64(U256::MAX);
+        assert!((m / 2f64.powi(256) - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn quote_response_serialises_with_camel_case_and_decimal_amounts() {
+        let r = QuoteResponse {
+            chain_id: 1,
+            input_tokens: vec![TokenAmountBody {
+                token_address: "A".into(),
+                amount: U256::from(1000u64),
+            }],
+            output_tokens: vec![OutputBody {
+                token_address: "C".into(),
+                amount: U256::from(930u64),
+                min_amount: U256::from(925u64),
+            }],
+            refunds: vec![],
+            price_impact: 0.01,
+            value: 930.0,
+            upper_bound: Some(931.0),
+            optimality_gap: optimality_gap(930.0, Some(931.0)),
+            gas_estimate: 330_000,
+            zap_fee: None,
+            route: split_graph(),
+        };
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["chainId"], json!(1));
+        assert_eq!(v["outputTokens"][0]["minAmount"], json!("925"));
+        assert_eq!(v["inputTokens"][0]["amount"], json!("1000"));
+        assert_eq!(v["gasEstimate"], json!(330_000));
+        assert!(v.get("refunds").is_none() && v.get("zapFee").is_none());
+        assert_eq!(v["route"]["links"].as_array().unwrap().len(), 3);
+        let back: QuoteResponse = serde_json::from_value(v).unwrap();
+        assert_eq!(back, r);
+    }
+}
+
+/// Found by the round-trip property: a 17-digit proportion written as a JSON number came back
+/// one ulp off through serde_json, so long decimals are written as strings.
+#[test]
+fn long_decimals_round_trip_as_strings() {
+    let v = outs(&[json!("0.89092982935474929"), json!("0.10907017064525071")]);
+    let r = validate(&v).unwrap();
+    let b = r.to_body();
+    assert_eq!(
+        b.output_tokens[1].proportion,
+        JsonDecimal::Text("0.10907017064525071".into())
+    );
+    assert_eq!(b.slippage_limit_percent, JsonDecimal::Number(0.5));
+    let text = serde_json::to_string(&b).unwrap();
+    let back: QuoteRequest = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.validate(SOURCES).unwrap(), r);
+}

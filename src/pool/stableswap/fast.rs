@@ -8,9 +8,7 @@ use primitive_types::U256;
 
 /// `get_D`, exact: the u128 form when every intermediate fits, else [`invariant::get_d`].
 pub(super) fn get_d(xp: &[U256], amp: U256, variant: Variant) -> Result<U256, PoolError> {
-    if let Some(d) = small(xp).and_then(|(a, n)| {
-        get_d_128(a.get(..n)?, to_u128(amp)?, variant)
-    }) {
+    if let Some(d) = small(xp).and_then(|(a, n)| get_d_128(a.get(..n)?, to_u128(amp)?, variant)) {
         return Ok(U256::from(d));
     }
     invariant::get_d(xp, amp, variant)
@@ -53,8 +51,7 @@ pub(super) fn get_y_d(
     variant: Variant,
 ) -> Result<U256, PoolError> {
     let fast = small(xp).and_then(|(a, n)| {
-        let (b, c) =
-            coefficients_128(a.get(..n)?, None, i, to_u128(amp)?, to_u128(d)?, variant)?;
+        let (b, c) = coefficients_128(a.get(..n)?, None, i, to_u128(amp)?, to_u128(d)?, variant)?;
         newton_y_128(b, c, to_u128(d)?, variant)
     });
     match fast {
@@ -217,7 +214,11 @@ fn close_128(a: u128, b: u128) -> bool {
 /// u128 twin of [`invariant::get_d`].
 fn get_d_128(xp: &[u128], amp: u128, variant: Variant) -> Option<u128> {
     let n = xp.len() as u128;
-    let ap = if variant == Variant::ThreePool { 1 } else { 100 };
+    let ap = if variant == Variant::ThreePool {
+        1
+    } else {
+        100
+    };
     let mut s: u128 = 0;
     for &x in xp {
         s = s.checked_add(x)?;
@@ -274,7 +275,11 @@ fn coefficients_128(
     variant: Variant,
 ) -> Option<(u128, W)> {
     let n = xp.len() as u128;
-    let ap: u128 = if variant == Variant::ThreePool { 1 } else { 100 };
+    let ap: u128 = if variant == Variant::ThreePool {
+        1
+    } else {
+        100
+    };
     let ann = amp.checked_mul(n)?;
     let mut c = d;
     let mut s: u128 = 0;
