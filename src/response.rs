@@ -182,9 +182,12 @@ pub struct RouteLink {
     /// deposit (the same on each of its legs); for a burn leg, this coin's amount.
     #[cfg_attr(feature = "serde", serde(with = "crate::units::dec"))]
     pub amount_out: U256,
-    /// Share of all of `source` sent through links that this link carries, in `[0, 1]`
-    /// (float, display only).
+    /// Share of all of `source` spent by the plan's steps that this link's step spends, in
+    /// `[0, 1]` (float, display only). The burn legs of one step share its LP amount and
+    /// therefore its share.
     pub share: f64,
+    /// Index of the plan step this leg belongs to (execution order).
+    pub step: usize,
 }
 
 /// A leg as plain values, for [`RouteGraph::from_legs`].
@@ -204,6 +207,8 @@ pub struct Leg {
     pub amount_in: U256,
     /// Amount out.
     pub amount_out: U256,
+    /// Index of the step in execution order (legs of one mint or burn share it).
+    pub step: usize,
 }
 
 /// The route as a graph for display: nodes are tokens, links are pool legs.
@@ -225,8 +230,11 @@ impl RouteGraph {
     /// token addresses (they become nodes even without a leg, and are flagged); `symbol` names
     /// a token when it can.
     ///
-    /// Each link's `share` is its `amount_in` over the sum of `amount_in` of all links leaving
-    /// the same token (0 when that sum is 0).
+    /// Each link's `share` is its `amount_in` over the sum of `amount_in` of the steps leaving
+    /// the same token, each step counted once (0 when that sum is 0).
+    ///
+    /// # Complexity
+    /// O(L·(N + L)) for L legs and N nodes: route graphs are small.
     #[must_use]
     pub fn from_legs(
         inputs: &[String],
@@ -263,11 +271,19 @@ impl RouteGraph {
                 amount_in: l.amount_in,
                 amount_out: l.amount_out,
                 share: 0.0,
+                step: l.step,
             })
             .collect();
-        // Per source node: total out, as f64 (display only).
+        // Per source node: total spent, as f64 (display only), each (source, step) once.
         let mut totals = alloc::vec![0.0f64; nodes.len()];
-        for l in &links {
+        for (k, l) in links.iter().enumerate() {
+            let counted = links
+                .iter()
+                .take(k)
+                .any(|m| m.source == l.source && m.step == l.step);
+            if counted {
+                continue;
+            }
             if let Some(t) = totals.get_mut(l.source) {
                 *t += u256_to_f64(l.amount_in);
             }
@@ -363,8 +379,12 @@ pub struct QuoteResponse {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub optimality_gap: Option<f64>,
-    /// Estimated gas units.
-    pub gas_estimate: u64,
+    /// Estimated gas units (`None` on chain 101, where the network fee is built in).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub gas_estimate: Option<u64>,
     /// The zap fee, for zaps (`swapMulti`).
     #[cfg_attr(
         feature = "serde",

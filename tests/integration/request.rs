@@ -1336,7 +1336,9 @@ mod response {
     use swapzap::U256;
 
     fn leg(a: &str, b: &str, pool: &str, amount_in: u64, amount_out: u64) -> Leg {
+        let step = pool[1..].parse::<usize>().unwrap() - 1;
         Leg {
+            step,
             token_in: a.into(),
             token_out: b.into(),
             pool: pool.into(),
@@ -1381,6 +1383,33 @@ mod response {
         assert_eq!(v["links"][0]["kind"], json!("swap"));
         assert_eq!(v["nodes"][0]["tokenAddress"], json!("A"));
         assert!(v["nodes"][2].get("symbol").is_none());
+    }
+
+    #[test]
+    fn burn_legs_of_one_step_share_its_lp_amount() {
+        let burn = |coin: &str, out: u64| Leg {
+            token_in: "LP".into(),
+            token_out: coin.into(),
+            pool: "p".into(),
+            liquidity_source: "curve".into(),
+            kind: LegKind::Burn,
+            amount_in: 100u64.into(),
+            amount_out: out.into(),
+            step: 0,
+        };
+        let mut swap_lp = leg("LP", "Z", "p2", 300, 290);
+        swap_lp.step = 1;
+        let g = RouteGraph::from_legs(
+            &["LP".into()],
+            &["X".into(), "Y".into()],
+            &[burn("X", 50), burn("Y", 51), swap_lp],
+            |_| None,
+        );
+        // 100 of 400 LP burned, 300 swapped.
+        assert_eq!(g.links[0].share, 0.25);
+        assert_eq!(g.links[1].share, 0.25);
+        assert_eq!(g.links[2].share, 0.75);
+        assert_eq!(g.links[1].kind, LegKind::Burn);
     }
 
     #[test]
@@ -1437,7 +1466,7 @@ mod response {
             value: 930.0,
             upper_bound: Some(931.0),
             optimality_gap: optimality_gap(930.0, Some(931.0)),
-            gas_estimate: 330_000,
+            gas_estimate: Some(330_000),
             zap_fee: None,
             route: split_graph(),
         };
@@ -1446,6 +1475,7 @@ mod response {
         assert_eq!(v["outputTokens"][0]["minAmount"], json!("925"));
         assert_eq!(v["inputTokens"][0]["amount"], json!("1000"));
         assert_eq!(v["gasEstimate"], json!(330_000));
+        assert_eq!(v["route"]["links"][2]["step"], json!(2));
         assert!(v.get("refunds").is_none() && v.get("zapFee").is_none());
         assert_eq!(v["route"]["links"].as_array().unwrap().len(), 3);
         let back: QuoteResponse = serde_json::from_value(v).unwrap();
