@@ -1499,3 +1499,60 @@ fn long_decimals_round_trip_as_strings() {
     let back: QuoteRequest = serde_json::from_str(&text).unwrap();
     assert_eq!(back.validate(SOURCES).unwrap(), r);
 }
+
+fn any_json_decimal() -> impl Strategy<Value = serde_json::Value> {
+    prop_oneof![
+        any::<f64>().prop_map(|x| json!(x)),
+        any::<i64>().prop_map(|x| json!(x)),
+        "[-+0-9.eE ]{0,24}".prop_map(|s| json!(s)),
+        any::<String>().prop_map(|s| json!(s)),
+    ]
+}
+
+fn any_address() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "0x[0-9a-fA-F]{38,42}",
+        "[1-9A-HJ-NP-Za-km-z]{30,46}",
+        any::<String>(),
+        Just(EIP55_MIXED[0].to_string()),
+        Just(USDC101.to_string()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Validation answers every body, valid or not, with a value or a typed error: no panic,
+    /// and every error has a code in the request range and a non-empty detail.
+    #[test]
+    fn validation_never_panics_and_errors_are_typed(
+        chain in prop_oneof![Just(0u64), Just(1), Just(101), any::<u64>()],
+        ins in proptest::collection::vec((any_address(), "[0-9]{0,80}|.{0,10}"), 0..4),
+        outs in proptest::collection::vec((any_address(), any_json_decimal()), 0..4),
+        slip in any_json_decimal(),
+        user in proptest::option::of(any_address()),
+        white in proptest::option::of(proptest::collection::vec("[a-zA-Z_-]{0,12}", 0..3)),
+    ) {
+        let mut v = json!({
+            "chainId": chain,
+            "inputTokens": ins.iter().map(|(a, m)| json!({"tokenAddress": a, "amount": m})).collect::<Vec<_>>(),
+            "outputTokens": outs.iter().map(|(a, p)| json!({"tokenAddress": a, "proportion": p})).collect::<Vec<_>>(),
+            "slippageLimitPercent": slip,
+        });
+        if let Some(u) = user { v["userAddr"] = json!(u); }
+        if let Some(w) = white { v["sourceWhitelist"] = json!(w); }
+        if let Ok(b) = serde_json::from_value::<QuoteRequest>(v) {
+            match b.validate(SOURCES) {
+                Ok(r) => {
+                    let back: QuoteRequest = serde_json::from_str(&serde_json::to_string(&r.to_body()).unwrap()).unwrap();
+                    prop_assert_eq!(back.validate(SOURCES).unwrap(), r);
+                }
+                Err(e) => {
+                    prop_assert!((3000..4000).contains(&e.code()), "{}", e);
+                    prop_assert!(!e.to_string().is_empty());
+                    prop_assert_eq!(e.class(), ErrorClass::Validation);
+                }
+            }
+        }
+    }
+}
