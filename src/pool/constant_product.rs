@@ -10,6 +10,7 @@
 
 use super::Amounts;
 use crate::error::PoolError;
+use crate::math::wide::{mul_div_128, to_u128};
 use crate::math::{self, add, div, mul, mul_then_div, sqrt, sub};
 use primitive_types::U256;
 use smallvec::smallvec;
@@ -171,6 +172,22 @@ impl ConstantProduct {
         }
         if r_in.is_zero() || r_out.is_zero() {
             return Err(PoolError::InsufficientLiquidity);
+        }
+        if let (Some(a), Some(r_in), Some(r_out)) = (to_u128(&a), to_u128(&r_in), to_u128(&r_out)) {
+            // Native fast path: when a·γ and r_in·den + a·γ fit 128 bits, the numerator
+            // a·γ·r_out is below 2^256 (no SafeMath revert possible) and the quotient is below
+            // r_out; the value is the same as the checked U256 path below.
+            let g = u128::from(self.fee_den.saturating_sub(self.fee_num));
+            if let Some(a_fee) = a.checked_mul(g) {
+                if let Some(den) = r_in
+                    .checked_mul(u128::from(self.fee_den))
+                    .and_then(|x| x.checked_add(a_fee))
+                {
+                    if let Some(q) = mul_div_128(a_fee, r_out, den) {
+                        return Ok(U256::from(q));
+                    }
+                }
+            }
         }
         let a_fee = mul(a, self.gamma())?;
         let den = add(mul(r_in, U256::from(self.fee_den))?, a_fee)?;
