@@ -72,6 +72,10 @@ pub fn mul_128(a: u128, b: u128) -> (u128, u128) {
 /// `(q, r)` with `q = floor((u1 * 2^128 + u0) / v)` and `r` the remainder.
 ///
 /// Preconditions (callers guarantee them): `v != 0` and `u1 < v`, so the quotient fits 128 bits.
+///
+/// One hardware division (for the divisor's reciprocal) and two multiplication-based quotient
+/// steps (Möller and Granlund, "Improved division by invariant integers", IEEE TC 2011,
+/// algorithms 4 and 5: 2-by-1 and 3-by-2 division with a precomputed reciprocal).
 #[inline]
 #[must_use]
 pub fn div_256_by_128(u1: u128, u0: u128, v: u128) -> (u128, u128) {
@@ -80,44 +84,104 @@ pub fn div_256_by_128(u1: u128, u0: u128, v: u128) -> (u128, u128) {
         let q = u0 / v;
         return (q, u0 - q * v);
     }
-    // Normalise: shift so the divisor's top bit is set. u1 < v keeps the shifted high part
-    // below 2^128.
     let s = v.leading_zeros();
-    let v = v << s;
-    let (vn1, vn0) = (v >> 64, v & LO64);
+    if v <= LO64 {
+        // One-limb divisor: u1 < v < 2^64. Normalise by sh < 64 bits, then two 2-by-1 steps
+        // over the limbs (u1, u0_hi, u0_lo) shifted left by sh.
+        let sh = s - 64;
+        let d = (v as u64) << sh;
+        let inv = reciprocal_word(d);
+        let (h, l) = ((u0 >> 64) as u64, u0 as u64);
+        let (n2, n1, n0) = if sh == 0 {
+            (u1 as u64, h, l)
+        } else {
+            // u1 < v, so u1·2^sh plus the shifted-in bits stays below d.
+            (
+                ((u1 as u64) << sh) | (h >> (64 - sh)),
+                (h << sh) | (l >> (64 - sh)),
+                l << sh,
+            )
+        };
+        let (q1, r) = div_2by1_preinv(n2, n1, d, inv);
+        let (q0, r) = div_2by1_preinv(r, n0, d, inv);
+        return ((u128::from(q1) << 64) | u128::from(q0), u128::from(r >> sh));
+    }
+    // Two-limb divisor, normalised so its top bit is set.
+    let vn = v << s;
+    let (d1, d0) = ((vn >> 64) as u64, vn as u64);
+    let inv = reciprocal_3by2(d1, d0);
     let un32 = if s == 0 {
         u1
     } else {
         (u1 << s) | (u0 >> (128 - s))
     };
     let un10 = u0 << s;
-    let (un1, un0) = (un10 >> 64, un10 & LO64);
+    let (q1, r) = div_3by2_preinv(
+        (un32 >> 64) as u64,
+        un32 as u64,
+        (un10 >> 64) as u64,
+        d1,
+        d0,
+        inv,
+    );
+    let (q0, r) = div_3by2_preinv((r >> 64) as u64, r as u64, un10 as u64, d1, d0, inv);
+    ((u128::from(q1) << 64) | u128::from(q0), r >> s)
+}
 
-    // First quotient digit. vn1 >= 2^63 so q1 < 2^65 + ... and the loop below runs at most
-    // twice; inside it q1 <= 2^64 - 1 when the product is formed (short-circuit `||`).
-    let mut q1 = un32 / vn1;
-    let mut rhat = un32 - q1 * vn1;
-    while q1 > LO64 || q1 * vn0 > ((rhat << 64) | un1) {
-        q1 -= 1;
-        rhat += vn1;
-        if rhat > LO64 {
-            break;
+/// `floor((2^128 - 1) / d) - 2^64` for a normalised `d` (top bit set): the reciprocal the
+/// preinverted divisions use. The quotient below is < 2^64, one hardware division.
+#[inline(always)]
+fn reciprocal_word(d: u64) -> u64 {
+    let n = (u128::from(!d) << 64) | u128::from(u64::MAX);
+    (n / u128::from(d)) as u64
+}
+
+/// The 3-by-2 reciprocal of a normalised two-limb divisor `(d1, d0)`:
+/// `floor((2^192 - 1) / (d1·2^64 + d0)) - 2^64`.
+#[inline(always)]
+fn reciprocal_3by2(d1: u64, d0: u64) -> u64 {
+    let mut v = reciprocal_word(d1);
+    let mut p = d1.wrapping_mul(v).wrapping_add(d0);
+    if p < d0 {
+        v = v.wrapping_sub(1);
+        if p >= d1 {
+            v = v.wrapping_sub(1);
+            p = p.wrapping_sub(d1);
+        }
+        p = p.wrapping_sub(d1);
+    }
+    let t = u128::from(v) * u128::from(d0);
+    let (t1, t0) = ((t >> 64) as u64, t as u64);
+    let p2 = p.wrapping_add(t1);
+    if p2 < t1 {
+        v = v.wrapping_sub(1);
+        if (p2, t0) >= (d1, d0) {
+            v = v.wrapping_sub(1);
         }
     }
-    // The partial remainder is < v < 2^128; compute it modulo 2^128.
-    let un21 = ((un32 << 64) | un1).wrapping_sub(q1.wrapping_mul(v));
+    v
+}
 
-    let mut q0 = un21 / vn1;
-    let mut rhat = un21 - q0 * vn1;
-    while q0 > LO64 || q0 * vn0 > ((rhat << 64) | un0) {
-        q0 -= 1;
-        rhat += vn1;
-        if rhat > LO64 {
-            break;
-        }
+/// `(q, r)` of `(u2·2^128 + u1·2^64 + u0) / (d1·2^64 + d0)` for a normalised divisor with
+/// `(u2, u1) < (d1, d0)`, given `v = reciprocal_3by2(d1, d0)`; `q < 2^64`, `r` two limbs.
+#[inline(always)]
+fn div_3by2_preinv(u2: u64, u1: u64, u0: u64, d1: u64, d0: u64, v: u64) -> (u64, u128) {
+    let d = (u128::from(d1) << 64) | u128::from(d0);
+    let q = (u128::from(v) * u128::from(u2)).wrapping_add((u128::from(u2) << 64) | u128::from(u1));
+    let (mut q1, q0) = ((q >> 64) as u64, q as u64);
+    let r1 = u1.wrapping_sub(q1.wrapping_mul(d1));
+    let mut r = ((u128::from(r1) << 64) | u128::from(u0)).wrapping_sub(d);
+    r = r.wrapping_sub(u128::from(d0) * u128::from(q1));
+    q1 = q1.wrapping_add(1);
+    if ((r >> 64) as u64) >= q0 {
+        q1 = q1.wrapping_sub(1);
+        r = r.wrapping_add(d);
     }
-    let r = ((un21 << 64) | un0).wrapping_sub(q0.wrapping_mul(v)) >> s;
-    ((q1 << 64) | q0, r)
+    if r >= d {
+        q1 = q1.wrapping_add(1);
+        r = r.wrapping_sub(d);
+    }
+    (q1, r)
 }
 
 /// A 256-bit value as two native `u128` halves, for the hot loops (the stable-swap Newton
@@ -431,6 +495,64 @@ mod tests {
         let (q, r) = n.checked_div_rem(d).unwrap();
         assert!(r < d);
         assert_eq!(d.checked_mul(q).unwrap().checked_add(r), Some(n));
+    }
+
+    /// A fixed xorshift sequence of 64-bit words with varied bit lengths.
+    fn words(n: usize) -> Vec<u128> {
+        let mut s = 0x243f_6a88_85a3_08d3u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        (0..n)
+            .map(|_| {
+                let x = (u128::from(next()) << 64) | u128::from(next());
+                x >> (next() % 128)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn div_256_by_128_matches_primitive_types() {
+        let ws = words(30_000);
+        for c in ws.chunks(3) {
+            let (mut u1, u0, v) = (c[0], c[1], c[2].max(1));
+            if u1 >= v {
+                u1 %= v;
+            }
+            let (q, r) = div_256_by_128(u1, u0, v);
+            let n = from_parts(u1, u0);
+            let (wq, wr) = n.div_mod(from_u128(v));
+            assert_eq!((from_u128(q), from_u128(r)), (wq, wr), "{u1} {u0} {v}");
+        }
+        // Edge: divisor just above 2^64, dividend top just below it.
+        let v = (1u128 << 64) + 1;
+        let (q, r) = div_256_by_128(v - 1, u128::MAX, v);
+        let (wq, wr) = from_parts(v - 1, u128::MAX).div_mod(from_u128(v));
+        assert_eq!((from_u128(q), from_u128(r)), (wq, wr));
+    }
+
+    #[test]
+    fn w_div_matches_primitive_types() {
+        let ws = words(40_000);
+        for c in ws.chunks(4) {
+            let n = W { hi: c[0], lo: c[1] };
+            let d = W {
+                hi: c[2] >> 64,
+                lo: c[3],
+            };
+            if d.is_zero() {
+                continue;
+            }
+            let (q, r) = n.checked_div_rem(d).unwrap();
+            let (wq, wr) = n.to_u256().div_mod(d.to_u256());
+            assert_eq!((q.to_u256(), r.to_u256()), (wq, wr));
+            let (q, r) = n.div_rem_e18();
+            let (wq, wr) = n.to_u256().div_mod(U256::exp10(18));
+            assert_eq!((q.to_u256(), U256::from(r)), (wq, wr));
+        }
     }
 
     #[test]
