@@ -247,14 +247,19 @@ pub fn sqrt(x: U256) -> U256 {
     }
     // x >= 2^128. Start above the root: 2^ceil(bits/2) > sqrt(x), and Newton's step from above
     // decreases monotonically to the floor root.
+    let xw = W::from_u256(x);
     let bits = x.bits();
-    let mut r = U256::one() << bits.div_ceil(2);
+    let mut r = W::from_u256(U256::one() << bits.div_ceil(2));
     loop {
         // r >= 2^64 > 0. x / r <= 2^(bits - ceil(bits/2)) <= 2^128 and r <= 2^128, so the sum
         // below is < 2^130: no overflow.
-        let next = (r + x / r) >> 1;
+        let q = xw.checked_div_rem(r).map_or(W::ZERO, |(q, _)| q);
+        let next = q.checked_add(r).map_or(W::ZERO, |s| W {
+            hi: s.hi >> 1,
+            lo: (s.lo >> 1) | (s.hi << 127),
+        });
         if next >= r {
-            return r;
+            return r.to_u256();
         }
         r = next;
     }
