@@ -425,6 +425,9 @@ impl StableSwap {
     /// (overflow, a zero balance, no convergence).
     pub fn get_dy(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
         self.check_pair(i, j)?;
+        if let Some(out) = fast::get_dy(self, i, j, dx) {
+            return Ok(out);
+        }
         let xp = self.xp()?;
         let d = self.d?;
         let x = add(xp[i], div(mul(dx, self.rate(i))?, PRECISION)?)?;
@@ -468,29 +471,10 @@ impl StableSwap {
         }
         let xp = self.xp()?;
         let d = self.d?;
-        let x = add(xp[i], div(mul(dx, self.rate(i))?, PRECISION)?)?;
-        let y = fast::get_y(i, j, x, xp, self.amp, d, self.variant)?;
-        let dy = sub(sub(xp[j], y)?, U256::one())?;
-        let f = if ng {
-            let two = U256::from(2u8);
-            invariant::dynamic_fee(
-                div(add(xp[i], x)?, two)?,
-                div(add(xp[j], y)?, two)?,
-                self.fee,
-                self.offpeg,
-            )?
-        } else {
-            self.fee
+        let (out, admin, x, y) = match fast::exchange(self, i, j, dx) {
+            Some(r) => r,
+            None => self.exchange_amounts(i, j, dx)?,
         };
-        let dy_fee = div(mul(dy, f)?, FEE_DENOMINATOR)?;
-        let out = div(mul(sub(dy, dy_fee)?, PRECISION)?, self.rate(j))?;
-        let admin = div(
-            mul(
-                div(mul(dy_fee, self.admin_fee)?, FEE_DENOMINATOR)?,
-                PRECISION,
-            )?,
-            self.rate(j),
-        )?;
         let mut balances = self.balances.clone();
         let mut admin_balances = self.admin_balances.clone();
         balances[i] = add(balances[i], dx)?;
@@ -508,6 +492,38 @@ impl StableSwap {
             out,
             self.with_state(balances, admin_balances, self.total_supply),
         ))
+    }
+
+    /// `exchange`'s amounts on U256: (out, admin fee in coin units, x, y).
+    fn exchange_amounts(
+        &self,
+        i: usize,
+        j: usize,
+        dx: U256,
+    ) -> Result<(U256, U256, U256, U256), PoolError> {
+        let xp = self.xp()?;
+        let d = self.d?;
+        let x = add(xp[i], div(mul(dx, self.rate(i))?, PRECISION)?)?;
+        let y = fast::get_y(i, j, x, xp, self.amp, d, self.variant)?;
+        let dy = sub(sub(xp[j], y)?, U256::one())?;
+        let f = if self.variant == Variant::Ng {
+            let two = U256::from(2u8);
+            invariant::dynamic_fee(
+                div(add(xp[i], x)?, two)?,
+                div(add(xp[j], y)?, two)?,
+                self.fee,
+                self.offpeg,
+            )?
+        } else {
+            self.fee
+        };
+        let dy_fee = div(mul(dy, f)?, FEE_DENOMINATOR)?;
+        let out = div(mul(sub(dy, dy_fee)?, PRECISION)?, self.rate(j))?;
+        let admin = div(
+            mul(div(mul(dy_fee, self.admin_fee)?, FEE_DENOMINATOR)?, PRECISION)?,
+            self.rate(j),
+        )?;
+        Ok((out, admin, x, y))
     }
 
     // ------------------------------------------------------------------ liquidity
