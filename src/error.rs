@@ -116,6 +116,94 @@ impl fmt::Display for PoolError {
 #[cfg(feature = "std")]
 impl std::error::Error for PoolError {}
 
+/// A snapshot, request or plan the router cannot work with, or a search that found nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RouteError {
+    /// A pool names a token that is not in the snapshot's token list.
+    UnknownToken {
+        /// the pool's id string (empty when the token comes from a request)
+        pool: alloc::string::String,
+        /// the address as given
+        address: alloc::string::String,
+    },
+    /// Two tokens (or two pools) share an address (or id).
+    Duplicate(alloc::string::String),
+    /// A numeric field is missing, malformed or out of range.
+    BadNumber {
+        /// the pool's id string
+        pool: alloc::string::String,
+        /// the field
+        field: &'static str,
+    },
+    /// A pool whose shape is wrong (token count, lists of different lengths, missing fields).
+    BadPool {
+        /// the pool's id string
+        pool: alloc::string::String,
+        /// what is wrong
+        why: &'static str,
+    },
+    /// An address that is not `0x` + 40 hex digits (EVM chains) or is empty.
+    BadAddress(alloc::string::String),
+    /// A token id outside the graph.
+    TokenOutOfRange(u32),
+    /// A pool id outside the graph.
+    PoolOutOfRange(u32),
+    /// The request itself is malformed: no inputs, no outputs, zero amounts, proportions that
+    /// are not positive or do not sum to one, a token both input and output, ...
+    BadRequest(&'static str),
+    /// No path of at most the allowed number of hops joins an input to an output.
+    NoRoute,
+    /// The exact simulation of the recovered plan failed in every form tried.
+    Simulation(PoolError),
+    /// [`crate::plan::Plan::verify`] found a step or a total that does not hold.
+    InvalidPlan {
+        /// index of the failing step (`None` for totals)
+        step: Option<usize>,
+        /// what is wrong
+        why: &'static str,
+    },
+    /// Integer arithmetic failed where amounts are summed.
+    Math(MathError),
+}
+
+impl From<MathError> for RouteError {
+    fn from(e: MathError) -> Self {
+        Self::Math(e)
+    }
+}
+
+impl From<PoolError> for RouteError {
+    fn from(e: PoolError) -> Self {
+        Self::Simulation(e)
+    }
+}
+
+impl fmt::Display for RouteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownToken { pool, address } => {
+                write!(f, "unknown token {address} (pool {pool:?})")
+            }
+            Self::Duplicate(what) => write!(f, "duplicate {what}"),
+            Self::BadNumber { pool, field } => write!(f, "pool {pool}: bad number in {field}"),
+            Self::BadPool { pool, why } => write!(f, "pool {pool}: {why}"),
+            Self::BadAddress(a) => write!(f, "bad address {a:?}"),
+            Self::TokenOutOfRange(t) => write!(f, "token id {t} out of range"),
+            Self::PoolOutOfRange(p) => write!(f, "pool id {p} out of range"),
+            Self::BadRequest(why) => write!(f, "bad route request: {why}"),
+            Self::NoRoute => f.write_str("no route joins the inputs to the outputs"),
+            Self::Simulation(e) => write!(f, "exact simulation failed: {e}"),
+            Self::InvalidPlan { step: Some(i), why } => write!(f, "invalid plan at step {i}: {why}"),
+            Self::InvalidPlan { step: None, why } => write!(f, "invalid plan: {why}"),
+            Self::Math(e) => write!(f, "route arithmetic: {e}"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for RouteError {}
+
 /// The top error of the crate: every domain error, with a stable numeric [`Error::code`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -124,6 +212,8 @@ pub enum Error {
     Math(MathError),
     /// A pool operation.
     Pool(PoolError),
+    /// Snapshot, graph, routing or plan verification.
+    Route(RouteError),
 }
 
 impl Error {
@@ -133,6 +223,7 @@ impl Error {
         match self {
             Self::Math(_) => 1000,
             Self::Pool(_) => 2000,
+            Self::Route(_) => 3000,
         }
     }
 }
@@ -149,11 +240,18 @@ impl From<PoolError> for Error {
     }
 }
 
+impl From<RouteError> for Error {
+    fn from(e: RouteError) -> Self {
+        Self::Route(e)
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Math(e) => e.fmt(f),
             Self::Pool(e) => e.fmt(f),
+            Self::Route(e) => e.fmt(f),
         }
     }
 }

@@ -36,5 +36,5 @@ pub mod snapshot;
 pub mod units;
 pub mod zap;
 
-pub use error::{Error, MathError, PoolError};
+pub use error::{Error, MathError, PoolError, RouteError};
 pub use primitive_types::{U256, U512};
