@@ -2,8 +2,7 @@
 //!
 //! Domain enums are `#[non_exhaustive]`: new failure modes may be added without a breaking change.
 
-use crate::request::{Address, Deployment};
-use crate::units::{PoolId, TokenId};
+use crate::request::Deployment;
 use alloc::string::String;
 use core::fmt;
 
@@ -620,86 +619,100 @@ impl std::error::Error for RequestError {}
 // Routing and zaps (codes 4000-4999 and 5000-5999 are theirs)
 // ---------------------------------------------------------------------------------------------
 
-/// A routing failure. Codes 4000-4999 belong to this enum: add variants at the end with the
-/// next free code, and a row in `docs/error-codes.md`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// A snapshot, request or plan the router cannot work with, or a search that found nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RouteError {
-    /// No path of pools joins the two tokens (within the hop bound and source filters).
-    NoRoute {
-        /// token sold
-        from: TokenId,
-        /// token bought
-        to: TokenId,
+    /// A pool names a token that is not in the snapshot's token list.
+    UnknownToken {
+        /// the pool's id string (empty when the token comes from a request)
+        pool: alloc::string::String,
+        /// the address as given
+        address: alloc::string::String,
     },
-    /// Paths exist but cannot carry the amount.
-    InsufficientLiquidity {
-        /// token sold
-        from: TokenId,
-        /// token bought
-        to: TokenId,
+    /// Two tokens (or two pools) share an address (or id).
+    Duplicate(alloc::string::String),
+    /// A numeric field is missing, malformed or out of range.
+    BadNumber {
+        /// the pool's id string
+        pool: alloc::string::String,
+        /// the field
+        field: &'static str,
     },
-    /// A token address the pool graph does not have.
-    UnknownToken(Address),
-    /// Every path needs more hops than allowed.
+    /// A pool whose shape is wrong (token count, lists of different lengths, missing fields).
+    BadPool {
+        /// the pool's id string
+        pool: alloc::string::String,
+        /// what is wrong
+        why: &'static str,
+    },
+    /// An address that is not `0x` + 40 hex digits (EVM chains) or is empty.
+    BadAddress(alloc::string::String),
+    /// A token id outside the graph.
+    TokenOutOfRange(u32),
+    /// A pool id outside the graph.
+    PoolOutOfRange(u32),
+    /// The request itself is malformed: no inputs, no outputs, zero amounts, proportions that
+    /// are not positive or do not sum to one, a token both input and output, ...
+    BadRequest(&'static str),
+    /// No path of at most the allowed number of hops joins an input to an output.
+    NoRoute,
+    /// The exact simulation of the recovered plan failed in every form tried.
+    Simulation(PoolError),
+    /// [`crate::plan::Plan::verify`] found a step or a total that does not hold.
+    InvalidPlan {
+        /// index of the failing step (`None` for totals)
+        step: Option<usize>,
+        /// what is wrong
+        why: &'static str,
+    },
+    /// Integer arithmetic failed where amounts are summed.
+    Math(MathError),
+    /// Routes exist but cannot carry the amount.
+    InsufficientLiquidity,
+    /// Every route needs more hops than allowed.
     TooManyHops {
         /// the bound
         max: usize,
     },
-    /// Paths exist, but only through sources the request's filters exclude.
-    AllRoutesFiltered,
-    /// The search gave up within its budget; retry.
-    SearchBudgetExceeded,
 }
 
-impl RouteError {
-    /// The stable code (4000-4999).
-    #[must_use]
-    pub fn code(&self) -> u32 {
-        match self {
-            Self::NoRoute { .. } => 4000,
-            Self::InsufficientLiquidity { .. } => 4001,
-            Self::UnknownToken(_) => 4002,
-            Self::TooManyHops { .. } => 4003,
-            Self::AllRoutesFiltered => 4004,
-            Self::SearchBudgetExceeded => 4005,
-        }
+impl From<MathError> for RouteError {
+    fn from(e: MathError) -> Self {
+        Self::Math(e)
     }
+}
 
-    /// The class (see [`ErrorClass`]).
-    #[must_use]
-    pub fn class(&self) -> ErrorClass {
-        match self {
-            Self::UnknownToken(_) => ErrorClass::Validation,
-            Self::SearchBudgetExceeded => ErrorClass::Retryable,
-            Self::NoRoute { .. }
-            | Self::InsufficientLiquidity { .. }
-            | Self::TooManyHops { .. }
-            | Self::AllRoutesFiltered => ErrorClass::NoRoute,
-        }
+impl From<PoolError> for RouteError {
+    fn from(e: PoolError) -> Self {
+        Self::Simulation(e)
     }
 }
 
 impl fmt::Display for RouteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NoRoute { from, to } => {
-                write!(f, "No route from token #{} to token #{}", from.0, to.0)
+            Self::UnknownToken { pool, address } => {
+                write!(f, "unknown token {address} (pool {pool:?})")
             }
-            Self::InsufficientLiquidity { from, to } => write!(
-                f,
-                "Insufficient liquidity from token #{} to token #{}",
-                from.0, to.0
-            ),
-            Self::UnknownToken(a) => write!(
-                f,
-                "Unknown token {a}: not a supported token of this deployment (check the token list)"
-            ),
-            Self::TooManyHops { max } => write!(f, "No route within {max} hops"),
-            Self::AllRoutesFiltered => {
-                f.write_str("Routes exist only through liquidity sources the filters exclude")
+            Self::Duplicate(what) => write!(f, "duplicate {what}"),
+            Self::BadNumber { pool, field } => write!(f, "pool {pool}: bad number in {field}"),
+            Self::BadPool { pool, why } => write!(f, "pool {pool}: {why}"),
+            Self::BadAddress(a) => write!(f, "bad address {a:?}"),
+            Self::TokenOutOfRange(t) => write!(f, "token id {t} out of range"),
+            Self::PoolOutOfRange(p) => write!(f, "pool id {p} out of range"),
+            Self::BadRequest(why) => write!(f, "bad route request: {why}"),
+            Self::NoRoute => f.write_str("no route joins the inputs to the outputs"),
+            Self::Simulation(e) => write!(f, "exact simulation failed: {e}"),
+            Self::InvalidPlan { step: Some(i), why } => {
+                write!(f, "invalid plan at step {i}: {why}")
             }
-            Self::SearchBudgetExceeded => f.write_str("Route search timed out; retry"),
+            Self::InvalidPlan { step: None, why } => write!(f, "invalid plan: {why}"),
+            Self::Math(e) => write!(f, "route arithmetic: {e}"),
+            Self::InsufficientLiquidity => {
+                f.write_str("insufficient liquidity for this amount: try a smaller amount")
+            }
+            Self::TooManyHops { max } => write!(f, "no route within {max} hops"),
         }
     }
 }
@@ -707,27 +720,141 @@ impl fmt::Display for RouteError {
 #[cfg(feature = "std")]
 impl std::error::Error for RouteError {}
 
-/// A zap failure. Codes 5000-5999 belong to this enum: add variants at the end with the next
-/// free code, and a row in `docs/error-codes.md`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ZapError {
-    /// The inputs are too small to mint any LP.
-    NothingToMint,
-    /// A pool the zap engine does not support (family or variant).
-    UnsupportedPool(PoolId),
-    /// An address used as an LP token that is not one.
-    NotAnLpToken(Address),
+impl RouteError {
+    /// The stable code (4000-4999; the table at [`Error::code`]).
+    #[must_use]
+    pub fn code(&self) -> u32 {
+        match self {
+            Self::NoRoute => 4000,
+            Self::InsufficientLiquidity => 4001,
+            Self::UnknownToken { .. } => 4002,
+            Self::TooManyHops { .. } => 4003,
+            Self::BadRequest(_) => 4004,
+            Self::Simulation(_) => 4005,
+            Self::Duplicate(_) => 4010,
+            Self::BadNumber { .. } => 4011,
+            Self::BadPool { .. } => 4012,
+            Self::BadAddress(_) => 4013,
+            Self::TokenOutOfRange(_) => 4014,
+            Self::PoolOutOfRange(_) => 4015,
+            Self::InvalidPlan { .. } => 4020,
+            Self::Math(_) => 4021,
+        }
+    }
+
+    /// The class (see [`ErrorClass`]). An unknown token named by a request (empty `pool`) is
+    /// the client's to fix; snapshot, graph and plan faults are the server's (retryable once
+    /// the data is fixed or refreshed).
+    #[must_use]
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            Self::NoRoute
+            | Self::InsufficientLiquidity
+            | Self::TooManyHops { .. }
+            | Self::Simulation(_) => ErrorClass::NoRoute,
+            Self::UnknownToken { pool, .. } if pool.is_empty() => ErrorClass::Validation,
+            Self::BadRequest(_) => ErrorClass::Validation,
+            Self::UnknownToken { .. }
+            | Self::Duplicate(_)
+            | Self::BadNumber { .. }
+            | Self::BadPool { .. }
+            | Self::BadAddress(_)
+            | Self::TokenOutOfRange(_)
+            | Self::PoolOutOfRange(_)
+            | Self::InvalidPlan { .. }
+            | Self::Math(_) => ErrorClass::Retryable,
+        }
+    }
 }
 
+/// A zap that cannot be planned: bad input, nothing to mint, or a pool or route failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ZapError {
+    /// The amounts do not have one entry per pool coin.
+    AmountCount {
+        /// coins in the pool
+        expected: usize,
+        /// amounts given
+        got: usize,
+    },
+    /// Every input amount is zero.
+    EmptyInput,
+    /// No plan mints any LP (the input is dust for this pool, or every plan reverts).
+    NothingToMint,
+    /// The pool family or variant has no zap support for this operation.
+    Unsupported(&'static str),
+    /// A token that is not in the graph, or not a coin of the pool where one is needed.
+    UnknownToken(u32),
+    /// A token given as an LP input that is not the LP token of any pool.
+    NotAnLp(u32),
+    /// Output proportions that are empty, zero or do not sum to one.
+    Proportions,
+    /// A pool operation reverted where the plan needs it.
+    Pool(PoolError),
+    /// Integer arithmetic overflowed.
+    Math(MathError),
+    /// No route exists between two tokens the zap must connect.
+    NoRoute {
+        /// token sold
+        from: u32,
+        /// token wanted
+        to: u32,
+    },
+}
+
+impl From<PoolError> for ZapError {
+    fn from(e: PoolError) -> Self {
+        Self::Pool(e)
+    }
+}
+
+impl From<MathError> for ZapError {
+    fn from(e: MathError) -> Self {
+        Self::Math(e)
+    }
+}
+
+impl fmt::Display for ZapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::AmountCount { expected, got } => {
+                write!(
+                    f,
+                    "zap needs {expected} amounts, one per pool coin, got {got}"
+                )
+            }
+            Self::EmptyInput => f.write_str("zap input is empty (all amounts zero)"),
+            Self::NothingToMint => f.write_str("no zap plan mints any LP for this input"),
+            Self::Unsupported(what) => write!(f, "zap not supported: {what}"),
+            Self::UnknownToken(t) => write!(f, "unknown token id {t}"),
+            Self::NotAnLp(t) => write!(f, "token id {t} is not an LP token"),
+            Self::Proportions => f.write_str("output proportions must be positive and sum to 1"),
+            Self::Pool(e) => write!(f, "zap pool step: {e}"),
+            Self::Math(e) => write!(f, "zap math: {e}"),
+            Self::NoRoute { from, to } => write!(f, "no route from token {from} to token {to}"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ZapError {}
+
 impl ZapError {
-    /// The stable code (5000-5999).
+    /// The stable code (5000-5999; the table at [`Error::code`]).
     #[must_use]
     pub fn code(&self) -> u32 {
         match self {
             Self::NothingToMint => 5000,
-            Self::UnsupportedPool(_) => 5001,
-            Self::NotAnLpToken(_) => 5002,
+            Self::Unsupported(_) => 5001,
+            Self::NotAnLp(_) => 5002,
+            Self::AmountCount { .. } => 5003,
+            Self::EmptyInput => 5004,
+            Self::UnknownToken(_) => 5005,
+            Self::Proportions => 5006,
+            Self::NoRoute { .. } => 5007,
+            Self::Pool(_) => 5008,
+            Self::Math(_) => 5009,
         }
     }
 
@@ -735,24 +862,17 @@ impl ZapError {
     #[must_use]
     pub fn class(&self) -> ErrorClass {
         match self {
-            Self::NothingToMint => ErrorClass::NoRoute,
-            Self::UnsupportedPool(_) | Self::NotAnLpToken(_) => ErrorClass::Validation,
+            Self::NothingToMint | Self::NoRoute { .. } | Self::Pool(_) => ErrorClass::NoRoute,
+            Self::Unsupported(_)
+            | Self::NotAnLp(_)
+            | Self::AmountCount { .. }
+            | Self::EmptyInput
+            | Self::UnknownToken(_)
+            | Self::Proportions => ErrorClass::Validation,
+            Self::Math(_) => ErrorClass::Retryable,
         }
     }
 }
-
-impl fmt::Display for ZapError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NothingToMint => f.write_str("The inputs are too small to mint any LP"),
-            Self::UnsupportedPool(p) => write!(f, "Pool #{} is not supported for zaps", p.0),
-            Self::NotAnLpToken(a) => write!(f, "{a} is not an LP token of a supported pool"),
-        }
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for ZapError {}
 
 // ---------------------------------------------------------------------------------------------
 // The top error
@@ -866,15 +986,30 @@ impl Error {
     /// | 3071 | validation | 400 | stale quote (60 s or older): quote again |
     /// | 3072 | validation | 400 | assemble `userAddr` differs from the quote's |
     /// | 3073 | validation | 400 | quote made without `userAddr` cannot be assembled |
-    /// | 4000 | no-route | 422 | no route |
-    /// | 4001 | no-route | 422 | insufficient liquidity |
-    /// | 4002 | validation | 400 | unknown token |
+    /// | 4000 | no-route | 422 | no route joins the inputs to the outputs |
+    /// | 4001 | no-route | 422 | insufficient liquidity for the amount |
+    /// | 4002 | validation | 400 | unknown token named by the request (check the token list); retryable 503 when a snapshot pool names it |
     /// | 4003 | no-route | 422 | no route within the hop bound |
-    /// | 4004 | no-route | 422 | routes only through filtered-out sources |
-    /// | 4005 | retryable | 503 | route search budget exceeded |
+    /// | 4004 | validation | 400 | route request malformed |
+    /// | 4005 | no-route | 422 | exact simulation of the route failed |
+    /// | 4010 | retryable | 503 | snapshot: duplicate token or pool |
+    /// | 4011 | retryable | 503 | snapshot: bad number |
+    /// | 4012 | retryable | 503 | snapshot: bad pool |
+    /// | 4013 | retryable | 503 | snapshot: bad address |
+    /// | 4014 | retryable | 503 | token id outside the graph |
+    /// | 4015 | retryable | 503 | pool id outside the graph |
+    /// | 4020 | retryable | 503 | plan verification failed |
+    /// | 4021 | retryable | 503 | route arithmetic |
     /// | 5000 | no-route | 422 | zap: nothing to mint |
-    /// | 5001 | validation | 400 | zap: unsupported pool |
+    /// | 5001 | validation | 400 | zap: unsupported pool or operation |
     /// | 5002 | validation | 400 | zap: not an LP token |
+    /// | 5003 | validation | 400 | zap: amounts do not match the pool coins |
+    /// | 5004 | validation | 400 | zap: empty input |
+    /// | 5005 | validation | 400 | zap: unknown token |
+    /// | 5006 | validation | 400 | zap: proportions |
+    /// | 5007 | no-route | 422 | zap: no route between two tokens the zap connects |
+    /// | 5008 | no-route | 422 | zap: a pool step reverts |
+    /// | 5009 | retryable | 503 | zap arithmetic |
     ///
     /// Ranges: 1000-1999 math, 2000-2999 pools, 3000-3999 requests, 4000-4999 routing,
     /// 5000-5999 zaps. The same table is in `docs/error-codes.md`.
