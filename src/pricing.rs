@@ -8,9 +8,9 @@
 //!
 //! The numeraire has price 1. A token is priced through the chain of pools whose *bottleneck
 //! depth* is largest, where the depth of a pool leg is the numeraire value of the reserve of
-//! the already-priced coin (`reserve × price`). This is a widest-path search (Dijkstra with
-//! `min` for `+` and `max` for `min`), bounded to `max_hops` legs: one shallow pool cannot set
-//! the price of a token that also trades in deep pools.
+//! the already-priced coin (`reserve × price`): a widest path of at most `max_hops` legs (see
+//! [`price_table`]). One shallow pool cannot set the price of a token that also trades in deep
+//! pools.
 //!
 //! # Units
 //!
@@ -18,15 +18,13 @@
 //! is numeraire whole tokens per whole token (`raw · 10^(dec_token − dec_numeraire)`).
 //!
 //! # Complexity
-//! One search prices every token: O((T + L) log T) for T tokens and L pool-coin pairs (each
-//! pool of n coins contributes n² legs).
+//! One search prices every token: O(H · Σ n²) for a hop bound H and pools of n coins.
 
 use crate::error::{Error, RouteError};
 use crate::graph::PoolGraph;
+use crate::response::u256_to_f64;
 use crate::units::{PoolId, TokenId};
-use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
-use core::cmp::Ordering;
 use primitive_types::U256;
 
 /// Default bound on route length for prices.
@@ -73,31 +71,6 @@ impl PriceTable {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Label {
-    depth: f64,
-    hops: usize,
-    token: TokenId,
-}
-
-impl Eq for Label {}
-
-impl Ord for Label {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Deeper first, then fewer hops, then the lower id (deterministic).
-        self.depth
-            .total_cmp(&other.depth)
-            .then_with(|| other.hops.cmp(&self.hops))
-            .then_with(|| other.token.cmp(&self.token))
-    }
-}
-
-impl PartialOrd for Label {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
 fn decimals_factor(graph: &PoolGraph, t: TokenId, numeraire: TokenId) -> f64 {
     let d = |x: TokenId| graph.token(x).map_or(0, |i| i32::from(i.decimals));
     let e = d(t).saturating_sub(d(numeraire));
@@ -116,8 +89,16 @@ fn pow10(e: i32) -> f64 {
 /// Price every token of `graph` in `numeraire` through the deepest routes of at most
 /// `max_hops` pool legs.
 ///
+/// Exact widest path under the hop bound: round `h` extends every route of at most `h − 1`
+/// legs by one pool leg, keeping per token the route whose bottleneck depth is largest (on a
+/// tie, the one found in the earlier round, i.e. with fewer legs; then the lower pool id and
+/// coin index, so the result is deterministic).
+///
 /// # Errors
 /// [`RouteError::TokenOutOfRange`] when `numeraire` is not a token of the graph.
+///
+/// # Complexity
+/// O(H · Σ n²) for H = `max_hops` and pools of n coins.
 pub fn price_table(
     graph: &PoolGraph,
     numeraire: TokenId,
@@ -126,73 +107,52 @@ pub fn price_table(
     graph
         .token(numeraire)
         .ok_or(RouteError::TokenOutOfRange(numeraire.0))?;
-    let n = graph.n_tokens();
-    let mut raw: Vec<Option<(f64, f64, usize)>> = alloc::vec![None; n];
-    let mut done = alloc::vec![false; n];
-    let mut heap = BinaryHeap::new();
-    if let Some(slot) = raw.get_mut(numeraire.index()) {
+    // best[t] = (raw price, bottleneck depth, legs) of the widest route found so far.
+    let mut best: Vec<Option<(f64, f64, usize)>> = alloc::vec![None; graph.n_tokens()];
+    if let Some(slot) = best.get_mut(numeraire.index()) {
         *slot = Some((1.0, f64::INFINITY, 0));
     }
-    heap.push(Label {
-        depth: f64::INFINITY,
-        hops: 0,
-        token: numeraire,
-    });
-    while let Some(Label { depth, hops, token }) = heap.pop() {
-        if done.get(token.index()).copied().unwrap_or(true) {
-            continue;
-        }
-        if let Some(d) = done.get_mut(token.index()) {
-            *d = true;
-        }
-        let Some(&Some((p_token, _, _))) = raw.get(token.index()) else {
-            continue;
-        };
-        if hops >= max_hops {
-            continue;
-        }
-        let next_hops = hops.saturating_add(1);
-        for &pid in graph.pools_of(token) {
-            let Some(info) = graph.pool(pid) else {
-                continue;
-            };
-            let Some(j) = graph.coin_index(pid, token) else {
-                continue;
-            };
-            let reserve = info.pool.balances().get(j).copied().unwrap_or_default();
-            if reserve.is_zero() {
-                continue;
-            }
-            let leg_depth = crate::response::u256_to_f64(reserve) * p_token;
-            let width = depth.min(leg_depth);
-            for (i, &other) in info.tokens.iter().enumerate() {
-                if i == j || done.get(other.index()).copied().unwrap_or(true) {
+    for h in 1..=max_hops {
+        let prev = best.clone();
+        for info in graph.pools() {
+            let balances = info.pool.balances();
+            for (j, &known) in info.tokens.iter().enumerate() {
+                // Only routes of at most h - 1 legs are extended in round h.
+                let Some(&Some((p_known, w_known, _))) = prev.get(known.index()) else {
                     continue;
-                }
-                // Selling one unit of `other` gives `rate` units of `token`.
-                let rate = info.pool.marginal_rate(i, j);
-                if !(rate.is_finite() && rate > 0.0) {
-                    continue;
-                }
-                let better = match raw.get(other.index()) {
-                    Some(Some((_, w, h))) => width > *w || (width == *w && next_hops < *h),
-                    Some(None) => true,
-                    None => false,
                 };
-                if better {
-                    if let Some(slot) = raw.get_mut(other.index()) {
-                        *slot = Some((rate * p_token, width, next_hops));
+                let reserve = balances.get(j).copied().unwrap_or_default();
+                if reserve.is_zero() {
+                    continue;
+                }
+                let width = w_known.min(u256_to_f64(reserve) * p_known);
+                if width.is_nan() || width <= 0.0 {
+                    continue;
+                }
+                for (i, &other) in info.tokens.iter().enumerate() {
+                    if i == j {
+                        continue;
                     }
-                    heap.push(Label {
-                        depth: width,
-                        hops: next_hops,
-                        token: other,
-                    });
+                    // Selling one unit of `other` gives `rate` units of `known`.
+                    let rate = info.pool.marginal_rate(i, j);
+                    if !(rate.is_finite() && rate > 0.0) {
+                        continue;
+                    }
+                    let better = match best.get(other.index()) {
+                        Some(Some((_, w, _))) => width > *w,
+                        Some(None) => true,
+                        None => false,
+                    };
+                    if better {
+                        if let Some(slot) = best.get_mut(other.index()) {
+                            *slot = Some((rate * p_known, width, h));
+                        }
+                    }
                 }
             }
         }
     }
-    let prices = raw
+    let prices = best
         .iter()
         .enumerate()
         .map(|(k, r)| {
@@ -247,13 +207,12 @@ pub fn lp_price(graph: &PoolGraph, pool: PoolId, table: &PriceTable) -> Result<T
     let mut hops = 0usize;
     for (k, &t) in info.tokens.iter().enumerate() {
         let p = table.get(t).ok_or(RouteError::NoRoute)?;
-        let b =
-            crate::response::u256_to_f64(info.pool.balances().get(k).copied().unwrap_or_default());
+        let b = u256_to_f64(info.pool.balances().get(k).copied().unwrap_or_default());
         value += b * p.raw;
         depth = depth.min(p.depth);
         hops = hops.max(p.hops);
     }
-    let raw = value / crate::response::u256_to_f64(supply);
+    let raw = value / u256_to_f64(supply);
     Ok(TokenPrice {
         raw,
         per_token: raw * decimals_factor(graph, info.lp_token, table.numeraire()),
@@ -275,6 +234,20 @@ pub enum NotRoutable {
     /// No route of at most the hop bound to the numeraire.
     NoRouteToNumeraire,
 }
+
+impl core::fmt::Display for NotRoutable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::UnknownToken => "not a supported token or pool",
+            Self::NoLiquidity => "the token is in no pool with liquidity",
+            Self::EmptyPool => "the pool is empty (zero supply or a zero balance)",
+            Self::NoRouteToNumeraire => "no route to the pricing token within the hop bound",
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for NotRoutable {}
 
 /// The routable test behind `GET /pricing/token/{chain_id}/{addr}`: `Ok(price)` (status 200
 /// with a `price` field) when `address` can be used in zap quotes.
