@@ -116,6 +116,76 @@ impl fmt::Display for PoolError {
 #[cfg(feature = "std")]
 impl std::error::Error for PoolError {}
 
+/// A zap that cannot be planned: bad input, nothing to mint, or a pool or route failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ZapError {
+    /// The amounts do not have one entry per pool coin.
+    AmountCount {
+        /// coins in the pool
+        expected: usize,
+        /// amounts given
+        got: usize,
+    },
+    /// Every input amount is zero.
+    EmptyInput,
+    /// No plan mints any LP (the input is dust for this pool, or every plan reverts).
+    NothingToMint,
+    /// The pool family or variant has no zap support for this operation.
+    Unsupported(&'static str),
+    /// A token that is not in the graph, or not a coin of the pool where one is needed.
+    UnknownToken(u32),
+    /// A token given as an LP input that is not the LP token of any pool.
+    NotAnLp(u32),
+    /// Output proportions that are empty, zero or do not sum to one.
+    Proportions,
+    /// A pool operation reverted where the plan needs it.
+    Pool(PoolError),
+    /// Integer arithmetic overflowed.
+    Math(MathError),
+    /// No route exists between two tokens the zap must connect.
+    NoRoute {
+        /// token sold
+        from: u32,
+        /// token wanted
+        to: u32,
+    },
+}
+
+impl From<PoolError> for ZapError {
+    fn from(e: PoolError) -> Self {
+        Self::Pool(e)
+    }
+}
+
+impl From<MathError> for ZapError {
+    fn from(e: MathError) -> Self {
+        Self::Math(e)
+    }
+}
+
+impl fmt::Display for ZapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::AmountCount { expected, got } => {
+                write!(f, "zap needs {expected} amounts, one per pool coin, got {got}")
+            }
+            Self::EmptyInput => f.write_str("zap input is empty (all amounts zero)"),
+            Self::NothingToMint => f.write_str("no zap plan mints any LP for this input"),
+            Self::Unsupported(what) => write!(f, "zap not supported: {what}"),
+            Self::UnknownToken(t) => write!(f, "unknown token id {t}"),
+            Self::NotAnLp(t) => write!(f, "token id {t} is not an LP token"),
+            Self::Proportions => f.write_str("output proportions must be positive and sum to 1"),
+            Self::Pool(e) => write!(f, "zap pool step: {e}"),
+            Self::Math(e) => write!(f, "zap math: {e}"),
+            Self::NoRoute { from, to } => write!(f, "no route from token {from} to token {to}"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ZapError {}
+
 /// The top error of the crate: every domain error, with a stable numeric [`Error::code`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -124,6 +194,8 @@ pub enum Error {
     Math(MathError),
     /// A pool operation.
     Pool(PoolError),
+    /// A zap.
+    Zap(ZapError),
 }
 
 impl Error {
@@ -133,6 +205,7 @@ impl Error {
         match self {
             Self::Math(_) => 1000,
             Self::Pool(_) => 2000,
+            Self::Zap(_) => 4000,
         }
     }
 }
@@ -149,11 +222,18 @@ impl From<PoolError> for Error {
     }
 }
 
+impl From<ZapError> for Error {
+    fn from(e: ZapError) -> Self {
+        Self::Zap(e)
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Math(e) => e.fmt(f),
             Self::Pool(e) => e.fmt(f),
+            Self::Zap(e) => e.fmt(f),
         }
     }
 }
