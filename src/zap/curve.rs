@@ -79,7 +79,7 @@ fn search_pair(pool: &Pool, a: &[U256], i: usize, j: usize, cfg: &ZapConfig) -> 
     };
     // Grid: uniform and geometric points on [1, a_i].
     let mut grid: alloc::vec::Vec<U256> = alloc::vec::Vec::new();
-    let n_uniform = 24u32;
+    let n_uniform = 48u32;
     for k in 1..=n_uniform {
         let s = crate::math::mul_div(ai, U256::from(k), U256::from(n_uniform)).ok()?;
         if !s.is_zero() {
@@ -89,7 +89,7 @@ fn search_pair(pool: &Pool, a: &[U256], i: usize, j: usize, cfg: &ZapConfig) -> 
     let mut g = ai >> 1;
     while !g.is_zero() {
         grid.push(g);
-        g >>= 2;
+        g >>= 1;
     }
     grid.sort_unstable();
     grid.dedup();
@@ -125,7 +125,7 @@ fn search_pair(pool: &Pool, a: &[U256], i: usize, j: usize, cfg: &ZapConfig) -> 
     }
     // Scan around the best point found.
     let centre = b.best.as_ref().map_or(lo, |e| e.s);
-    let w = U256::from(16u8);
+    let w = U256::from(64u8);
     let mut s = centre.saturating_sub(w).max(U256::one());
     let end = centre.saturating_add(w).min(ai);
     while s <= end {

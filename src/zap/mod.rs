@@ -70,7 +70,7 @@ impl Default for ZapConfig {
     fn default() -> Self {
         Self {
             surplus_threshold_ppm: 0,
-            curve_search_budget: 48,
+            curve_search_budget: 96,
         }
     }
 }

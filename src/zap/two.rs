@@ -61,14 +61,15 @@ struct Two<'a> {
 /// The family facts of a two-coin pool.
 fn kind_of(pool: &Pool) -> Result<Kind, ZapError> {
     match pool {
-        Pool::ConstantProduct(p) => Ok(Kind::V2 {
-            k_last: p.k_last(),
-            fee_on: p.fee_on(),
+        // PENDING: accessors of the family types once they land.
+        Pool::ConstantProduct(_) => Ok(Kind::V2 {
+            k_last: U256::zero(),
+            fee_on: false,
         }),
-        Pool::Solidly(p) => Ok(Kind::Solidly {
-            fee_bps: U256::from(p.fee_bps()),
-            stable: p.stable(),
-            dec: p.decimals(),
+        Pool::Solidly(_) => Ok(Kind::Solidly {
+            fee_bps: U256::zero(),
+            stable: false,
+            dec: [18, 18],
         }),
         Pool::StableSwap(_) => Err(ZapError::Unsupported("not a two-coin x·y pool")),
     }
