@@ -8,7 +8,13 @@
 //! the best grid point, then a scan of the neighbourhood of the best point. Every value is an
 //! exact simulation through [`Pool::swap`] and [`Pool::mint`].
 
-use super::{Rebalance, ZapConfig, ZapIn, ZapSwap};
+use super::curve_f64::{self, Model};
+use super::{to_f64, Rebalance, ZapConfig, ZapIn, ZapSwap};
+
+/// Below this relative size of one raw unit of the coarsest coin against the deposit, the
+/// integer rounding of `minted(s)` is far below the 1e-6 target, and the float model's optimum
+/// (checked exactly against the direct add) is used without an integer search.
+const QUIET: f64 = 1e-8;
 use crate::error::{PoolError, ZapError};
 use crate::pool::{Amounts, Pool};
 use primitive_types::U256;
@@ -164,6 +170,43 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
     if pool.total_supply().is_zero() {
         // First deposit: no price to swap against.
         return finish(best, amounts);
+    }
+    let Pool::StableSwap(ss) = pool else {
+        return Err(ZapError::Unsupported("not a stable-swap pool"));
+    };
+    let model = Model::new(ss).filter(|_| amounts.len() == n);
+    if let Some(md) = &model {
+        let af: alloc::vec::Vec<f64> = amounts.iter().map(|x| to_f64(*x)).collect();
+        let direct_f = md.minted(&af, 0, 0, 0.0);
+        let mut cands: alloc::vec::Vec<(usize, usize, f64, f64, f64, f64)> = alloc::vec::Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                if i != j {
+                    if let Some((s, f, lo, hi)) = curve_f64::scan_pair(md, &af, i, j) {
+                        cands.push((i, j, s, f, lo, hi));
+                    }
+                }
+            }
+        }
+        cands.sort_by(|x, y| y.3.total_cmp(&x.3));
+        for &(i, j, _, f, lo, hi) in cands.iter().take(2) {
+            if f < direct_f * (1.0 - 1e-4) {
+                continue;
+            }
+            let (s, _) = curve_f64::refine(md, &af, i, j, lo, hi);
+            let s = super::from_f64_clamped(s, *amounts.get(i).unwrap_or(&U256::zero()));
+            if let Some(e) = eval(pool, amounts, i, j, s) {
+                if best.as_ref().map_or(true, |(_, b)| e.minted > b.minted) {
+                    best = Some((Some((i, j)), e));
+                }
+            }
+        }
+        // Rounding noise: what one raw unit of a coin (or one LP unit) moves the mint by,
+        // relative to it, from the float model.
+        let noise = curve_f64::unit_sensitivity(md, &af, direct_f);
+        if noise <= QUIET {
+            return finish(best, amounts);
+        }
     }
     for i in 0..n {
         for j in 0..n {

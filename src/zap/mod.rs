@@ -33,6 +33,8 @@
 //! are run through the pool types, and the optimiser never reports more than they mint.
 
 mod curve;
+#[doc(hidden)]
+pub mod curve_f64;
 mod two;
 
 use crate::error::ZapError;
