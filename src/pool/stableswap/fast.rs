@@ -6,12 +6,17 @@ use crate::error::PoolError;
 use crate::math::{add, div, mul, sub};
 use primitive_types::U256;
 
-/// `get_D`, exact (see [`invariant::get_d`]).
+/// `get_D`, exact: the u128 form when every intermediate fits, else [`invariant::get_d`].
 pub(super) fn get_d(xp: &[U256], amp: U256, variant: Variant) -> Result<U256, PoolError> {
+    if let Some(d) = small(xp).and_then(|(a, n)| {
+        get_d_128(a.get(..n)?, to_u128(amp)?, variant)
+    }) {
+        return Ok(U256::from(d));
+    }
     invariant::get_d(xp, amp, variant)
 }
 
-/// `get_y`, exact (see [`invariant::get_y`]).
+/// `get_y`, exact: the u128 form when every intermediate fits, else [`invariant::get_y`].
 pub(super) fn get_y(
     i: usize,
     j: usize,
@@ -21,10 +26,25 @@ pub(super) fn get_y(
     d: U256,
     variant: Variant,
 ) -> Result<U256, PoolError> {
-    invariant::get_y(i, j, x, xp, amp, d, variant)
+    let fast = small(xp).and_then(|(a, n)| {
+        let (b, c) = coefficients_128(
+            a.get(..n)?,
+            Some((i, to_u128(x)?)),
+            j,
+            to_u128(amp)?,
+            to_u128(d)?,
+            variant,
+        )?;
+        newton_y_128(b, c, to_u128(d)?, variant)
+    });
+    match fast {
+        Some(y) => Ok(U256::from(y)),
+        None => invariant::get_y(i, j, x, xp, amp, d, variant),
+    }
 }
 
-/// `get_y_D`, exact (see [`invariant::get_y_d`]).
+/// `get_y_D`, exact: the u128 form when every intermediate fits, else
+/// [`invariant::get_y_d`].
 pub(super) fn get_y_d(
     i: usize,
     xp: &[U256],
@@ -32,7 +52,263 @@ pub(super) fn get_y_d(
     d: U256,
     variant: Variant,
 ) -> Result<U256, PoolError> {
-    invariant::get_y_d(i, xp, amp, d, variant)
+    let fast = small(xp).and_then(|(a, n)| {
+        let (b, c) =
+            coefficients_128(a.get(..n)?, None, i, to_u128(amp)?, to_u128(d)?, variant)?;
+        newton_y_128(b, c, to_u128(d)?, variant)
+    });
+    match fast {
+        Some(y) => Ok(U256::from(y)),
+        None => invariant::get_y_d(i, xp, amp, d, variant),
+    }
+}
+
+// ---------------------------------------------------------------------- 128-bit forms
+//
+// Each function below computes exactly what its `invariant` twin computes, on u128 values with
+// 256-bit products, and returns `None` as soon as a value leaves the range it handles (a
+// product or quotient above 128 bits where the twin keeps 256, an overflow, an underflow, a
+// zero divisor, or no convergence where the twin reverts). The caller then runs the twin,
+// which gives the same value or the contract's error. So `Some(v)` is always the twin's `Ok(v)`.
+
+/// A U256 that fits in 128 bits.
+#[inline]
+pub(super) fn to_u128(v: U256) -> Option<u128> {
+    let [l0, l1, l2, l3] = v.0;
+    if l2 != 0 || l3 != 0 {
+        return None;
+    }
+    Some(u128::from(l0) | (u128::from(l1) << 64))
+}
+
+/// `xp` as u128s in a fixed array (no allocation), with its length.
+#[inline]
+fn small(xp: &[U256]) -> Option<([u128; super::MAX_COINS], usize)> {
+    let mut a = [0u128; super::MAX_COINS];
+    for (slot, &x) in a.iter_mut().zip(xp) {
+        *slot = to_u128(x)?;
+    }
+    Some((a, xp.len()))
+}
+
+/// A 256-bit intermediate as two 128-bit halves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct W {
+    hi: u128,
+    lo: u128,
+}
+
+const M64: u128 = u64::MAX as u128;
+
+/// The full 256-bit product of two u128.
+#[inline]
+#[allow(clippy::arithmetic_side_effects)]
+// Every partial product is of two 64-bit halves, so below 2^128; `mid` adds three values below
+// 2^64 each; `hi` is the exact high half of a product below 2^256, so it cannot overflow.
+fn mul_full(a: u128, b: u128) -> W {
+    if (a | b) >> 64 == 0 {
+        return W { hi: 0, lo: a * b };
+    }
+    let (a1, a0) = (a >> 64, a & M64);
+    let (b1, b0) = (b >> 64, b & M64);
+    let p00 = a0 * b0;
+    let p01 = a0 * b1;
+    let p10 = a1 * b0;
+    let p11 = a1 * b1;
+    let mid = (p00 >> 64) + (p01 & M64) + (p10 & M64);
+    W {
+        hi: p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64),
+        lo: (mid << 64) | (p00 & M64),
+    }
+}
+
+/// `w + c`, `None` at 2^256.
+#[inline]
+fn add_w(w: W, c: W) -> Option<W> {
+    let (lo, carry) = w.lo.overflowing_add(c.lo);
+    let hi = w.hi.checked_add(c.hi)?.checked_add(u128::from(carry))?;
+    Some(W { hi, lo })
+}
+
+/// `w * k`, `None` at 2^256.
+#[inline]
+fn mul_w(w: W, k: u128) -> Option<W> {
+    let lo = mul_full(w.lo, k);
+    let hi = w.hi.checked_mul(k)?.checked_add(lo.hi)?;
+    Some(W { hi, lo: lo.lo })
+}
+
+/// `floor(w / d)` when the quotient fits in 128 bits (`w.hi < d`); `None` otherwise or for
+/// `d = 0`. Long division in 64-bit digits with a normalised divisor (Knuth's algorithm D,
+/// as in Hacker's Delight `divlu`), on native u128 operations.
+#[inline]
+#[allow(clippy::arithmetic_side_effects)]
+// Knuth D invariants: after normalisation `vn1 >= 2^63`, so each trial digit is at most
+// 2^64 + 1 and is only multiplied once it is below 2^64; `rhat` is below 2^64 whenever it is
+// shifted; `un21` is a true remainder below `v`, computed modulo 2^128 where it fits; `s < 64`
+// in that branch, so `128 - s` is a valid shift.
+fn div_w(w: W, d: u128) -> Option<u128> {
+    if d == 0 || w.hi >= d {
+        return None;
+    }
+    if w.hi == 0 {
+        return Some(w.lo / d);
+    }
+    if d >> 64 == 0 {
+        // hi < d < 2^64: two 128-by-64 steps.
+        let t = (w.hi << 64) | (w.lo >> 64);
+        let (q1, r1) = (t / d, t % d);
+        let t2 = (r1 << 64) | (w.lo & M64);
+        return Some((q1 << 64) | (t2 / d));
+    }
+    let s = d.leading_zeros();
+    let v = d << s;
+    let (vn1, vn0) = (v >> 64, v & M64);
+    let un32 = if s == 0 {
+        w.hi
+    } else {
+        (w.hi << s) | (w.lo >> (128 - s))
+    };
+    let un10 = w.lo << s;
+    let (un1, un0) = (un10 >> 64, un10 & M64);
+
+    let mut q1 = un32 / vn1;
+    let mut rhat = un32 - q1 * vn1;
+    while q1 >> 64 != 0 || q1 * vn0 > ((rhat << 64) | un1) {
+        q1 -= 1;
+        rhat += vn1;
+        if rhat >> 64 != 0 {
+            break;
+        }
+    }
+    let un21 = ((un32 << 64) | un1).wrapping_sub(q1.wrapping_mul(v));
+    let mut q0 = un21 / vn1;
+    let mut rhat = un21 - q0 * vn1;
+    while q0 >> 64 != 0 || q0 * vn0 > ((rhat << 64) | un0) {
+        q0 -= 1;
+        rhat += vn1;
+        if rhat >> 64 != 0 {
+            break;
+        }
+    }
+    Some((q1 << 64) | q0)
+}
+
+/// `floor(w / d)` for any 256-bit quotient; `None` for `d = 0`.
+#[inline]
+fn div_w_full(w: W, d: u128) -> Option<W> {
+    let q_hi = w.hi.checked_div(d)?;
+    let r = w.hi.checked_rem(d)?;
+    let q_lo = div_w(W { hi: r, lo: w.lo }, d)?;
+    Some(W { hi: q_hi, lo: q_lo })
+}
+
+/// `a * b / d` with a 256-bit product and a quotient that must fit 128 bits.
+#[inline]
+fn mul_div_128(a: u128, b: u128, d: u128) -> Option<u128> {
+    div_w(mul_full(a, b), d)
+}
+
+#[inline]
+fn close_128(a: u128, b: u128) -> bool {
+    a.abs_diff(b) <= 1
+}
+
+/// u128 twin of [`invariant::get_d`].
+fn get_d_128(xp: &[u128], amp: u128, variant: Variant) -> Option<u128> {
+    let n = xp.len() as u128;
+    let ap = if variant == Variant::ThreePool { 1 } else { 100 };
+    let mut s: u128 = 0;
+    for &x in xp {
+        s = s.checked_add(x)?;
+    }
+    if s == 0 {
+        return Some(0);
+    }
+    let ann = amp.checked_mul(n)?;
+    let ng = variant == Variant::Ng;
+    let nn = to_u128(invariant::n_pow_n(xp.len()))?;
+    // Loop-invariant parts.
+    let ann_s = ann.checked_mul(s)?.checked_div(ap)?;
+    let ann_m = ann.checked_sub(ap)?;
+    let mut xn = [0u128; super::MAX_COINS];
+    for (slot, &x) in xn.iter_mut().zip(xp) {
+        *slot = if ng { x } else { x.checked_mul(n)? };
+    }
+    let xn = xn.get(..xp.len())?;
+    let mut d = s;
+    for _ in 0..invariant::MAX_ROUNDS {
+        let mut dp = d;
+        for &x in xn {
+            dp = mul_div_128(dp, d, x)?;
+        }
+        if ng {
+            dp = dp.checked_div(nn)?;
+        }
+        let prev = d;
+        let num = mul_full(ann_s.checked_add(dp.checked_mul(n)?)?, d);
+        let den = ann_m
+            .checked_mul(d)?
+            .checked_div(ap)?
+            .checked_add(n.checked_add(1)?.checked_mul(dp)?)?;
+        d = div_w(num, den)?;
+        if close_128(d, prev) {
+            return Some(d);
+        }
+    }
+    if variant.loops_revert() {
+        None
+    } else {
+        Some(d)
+    }
+}
+
+/// u128 twin of the coefficient step of [`invariant::get_y`] / [`invariant::get_y_d`]:
+/// `b` (128 bits) and `c` (256 bits).
+fn coefficients_128(
+    xp: &[u128],
+    replace: Option<(usize, u128)>,
+    skip: usize,
+    amp: u128,
+    d: u128,
+    variant: Variant,
+) -> Option<(u128, W)> {
+    let n = xp.len() as u128;
+    let ap: u128 = if variant == Variant::ThreePool { 1 } else { 100 };
+    let ann = amp.checked_mul(n)?;
+    let mut c = d;
+    let mut s: u128 = 0;
+    for (k, &xk) in xp.iter().enumerate() {
+        let x = match replace {
+            Some((i, x)) if k == i => x,
+            _ if k == skip => continue,
+            _ => xk,
+        };
+        s = s.checked_add(x)?;
+        c = mul_div_128(c, d, x.checked_mul(n)?)?;
+    }
+    let c = div_w_full(mul_w(mul_full(c, d), ap)?, ann.checked_mul(n)?)?;
+    let b = s.checked_add(d.checked_mul(ap)?.checked_div(ann)?)?;
+    Some((b, c))
+}
+
+/// u128 twin of [`invariant::newton_y`].
+fn newton_y_128(b: u128, c: W, d: u128, variant: Variant) -> Option<u128> {
+    let mut y = d;
+    for _ in 0..invariant::MAX_ROUNDS {
+        let prev = y;
+        let num = add_w(mul_full(y, y), c)?;
+        let den = y.checked_mul(2)?.checked_add(b)?.checked_sub(d)?;
+        y = div_w(num, den)?;
+        if close_128(y, prev) {
+            return Some(y);
+        }
+    }
+    if variant.loops_revert() {
+        None
+    } else {
+        Some(y)
+    }
 }
 
 /// A close first guess of the input for `dy` out, by inverting the swap as NG's `get_dx`
