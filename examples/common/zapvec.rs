@@ -13,7 +13,7 @@
 )]
 
 use serde_json::{json, Value};
-use swapzap::pool::Pool;
+use swapzap::pool::{ConstantProduct, Pool, Solidly};
 use swapzap::zap::{zap_in_pool, ZapConfig, ZapIn};
 use swapzap::U256;
 
@@ -31,6 +31,12 @@ fn us(v: &Value) -> Vec<U256> {
     v.as_array().map(|a| a.iter().map(u).collect()).unwrap_or_default()
 }
 
+fn small(v: &Value) -> Result<u64, String> {
+    v.as_str()
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("not a small integer: {v}"))
+}
+
 /// The pool of a zap vector.
 ///
 /// # Errors
@@ -38,8 +44,37 @@ fn us(v: &Value) -> Vec<U256> {
 pub fn pool_of(v: &Value) -> Result<Pool, String> {
     let p = &v["pool"];
     match v["family"].as_str() {
-        // PENDING: the constant-product and solidly pool builders.
-        Some("uniswap_v2" | "solidly") => Err("pending".into()),
+        Some("uniswap_v2") => {
+            let r = us(&p["reserves"]);
+            let pool = ConstantProduct::new(
+                [r[0], r[1]],
+                small(&p["fee"])?,
+                small(&p["fee_denominator"])?,
+                u(&p["total_supply"]),
+            )
+            .map_err(|e| e.to_string())?;
+            let k_last = p.get("k_last").map_or(U256::zero(), u);
+            let fee_on = p["fee_on"].as_bool().unwrap_or(false);
+            Ok(Pool::ConstantProduct(pool.with_protocol_fee(k_last, fee_on)))
+        }
+        Some("solidly") => {
+            let r = us(&p["reserves"]);
+            let d = us(&p["decimals"]);
+            if small(&p["fee_denominator"])? != 10_000 || d.len() != 2 {
+                return Err("solidly: fee_denominator must be 10000, two decimals".into());
+            }
+            let dec = |x: U256| u8::try_from(x.low_u64()).map_err(|e| e.to_string());
+            let fee = u32::try_from(small(&p["fee"])?).map_err(|e| e.to_string())?;
+            Solidly::new(
+                [r[0], r[1]],
+                [dec(d[0])?, dec(d[1])?],
+                p["stable"].as_bool().unwrap_or(false),
+                fee,
+                u(&p["total_supply"]),
+            )
+            .map(Pool::Solidly)
+            .map_err(|e| e.to_string())
+        }
         Some("curve_stableswap" | "curve_stableswap_ng") => {
             crate::vectors::curve::pool_of(p).map(Pool::StableSwap)
         }

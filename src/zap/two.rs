@@ -20,7 +20,12 @@ const STABLE_WINDOW: u32 = 64;
 #[derive(Debug, Clone, Copy)]
 enum Kind {
     /// Uniswap V2: the fee stays in the pool; `_mintFee` before the mint.
-    V2 { k_last: U256, fee_on: bool },
+    V2 {
+        k_last: U256,
+        fee_on: bool,
+        /// swap fee (numerator, denominator)
+        fee: (u64, u64),
+    },
     /// Solidly: `fee_bps`/10000 of the input leaves the pool.
     Solidly {
         fee_bps: U256,
@@ -61,16 +66,22 @@ struct Two<'a> {
 /// The family facts of a two-coin pool.
 fn kind_of(pool: &Pool) -> Result<Kind, ZapError> {
     match pool {
-        // PENDING: accessors of the family types once they land.
-        Pool::ConstantProduct(_) => Ok(Kind::V2 {
-            k_last: U256::zero(),
-            fee_on: false,
-        }),
-        Pool::Solidly(_) => Ok(Kind::Solidly {
-            fee_bps: U256::zero(),
-            stable: false,
-            dec: [18, 18],
-        }),
+        Pool::ConstantProduct(p) => {
+            let (num, den) = p.fee();
+            Ok(Kind::V2 {
+                k_last: p.k_last(),
+                fee_on: p.fee_on(),
+                fee: (num, den),
+            })
+        }
+        Pool::Solidly(p) => {
+            let [d0, d1] = p.decimals();
+            Ok(Kind::Solidly {
+                fee_bps: U256::from(p.fee_bps()),
+                stable: p.stable(),
+                dec: [u32::from(d0), u32::from(d1)],
+            })
+        }
         Pool::StableSwap(_) => Err(ZapError::Unsupported("not a two-coin x·y pool")),
     }
 }
@@ -124,7 +135,7 @@ impl Two<'_> {
         *h.get_mut(i)? = hi;
         *h.get_mut(j)? = hj;
         let t = match self.kind {
-            Kind::V2 { k_last, fee_on } => v2_mint_supply(self.ts, k_last, fee_on, r).ok()?,
+            Kind::V2 { k_last, fee_on, .. } => v2_mint_supply(self.ts, k_last, fee_on, r).ok()?,
             Kind::Solidly { .. } => self.ts,
         };
         let term = [
@@ -533,7 +544,12 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt) -> Option<ZapIn> {
         .or_else(|| two.eval_near(i, ai.saturating_sub(U256::one()), U256::zero(), ai))
         .or_else(|| two.scan_first_feasible(i, U256::zero(), ai))?;
     let guess = match two.kind {
-        Kind::V2 { .. } => closed_form_guess(two, i, Some(0.997), 0.0),
+        Kind::V2 { fee: (num, den), .. } => {
+            #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)]
+            // f64 guide; num < den
+            let gamma = 1.0 - num as f64 / den as f64;
+            closed_form_guess(two, i, Some(gamma), 0.0)
+        }
         Kind::Solidly {
             fee_bps,
             stable: false,
