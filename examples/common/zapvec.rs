@@ -204,14 +204,23 @@ pub fn check(v: &Value, o: &Outcome) -> Result<(), String> {
                 return Err(format!("{id}: minted {minted}, best {best}"));
             }
             let left: Vec<U256> = held.iter().zip(&z.deposit).map(|(h, d)| h - d).collect();
-            let p = spot_price(family, &v["pool"], after_swap.balances());
-            let value = to_f(left[0]) + to_f(left[1]) * p;
-            let keep = to_f(u(&e["keep_most"]["leftover_value0"]));
-            if value + 1.0 < keep * (1.0 - 1e-12) {
+            let keep = u(&e["keep_most"]["leftover_value0"]);
+            let r = after_swap.balances();
+            let ok = if family == "solidly" && v["pool"]["stable"].as_bool() == Some(true) {
+                let p = spot_price(family, &v["pool"], r);
+                let value = to_f(left[0]) + to_f(left[1]) * p;
+                value >= to_f(keep) * (1.0 - 1e-12)
+            } else {
+                // floor(l0 + l1·r0/r1), exact
+                let q = swapzap::math::mul_div(left[1], r[0], r[1]).unwrap();
+                left[0] + q >= keep
+            };
+            if !ok {
                 return Err(format!(
-                    "{id}: leftover value {value:.0} below keep_most {keep:.0} (swap {:?}, range {})",
+                    "{id}: leftover {left:?} worth less than keep_most {keep} (swap {:?}, range {}, keep_most {})",
                     z.swap.map(|s| (s.from, s.amount_in)),
-                    e["optimal_swap_range"]
+                    e["optimal_swap_range"],
+                    e["keep_most"]
                 ));
             }
             Ok(())

@@ -110,8 +110,24 @@ impl Two<'_> {
         let j = other(i);
         let (ri, rj) = (*self.r.get(i)?, *self.r.get(j)?);
         let (ai, aj) = (*self.a.get(i)?, *self.a.get(j)?);
+        let stable = matches!(self.kind, Kind::Solidly { stable: true, .. });
         let out = if s.is_zero() {
             U256::zero()
+        } else if stable {
+            // The stable K check can fail even for the pool's own quote: run the swap op. A
+            // quote of 0 is kept as a virtual point (it mints no more than s = 0) so that the
+            // searches can cross long runs of zero output.
+            match self.pool.swap(i, j, s) {
+                Ok((out, _)) => out,
+                Err(_) => {
+                    let q = self.pool.amount_out(i, j, s).ok()?;
+                    if q.is_zero() {
+                        q
+                    } else {
+                        return None;
+                    }
+                }
+            }
         } else {
             self.pool.amount_out(i, j, s).ok()?
         };
@@ -617,15 +633,15 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt) -> Option<ZapIn> {
     // Walk right to the first point that mints `best` and survives the strict re-run.
     let mut p = left;
     let mut n = 0u32;
-    loop {
+    let first = loop {
         if p.l() >= best {
             if let Some(z) = strict(two, i, &p) {
-                return Some(z);
+                break (p, z);
             }
         }
         n = n.saturating_add(1);
         if n > 4096 || p.s >= top.s {
-            break;
+            return strict(two, i, &top);
         }
         let mut s = p.s.saturating_add(U256::one());
         p = loop {
@@ -637,6 +653,71 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt) -> Option<ZapIn> {
                 return strict(two, i, &top);
             }
         };
+    };
+    Some(keep_most(two, i, best, first))
+}
+
+/// How many points right of the plateau's left end are compared by leftover value.
+const KEEP_SCAN: u32 = 64;
+
+/// Rank of a plan's leftover value: the floor of the value in raw coin-0 units, then the
+/// fraction. Exact for x·y (`l0 + l1·r0/r1`); the stable curve's price is a float.
+fn value_key(kind: Kind, p: &Pt) -> Option<(U256, f64)> {
+    let (_, left) = deposit_of(p, p.l()).ok()?;
+    let [l0, l1] = left;
+    match kind {
+        Kind::Solidly { stable: true, .. } => {
+            let v = leftover_value(kind, p.r, left);
+            let fl = super::from_f64_clamped(v, U256::MAX);
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            let frac = v - to_f64(fl);
+            Some((fl, frac))
+        }
+        _ => {
+            let num = l1.full_mul(p.r[0]);
+            let (q, rem) = num.div_mod(primitive_types::U512::from(p.r[1]));
+            let q = U256::try_from(q).ok()?;
+            let rem = U256::try_from(rem).ok()?;
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            let frac = to_f64(rem) / to_f64(p.r[1]);
+            Some((l0.checked_add(q)?, frac))
+        }
     }
-    strict(two, i, &top)
+}
+
+/// Among the plans of the optimal plateau just right of its left end, the one that keeps the
+/// most leftover value. Swapping further inside the plateau donates input to the pool, so
+/// the value trends down, but the ceil roundings of the deposit move it by up to a unit of each
+/// coin: nearby points can keep more.
+fn keep_most(two: &Two<'_>, i: usize, best: U256, first: (Pt, ZapIn)) -> ZapIn {
+    let stable = matches!(two.kind, Kind::Solidly { stable: true, .. });
+    let (p, mut chosen) = first;
+    let Some(mut key) = value_key(two.kind, &p) else {
+        return chosen;
+    };
+    let ai = two.a.get(i).copied().unwrap_or_default();
+    let mut s = p.s;
+    for _ in 0..KEEP_SCAN {
+        s = s.saturating_add(U256::one());
+        if s > ai {
+            break;
+        }
+        let Some(q) = two.eval(i, s) else { continue };
+        let l = q.l();
+        if l < best {
+            if stable {
+                continue;
+            }
+            // A(s) only falls from here on: the plateau has ended.
+            break;
+        }
+        let Some(k) = value_key(two.kind, &q) else { continue };
+        if k.0 > key.0 || (k.0 == key.0 && k.1 > key.1) {
+            if let Some(z) = strict(two, i, &q) {
+                chosen = z;
+                key = k;
+            }
+        }
+    }
+    chosen
 }
