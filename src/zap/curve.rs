@@ -92,10 +92,14 @@ fn search_pair(pool: &Pool, a: &[U256], i: usize, j: usize, cfg: &ZapConfig) -> 
             grid.push(s);
         }
     }
+    #[allow(clippy::arithmetic_side_effects)] // a right shift of U256 cannot overflow
     let mut g = ai >> 1;
     while !g.is_zero() {
         grid.push(g);
-        g >>= 1;
+        #[allow(clippy::arithmetic_side_effects)] // a right shift cannot overflow
+        {
+            g >>= 1;
+        }
     }
     grid.sort_unstable();
     grid.dedup();
@@ -117,6 +121,7 @@ fn search_pair(pool: &Pool, a: &[U256], i: usize, j: usize, cfg: &ZapConfig) -> 
     let budget = cfg.curve_search_budget;
     let mut used = 0u32;
     while hi.saturating_sub(lo) > U256::from(8u8) && used < budget {
+        #[allow(clippy::arithmetic_side_effects)] // division by a non-zero constant
         let third = hi.saturating_sub(lo) / 3;
         let m1 = lo.saturating_add(third);
         let m2 = hi.saturating_sub(third);

@@ -194,8 +194,14 @@ pub(crate) fn to_f64(x: U256) -> f64 {
     }
     #[allow(clippy::arithmetic_side_effects)] // bits > 64, so the shift is below 256
     let shift = bits - 64;
-    #[allow(clippy::cast_precision_loss, clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
-    let v = ((x >> shift).low_u64() as f64) * 2f64.powi(shift as i32);
+    #[allow(
+        clippy::cast_precision_loss,
+        clippy::cast_possible_wrap,
+        clippy::cast_possible_truncation,
+        clippy::arithmetic_side_effects
+    )]
+    // shift < 256: the right shift and the f64 product cannot trap
+    let v = ((x >> shift).low_u64() as f64) * pow2(shift as i32);
     v
 }
 
@@ -224,5 +230,58 @@ pub(crate) fn from_f64_clamped(v: f64, max: U256) -> U256 {
     if shift >= 200 {
         return max;
     }
-    (U256::from(mant) << shift).min(max)
+    // shift < 200 and mant < 2^53: the left shift stays below 2^253
+    #[allow(clippy::arithmetic_side_effects)]
+    let v = U256::from(mant) << shift;
+    v.min(max)
+}
+
+/// `2^e` for `0 ≤ e ≤ 1023`, from the exponent bits (`powi` is not in `core`).
+#[must_use]
+fn pow2(e: i32) -> f64 {
+    let e = e.clamp(0, 1023);
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_sign_loss)] // 1023 ≤ e + 1023 ≤ 2046
+    let bits = ((e + 1023) as u64) << 52;
+    f64::from_bits(bits)
+}
+
+/// `10^e` for small `e` (either sign), by repeated multiplication (`powi` is not in `core`).
+#[must_use]
+pub(crate) fn pow10(e: i32) -> f64 {
+    let mut v = 1.0f64;
+    for _ in 0..e.unsigned_abs().min(400) {
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        {
+            v *= 10.0;
+        }
+    }
+    if e < 0 {
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let r = 1.0 / v;
+        r
+    } else {
+        v
+    }
+}
+
+/// Square root of a non-negative float by Newton's method (`sqrt` is not in `core`); 0 for
+/// anything not positive. A search guide only.
+#[must_use]
+pub(crate) fn fsqrt(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        return 0.0;
+    }
+    if x.is_infinite() {
+        return x;
+    }
+    // Halve the exponent for the first guess, then Newton.
+    #[allow(clippy::arithmetic_side_effects)] // bit manipulation of a positive finite f64
+    let mut r = f64::from_bits((x.to_bits() >> 1) + (1023u64 << 51));
+    for _ in 0..8 {
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        {
+            r = 0.5 * (r + x / r);
+        }
+    }
+    r
 }

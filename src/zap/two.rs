@@ -241,13 +241,11 @@ impl Two<'_> {
                 }
             }
         }
-        loop {
-            let Some(gap) = hi.s.checked_sub(lo.s) else {
-                break;
-            };
+        while let Some(gap) = hi.s.checked_sub(lo.s) {
             if gap <= U256::one() {
                 break;
             }
+            #[allow(clippy::arithmetic_side_effects)] // a right shift cannot overflow
             let mid = lo.s.saturating_add(gap >> 1);
             match self.eval_near(i, mid, lo.s, hi.s) {
                 Some(p) => {
@@ -316,7 +314,7 @@ fn closed_form_guess(t: &Two<'_>, i: usize, fee_in_pool: Option<f64>, fee_out: f
             let alpha = gamma * (aj + rj) / ri;
             let beta = (1.0 + gamma) * (aj + rj);
             let c = aj * ri - ai * rj;
-            -2.0 * c / (beta + (beta * beta - 4.0 * alpha * c).sqrt())
+            -2.0 * c / (beta + super::fsqrt(beta * beta - 4.0 * alpha * c))
         }
         // Solidly volatile, in y = (1−φ)x: out = y·r_j/(r_i + y), r_i' = r_i + y, h_i = a_i − y/(1−φ).
         // (a_j+r_j)/r_i·y² + (2a_j + r_j + r_j/(1−φ))·y + (a_j·r_i − a_i·r_j) = 0.
@@ -325,7 +323,7 @@ fn closed_form_guess(t: &Two<'_>, i: usize, fee_in_pool: Option<f64>, fee_out: f
             let alpha = (aj + rj) / ri;
             let beta = 2.0 * aj + rj + k * rj;
             let c = aj * ri - ai * rj;
-            let y = -2.0 * c / (beta + (beta * beta - 4.0 * alpha * c).sqrt());
+            let y = -2.0 * c / (beta + super::fsqrt(beta * beta - 4.0 * alpha * c));
             y * k
         }
     };
@@ -339,7 +337,7 @@ fn stable_guess(t: &Two<'_>, i: usize, fee_out: f64, dec: [u32; 2]) -> Option<f6
     #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_wrap)]
     // f64 arithmetic: a search guess, no traps; decimals ≤ 77 fit i32
     let guess = {
-        let sc = |k: usize| 10f64.powi(18 - *dec.get(k).unwrap_or(&18) as i32);
+        let sc = |k: usize| super::pow10(18 - *dec.get(k).unwrap_or(&18) as i32);
         let (si, sj) = (sc(i), sc(j));
         let xi = to_f64(*t.r.get(i)?) * si;
         let yj = to_f64(*t.r.get(j)?) * sj;
@@ -399,8 +397,8 @@ fn leftover_value(kind: Kind, r: [U256; 2], left: [U256; 2]) -> f64 {
         Kind::Solidly {
             stable: true, dec, ..
         } => {
-            let s0 = 10f64.powi(18 - dec[0] as i32);
-            let s1 = 10f64.powi(18 - dec[1] as i32);
+            let s0 = super::pow10(18 - dec[0] as i32);
+            let s1 = super::pow10(18 - dec[1] as i32);
             let (x, y) = (r0 * s0, r1 * s1);
             (s1 / s0) * (x * x * x + 3.0 * x * y * y) / (3.0 * x * x * y + y * y * y)
         }
