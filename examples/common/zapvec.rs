@@ -346,7 +346,8 @@ pub fn baseline_table(records: &[Value], outcomes: &[Outcome]) -> String {
             continue;
         }
         let fam = family_key(v);
-        let best = to_f(u(&e["best_minted"]));
+        let best_u = u(&e["best_minted"]);
+        let best = to_f(best_u);
         let a = us(&v["amounts"]);
         let pool = &v["pool"];
         let reserves = if pool.get("reserves").is_some() {
@@ -361,11 +362,17 @@ pub fn baseline_table(records: &[Value], outcomes: &[Outcome]) -> String {
             1.0
         };
         let keep = to_f(u(&e["keep_most"]["leftover_value0"]));
-        let tol = if two { 0.0 } else { best * 1e-6 };
-        let mut push = |name: &str, minted: f64, dust: Option<f64>| {
-            let row = rows.entry((fam.clone(), name.to_string())).or_default();
+        let floor = if two {
+            best_u
+        } else {
+            best_u - best_u / U256::from(1_000_000u32)
+        };
+        let mut push = |name: &str, minted_u: U256, dust: Option<f64>| {
+            let minted = to_f(minted_u);
+            for key in [fam.clone(), "(all)".to_string()] {
+            let row = rows.entry((key, name.to_string())).or_default();
             row.n += 1;
-            let opt = minted + tol >= best;
+            let opt = minted_u >= floor;
             if opt {
                 row.optimal += 1;
             }
@@ -379,24 +386,36 @@ pub fn baseline_table(records: &[Value], outcomes: &[Outcome]) -> String {
                     row.dust_bps.push(d / input_value * 1e4);
                 }
             }
+            }
         };
         if let Some(b) = v["baselines"].as_object() {
             for (name, r) in b {
-                let minted = to_f(u(&r["minted"]));
+                let minted = u(&r["minted"]);
                 let dust = r.get("leftover_value0").map(|x| to_f(u(x)));
                 push(name, minted, dust);
             }
         }
         if let Ok(z) = &o.zap {
             let dust = if two {
-                // leftover value at the library's own post-swap price
-                let r = z.pool_after.balances();
-                let p = spot_price(v["family"].as_str().unwrap_or(""), pool, r);
+                // leftover value at the library's own post-swap (pre-mint) price
+                let p0 = pool_of(v).ok();
+                let r: Vec<U256> = match (z.swap, &p0) {
+                    (Some(sw), Some(p0)) => p0
+                        .swap(sw.from, sw.to, sw.amount_in)
+                        .map(|(_, p1)| p1.balances().to_vec())
+                        .unwrap_or_default(),
+                    (None, Some(p0)) => p0.balances().to_vec(),
+                    _ => Vec::new(),
+                };
+                if r.len() != 2 {
+                    continue;
+                }
+                let p = spot_price(v["family"].as_str().unwrap_or(""), pool, &r);
                 Some(to_f(z.leftover[0]) + to_f(z.leftover[1]) * p)
             } else {
                 None
             };
-            push("swapzap", to_f(z.minted), dust);
+            push("swapzap", z.minted, dust);
         }
     }
     let mut s = String::from(
