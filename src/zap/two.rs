@@ -57,6 +57,8 @@ impl Pt {
 
 struct Two<'a> {
     pool: &'a Pool,
+    /// points that reverted so far (holes): when non-zero, the stable windows are scanned
+    holes: core::cell::Cell<u32>,
     r: [U256; 2],
     ts: U256,
     kind: Kind,
@@ -173,6 +175,7 @@ impl Two<'_> {
         if let Some(p) = self.eval(i, s) {
             return Some(p);
         }
+        self.holes.set(self.holes.get().saturating_add(1));
         for d in 1..=PROBE {
             let d = U256::from(d);
             if let Some(up) = s.checked_add(d) {
@@ -271,6 +274,64 @@ impl Two<'_> {
             }
         }
         (lo, hi)
+    }
+
+    /// A bracket `(lo, hi)` of the first point where `pred` holds, galloping from `guess`:
+    /// `pred` fails at `lo` (or `lo` is `p0`) and holds at `hi`. `None` when no point up to
+    /// `end` holds.
+    fn bracket(
+        &self,
+        i: usize,
+        p0: Pt,
+        end: U256,
+        guess: Option<U256>,
+        pred: &dyn Fn(&Pt) -> bool,
+    ) -> Option<(Pt, Pt)> {
+        let far = |lo: U256| {
+            self.eval(i, end)
+                .or_else(|| self.eval_near(i, end.saturating_sub(U256::one()), lo, end))
+                .or_else(|| self.scan_first_feasible(i, lo, end))
+        };
+        let Some(g) = guess.filter(|g| *g > p0.s && *g < end) else {
+            let hi = far(p0.s)?;
+            return pred(&hi).then_some((p0, hi));
+        };
+        let Some(p) = self.eval_near(i, g, p0.s, end) else {
+            let hi = far(p0.s)?;
+            return pred(&hi).then_some((p0, hi));
+        };
+        let mut step = U256::one();
+        if pred(&p) {
+            let mut hi = p;
+            loop {
+                let Some(x) = hi.s.checked_sub(step).filter(|x| *x > p0.s) else {
+                    return Some((p0, hi));
+                };
+                match self.eval_near(i, x, p0.s, hi.s) {
+                    Some(q) if pred(&q) => hi = q,
+                    Some(q) => return Some((q, hi)),
+                    None => return Some((p0, hi)),
+                }
+                step = step.saturating_add(step);
+            }
+        } else {
+            let mut lo = p;
+            loop {
+                let Some(x) = lo.s.checked_add(step).filter(|x| *x < end) else {
+                    let hi = far(lo.s)?;
+                    return pred(&hi).then_some((lo, hi));
+                };
+                match self.eval_near(i, x, lo.s, end) {
+                    Some(q) if pred(&q) => return Some((lo, q)),
+                    Some(q) => lo = q,
+                    None => {
+                        let hi = far(lo.s)?;
+                        return pred(&hi).then_some((lo, hi));
+                    }
+                }
+                step = step.saturating_add(step);
+            }
+        }
     }
 
     /// The first point strictly inside `(lo, hi)` that does not revert, scanning at most a
@@ -500,6 +561,7 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
     }
     let two = Two {
         pool,
+        holes: core::cell::Cell::new(0),
         r: [r0, r1],
         ts,
         kind,
@@ -552,11 +614,6 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt) -> Option<ZapIn> {
     let ai = *two.a.get(i)?;
     let stable = matches!(two.kind, Kind::Solidly { stable: true, .. });
     let cross = |p: &Pt| p.term[i] <= p.term[j];
-    // The far end: everything sold. Its coin-i term is 0, so the predicate holds.
-    let hi = two
-        .eval(i, ai)
-        .or_else(|| two.eval_near(i, ai.saturating_sub(U256::one()), U256::zero(), ai))
-        .or_else(|| two.scan_first_feasible(i, U256::zero(), ai))?;
     let guess = match two.kind {
         Kind::V2 { fee: (num, den), .. } => {
             #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)]
@@ -576,14 +633,22 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt) -> Option<ZapIn> {
         } => stable_guess(two, i, to_f64(fee_bps) / 10_000.0, dec),
     }
     .map(|g| super::from_f64_clamped(g, ai));
-    let (lo, hi) = if cross(&hi) {
-        two.first_true(i, *p0, hi, guess, &cross)
-    } else {
-        (*p0, hi)
+    // Bracket the crossing from the guess (the far end, everything sold, has a coin-i term of
+    // 0, so the predicate holds there), then bisect.
+    let (lo, hi) = match two.bracket(i, *p0, ai, guess, &cross) {
+        Some((lo, hi)) => two.first_true(i, lo, hi, None, &cross),
+        None => {
+            let hi = two.eval(i, ai).or_else(|| two.scan_first_feasible(i, U256::zero(), ai))?;
+            (*p0, hi)
+        }
     };
     // The maximum is at the crossing: B(lo) or A(hi).
     let mut cands: alloc::vec::Vec<Pt> = alloc::vec![lo, hi];
-    if stable {
+    // Holes seen, or the two terms out of order across the crossing (the non-monotone quirk of
+    // stable `get_y` with non-18-decimal coins): scan windows around the crossing.
+    let disorder = lo.term[i] < hi.term[i] || lo.term[j] > hi.term[j];
+    let irregular = stable && (two.holes.get() > 0 || disorder);
+    if irregular {
         // Holes and the non-monotone quirk: scan a window around the crossing.
         let w = U256::from(STABLE_WINDOW);
         let mut s = hi.s.saturating_sub(w);
@@ -614,7 +679,7 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt) -> Option<ZapIn> {
     // Left end of the plateau: the first s with B(s) ≥ best (B does not decrease).
     let reach = |p: &Pt| p.term[j] >= best;
     let (_, mut left) = two.first_true(i, *p0, top, top.s.checked_sub(U256::one()), &reach);
-    if stable {
+    if irregular {
         // Non-monotone quirk: an earlier s may still reach `best`.
         let w = U256::from(STABLE_WINDOW);
         let mut s = left.s.saturating_sub(w);
@@ -652,7 +717,7 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt) -> Option<ZapIn> {
             }
         };
     };
-    Some(keep_most(two, i, best, first))
+    Some(keep_most(two, i, best, first, irregular))
 }
 
 /// How many points right of the plateau's left end are compared by leftover value.
@@ -687,8 +752,7 @@ fn value_key(kind: Kind, p: &Pt) -> Option<(U256, f64)> {
 /// most leftover value. Swapping further inside the plateau donates input to the pool, so
 /// the value trends down, but the ceil roundings of the deposit move it by up to a unit of each
 /// coin: nearby points can keep more.
-fn keep_most(two: &Two<'_>, i: usize, best: U256, first: (Pt, ZapIn)) -> ZapIn {
-    let stable = matches!(two.kind, Kind::Solidly { stable: true, .. });
+fn keep_most(two: &Two<'_>, i: usize, best: U256, first: (Pt, ZapIn), irregular: bool) -> ZapIn {
     let (p, mut chosen) = first;
     let Some(mut key) = value_key(two.kind, &p) else {
         return chosen;
@@ -703,7 +767,7 @@ fn keep_most(two: &Two<'_>, i: usize, best: U256, first: (Pt, ZapIn)) -> ZapIn {
         let Some(q) = two.eval(i, s) else { continue };
         let l = q.l();
         if l < best {
-            if stable {
+            if irregular {
                 continue;
             }
             // A(s) only falls from here on: the plateau has ended.
