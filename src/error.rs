@@ -3,6 +3,7 @@
 //! Domain enums are `#[non_exhaustive]`: new failure modes may be added without a breaking change.
 
 use crate::request::Deployment;
+use crate::units::TokenId;
 use alloc::string::String;
 use core::fmt;
 
@@ -668,13 +669,22 @@ pub enum RouteError {
     },
     /// Integer arithmetic failed where amounts are summed.
     Math(MathError),
-    /// Routes exist but cannot carry the amount.
-    InsufficientLiquidity,
-    /// Every route needs more hops than allowed.
+    /// Paths exist but cannot carry the amount.
+    InsufficientLiquidity {
+        /// token sold
+        from: TokenId,
+        /// token bought
+        to: TokenId,
+    },
+    /// Every path needs more hops than allowed.
     TooManyHops {
         /// the bound
         max: usize,
     },
+    /// Paths exist, but only through sources the request's filters exclude.
+    AllRoutesFiltered,
+    /// The search gave up within its budget; retry.
+    SearchBudgetExceeded,
 }
 
 impl From<MathError> for RouteError {
@@ -708,11 +718,17 @@ impl fmt::Display for RouteError {
                 write!(f, "invalid plan at step {i}: {why}")
             }
             Self::InvalidPlan { step: None, why } => write!(f, "invalid plan: {why}"),
-            Self::Math(e) => write!(f, "route arithmetic: {e}"),
-            Self::InsufficientLiquidity => {
-                f.write_str("insufficient liquidity for this amount: try a smaller amount")
-            }
+            Self::InsufficientLiquidity { from, to } => write!(
+                f,
+                "insufficient liquidity from token #{} to token #{}: try a smaller amount",
+                from.0, to.0
+            ),
             Self::TooManyHops { max } => write!(f, "no route within {max} hops"),
+            Self::AllRoutesFiltered => {
+                f.write_str("routes exist only through liquidity sources the filters exclude")
+            }
+            Self::SearchBudgetExceeded => f.write_str("route search ran out of budget; retry"),
+            Self::Math(e) => write!(f, "route arithmetic: {e}"),
         }
     }
 }
@@ -721,48 +737,51 @@ impl fmt::Display for RouteError {
 impl std::error::Error for RouteError {}
 
 impl RouteError {
-    /// The stable code (4000-4999; the table at [`Error::code`]).
+    /// The stable code (4000-4999; table in `docs/error-codes.md`).
     #[must_use]
     pub fn code(&self) -> u32 {
         match self {
             Self::NoRoute => 4000,
-            Self::InsufficientLiquidity => 4001,
+            Self::InsufficientLiquidity { .. } => 4001,
             Self::UnknownToken { .. } => 4002,
             Self::TooManyHops { .. } => 4003,
-            Self::BadRequest(_) => 4004,
-            Self::Simulation(_) => 4005,
-            Self::Duplicate(_) => 4010,
-            Self::BadNumber { .. } => 4011,
-            Self::BadPool { .. } => 4012,
-            Self::BadAddress(_) => 4013,
-            Self::TokenOutOfRange(_) => 4014,
-            Self::PoolOutOfRange(_) => 4015,
-            Self::InvalidPlan { .. } => 4020,
+            Self::AllRoutesFiltered => 4004,
+            Self::SearchBudgetExceeded => 4005,
+            Self::BadRequest(_) => 4010,
+            Self::TokenOutOfRange(_) => 4011,
+            Self::PoolOutOfRange(_) => 4012,
+            Self::InvalidPlan { .. } => 4013,
+            Self::Simulation(_) => 4020,
             Self::Math(_) => 4021,
+            Self::Duplicate(_) => 4030,
+            Self::BadNumber { .. } => 4031,
+            Self::BadPool { .. } => 4032,
+            Self::BadAddress(_) => 4033,
         }
     }
 
-    /// The class (see [`ErrorClass`]). An unknown token named by a request (empty `pool`) is
-    /// the client's to fix; snapshot, graph and plan faults are the server's (retryable once
-    /// the data is fixed or refreshed).
+    /// The class (see [`ErrorClass`]). Snapshot defects (4030-4039) are the server's, so
+    /// they are retryable once its data is refreshed; a failed exact simulation or an overflow
+    /// means the amount cannot be carried (no route / insufficient liquidity).
     #[must_use]
     pub fn class(&self) -> ErrorClass {
         match self {
-            Self::NoRoute
-            | Self::InsufficientLiquidity
-            | Self::TooManyHops { .. }
-            | Self::Simulation(_) => ErrorClass::NoRoute,
-            Self::UnknownToken { pool, .. } if pool.is_empty() => ErrorClass::Validation,
-            Self::BadRequest(_) => ErrorClass::Validation,
             Self::UnknownToken { .. }
+            | Self::BadRequest(_)
+            | Self::TokenOutOfRange(_)
+            | Self::PoolOutOfRange(_)
+            | Self::InvalidPlan { .. } => ErrorClass::Validation,
+            Self::SearchBudgetExceeded
             | Self::Duplicate(_)
             | Self::BadNumber { .. }
             | Self::BadPool { .. }
-            | Self::BadAddress(_)
-            | Self::TokenOutOfRange(_)
-            | Self::PoolOutOfRange(_)
-            | Self::InvalidPlan { .. }
-            | Self::Math(_) => ErrorClass::Retryable,
+            | Self::BadAddress(_) => ErrorClass::Retryable,
+            Self::NoRoute
+            | Self::InsufficientLiquidity { .. }
+            | Self::TooManyHops { .. }
+            | Self::AllRoutesFiltered
+            | Self::Simulation(_)
+            | Self::Math(_) => ErrorClass::NoRoute,
         }
     }
 }
@@ -841,7 +860,7 @@ impl fmt::Display for ZapError {
 impl std::error::Error for ZapError {}
 
 impl ZapError {
-    /// The stable code (5000-5999; the table at [`Error::code`]).
+    /// The stable code (5000-5999; table in `docs/error-codes.md`).
     #[must_use]
     pub fn code(&self) -> u32 {
         match self {
@@ -862,14 +881,15 @@ impl ZapError {
     #[must_use]
     pub fn class(&self) -> ErrorClass {
         match self {
-            Self::NothingToMint | Self::NoRoute { .. } | Self::Pool(_) => ErrorClass::NoRoute,
+            Self::NothingToMint | Self::NoRoute { .. } | Self::Pool(_) | Self::Math(_) => {
+                ErrorClass::NoRoute
+            }
             Self::Unsupported(_)
             | Self::NotAnLp(_)
             | Self::AmountCount { .. }
             | Self::EmptyInput
             | Self::UnknownToken(_)
             | Self::Proportions => ErrorClass::Validation,
-            Self::Math(_) => ErrorClass::Retryable,
         }
     }
 }
@@ -988,18 +1008,20 @@ impl Error {
     /// | 3073 | validation | 400 | quote made without `userAddr` cannot be assembled |
     /// | 4000 | no-route | 422 | no route joins the inputs to the outputs |
     /// | 4001 | no-route | 422 | insufficient liquidity for the amount |
-    /// | 4002 | validation | 400 | unknown token named by the request (check the token list); retryable 503 when a snapshot pool names it |
+    /// | 4002 | validation | 400 | unknown token (check the token list) |
     /// | 4003 | no-route | 422 | no route within the hop bound |
-    /// | 4004 | validation | 400 | route request malformed |
-    /// | 4005 | no-route | 422 | exact simulation of the route failed |
-    /// | 4010 | retryable | 503 | snapshot: duplicate token or pool |
-    /// | 4011 | retryable | 503 | snapshot: bad number |
-    /// | 4012 | retryable | 503 | snapshot: bad pool |
-    /// | 4013 | retryable | 503 | snapshot: bad address |
-    /// | 4014 | retryable | 503 | token id outside the graph |
-    /// | 4015 | retryable | 503 | pool id outside the graph |
-    /// | 4020 | retryable | 503 | plan verification failed |
-    /// | 4021 | retryable | 503 | route arithmetic |
+    /// | 4004 | no-route | 422 | routes only through filtered-out sources |
+    /// | 4005 | retryable | 503 | route search budget exceeded |
+    /// | 4010 | validation | 400 | route request malformed |
+    /// | 4011 | validation | 400 | token id outside the graph |
+    /// | 4012 | validation | 400 | pool id outside the graph |
+    /// | 4013 | validation | 400 | plan verification failed |
+    /// | 4020 | no-route | 422 | exact simulation of the route failed |
+    /// | 4021 | no-route | 422 | route arithmetic overflow (amount too large to carry) |
+    /// | 4030 | retryable | 503 | snapshot: duplicate token or pool |
+    /// | 4031 | retryable | 503 | snapshot: bad number |
+    /// | 4032 | retryable | 503 | snapshot: bad pool |
+    /// | 4033 | retryable | 503 | snapshot: bad address |
     /// | 5000 | no-route | 422 | zap: nothing to mint |
     /// | 5001 | validation | 400 | zap: unsupported pool or operation |
     /// | 5002 | validation | 400 | zap: not an LP token |
@@ -1009,7 +1031,7 @@ impl Error {
     /// | 5006 | validation | 400 | zap: proportions |
     /// | 5007 | no-route | 422 | zap: no route between two tokens the zap connects |
     /// | 5008 | no-route | 422 | zap: a pool step reverts |
-    /// | 5009 | retryable | 503 | zap arithmetic |
+    /// | 5009 | no-route | 422 | zap: arithmetic overflow (amount too large) |
     ///
     /// Ranges: 1000-1999 math, 2000-2999 pools, 3000-3999 requests, 4000-4999 routing,
     /// 5000-5999 zaps. The same table is in `docs/error-codes.md`.

@@ -900,10 +900,20 @@ fn errors_have_codes_classes_and_statuses() {
         ),
         (RouteError::NoRoute.into(), 4000, ErrorClass::NoRoute, 422),
         (
-            RouteError::InsufficientLiquidity.into(),
+            RouteError::InsufficientLiquidity {
+                from: swapzap::units::TokenId(0),
+                to: swapzap::units::TokenId(1),
+            }
+            .into(),
             4001,
             ErrorClass::NoRoute,
             422,
+        ),
+        (
+            RouteError::SearchBudgetExceeded.into(),
+            4005,
+            ErrorClass::Retryable,
+            503,
         ),
         (
             RouteError::UnknownToken {
@@ -916,24 +926,26 @@ fn errors_have_codes_classes_and_statuses() {
             400,
         ),
         (
-            RouteError::UnknownToken {
-                pool: "uniswap-v2:0x00".into(),
-                address: "0xabc".into(),
-            }
-            .into(),
-            4002,
-            ErrorClass::Retryable,
-            503,
-        ),
-        (
             RouteError::InvalidPlan {
                 step: None,
                 why: "x",
             }
             .into(),
-            4020,
+            4013,
+            ErrorClass::Validation,
+            400,
+        ),
+        (
+            RouteError::Duplicate("x".into()).into(),
+            4030,
             ErrorClass::Retryable,
             503,
+        ),
+        (
+            RouteError::Math(swapzap::MathError::Overflow).into(),
+            4021,
+            ErrorClass::NoRoute,
+            422,
         ),
         (
             ZapError::NothingToMint.into(),
@@ -1065,6 +1077,14 @@ fn error_code_table_matches_the_docs() {
         .into(),
         RouteError::TooManyHops { max: 3 }.into(),
         RouteError::BadRequest("x").into(),
+        RouteError::AllRoutesFiltered.into(),
+        RouteError::SearchBudgetExceeded.into(),
+        RouteError::InsufficientLiquidity {
+            from: swapzap::units::TokenId(0),
+            to: swapzap::units::TokenId(1),
+        }
+        .into(),
+        RouteError::NoRoute.into(),
         RouteError::Simulation(swapzap::PoolError::InsufficientLiquidity).into(),
         RouteError::Duplicate("x".into()).into(),
         RouteError::BadNumber {
