@@ -118,6 +118,19 @@ impl Pool {
         dispatch_state!(self, p => p.burn(lp))
     }
 
+    /// Coins of `i` returned for burning `lp` into that one coin (Curve
+    /// `remove_liquidity_one_coin`), and the state after.
+    ///
+    /// # Errors
+    /// [`PoolError::Unsupported`] for families without one-coin withdrawal; otherwise what the
+    /// contract reverts on.
+    pub fn burn_one(&self, lp: U256, i: usize) -> Result<(U256, Pool), PoolError> {
+        match self {
+            Pool::StableSwap(p) => p.burn_one(lp, i).map(|(v, s)| (v, Pool::StableSwap(s))),
+            _ => Err(PoolError::Unsupported("one-coin withdrawal")),
+        }
+    }
+
     /// Marginal exchange rate d(out)/d(in) of `i` into `j` at zero size, fee included, in raw
     /// units. For search only: never produces an amount.
     #[must_use]

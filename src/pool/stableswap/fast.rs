@@ -1,0 +1,636 @@
+//! Fast forms of the invariant loops, the exact-out search and the marginal rate.
+
+use super::invariant::{self, FEE_DENOMINATOR, PRECISION};
+use super::{StableSwap, Variant};
+use crate::error::PoolError;
+use crate::math::{add, div, mul, sub};
+use primitive_types::U256;
+
+/// `get_D`, exact: the u128 form when every intermediate fits, else [`invariant::get_d`].
+pub(super) fn get_d(xp: &[U256], amp: U256, variant: Variant) -> Result<U256, PoolError> {
+    if let Some(d) = small(xp).and_then(|(a, n)| get_d_128(a.get(..n)?, to_u128(amp)?, variant)) {
+        return Ok(U256::from(d));
+    }
+    invariant::get_d(xp, amp, variant)
+}
+
+/// `get_y`, exact: the u128 form when every intermediate fits, else [`invariant::get_y`].
+pub(super) fn get_y(
+    i: usize,
+    j: usize,
+    x: U256,
+    xp: &[U256],
+    amp: U256,
+    d: U256,
+    variant: Variant,
+) -> Result<U256, PoolError> {
+    let fast = small(xp).and_then(|(a, n)| {
+        let (b, c) = coefficients_128(
+            a.get(..n)?,
+            Some((i, to_u128(x)?)),
+            j,
+            to_u128(amp)?,
+            to_u128(d)?,
+            variant,
+        )?;
+        newton_y_128(b, c, to_u128(d)?, variant)
+    });
+    match fast {
+        Some(y) => Ok(U256::from(y)),
+        None => invariant::get_y(i, j, x, xp, amp, d, variant),
+    }
+}
+
+/// `get_y_D`, exact: the u128 form when every intermediate fits, else
+/// [`invariant::get_y_d`].
+pub(super) fn get_y_d(
+    i: usize,
+    xp: &[U256],
+    amp: U256,
+    d: U256,
+    variant: Variant,
+) -> Result<U256, PoolError> {
+    let fast = small(xp).and_then(|(a, n)| {
+        let (b, c) = coefficients_128(a.get(..n)?, None, i, to_u128(amp)?, to_u128(d)?, variant)?;
+        newton_y_128(b, c, to_u128(d)?, variant)
+    });
+    match fast {
+        Some(y) => Ok(U256::from(y)),
+        None => invariant::get_y_d(i, xp, amp, d, variant),
+    }
+}
+
+/// `div(mul(a, b)?, d)?` exactly (an overflowing product first, then a zero divisor), through
+/// u128 arithmetic when the operands and the quotient fit.
+#[inline]
+pub(super) fn mul_div(a: U256, b: U256, d: U256) -> Result<U256, PoolError> {
+    if let (Some(a), Some(b), Some(d)) = (to_u128(a), to_u128(b), to_u128(d)) {
+        // The product of two u128 always fits 256 bits, so only the divisor can fail.
+        if d == 0 {
+            return Err(PoolError::Math(crate::error::MathError::DivisionByZero));
+        }
+        if let Some(q) = mul_div_128(a, b, d) {
+            return Ok(U256::from(q));
+        }
+    }
+    Ok(div(mul(a, b)?, d)?)
+}
+
+// ---------------------------------------------------------------------- 128-bit forms
+//
+// Each function below computes exactly what its `invariant` twin computes, on u128 values with
+// 256-bit products, and returns `None` as soon as a value leaves the range it handles (a
+// product or quotient above 128 bits where the twin keeps 256, an overflow, an underflow, a
+// zero divisor, or no convergence where the twin reverts). The caller then runs the twin,
+// which gives the same value or the contract's error. So `Some(v)` is always the twin's `Ok(v)`.
+
+/// A U256 that fits in 128 bits.
+#[inline]
+pub(super) fn to_u128(v: U256) -> Option<u128> {
+    let [l0, l1, l2, l3] = v.0;
+    if l2 != 0 || l3 != 0 {
+        return None;
+    }
+    Some(u128::from(l0) | (u128::from(l1) << 64))
+}
+
+/// `xp` as u128s in a fixed array (no allocation), with its length.
+#[inline]
+fn small(xp: &[U256]) -> Option<([u128; super::MAX_COINS], usize)> {
+    let mut a = [0u128; super::MAX_COINS];
+    for (slot, &x) in a.iter_mut().zip(xp) {
+        *slot = to_u128(x)?;
+    }
+    Some((a, xp.len()))
+}
+
+/// A 256-bit intermediate as two 128-bit halves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct W {
+    hi: u128,
+    lo: u128,
+}
+
+const M64: u128 = u64::MAX as u128;
+
+/// The full 256-bit product of two u128.
+#[inline]
+#[allow(clippy::arithmetic_side_effects)]
+// Every partial product is of two 64-bit halves, so below 2^128; `mid` adds three values below
+// 2^64 each; `hi` is the exact high half of a product below 2^256, so it cannot overflow.
+fn mul_full(a: u128, b: u128) -> W {
+    if (a | b) >> 64 == 0 {
+        return W { hi: 0, lo: a * b };
+    }
+    let (a1, a0) = (a >> 64, a & M64);
+    let (b1, b0) = (b >> 64, b & M64);
+    let p00 = a0 * b0;
+    let p01 = a0 * b1;
+    let p10 = a1 * b0;
+    let p11 = a1 * b1;
+    let mid = (p00 >> 64) + (p01 & M64) + (p10 & M64);
+    W {
+        hi: p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64),
+        lo: (mid << 64) | (p00 & M64),
+    }
+}
+
+/// `w + c`, `None` at 2^256.
+#[inline]
+fn add_w(w: W, c: W) -> Option<W> {
+    let (lo, carry) = w.lo.overflowing_add(c.lo);
+    let hi = w.hi.checked_add(c.hi)?.checked_add(u128::from(carry))?;
+    Some(W { hi, lo })
+}
+
+/// `w * k`, `None` at 2^256.
+#[inline]
+fn mul_w(w: W, k: u128) -> Option<W> {
+    let lo = mul_full(w.lo, k);
+    let hi = w.hi.checked_mul(k)?.checked_add(lo.hi)?;
+    Some(W { hi, lo: lo.lo })
+}
+
+/// `floor(w / d)` when the quotient fits in 128 bits (`w.hi < d`); `None` otherwise or for
+/// `d = 0`. Long division in 64-bit digits with a normalised divisor (Knuth's algorithm D,
+/// as in Hacker's Delight `divlu`), on native u128 operations.
+#[inline]
+#[allow(clippy::arithmetic_side_effects)]
+// Knuth D invariants: after normalisation `vn1 >= 2^63`, so each trial digit is at most
+// 2^64 + 1 and is only multiplied once it is below 2^64; `rhat` is below 2^64 whenever it is
+// shifted; `un21` is a true remainder below `v`, computed modulo 2^128 where it fits; `s < 64`
+// in that branch, so `128 - s` is a valid shift.
+fn div_w(w: W, d: u128) -> Option<u128> {
+    if d == 0 || w.hi >= d {
+        return None;
+    }
+    if w.hi == 0 {
+        return Some(w.lo / d);
+    }
+    if d >> 64 == 0 {
+        // hi < d < 2^64: two 128-by-64 steps.
+        let t = (w.hi << 64) | (w.lo >> 64);
+        let (q1, r1) = (t / d, t % d);
+        let t2 = (r1 << 64) | (w.lo & M64);
+        return Some((q1 << 64) | (t2 / d));
+    }
+    let s = d.leading_zeros();
+    let v = d << s;
+    let (vn1, vn0) = (v >> 64, v & M64);
+    let un32 = if s == 0 {
+        w.hi
+    } else {
+        (w.hi << s) | (w.lo >> (128 - s))
+    };
+    let un10 = w.lo << s;
+    let (un1, un0) = (un10 >> 64, un10 & M64);
+
+    let mut q1 = un32 / vn1;
+    let mut rhat = un32 - q1 * vn1;
+    while q1 >> 64 != 0 || q1 * vn0 > ((rhat << 64) | un1) {
+        q1 -= 1;
+        rhat += vn1;
+        if rhat >> 64 != 0 {
+            break;
+        }
+    }
+    let un21 = ((un32 << 64) | un1).wrapping_sub(q1.wrapping_mul(v));
+    let mut q0 = un21 / vn1;
+    let mut rhat = un21 - q0 * vn1;
+    while q0 >> 64 != 0 || q0 * vn0 > ((rhat << 64) | un0) {
+        q0 -= 1;
+        rhat += vn1;
+        if rhat >> 64 != 0 {
+            break;
+        }
+    }
+    Some((q1 << 64) | q0)
+}
+
+/// `floor(w / d)` for any 256-bit quotient; `None` for `d = 0`.
+#[inline]
+fn div_w_full(w: W, d: u128) -> Option<W> {
+    let q_hi = w.hi.checked_div(d)?;
+    let r = w.hi.checked_rem(d)?;
+    let q_lo = div_w(W { hi: r, lo: w.lo }, d)?;
+    Some(W { hi: q_hi, lo: q_lo })
+}
+
+/// `a * b / d` with a 256-bit product and a quotient that must fit 128 bits.
+#[inline]
+fn mul_div_128(a: u128, b: u128, d: u128) -> Option<u128> {
+    div_w(mul_full(a, b), d)
+}
+
+#[inline]
+fn close_128(a: u128, b: u128) -> bool {
+    a.abs_diff(b) <= 1
+}
+
+/// u128 twin of [`invariant::get_d`].
+fn get_d_128(xp: &[u128], amp: u128, variant: Variant) -> Option<u128> {
+    let n = xp.len() as u128;
+    let ap = if variant == Variant::ThreePool {
+        1
+    } else {
+        100
+    };
+    let mut s: u128 = 0;
+    for &x in xp {
+        s = s.checked_add(x)?;
+    }
+    if s == 0 {
+        return Some(0);
+    }
+    let ann = amp.checked_mul(n)?;
+    let ng = variant == Variant::Ng;
+    let nn = to_u128(invariant::n_pow_n(xp.len()))?;
+    // Loop-invariant parts.
+    let ann_s = ann.checked_mul(s)?.checked_div(ap)?;
+    let ann_m = ann.checked_sub(ap)?;
+    let mut xn = [0u128; super::MAX_COINS];
+    for (slot, &x) in xn.iter_mut().zip(xp) {
+        *slot = if ng { x } else { x.checked_mul(n)? };
+    }
+    let xn = xn.get(..xp.len())?;
+    let mut d = s;
+    for _ in 0..invariant::MAX_ROUNDS {
+        let mut dp = d;
+        for &x in xn {
+            dp = mul_div_128(dp, d, x)?;
+        }
+        if ng {
+            dp = dp.checked_div(nn)?;
+        }
+        let prev = d;
+        let num = mul_full(ann_s.checked_add(dp.checked_mul(n)?)?, d);
+        let den = ann_m
+            .checked_mul(d)?
+            .checked_div(ap)?
+            .checked_add(n.checked_add(1)?.checked_mul(dp)?)?;
+        d = div_w(num, den)?;
+        if close_128(d, prev) {
+            return Some(d);
+        }
+    }
+    if variant.loops_revert() {
+        None
+    } else {
+        Some(d)
+    }
+}
+
+/// u128 twin of the coefficient step of [`invariant::get_y`] / [`invariant::get_y_d`]:
+/// `b` (128 bits) and `c` (256 bits).
+fn coefficients_128(
+    xp: &[u128],
+    replace: Option<(usize, u128)>,
+    skip: usize,
+    amp: u128,
+    d: u128,
+    variant: Variant,
+) -> Option<(u128, W)> {
+    let n = xp.len() as u128;
+    let ap: u128 = if variant == Variant::ThreePool {
+        1
+    } else {
+        100
+    };
+    let ann = amp.checked_mul(n)?;
+    let mut c = d;
+    let mut s: u128 = 0;
+    for (k, &xk) in xp.iter().enumerate() {
+        let x = match replace {
+            Some((i, x)) if k == i => x,
+            _ if k == skip => continue,
+            _ => xk,
+        };
+        s = s.checked_add(x)?;
+        c = mul_div_128(c, d, x.checked_mul(n)?)?;
+    }
+    let c = div_w_full(mul_w(mul_full(c, d), ap)?, ann.checked_mul(n)?)?;
+    let b = s.checked_add(d.checked_mul(ap)?.checked_div(ann)?)?;
+    Some((b, c))
+}
+
+/// u128 twin of [`invariant::newton_y`].
+fn newton_y_128(b: u128, c: W, d: u128, variant: Variant) -> Option<u128> {
+    let mut y = d;
+    for _ in 0..invariant::MAX_ROUNDS {
+        let prev = y;
+        let num = add_w(mul_full(y, y), c)?;
+        let den = y.checked_mul(2)?.checked_add(b)?.checked_sub(d)?;
+        y = div_w(num, den)?;
+        if close_128(y, prev) {
+            return Some(y);
+        }
+    }
+    if variant.loops_revert() {
+        None
+    } else {
+        Some(y)
+    }
+}
+
+// ---------------------------------------------------------------------- whole-op fast paths
+
+const PRECISION_128: u128 = 1_000_000_000_000_000_000;
+const FEE_DEN_128: u128 = 10_000_000_000;
+
+/// The shared start of `get_dy` / `exchange` in u128: `x`, `y` and `dy = xp_j - y - 1`
+/// (indices already checked).
+#[inline]
+fn swap_xy_128(p: &StableSwap, i: usize, j: usize, dx: U256) -> Option<(u128, u128, u128)> {
+    let xp_u = p.xp.as_ref().ok()?;
+    let (xp, n) = small(xp_u)?;
+    let xp = xp.get(..n)?;
+    let d = to_u128(*p.d.as_ref().ok()?)?;
+    let amp = to_u128(p.amp)?;
+    let x = xp.get(i)?.checked_add(mul_div_128(
+        to_u128(dx)?,
+        to_u128(p.rate(i))?,
+        PRECISION_128,
+    )?)?;
+    let (b, c) = coefficients_128(xp, Some((i, x)), j, amp, d, p.variant)?;
+    let y = newton_y_128(b, c, d, p.variant)?;
+    let dy = xp.get(j)?.checked_sub(y)?.checked_sub(1)?;
+    Some((x, y, dy))
+}
+
+/// u128 twin of [`invariant::dynamic_fee`] (the one 256-by-256 division goes through U256).
+fn dynamic_fee_128(xpi: u128, xpj: u128, fee: u128, m: u128) -> Option<u128> {
+    if m <= FEE_DEN_128 {
+        return Some(fee);
+    }
+    let sum = xpi.checked_add(xpj)?;
+    let xps2 = mul_full(sum, sum);
+    let k = m.checked_sub(FEE_DEN_128)?.checked_mul(4)?;
+    let num = mul_w(mul_full(k, xpi), xpj)?;
+    let t = if xps2.hi == 0 {
+        div_w_full(num, xps2.lo)?
+    } else {
+        let q = crate::math::div(w_to_u256(num), w_to_u256(xps2)).ok()?;
+        W {
+            hi: 0,
+            lo: to_u128(q)?,
+        }
+    };
+    if t.hi != 0 {
+        return None;
+    }
+    m.checked_mul(fee)?
+        .checked_div(t.lo.checked_add(FEE_DEN_128)?)
+}
+
+/// [`invariant::dynamic_fee`] through [`dynamic_fee_128`] when the operands fit.
+#[inline]
+pub(super) fn dynamic_fee(xpi: U256, xpj: U256, fee: U256, m: U256) -> Option<U256> {
+    dynamic_fee_128(to_u128(xpi)?, to_u128(xpj)?, to_u128(fee)?, to_u128(m)?).map(U256::from)
+}
+
+fn w_to_u256(w: W) -> U256 {
+    #[allow(clippy::cast_possible_truncation)] // splitting into 64-bit limbs on purpose
+    U256([
+        w.lo as u64,
+        (w.lo >> 64) as u64,
+        w.hi as u64,
+        (w.hi >> 64) as u64,
+    ])
+}
+
+/// The swap fee rate for a trade that moves coin `i` to `x` and coin `j` to `y`.
+#[inline]
+fn swap_fee_128(p: &StableSwap, i: usize, j: usize, x: u128, y: u128) -> Option<u128> {
+    let fee = to_u128(p.fee)?;
+    if p.variant != Variant::Ng {
+        return Some(fee);
+    }
+    let xp = p.xp.as_ref().ok()?;
+    let xi = to_u128(*xp.get(i)?)?;
+    let xj = to_u128(*xp.get(j)?)?;
+    dynamic_fee_128(
+        xi.checked_add(x)?.checked_div(2)?,
+        xj.checked_add(y)?.checked_div(2)?,
+        fee,
+        to_u128(p.offpeg)?,
+    )
+}
+
+/// `get_dy` entirely in u128 with 256-bit products; `None` sends the caller to the U256 path.
+pub(super) fn get_dy(p: &StableSwap, i: usize, j: usize, dx: U256) -> Option<U256> {
+    let (x, y, dy) = swap_xy_128(p, i, j, dx)?;
+    let rate_j = to_u128(p.rate(j))?;
+    let f = swap_fee_128(p, i, j, x, y)?;
+    let out = if p.variant == Variant::ThreePool {
+        let dy = mul_div_128(dy, PRECISION_128, rate_j)?;
+        dy.checked_sub(mul_div_128(f, dy, FEE_DEN_128)?)?
+    } else {
+        let fee = mul_div_128(f, dy, FEE_DEN_128)?;
+        mul_div_128(dy.checked_sub(fee)?, PRECISION_128, rate_j)?
+    };
+    Some(U256::from(out))
+}
+
+/// `exchange`'s amounts in u128: (out, admin fee in coin units, x, y).
+pub(super) fn exchange(
+    p: &StableSwap,
+    i: usize,
+    j: usize,
+    dx: U256,
+) -> Option<(U256, U256, U256, U256)> {
+    let (x, y, dy) = swap_xy_128(p, i, j, dx)?;
+    let rate_j = to_u128(p.rate(j))?;
+    let f = swap_fee_128(p, i, j, x, y)?;
+    let dy_fee = mul_div_128(dy, f, FEE_DEN_128)?;
+    let out = mul_div_128(dy.checked_sub(dy_fee)?, PRECISION_128, rate_j)?;
+    let admin = mul_div_128(
+        mul_div_128(dy_fee, to_u128(p.admin_fee)?, FEE_DEN_128)?,
+        PRECISION_128,
+        rate_j,
+    )?;
+    Some((
+        U256::from(out),
+        U256::from(admin),
+        U256::from(x),
+        U256::from(y),
+    ))
+}
+
+/// A close first guess of the input for `dy` out, by inverting the swap as NG's `get_dx`
+/// does: the xp output before fee, the new `y`, then `get_y` for the input coin.
+fn estimate_in(p: &StableSwap, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
+    let xp = p.xp()?;
+    let d = p.d?;
+    let fee = if p.variant == Variant::Ng {
+        invariant::dynamic_fee(xp[i], xp[j], p.fee, p.offpeg)?
+    } else {
+        p.fee
+    };
+    let t = add(div(mul(dy, p.rate(j))?, PRECISION)?, U256::one())?;
+    let dyx = crate::math::div_up(mul(t, FEE_DENOMINATOR)?, sub(FEE_DENOMINATOR, fee)?)?;
+    let y = sub(sub(xp[j], dyx)?, U256::one())?;
+    let x = get_y(j, i, y, xp, p.amp, d, p.variant)?;
+    crate::math::div_up(mul(sub(x, xp[i])?, PRECISION)?, p.rate(i)).map_err(PoolError::from)
+}
+
+/// The least `dx` with `forward_min(dx) >= dy`: gallop from the estimate to bracket it, then
+/// bisect. A reverting forward call counts as "not enough" (it happens for tiny inputs, where
+/// `xp_j - y - 1` underflows); running out of 256-bit room means the output is unreachable.
+pub(super) fn amount_in(p: &StableSwap, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
+    let ok = |dx: U256| matches!(p.forward_min(i, j, dx), Ok(v) if v >= dy);
+    let est = estimate_in(p, i, j, dy)
+        .unwrap_or(U256::one())
+        .max(U256::one());
+    let (mut lo, mut hi);
+    if ok(est) {
+        // Walk down until an input does not reach dy.
+        hi = est;
+        let mut step = U256::one();
+        loop {
+            if hi <= step {
+                lo = U256::zero();
+                break;
+            }
+            let cand = hi.overflowing_sub(step).0;
+            if ok(cand) {
+                hi = cand;
+                step = step.saturating_mul(U256::from(2u8));
+            } else {
+                lo = cand;
+                break;
+            }
+        }
+    } else {
+        lo = est;
+        let mut step = U256::one();
+        loop {
+            let cand = add(lo, step).map_err(|_| PoolError::UnreachableOutput)?;
+            if ok(cand) {
+                hi = cand;
+                break;
+            }
+            // Past this the input no longer fits the contract's arithmetic.
+            if mul(cand, p.rate(i)).is_err() {
+                return Err(PoolError::UnreachableOutput);
+            }
+            lo = cand;
+            step = step.saturating_mul(U256::from(2u8));
+        }
+    }
+    // Invariant: !ok(lo) (or lo = 0), ok(hi).
+    while hi.overflowing_sub(lo).0 > U256::one() {
+        let mid = lo.overflowing_add(hi.overflowing_sub(lo).0 >> 1).0;
+        if ok(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(hi)
+}
+
+/// A U256 as the nearest-below f64 (exact to 53 bits; enough for a search hint).
+pub(super) fn to_f64(v: U256) -> f64 {
+    const TWO64: f64 = 18_446_744_073_709_551_616.0;
+    let mut acc = 0.0;
+    for limb in v.0.iter().rev() {
+        #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic cannot overflow to a panic
+        {
+            acc = acc * TWO64 + (*limb as f64);
+        }
+    }
+    acc
+}
+
+/// d(out)/d(in) at zero size: `(Ann + P/x_i) / (Ann + P/x_j) · (1 − fee) · rate_i / rate_j`
+/// with `P = D^(n+1) / (n^n Π x)`, all in f64.
+#[allow(clippy::arithmetic_side_effects)] // f64 arithmetic and usize counts <= 8
+pub(super) fn marginal_rate(p: &StableSwap, i: usize, j: usize) -> Option<f64> {
+    if p.check_pair(i, j).is_err() {
+        return None;
+    }
+    let xp = p.xp().ok()?;
+    let d = to_f64(p.d.ok()?);
+    let n = xp.len() as f64;
+    let ann = to_f64(p.amp) * n / to_f64(p.variant.a_precision());
+    // P = D · Π (D / (n x_k))
+    let mut pp = d;
+    for &x in xp {
+        let xf = to_f64(x);
+        if xf <= 0.0 {
+            return None;
+        }
+        pp *= d / (n * xf);
+    }
+    let xi = to_f64(xp[i]);
+    let xj = to_f64(xp[j]);
+    let dxj_dxi = (ann + pp / xi) / (ann + pp / xj);
+    let fee = if p.variant == Variant::Ng {
+        invariant::dynamic_fee(xp[i], xp[j], p.fee, p.offpeg).ok()?
+    } else {
+        p.fee
+    };
+    let keep = 1.0 - to_f64(fee) / 1e10;
+    let r = dxj_dxi * keep * to_f64(p.rate(i)) / to_f64(p.rate(j));
+    if r.is_finite() && r > 0.0 {
+        Some(r)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::arithmetic_side_effects)]
+mod tests {
+    use super::*;
+
+    /// xorshift64*: deterministic pseudo-random bits for the tests.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn bits(&mut self, bits: u32) -> u128 {
+            let v = (u128::from(self.next()) << 64) | u128::from(self.next());
+            if bits == 0 {
+                0
+            } else {
+                v >> (128 - bits)
+            }
+        }
+    }
+
+    #[test]
+    fn div_w_matches_u256_division() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let total = 200_000u32;
+        for _ in 0..total {
+            let db = (rng.next() % 128) as u32 + 1;
+            let d = rng.bits(db).max(1);
+            let hb = (rng.next() % 129) as u32;
+            let hi = rng.bits(hb) % d;
+            let lo = rng.bits(128);
+            let w = W { hi, lo };
+            let want = w_to_u256(w) / U256::from(d);
+            assert_eq!(div_w(w, d).map(U256::from), Some(want), "{w:?} / {d}");
+            let full = div_w_full(w, d).unwrap();
+            assert_eq!(w_to_u256(full), want);
+        }
+    }
+
+    #[test]
+    fn mul_full_matches_u256() {
+        let mut rng = Rng(7);
+        for _ in 0..100_000 {
+            let (ab, bb) = ((rng.next() % 129) as u32, (rng.next() % 129) as u32);
+            let (a, b) = (rng.bits(ab), rng.bits(bb));
+            assert_eq!(
+                w_to_u256(mul_full(a, b)),
+                U256::from(a).full_mul(U256::from(b)).try_into().unwrap()
+            );
+        }
+    }
+}
