@@ -468,18 +468,18 @@ const FEE_DEN_128: u128 = 10_000_000_000;
 /// (indices already checked).
 #[inline]
 fn swap_xy_128(p: &StableSwap, i: usize, j: usize, dx: U256) -> Option<(u128, u128, u128)> {
-    let xp_u = p.xp.as_ref().ok()?;
+    let xp_u = p.inner.xp.as_ref().ok()?;
     let (xp, n) = small(xp_u)?;
     let xp = xp.get(..n)?;
-    let d = to_u128(*p.d.as_ref().ok()?)?;
-    let amp = to_u128(p.amp)?;
+    let d = to_u128(*p.inner.d.as_ref().ok()?)?;
+    let amp = to_u128(p.inner.amp)?;
     let x = xp.get(i)?.checked_add(mul_div_128(
         to_u128(dx)?,
         to_u128(p.rate(i))?,
         PRECISION_128,
     )?)?;
-    let (b, c) = coefficients_128(xp, Some((i, x)), j, amp, d, p.variant)?;
-    let y = newton_y_128(b, c, d, p.variant)?;
+    let (b, c) = coefficients_128(xp, Some((i, x)), j, amp, d, p.inner.variant)?;
+    let y = newton_y_128(b, c, d, p.inner.variant)?;
     let dy = xp.get(j)?.checked_sub(y)?.checked_sub(1)?;
     Some((x, y, dy))
 }
@@ -528,18 +528,18 @@ fn w_to_u256(w: W) -> U256 {
 /// The swap fee rate for a trade that moves coin `i` to `x` and coin `j` to `y`.
 #[inline]
 fn swap_fee_128(p: &StableSwap, i: usize, j: usize, x: u128, y: u128) -> Option<u128> {
-    let fee = to_u128(p.fee)?;
-    if p.variant != Variant::Ng {
+    let fee = to_u128(p.inner.fee)?;
+    if p.inner.variant != Variant::Ng {
         return Some(fee);
     }
-    let xp = p.xp.as_ref().ok()?;
+    let xp = p.inner.xp.as_ref().ok()?;
     let xi = to_u128(*xp.get(i)?)?;
     let xj = to_u128(*xp.get(j)?)?;
     dynamic_fee_128(
         xi.checked_add(x)?.checked_div(2)?,
         xj.checked_add(y)?.checked_div(2)?,
         fee,
-        to_u128(p.offpeg)?,
+        to_u128(p.inner.offpeg)?,
     )
 }
 
@@ -548,7 +548,7 @@ pub(super) fn get_dy(p: &StableSwap, i: usize, j: usize, dx: U256) -> Option<U25
     let (x, y, dy) = swap_xy_128(p, i, j, dx)?;
     let rate_j = to_u128(p.rate(j))?;
     let f = swap_fee_128(p, i, j, x, y)?;
-    let out = if p.variant == Variant::ThreePool {
+    let out = if p.inner.variant == Variant::ThreePool {
         let dy = mul_div_128(dy, PRECISION_128, rate_j)?;
         dy.checked_sub(mul_div_128(f, dy, FEE_DEN_128)?)?
     } else {
@@ -571,7 +571,7 @@ pub(super) fn exchange(
     let dy_fee = mul_div_128(dy, f, FEE_DEN_128)?;
     let out = mul_div_128(dy.checked_sub(dy_fee)?, PRECISION_128, rate_j)?;
     let admin = mul_div_128(
-        mul_div_128(dy_fee, to_u128(p.admin_fee)?, FEE_DEN_128)?,
+        mul_div_128(dy_fee, to_u128(p.inner.admin_fee)?, FEE_DEN_128)?,
         PRECISION_128,
         rate_j,
     )?;
@@ -587,16 +587,16 @@ pub(super) fn exchange(
 /// does: the xp output before fee, the new `y`, then `get_y` for the input coin.
 fn estimate_in(p: &StableSwap, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
     let xp = p.xp()?;
-    let d = p.d?;
-    let fee = if p.variant == Variant::Ng {
-        invariant::dynamic_fee(xp[i], xp[j], p.fee, p.offpeg)?
+    let d = p.inner.d?;
+    let fee = if p.inner.variant == Variant::Ng {
+        invariant::dynamic_fee(xp[i], xp[j], p.inner.fee, p.inner.offpeg)?
     } else {
-        p.fee
+        p.inner.fee
     };
     let t = add(div(mul(dy, p.rate(j))?, PRECISION)?, U256::one())?;
     let dyx = crate::math::div_up(mul(t, FEE_DENOMINATOR)?, sub(FEE_DENOMINATOR, fee)?)?;
     let y = sub(sub(xp[j], dyx)?, U256::one())?;
-    let x = get_y(j, i, y, xp, p.amp, d, p.variant)?;
+    let x = get_y(j, i, y, xp, p.inner.amp, d, p.inner.variant)?;
     crate::math::div_up(mul(sub(x, xp[i])?, PRECISION)?, p.rate(i)).map_err(PoolError::from)
 }
 
@@ -646,7 +646,7 @@ pub(super) fn amount_in(p: &StableSwap, i: usize, j: usize, dy: U256) -> Result<
     }
     // Invariant: !ok(lo) (or lo = 0), ok(hi).
     while hi.overflowing_sub(lo).0 > U256::one() {
-        let mid = lo.overflowing_add(hi.overflowing_sub(lo).0 >> 1).0;
+        let mid = add(lo, div(sub(hi, lo)?, U256::from(2u8))?)?;
         if ok(mid) {
             hi = mid;
         } else {
@@ -677,9 +677,9 @@ pub(super) fn marginal_rate(p: &StableSwap, i: usize, j: usize) -> Option<f64> {
         return None;
     }
     let xp = p.xp().ok()?;
-    let d = to_f64(p.d.ok()?);
+    let d = to_f64(p.inner.d.ok()?);
     let n = xp.len() as f64;
-    let ann = to_f64(p.amp) * n / to_f64(p.variant.a_precision());
+    let ann = to_f64(p.inner.amp) * n / to_f64(p.inner.variant.a_precision());
     // P = D · Π (D / (n x_k))
     let mut pp = d;
     for &x in xp {
@@ -692,10 +692,10 @@ pub(super) fn marginal_rate(p: &StableSwap, i: usize, j: usize) -> Option<f64> {
     let xi = to_f64(xp[i]);
     let xj = to_f64(xp[j]);
     let dxj_dxi = (ann + pp / xi) / (ann + pp / xj);
-    let fee = if p.variant == Variant::Ng {
-        invariant::dynamic_fee(xp[i], xp[j], p.fee, p.offpeg).ok()?
+    let fee = if p.inner.variant == Variant::Ng {
+        invariant::dynamic_fee(xp[i], xp[j], p.inner.fee, p.inner.offpeg).ok()?
     } else {
-        p.fee
+        p.inner.fee
     };
     let keep = 1.0 - to_f64(fee) / 1e10;
     let r = dxj_dxi * keep * to_f64(p.rate(i)) / to_f64(p.rate(j));
@@ -763,9 +763,22 @@ mod tests {
             assert_eq!(dv.div(w).map(U256::from), Some(want), "{w:?} / {d}");
         }
         // Edge divisors.
-        for d in [1u128 << 64, (1u128 << 64) + 1, u128::MAX, u128::MAX - 1, 1u128 << 127] {
+        for d in [
+            1u128 << 64,
+            (1u128 << 64) + 1,
+            u128::MAX,
+            u128::MAX - 1,
+            1u128 << 127,
+        ] {
             let dv = Divisor::new(d).unwrap();
-            for w in [W { hi: d - 1, lo: u128::MAX }, W { hi: 0, lo: 0 }, W { hi: d - 1, lo: 0 }] {
+            for w in [
+                W {
+                    hi: d - 1,
+                    lo: u128::MAX,
+                },
+                W { hi: 0, lo: 0 },
+                W { hi: d - 1, lo: 0 },
+            ] {
                 let want = w_to_u256(w) / U256::from(d);
                 assert_eq!(dv.div(w).map(U256::from), Some(want), "{w:?} / {d}");
             }
