@@ -2,48 +2,148 @@
 //!
 //! Every function is checked: it returns [`MathError`] where the EVM would revert (a result at or
 //! above 2^256, below zero, or a division by zero). Each function names its rounding.
+//!
+//! # Speed
+//!
+//! `primitive-types` stays at the API, but its division is slow (a generic long division over
+//! four limbs). Pool math mostly multiplies values below 2^128 and divides by values below 2^128,
+//! so every function here first tries a fast path in native `u128` arithmetic: a widening
+//! 128×128 → 256 product ([`wide::mul_128`]) and a 256-by-128 division
+//! ([`wide::div_256_by_128`]). Inputs outside those ranges take the general `U256`/`U512` path.
+//! Both paths return the same value; the fast paths are only faster.
 #![allow(clippy::arithmetic_side_effects)] // every op below is guarded; see the comment at each.
+
+pub mod wide;
 
 use crate::error::MathError;
 use primitive_types::{U256, U512};
+pub use wide::W;
+use wide::{from_parts, mul_128, to_u128};
+
+/// 10^18 (the `1e18` of Solidity fixed-point code).
+pub const E18: U256 = U256([1_000_000_000_000_000_000, 0, 0, 0]);
+
+/// `10^n` as a `U256` for `n <= 19` (the range of token decimals the pools accept and then some).
+///
+/// # Errors
+/// [`MathError::Overflow`] for `n > 19` (kept small on purpose: a table, not a loop).
+#[inline]
+pub fn pow10(n: u8) -> Result<U256, MathError> {
+    const P: [u64; 20] = [
+        1,
+        10,
+        100,
+        1_000,
+        10_000,
+        100_000,
+        1_000_000,
+        10_000_000,
+        100_000_000,
+        1_000_000_000,
+        10_000_000_000,
+        100_000_000_000,
+        1_000_000_000_000,
+        10_000_000_000_000,
+        100_000_000_000_000,
+        1_000_000_000_000_000,
+        10_000_000_000_000_000,
+        100_000_000_000_000_000,
+        1_000_000_000_000_000_000,
+        10_000_000_000_000_000_000,
+    ];
+    P.get(usize::from(n))
+        .map(|&p| U256::from(p))
+        .ok_or(MathError::Overflow)
+}
 
 /// `a + b`, reverting (as Solidity 0.8 / Vyper do) at 2^256.
+///
+/// # Errors
+/// [`MathError::Overflow`] when the sum is at or above 2^256.
 #[inline]
 pub fn add(a: U256, b: U256) -> Result<U256, MathError> {
     a.checked_add(b).ok_or(MathError::Overflow)
 }
 
 /// `a - b`, reverting below zero.
+///
+/// # Errors
+/// [`MathError::Underflow`] when `b > a`.
 #[inline]
 pub fn sub(a: U256, b: U256) -> Result<U256, MathError> {
     a.checked_sub(b).ok_or(MathError::Underflow)
 }
 
 /// `a * b`, reverting at 2^256.
+///
+/// # Errors
+/// [`MathError::Overflow`] when the product is at or above 2^256.
 #[inline]
 pub fn mul(a: U256, b: U256) -> Result<U256, MathError> {
+    if let (Some(x), Some(y)) = (to_u128(&a), to_u128(&b)) {
+        // Both factors < 2^128: the product is < 2^256 and cannot overflow.
+        let (hi, lo) = mul_128(x, y);
+        return Ok(from_parts(hi, lo));
+    }
     a.checked_mul(b).ok_or(MathError::Overflow)
 }
 
 /// `a / b` rounded down, reverting on a zero divisor.
+///
+/// # Errors
+/// [`MathError::DivisionByZero`] when `b == 0`.
 #[inline]
 pub fn div(a: U256, b: U256) -> Result<U256, MathError> {
-    if b.is_zero() {
-        return Err(MathError::DivisionByZero);
-    }
-    // b != 0 checked above.
-    Ok(a / b)
+    div_rem(a, b).map(|(q, _)| q)
+}
+
+/// `(a / b, a % b)` rounded down, reverting on a zero divisor.
+///
+/// # Errors
+/// [`MathError::DivisionByZero`] when `b == 0`.
+#[inline]
+pub fn div_rem(a: U256, b: U256) -> Result<(U256, U256), MathError> {
+    let (q, r) = W::from_u256(a)
+        .checked_div_rem(W::from_u256(b))
+        .ok_or(MathError::DivisionByZero)?;
+    Ok((q.to_u256(), r.to_u256()))
 }
 
 /// `ceil(a / b)`, reverting on a zero divisor.
+///
+/// # Errors
+/// [`MathError::DivisionByZero`] when `b == 0`.
 #[inline]
 pub fn div_up(a: U256, b: U256) -> Result<U256, MathError> {
-    if b.is_zero() {
+    let (q, r) = div_rem(a, b)?;
+    if r.is_zero() {
+        Ok(q)
+    } else {
+        // r > 0 means b >= 2, so q <= a / 2 < 2^255 and q + 1 cannot overflow.
+        Ok(q + U256::one())
+    }
+}
+
+/// `floor(a * b / d)` and the remainder, with a full-width product.
+#[inline]
+fn mul_div_rem(a: U256, b: U256, d: U256) -> Result<(U256, U256), MathError> {
+    if d.is_zero() {
         return Err(MathError::DivisionByZero);
     }
-    let (q, r) = a.div_mod(b);
-    // q <= a < 2^256, and q + 1 only when r > 0, i.e. b >= 2 so q < 2^255.
-    Ok(if r.is_zero() { q } else { q + 1 })
+    if let (Some(x), Some(y), Some(dd)) = (to_u128(&a), to_u128(&b), to_u128(&d)) {
+        // The product fits 256 bits, so the quotient does too.
+        let (hi, lo) = mul_128(x, y);
+        let (q, r) = W { hi, lo }
+            .checked_div_rem(W::small(dd))
+            .ok_or(MathError::DivisionByZero)?;
+        return Ok((q.to_u256(), r.to_u256()));
+    }
+    let p: U512 = a.full_mul(b);
+    let (q, r) = p.div_mod(U512::from(d));
+    let q = U256::try_from(q).map_err(|_| MathError::Overflow)?;
+    // r < d < 2^256.
+    let r = U256::try_from(r).map_err(|_| MathError::Overflow)?;
+    Ok((q, r))
 }
 
 /// `floor(a * b / d)` with a full 512-bit intermediate (no overflow in the product).
@@ -53,12 +153,7 @@ pub fn div_up(a: U256, b: U256) -> Result<U256, MathError> {
 /// not fit in 256 bits.
 #[inline]
 pub fn mul_div(a: U256, b: U256, d: U256) -> Result<U256, MathError> {
-    if d.is_zero() {
-        return Err(MathError::DivisionByZero);
-    }
-    let p: U512 = a.full_mul(b);
-    let q = p / U512::from(d);
-    U256::try_from(q).map_err(|_| MathError::Overflow)
+    mul_div_rem(a, b, d).map(|(q, _)| q)
 }
 
 /// `ceil(a * b / d)` with a full 512-bit intermediate.
@@ -67,12 +162,7 @@ pub fn mul_div(a: U256, b: U256, d: U256) -> Result<U256, MathError> {
 /// As [`mul_div`].
 #[inline]
 pub fn mul_div_up(a: U256, b: U256, d: U256) -> Result<U256, MathError> {
-    if d.is_zero() {
-        return Err(MathError::DivisionByZero);
-    }
-    let p: U512 = a.full_mul(b);
-    let (q, r) = p.div_mod(U512::from(d));
-    let q = U256::try_from(q).map_err(|_| MathError::Overflow)?;
+    let (q, r) = mul_div_rem(a, b, d)?;
     if r.is_zero() {
         Ok(q)
     } else {
@@ -80,27 +170,179 @@ pub fn mul_div_up(a: U256, b: U256, d: U256) -> Result<U256, MathError> {
     }
 }
 
+/// Solidity's `a * b / d`: the product is checked (it reverts at 2^256 like the contract does),
+/// then divided rounding down. Unlike [`mul_div`], an overflowing product is an error even when
+/// the quotient would fit.
+///
+/// # Errors
+/// [`MathError::Overflow`] when `a * b >= 2^256`, [`MathError::DivisionByZero`] when `d == 0`.
+#[inline]
+pub fn mul_then_div(a: U256, b: U256, d: U256) -> Result<U256, MathError> {
+    let p = w_mul(W::from_u256(a), W::from_u256(b))?;
+    Ok(w_div(p, W::from_u256(d))?.to_u256())
+}
+
+/// [`add`] on [`W`].
+///
+/// # Errors
+/// [`MathError::Overflow`] at 2^256.
+#[inline(always)]
+pub fn w_add(a: W, b: W) -> Result<W, MathError> {
+    a.checked_add(b).ok_or(MathError::Overflow)
+}
+
+/// [`sub`] on [`W`].
+///
+/// # Errors
+/// [`MathError::Underflow`] below zero.
+#[inline(always)]
+pub fn w_sub(a: W, b: W) -> Result<W, MathError> {
+    a.checked_sub(b).ok_or(MathError::Underflow)
+}
+
+/// [`mul`] on [`W`].
+///
+/// # Errors
+/// [`MathError::Overflow`] at 2^256.
+#[inline(always)]
+pub fn w_mul(a: W, b: W) -> Result<W, MathError> {
+    a.checked_mul(b).ok_or(MathError::Overflow)
+}
+
+/// [`div`] on [`W`]; a divisor of exactly 10^18 takes a reciprocal path without hardware
+/// division.
+///
+/// # Errors
+/// [`MathError::DivisionByZero`] when `d == 0`.
+#[inline(always)]
+pub fn w_div(a: W, d: W) -> Result<W, MathError> {
+    if d == W_E18 {
+        return Ok(a.div_rem_e18().0);
+    }
+    a.checked_div_rem(d)
+        .map(|(q, _)| q)
+        .ok_or(MathError::DivisionByZero)
+}
+
+/// Solidity's `a * b / 1e18` on [`W`] (checked product, floor).
+///
+/// # Errors
+/// [`MathError::Overflow`] when `a * b >= 2^256`.
+#[inline(always)]
+pub fn w_mul_div_e18(a: W, b: W) -> Result<W, MathError> {
+    Ok(w_mul(a, b)?.div_rem_e18().0)
+}
+
+/// 10^18 as a [`W`].
+pub const W_E18: W = W::small(1_000_000_000_000_000_000);
+
 /// Integer square root rounded down: the largest `r` with `r * r <= x`.
 ///
 /// Every correct floor square root agrees, so this reproduces Uniswap's `Math.sqrt` (Babylonian)
-/// bit for bit.
+/// and OpenZeppelin's `Math.sqrt` bit for bit.
 #[must_use]
 pub fn sqrt(x: U256) -> U256 {
-    if x < U256::from(2u8) {
-        return x;
+    if let Some(v) = to_u128(&x) {
+        return U256::from(wide::sqrt_u128(v));
     }
-    // Start above the root: 2^ceil(bits/2) > sqrt(x).
+    // x >= 2^128. Start above the root: 2^ceil(bits/2) > sqrt(x), and Newton's step from above
+    // decreases monotonically to the floor root.
+    let xw = W::from_u256(x);
     let bits = x.bits();
-    let mut r = U256::one() << bits.div_ceil(2);
+    let mut r = W::from_u256(U256::one() << bits.div_ceil(2));
     loop {
-        // r > 0 throughout; (r + x / r) / 2 <= max(r, x/r) < 2^256 because r >= 1 and the
-        // sum of two values each < 2^255 (r <= 2^128, x/r < 2^256 but then r is small):
-        // use overflowing add on U256 and fall back to a shifted form to stay exact.
-        let q = x / r;
-        let next = (r >> 1) + (q >> 1) + (r & q & U256::one());
+        // r >= 2^64 > 0. x / r <= 2^(bits - ceil(bits/2)) <= 2^128 and r <= 2^128, so the sum
+        // below is < 2^130: no overflow.
+        let q = xw.checked_div_rem(r).map_or(W::ZERO, |(q, _)| q);
+        let next = q.checked_add(r).map_or(W::ZERO, |s| W {
+            hi: s.hi >> 1,
+            lo: (s.lo >> 1) | (s.hi << 127),
+        });
         if next >= r {
-            return r;
+            return r.to_u256();
         }
         r = next;
+    }
+}
+
+/// The nearest `f64` to `x` (for search and ranking only: never produces an amount).
+#[must_use]
+#[inline]
+pub fn to_f64(x: U256) -> f64 {
+    const TWO64: f64 = 18_446_744_073_709_551_616.0;
+    let l = x.0;
+    // Horner over the four limbs; each step is exact up to f64 rounding.
+    ((l[3] as f64 * TWO64 + l[2] as f64) * TWO64 + l[1] as f64) * TWO64 + l[0] as f64
+}
+
+/// The largest `U256` at or below a float, saturating: 0 for negative values and NaN,
+/// `U256::MAX` at or above 2^256 (for turning a float guess into a search start only).
+#[must_use]
+pub fn from_f64_floor(x: f64) -> U256 {
+    if x.is_nan() || x < 1.0 {
+        return U256::zero();
+    }
+    // 2^256 as f64 is exact.
+    if x >= 115_792_089_237_316_195_423_570_985_008_687_907_853_269_984_665_640_564_039_457_584_007_913_129_639_936.0 {
+        return U256::MAX;
+    }
+    let bits = x.to_bits();
+    // A normal positive float: value = mant * 2^(exp_field - 1075), with 1 <= value < 2^256,
+    // so -52 <= exp <= 203 and the shifts below stay in range.
+    let exp = ((bits >> 52) & 0x7ff) as i64 - 1075;
+    let mant = U256::from((bits & ((1u64 << 52) - 1)) | (1u64 << 52));
+    if exp >= 0 {
+        mant << (exp as usize)
+    } else {
+        mant >> ((-exp) as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn u(s: &str) -> U256 {
+        U256::from_dec_str(s).unwrap()
+    }
+
+    #[test]
+    fn mul_div_matches_u512_path() {
+        let cases = [
+            (
+                "1000000000000000000000000",
+                "997000",
+                "1000000000000000000000",
+            ),
+            (
+                "340282366920938463463374607431768211455",
+                "340282366920938463463374607431768211455",
+                "3",
+            ),
+            (
+                "340282366920938463463374607431768211455",
+                "340282366920938463463374607431768211455",
+                "340282366920938463463374607431768211455",
+            ),
+            ("123456789", "987654321", "1"),
+        ];
+        for (a, b, d) in cases {
+            let (a, b, d) = (u(a), u(b), u(d));
+            let want = U256::try_from(a.full_mul(b) / U512::from(d)).unwrap();
+            assert_eq!(mul_div(a, b, d).unwrap(), want);
+        }
+    }
+
+    #[test]
+    fn sqrt_is_floor_root() {
+        for x in [0u128, 1, 2, 3, 4, 15, 16, 17, u128::MAX, 1 << 100] {
+            let r = sqrt(U256::from(x));
+            assert!(r * r <= U256::from(x));
+            assert!((r + 1) * (r + 1) > U256::from(x));
+        }
+        let x = U256::MAX;
+        let r = sqrt(x);
+        assert_eq!(r, U256::from(u128::MAX));
     }
 }

@@ -1,46 +1,595 @@
-//! Stub: to be replaced by the family implementation.
-#![allow(missing_docs, clippy::missing_errors_doc, clippy::unused_self)]
+//! Solidly pools as Aerodrome's `Pool.sol` (the Velodrome V2 code base) runs them: volatile
+//! (x·y) and stable (x³y + xy³ on 18-decimal normalised reserves), the fee in basis points
+//! taken from the input and moved out of the pool.
+//!
+//! The stable `getAmountOut` runs the contract's Newton loop `_get_y` step for step, quirks
+//! included: the "y + 1" test calls the decimal-normalising `_k` on already normalised values,
+//! and the loop reverts (`!y`) after 255 rounds. Every Solidity 0.8 checked-arithmetic revert is
+//! a [`PoolError::Math`].
+//!
+//! # Invariants
+//! `fee_bps < 10000`, decimals ≤ 18. The stable invariant `k` of the reserves is computed once
+//! per state (it is also what the swap's K check compares against).
 
 use super::Amounts;
-use crate::error::PoolError;
+use crate::error::{MathError, PoolError};
+use crate::math::{
+    self, add, div, mul, mul_then_div, pow10, sqrt, sub, w_add, w_div, w_mul, w_mul_div_e18, w_sub,
+    E18, W, W_E18,
+};
 use primitive_types::U256;
+use smallvec::smallvec;
 
+/// LP locked forever by the first mint (`MINIMUM_LIQUIDITY`).
+pub const MINIMUM_LIQUIDITY: u64 = 1000;
+/// A stable pool's first deposit must have `k > MINIMUM_K`.
+pub const MINIMUM_K: u64 = 10_000_000_000;
+/// Basis-point denominator of the fee.
+pub const FEE_DENOMINATOR: u32 = 10_000;
+/// Round limit of the Newton loop `_get_y`.
+const MAX_ROUNDS: u32 = 255;
+
+/// A Solidly pool state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solidly {
-    balances: [U256; 2],
+    reserves: [U256; 2],
+    decimals: [u8; 2],
+    /// `10^decimals`, the contract's `decimals0` / `decimals1`.
+    scale: [U256; 2],
+    /// `10^(18 - decimals)`: normalisation without a division.
+    up: [W; 2],
+    stable: bool,
+    fee_bps: u32,
     total_supply: U256,
+    /// `_k(reserve0, reserve1)`, or the revert computing it would hit.
+    k: Result<U256, MathError>,
+    /// The reserves normalised to 18 decimals (stable pools), or the revert.
+    norm: Result<[W; 2], MathError>,
+}
+
+/// The outcome of [`Solidly::mint_detailed`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SolidlyMint {
+    /// LP minted to the depositor.
+    pub minted: U256,
+    /// The pool after the mint.
+    pub pool: Solidly,
+}
+
+/// The outcome of [`Solidly::burn_detailed`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SolidlyBurn {
+    /// Coins paid out, per coin.
+    pub amounts: [U256; 2],
+    /// The pool after the burn.
+    pub pool: Solidly,
+}
+
+#[inline]
+fn pair(i: usize, j: usize) -> Result<(), PoolError> {
+    for index in [i, j] {
+        if index > 1 {
+            return Err(PoolError::TokenIndex { index, n_coins: 2 });
+        }
+    }
+    if i == j {
+        return Err(PoolError::SameToken);
+    }
+    Ok(())
+}
+
+/// `x·1e18 / 10^dec` with the contract's checked product (`x * 1e18` reverts at 2^256).
+/// `10^dec` divides `1e18` (dec ≤ 18), so the quotient is exactly `x·10^(18−dec)`: computed
+/// without a division, after the same overflow check.
+#[inline]
+fn normalise(x: W, up: W) -> Result<W, MathError> {
+    w_mul(x, W_E18)?;
+    w_mul(x, up)
 }
 
 impl Solidly {
+    /// A pool with `reserves`, token `decimals`, curve `stable`, fee `fee_bps / 10000` and LP
+    /// `total_supply`.
+    ///
+    /// # Errors
+    /// [`PoolError::InvalidState`] for `fee_bps >= 10000` or decimals above 18.
+    pub fn new(
+        reserves: [U256; 2],
+        decimals: [u8; 2],
+        stable: bool,
+        fee_bps: u32,
+        total_supply: U256,
+    ) -> Result<Self, PoolError> {
+        if fee_bps >= FEE_DENOMINATOR {
+            return Err(PoolError::InvalidState("fee at or above 10000 bps"));
+        }
+        if decimals[0] > 18 || decimals[1] > 18 {
+            return Err(PoolError::InvalidState("decimals above 18"));
+        }
+        let scale = [pow10(decimals[0])?, pow10(decimals[1])?];
+        let up = [
+            W::from_u256(pow10(18u8.saturating_sub(decimals[0]))?),
+            W::from_u256(pow10(18u8.saturating_sub(decimals[1]))?),
+        ];
+        let mut pool = Self {
+            reserves,
+            decimals,
+            scale,
+            up,
+            stable,
+            fee_bps,
+            total_supply,
+            k: Ok(U256::zero()),
+            norm: Ok([W::ZERO; 2]),
+        };
+        pool.refresh();
+        Ok(pool)
+    }
+
+    /// Recompute the cached per-state values after the reserves changed.
+    fn refresh(&mut self) {
+        let [r0, r1] = self.reserves;
+        self.k = self.k_of(r0, r1);
+        self.norm = if self.stable {
+            normalise(W::from_u256(r0), self.up[0])
+                .and_then(|a| Ok([a, normalise(W::from_u256(r1), self.up[1])?]))
+        } else {
+            Ok([W::ZERO; 2])
+        };
+    }
+
+    /// Number of coins (2).
     #[must_use]
     pub fn n_coins(&self) -> usize {
         2
     }
+
+    /// The reserves as a slice.
     #[must_use]
     pub fn balances(&self) -> &[U256] {
-        &self.balances
+        &self.reserves
     }
+
+    /// The reserves `[reserve0, reserve1]`.
+    #[must_use]
+    pub fn reserves(&self) -> [U256; 2] {
+        self.reserves
+    }
+
+    /// LP total supply.
     #[must_use]
     pub fn total_supply(&self) -> U256 {
         self.total_supply
     }
-    pub fn amount_out(&self, _i: usize, _j: usize, _dx: U256) -> Result<U256, PoolError> {
-        Err(PoolError::Unsupported("stub"))
-    }
-    pub fn amount_in(&self, _i: usize, _j: usize, _dy: U256) -> Result<U256, PoolError> {
-        Err(PoolError::Unsupported("stub"))
-    }
-    pub fn swap(&self, _i: usize, _j: usize, _dx: U256) -> Result<(U256, Self), PoolError> {
-        Err(PoolError::Unsupported("stub"))
-    }
-    pub fn mint(&self, _amounts: &[U256]) -> Result<(U256, Self), PoolError> {
-        Err(PoolError::Unsupported("stub"))
-    }
-    pub fn burn(&self, _lp: U256) -> Result<(Amounts, Self), PoolError> {
-        Err(PoolError::Unsupported("stub"))
-    }
+
+    /// Token decimals.
     #[must_use]
-    pub fn marginal_rate(&self, _i: usize, _j: usize) -> f64 {
-        0.0
+    pub fn decimals(&self) -> [u8; 2] {
+        self.decimals
     }
+
+    /// Whether this is a stable (x³y + xy³) pool.
+    #[must_use]
+    pub fn stable(&self) -> bool {
+        self.stable
+    }
+
+    /// The fee in basis points (out of 10000), taken from the input.
+    #[must_use]
+    pub fn fee_bps(&self) -> u32 {
+        self.fee_bps
+    }
+
+    /// The pool invariant of the current reserves as the contract's `_k` computes it
+    /// (`x·y`, or the normalised `x³y + xy³`).
+    ///
+    /// # Errors
+    /// [`PoolError::Math`] when the contract's computation overflows.
+    pub fn invariant(&self) -> Result<U256, PoolError> {
+        Ok(self.k?)
+    }
+
+    /// The contract's `_k(x, y)`.
+    fn k_of(&self, x: U256, y: U256) -> Result<U256, MathError> {
+        if self.stable {
+            let x = normalise(W::from_u256(x), self.up[0])?;
+            let y = normalise(W::from_u256(y), self.up[1])?;
+            let a = w_mul_div_e18(x, y)?;
+            let b = w_add(w_mul_div_e18(x, x)?, w_mul_div_e18(y, y)?)?;
+            Ok(w_mul_div_e18(a, b)?.to_u256())
+        } else {
+            mul(x, y)
+        }
+    }
+
+    /// The contract's `_get_y(x0, xy, y)`: Newton's method on `_f(x0, y) = xy` from the given
+    /// `y`, returning the least `y` it settles on with `_f >= xy`, reproduced round for round.
+    fn get_y(&self, x0: W, xy: U256, y: W) -> Result<W, PoolError> {
+        // Run on native 128-bit halves (`W`); every op is checked exactly as in the contract.
+        let (xy_u, xy, mut y) = (xy, W::from_u256(xy), y);
+        // x0 is fixed through the loop, so its terms are computed once. Every one of them is
+        // also evaluated (and overflow-checked) in the contract's first round, so a revert
+        // here is a revert there.
+        let x0_sq = w_mul_div_e18(x0, x0)?;
+        let three_x0 = w_mul(W::small(3), x0)?;
+        let d_tail = w_mul_div_e18(x0_sq, x0)?;
+        for _ in 0..MAX_ROUNDS {
+            let y_sq = w_mul_div_e18(y, y)?;
+            let a = w_mul_div_e18(x0, y)?;
+            let k = w_mul_div_e18(a, w_add(x0_sq, y_sq)?)?;
+            let d = w_add(w_mul_div_e18(three_x0, y_sq)?, d_tail)?;
+            if k < xy {
+                let mut dy = w_div(w_mul(w_sub(xy, k)?, W_E18)?, d)?;
+                if dy.is_zero() {
+                    // (k == xy cannot hold on this branch.)
+                    let y1 = w_add(y, W::ONE)?;
+                    // Quirk kept: `_k` normalises by the token decimals again.
+                    if self.k_of(x0.to_u256(), y1.to_u256())? > xy_u {
+                        return Ok(y1);
+                    }
+                    dy = W::ONE;
+                }
+                y = w_add(y, dy)?;
+            } else {
+                let mut dy = w_div(w_mul(w_sub(k, xy)?, W_E18)?, d)?;
+                if dy.is_zero() {
+                    if k == xy || self.f_w(x0, x0_sq, w_sub(y, W::ONE)?)? < xy {
+                        return Ok(y);
+                    }
+                    dy = W::ONE;
+                }
+                y = w_sub(y, dy)?;
+            }
+        }
+        Err(PoolError::NoConvergence)
+    }
+
+    /// The contract's `_f(x0, y)` given `x0²/1e18`.
+    #[inline]
+    fn f_w(&self, x0: W, x0_sq: W, y: W) -> Result<W, MathError> {
+        let a = w_mul_div_e18(x0, y)?;
+        let b = w_add(x0_sq, w_mul_div_e18(y, y)?)?;
+        w_mul_div_e18(a, b)
+    }
+
+    /// `_getAmountOut` on a net input (after the fee) of coin `i`.
+    fn net_amount_out(&self, i: usize, a: U256) -> Result<U256, PoolError> {
+        let j = 1usize.saturating_sub(i);
+        let (r_in, r_out) = (self.reserves[i], self.reserves[j]);
+        if self.stable {
+            let xy = self.k?;
+            let norm = self.norm?;
+            let (ra, rb) = (norm[i], norm[j]);
+            let an = normalise(W::from_u256(a), self.up[i])?;
+            let y = w_sub(rb, self.get_y(w_add(an, ra)?, xy, rb)?)?;
+            Ok(w_mul_div_e18(y, W::from_u256(self.scale[j]))?.to_u256())
+        } else {
+            Ok(mul_then_div(a, r_out, add(r_in, a)?)?)
+        }
+    }
+
+    /// The fee the pool takes from an input: `a·fee/10000`, rounded down.
+    #[inline]
+    fn fee_of(&self, a: U256) -> Result<U256, MathError> {
+        mul_then_div(a, U256::from(self.fee_bps), U256::from(FEE_DENOMINATOR))
+    }
+
+    /// `Pool.getAmountOut(dx, token_i)`: the fee comes off the input first (rounded down, so
+    /// the pool keeps the remainder), then the volatile or stable curve, rounded down.
+    ///
+    /// # Errors
+    /// [`PoolError::NoConvergence`] when the stable Newton loop does not settle (`!y`),
+    /// [`PoolError::Math`] for the contract's overflow, underflow or division-by-zero reverts,
+    /// index errors.
+    pub fn amount_out(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
+        pair(i, j)?;
+        let a = sub(dx, self.fee_of(dx)?)?;
+        self.net_amount_out(i, a)
+    }
+
+    /// The least input of coin `i` whose exact [`Self::amount_out`] is at least `dy` (the
+    /// contract has no such function). A closed-form or float guess is refined by an integer
+    /// search on the exact forward function, so the answer is checked, not estimated.
+    ///
+    /// # Errors
+    /// [`PoolError::InsufficientOutputAmount`] for `dy == 0`, [`PoolError::UnreachableOutput`]
+    /// when `dy >= reserve` or no input reaches `dy` without the forward function reverting,
+    /// index errors.
+    pub fn amount_in(&self, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
+        pair(i, j)?;
+        if dy.is_zero() {
+            return Err(PoolError::InsufficientOutputAmount);
+        }
+        if dy >= self.reserves[j] {
+            return Err(PoolError::UnreachableOutput);
+        }
+        let reaches = |x: U256| -> bool { matches!(self.amount_out(i, j, x), Ok(o) if o >= dy) };
+        let two = U256::from(2u8);
+        let guess = self.amount_in_guess(i, j, dy).max(U256::one());
+        // Bracket the answer around the guess with steps growing from 1, so a good guess costs
+        // only a few forward evaluations. Invariant after bracketing: !reaches(lo), reaches(hi).
+        let (mut lo, mut hi);
+        if reaches(guess) {
+            hi = guess;
+            let mut step = U256::one();
+            loop {
+                let cand = hi.saturating_sub(step);
+                if !reaches(cand) {
+                    lo = cand;
+                    break;
+                }
+                if cand.is_zero() {
+                    // The forward function already reaches dy at 0 (no state does this; kept
+                    // total).
+                    return Ok(cand);
+                }
+                hi = cand;
+                step = step.saturating_mul(two);
+            }
+        } else {
+            lo = guess;
+            let mut step = U256::one();
+            loop {
+                let cand = add(lo, step).map_err(|_| PoolError::UnreachableOutput)?;
+                if reaches(cand) {
+                    hi = cand;
+                    break;
+                }
+                lo = cand;
+                step = mul(step, two).map_err(|_| PoolError::UnreachableOutput)?;
+            }
+        }
+        while hi > add(lo, U256::one())? {
+            let mid = add(lo, div(sub(hi, lo)?, two)?)?;
+            if reaches(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        Ok(hi)
+    }
+
+    /// A guess for [`Self::amount_in`]: exact closed form for volatile pools (then grossed up
+    /// for the fee), a float solve for stable pools. Never returned unchecked.
+    fn amount_in_guess(&self, i: usize, j: usize, dy: U256) -> U256 {
+        let (r_in, r_out) = (self.reserves[i], self.reserves[j]);
+        let gross = |net: U256| -> U256 {
+            // net·10000 / (10000 − fee), rounded up: the least gross input leaving `net`.
+            math::mul_div_up(
+                net,
+                U256::from(FEE_DENOMINATOR),
+                U256::from(FEE_DENOMINATOR.saturating_sub(self.fee_bps)),
+            )
+            .unwrap_or(U256::MAX)
+        };
+        if !self.stable {
+            // out(a) >= dy  <=>  a·(r_out − dy) >= dy·r_in.
+            let net = r_out
+                .checked_sub(dy)
+                .and_then(|room| math::mul_div_up(dy, r_in, room).ok())
+                .unwrap_or(U256::MAX);
+            return gross(net);
+        }
+        // Stable: solve x³y + xy³ = k for the new x in floats (normalised units).
+        let si = math::to_f64(self.scale[i]);
+        let sj = math::to_f64(self.scale[j]);
+        let x = math::to_f64(r_in) / si;
+        let y = math::to_f64(r_out) / sj;
+        let y_new = y - math::to_f64(dy) / sj;
+        if !positive(y_new) || !positive(x) {
+            return U256::MAX;
+        }
+        let k = x * y * (x * x + y * y);
+        // Newton on g(x') = x'^3·y_new + x'·y_new^3 − k from x' = x (g is increasing).
+        let mut xn = x;
+        for _ in 0..64 {
+            let g = xn * xn * xn * y_new + xn * y_new * y_new * y_new - k;
+            let dg = 3.0 * xn * xn * y_new + y_new * y_new * y_new;
+            if !positive(dg) {
+                break;
+            }
+            let next = xn - g / dg;
+            if !(next.is_finite()) {
+                break;
+            }
+            if (next - xn).abs() <= 1e-15 * xn {
+                xn = next;
+                break;
+            }
+            xn = next;
+        }
+        let net = (xn - x).max(0.0) * si;
+        gross(math::from_f64_floor(net))
+    }
+
+    /// The exact-in swap as the router runs it: `getAmountOut`, then the pool's `swap` with
+    /// exactly that output. Returns the output and the pool after (the fee has left it).
+    ///
+    /// # Errors
+    /// As [`Self::amount_out`] and [`Self::swap_exact`].
+    pub fn swap(&self, i: usize, j: usize, dx: U256) -> Result<(U256, Self), PoolError> {
+        let out = self.amount_out(i, j, dx)?;
+        let pool = self.swap_exact(i, dx, out)?;
+        Ok((out, pool))
+    }
+
+    /// `Pool.swap` after `amount_in` of coin `token_in` was transferred in, asking for
+    /// `amount_out` of the other coin. The fee `amount_in·fee/10000` moves out to the fee
+    /// contract, then the K check compares `_k` of the balances with `_k` of the reserves.
+    /// Returns the pool after.
+    ///
+    /// # Errors
+    /// [`PoolError::InsufficientOutputAmount`] for `amount_out == 0`,
+    /// [`PoolError::InsufficientLiquidity`] for `amount_out >= reserve`,
+    /// [`PoolError::InsufficientInputAmount`] for `amount_in == 0`,
+    /// [`PoolError::InvariantViolated`] when the K check fails, overflow, index errors.
+    pub fn swap_exact(
+        &self,
+        token_in: usize,
+        amount_in: U256,
+        amount_out: U256,
+    ) -> Result<Self, PoolError> {
+        let j = 1usize.saturating_sub(token_in);
+        pair(token_in, j)?;
+        if amount_out.is_zero() {
+            return Err(PoolError::InsufficientOutputAmount);
+        }
+        if amount_out >= self.reserves[j] {
+            return Err(PoolError::InsufficientLiquidity);
+        }
+        let b_in = add(self.reserves[token_in], amount_in)?;
+        let b_out = sub(self.reserves[j], amount_out)?;
+        if amount_in.is_zero() {
+            return Err(PoolError::InsufficientInputAmount);
+        }
+        let fee = self.fee_of(amount_in)?;
+        if !fee.is_zero() {
+            // `_update0/1` accrues `fee·1e18 / totalSupply` to the fee index (checked).
+            let _ = div(mul(fee, E18)?, self.total_supply)?;
+        }
+        let b_in = sub(b_in, fee)?;
+        let mut balances = self.reserves;
+        balances[token_in] = b_in;
+        balances[j] = b_out;
+        let k_new = self.k_of(balances[0], balances[1])?;
+        if k_new < self.k? {
+            return Err(PoolError::InvariantViolated);
+        }
+        let mut next = self.clone();
+        next.reserves = balances;
+        next.refresh();
+        debug_assert_eq!(next.k, Ok(k_new));
+        Ok(next)
+    }
+
+    /// `Pool.mint` after `amounts` were transferred in. First mint: `√(a0·a1) − 1000` on raw
+    /// amounts with 1000 locked; a stable pool also needs equal normalised amounts and
+    /// `k > 1e10`. Later mints: `min(a_k·ts / r_k)`, floors. Returns the LP minted and the pool
+    /// after.
+    ///
+    /// # Errors
+    /// [`PoolError::InsufficientLiquidityMinted`] when nothing would be minted,
+    /// [`PoolError::InvalidFirstDeposit`] for a refused stable first deposit, overflow.
+    pub fn mint_detailed(&self, amounts: [U256; 2]) -> Result<SolidlyMint, PoolError> {
+        let [r0, r1] = self.reserves;
+        let [a0, a1] = amounts;
+        let b0 = add(r0, a0)?;
+        let b1 = add(r1, a1)?;
+        let ts = self.total_supply;
+        let (minted, ts_after) = if ts.is_zero() {
+            let minted = sub(sqrt(mul(a0, a1)?), U256::from(MINIMUM_LIQUIDITY))
+                .map_err(|_| PoolError::InsufficientLiquidityMinted)?;
+            if self.stable {
+                if normalise(W::from_u256(a0), self.up[0])?
+                    != normalise(W::from_u256(a1), self.up[1])?
+                {
+                    return Err(PoolError::InvalidFirstDeposit);
+                }
+                if self.k_of(a0, a1)? <= U256::from(MINIMUM_K) {
+                    return Err(PoolError::InvalidFirstDeposit);
+                }
+            }
+            (minted, add(U256::from(MINIMUM_LIQUIDITY), minted)?)
+        } else {
+            let l0 = mul_then_div(a0, ts, r0)?;
+            let l1 = mul_then_div(a1, ts, r1)?;
+            let minted = l0.min(l1);
+            (minted, add(ts, minted)?)
+        };
+        if minted.is_zero() {
+            return Err(PoolError::InsufficientLiquidityMinted);
+        }
+        let mut pool = self.clone();
+        pool.reserves = [b0, b1];
+        pool.total_supply = ts_after;
+        pool.refresh();
+        Ok(SolidlyMint { minted, pool })
+    }
+
+    /// `Pool.burn` of `lp`: `a_k = lp·r_k / ts`, floors. Returns the coins and the pool after.
+    ///
+    /// # Errors
+    /// [`PoolError::BurnExceedsSupply`] for `lp > total_supply`,
+    /// [`PoolError::InsufficientLiquidityBurned`] when a coin would pay 0, overflow.
+    pub fn burn_detailed(&self, lp: U256) -> Result<SolidlyBurn, PoolError> {
+        if lp > self.total_supply {
+            return Err(PoolError::BurnExceedsSupply);
+        }
+        let [r0, r1] = self.reserves;
+        let a0 = mul_then_div(lp, r0, self.total_supply)?;
+        let a1 = mul_then_div(lp, r1, self.total_supply)?;
+        if a0.is_zero() || a1.is_zero() {
+            return Err(PoolError::InsufficientLiquidityBurned);
+        }
+        let mut pool = self.clone();
+        let (n0, n1) = (sub(r0, a0)?, sub(r1, a1)?);
+        pool.reserves = [n0, n1];
+        pool.total_supply = sub(self.total_supply, lp)?;
+        pool.refresh();
+        Ok(SolidlyBurn {
+            amounts: [a0, a1],
+            pool,
+        })
+    }
+
+    /// [`Self::mint_detailed`] in the shape of the [`super::Pool`] verbs: `amounts` must have
+    /// two entries.
+    ///
+    /// # Errors
+    /// [`PoolError::InvalidState`] for a slice of the wrong length; as
+    /// [`Self::mint_detailed`].
+    pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Self), PoolError> {
+        let &[a0, a1] = amounts else {
+            return Err(PoolError::InvalidState(
+                "mint needs one amount per coin (2)",
+            ));
+        };
+        let m = self.mint_detailed([a0, a1])?;
+        Ok((m.minted, m.pool))
+    }
+
+    /// [`Self::burn_detailed`] in the shape of the [`super::Pool`] verbs.
+    ///
+    /// # Errors
+    /// As [`Self::burn_detailed`].
+    pub fn burn(&self, lp: U256) -> Result<(Amounts, Self), PoolError> {
+        let b = self.burn_detailed(lp)?;
+        Ok((smallvec![b.amounts[0], b.amounts[1]], b.pool))
+    }
+
+    /// d(out)/d(in) of `i` into `j` at zero size, fee included, raw units. Volatile:
+    /// `r_out/r_in·(1 − fee)`. Stable: `(3x²y + y³)/(x³ + 3xy²)` on normalised reserves, times
+    /// `10^(dec_j − dec_i)` and `(1 − fee)`. 0 for an empty reserve or bad indices. Search only.
+    #[must_use]
+    pub fn marginal_rate(&self, i: usize, j: usize) -> f64 {
+        if pair(i, j).is_err() {
+            return 0.0;
+        }
+        let (r_in, r_out) = (self.reserves[i], self.reserves[j]);
+        let g =
+            f64::from(FEE_DENOMINATOR.saturating_sub(self.fee_bps)) / f64::from(FEE_DENOMINATOR);
+        let (xi, yo) = (math::to_f64(r_in), math::to_f64(r_out));
+        if !positive(xi) {
+            return 0.0;
+        }
+        if !self.stable {
+            return yo / xi * g;
+        }
+        let (si, sj) = (math::to_f64(self.scale[i]), math::to_f64(self.scale[j]));
+        let (x, y) = (xi / si, yo / sj);
+        // dy/dx along x³y + xy³ = k, in normalised units, then back to raw units.
+        let num = 3.0 * x * x * y + y * y * y;
+        let den = x * x * x + 3.0 * x * y * y;
+        if !positive(den) {
+            return 0.0;
+        }
+        num / den * (sj / si) * g
+    }
+}
+
+/// `x > 0`, false for NaN.
+#[inline]
+fn positive(x: f64) -> bool {
+    x > 0.0
 }
