@@ -1,1 +1,499 @@
-//! `graph`: implemented by its issue.
+//! [`PoolGraph`]: a validated [`Snapshot`] with dense token and pool ids, exact pools and
+//! adjacency lists.
+//!
+//! Addresses exist only here and at the other edges (requests, serialised plans): inside the
+//! engine tokens are [`TokenId`]s and pools are [`PoolId`]s, both indices into the graph's tables
+//! in snapshot order. EVM addresses (`0x` + 40 hex digits) are stored lower-case and looked up
+//! case-insensitively; on chain 101 addresses are base58 and compared as given.
+//!
+//! Every pool has an LP token: the snapshot's `lp_token` if given, else the pool's own address
+//! taken from its id `"<source>:0x<40 hex>"` (as for V2 pairs, where the pair is the LP token).
+//! LP tokens are tokens of the graph like any other (decimals 18 unless the token table lists
+//! them), so zaps can move them through `Mint` / `Burn` steps.
+
+use crate::error::RouteError;
+use crate::pool::stableswap::{StableSwapParams, Variant};
+use crate::pool::{ConstantProduct, Pool, Solidly, StableSwap};
+use crate::route::model::{FamilyParams, FloatPool};
+use crate::snapshot::{FeeField, PoolKind, Snapshot, SnapshotPool};
+use crate::units::{parse_u256_dec, PoolId, TokenId};
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use primitive_types::U256;
+
+/// The chain id of the non-EVM deployment (base58 addresses, no gas pricing, no blacklist).
+pub const CHAIN_101: u64 = 101;
+
+/// A token of the graph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenInfo {
+    /// Address: lower-case `0x` hex on EVM chains, base58 as given on chain 101.
+    pub address: String,
+    /// Display symbol (may be empty).
+    pub symbol: String,
+    /// Decimals of the base unit.
+    pub decimals: u8,
+}
+
+/// A pool of the graph: its identity, coins, LP token and exact state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolInfo {
+    /// The snapshot's id string, `"<source>:0x<40 hex>"`.
+    pub id: String,
+    /// Liquidity source id.
+    pub source: String,
+    /// Family.
+    pub kind: PoolKind,
+    /// Solidly only: stable curve.
+    pub stable: bool,
+    /// Coins in the pool's own order.
+    pub tokens: Vec<TokenId>,
+    /// The LP token.
+    pub lp_token: TokenId,
+    /// The exact state.
+    pub pool: Pool,
+}
+
+/// A validated snapshot: dense ids, exact pools, adjacency, float search models.
+///
+/// # Invariants
+/// Every pool's coins are distinct tokens of the graph; `pool.n_coins() == tokens.len()`;
+/// token addresses and pool ids are unique.
+#[derive(Debug, Clone)]
+pub struct PoolGraph {
+    chain_id: u64,
+    tokens: Vec<TokenInfo>,
+    pools: Vec<PoolInfo>,
+    token_index: BTreeMap<String, TokenId>,
+    pool_index: BTreeMap<String, PoolId>,
+    lp_index: BTreeMap<TokenId, PoolId>,
+    adjacency: Vec<Vec<PoolId>>,
+    params: Vec<FamilyParams>,
+    pub(crate) models: Vec<FloatPool>,
+}
+
+/// Normalise an address for lookup: EVM hex lower-cased, base58 kept.
+fn normalise(chain_id: u64, a: &str) -> Result<String, RouteError> {
+    if chain_id == CHAIN_101 {
+        if a.is_empty() || a.len() > 64 || !a.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(RouteError::BadAddress(a.to_string()));
+        }
+        return Ok(a.to_string());
+    }
+    let b = a.as_bytes();
+    let ok = b.len() == 42
+        && b.first() == Some(&b'0')
+        && matches!(b.get(1), Some(b'x' | b'X'))
+        && b.iter().skip(2).all(u8::is_ascii_hexdigit);
+    if !ok {
+        return Err(RouteError::BadAddress(a.to_string()));
+    }
+    let mut s = a.to_ascii_lowercase();
+    s.replace_range(0..2, "0x");
+    Ok(s)
+}
+
+fn num(pool: &str, field: &'static str, s: Option<&String>) -> Result<U256, RouteError> {
+    s.and_then(|s| parse_u256_dec(s)).ok_or(RouteError::BadNumber { pool: pool.to_string(), field })
+}
+
+fn small(pool: &str, field: &'static str, s: Option<&String>) -> Result<u64, RouteError> {
+    let v = num(pool, field, s)?;
+    if v > U256::from(u64::MAX) {
+        return Err(RouteError::BadNumber { pool: pool.to_string(), field });
+    }
+    Ok(v.low_u64())
+}
+
+impl PoolGraph {
+    /// Validate a snapshot into a graph.
+    ///
+    /// # Errors
+    /// [`RouteError::BadAddress`] for a malformed address, [`RouteError::Duplicate`] for a
+    /// repeated token address, pool id or LP token, [`RouteError::UnknownToken`] for a pool coin
+    /// missing from the token table, [`RouteError::BadNumber`] / [`RouteError::BadPool`] for
+    /// malformed or missing pool fields, [`RouteError::Simulation`] when the exact pool
+    /// constructor refuses the state.
+    ///
+    /// # Complexity
+    /// O((T + P) log(T + P)) for T tokens and P pools.
+    pub fn from_snapshot(snap: &Snapshot) -> Result<Self, RouteError> {
+        let chain_id = snap.chain_id;
+        let mut g = PoolGraph {
+            chain_id,
+            tokens: Vec::with_capacity(snap.tokens.len()),
+            pools: Vec::with_capacity(snap.pools.len()),
+            token_index: BTreeMap::new(),
+            pool_index: BTreeMap::new(),
+            lp_index: BTreeMap::new(),
+            adjacency: Vec::new(),
+            params: Vec::with_capacity(snap.pools.len()),
+            models: Vec::with_capacity(snap.pools.len()),
+        };
+        for t in &snap.tokens {
+            let a = normalise(chain_id, &t.address)?;
+            if t.decimals > 77 {
+                return Err(RouteError::BadNumber { pool: String::new(), field: "decimals" });
+            }
+            g.push_token(a, t.symbol.clone(), t.decimals)?;
+        }
+        for p in &snap.pools {
+            g.push_pool(p)?;
+        }
+        g.adjacency = alloc::vec![Vec::new(); g.tokens.len()];
+        for (k, p) in g.pools.iter().enumerate() {
+            let pid = PoolId(u32::try_from(k).map_err(|_| RouteError::PoolOutOfRange(u32::MAX))?);
+            for t in &p.tokens {
+                if let Some(v) = g.adjacency.get_mut(t.index()) {
+                    v.push(pid);
+                }
+            }
+        }
+        Ok(g)
+    }
+
+    fn push_token(&mut self, address: String, symbol: String, decimals: u8) -> Result<TokenId, RouteError> {
+        if self.token_index.contains_key(&address) {
+            return Err(RouteError::Duplicate(address));
+        }
+        let id = TokenId(u32::try_from(self.tokens.len()).map_err(|_| RouteError::TokenOutOfRange(u32::MAX))?);
+        self.token_index.insert(address.clone(), id);
+        self.tokens.push(TokenInfo { address, symbol, decimals });
+        Ok(id)
+    }
+
+    fn push_pool(&mut self, p: &SnapshotPool) -> Result<(), RouteError> {
+        let pid_str = &p.id;
+        if self.pool_index.contains_key(pid_str) {
+            return Err(RouteError::Duplicate(pid_str.clone()));
+        }
+        let bad = |why| RouteError::BadPool { pool: pid_str.clone(), why };
+        let n = p.tokens.len();
+        if !(2..=8).contains(&n) {
+            return Err(bad("a pool needs 2 to 8 coins"));
+        }
+        if p.reserves.len() != n {
+            return Err(bad("reserves and tokens differ in length"));
+        }
+        if p.kind != PoolKind::Stableswap && n != 2 {
+            return Err(bad("constant-product and solidly pools have 2 coins"));
+        }
+        let mut toks = Vec::with_capacity(n);
+        for a in &p.tokens {
+            let a = normalise(self.chain_id, a)?;
+            let t = *self
+                .token_index
+                .get(&a)
+                .ok_or_else(|| RouteError::UnknownToken { pool: pid_str.clone(), address: a.clone() })?;
+            if toks.contains(&t) {
+                return Err(bad("a coin appears twice"));
+            }
+            toks.push(t);
+        }
+        let mut reserves = Vec::with_capacity(n);
+        for r in &p.reserves {
+            reserves.push(parse_u256_dec(r).ok_or(RouteError::BadNumber { pool: pid_str.clone(), field: "reserves" })?);
+        }
+        // LP total supply: informational in the snapshot. When missing, a V2-style
+        // √(r0·r1) (stable-swap: Σ xp) is assumed, so the solidly fee index and mint/burn
+        // are defined.
+        let total_supply = match &p.total_supply {
+            Some(s) => num(pid_str, "total_supply", Some(s))?,
+            None => default_supply(p, &reserves),
+        };
+        let decs: Vec<u8> = toks
+            .iter()
+            .map(|t| self.tokens.get(t.index()).map_or(18, |i| i.decimals))
+            .collect();
+        let (pool, params) = build_exact(p, &reserves, &decs, total_supply)?;
+        // LP token: given, else the pool's own address from its id.
+        let lp_addr = match &p.lp_token {
+            Some(a) => normalise(self.chain_id, a)?,
+            None => {
+                let tail = pid_str.rsplit(':').next().unwrap_or(pid_str);
+                normalise(self.chain_id, tail).unwrap_or_else(|_| pid_str.clone())
+            }
+        };
+        let lp = match self.token_index.get(&lp_addr) {
+            Some(t) => *t,
+            None => self.push_token(lp_addr, String::from("LP"), 18)?,
+        };
+        if toks.contains(&lp) {
+            return Err(bad("the LP token is one of the pool's coins"));
+        }
+        let id = PoolId(u32::try_from(self.pools.len()).map_err(|_| RouteError::PoolOutOfRange(u32::MAX))?);
+        if self.lp_index.insert(lp, id).is_some() {
+            return Err(RouteError::Duplicate(String::from("lp token")));
+        }
+        self.pool_index.insert(pid_str.clone(), id);
+        self.models.push(FloatPool::new(&params, &reserves));
+        self.params.push(params);
+        self.pools.push(PoolInfo {
+            id: pid_str.clone(),
+            source: p.source.clone(),
+            kind: p.kind,
+            stable: p.stable.unwrap_or(false),
+            tokens: toks,
+            lp_token: lp,
+            pool,
+        });
+        Ok(())
+    }
+
+    /// Chain id of the snapshot.
+    #[must_use]
+    pub fn chain_id(&self) -> u64 {
+        self.chain_id
+    }
+
+    /// Number of tokens (LP tokens included).
+    #[must_use]
+    pub fn n_tokens(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Number of pools.
+    #[must_use]
+    pub fn n_pools(&self) -> usize {
+        self.pools.len()
+    }
+
+    /// The token table.
+    #[must_use]
+    pub fn tokens(&self) -> &[TokenInfo] {
+        &self.tokens
+    }
+
+    /// The pool table.
+    #[must_use]
+    pub fn pools(&self) -> &[PoolInfo] {
+        &self.pools
+    }
+
+    /// One token.
+    #[must_use]
+    pub fn token(&self, t: TokenId) -> Option<&TokenInfo> {
+        self.tokens.get(t.index())
+    }
+
+    /// One pool.
+    #[must_use]
+    pub fn pool(&self, p: PoolId) -> Option<&PoolInfo> {
+        self.pools.get(p.index())
+    }
+
+    /// Look a token up by address (0x hex case-insensitively).
+    #[must_use]
+    pub fn token_id(&self, address: &str) -> Option<TokenId> {
+        let a = normalise(self.chain_id, address).ok()?;
+        self.token_index.get(&a).copied()
+    }
+
+    /// Look a pool up by its id string.
+    #[must_use]
+    pub fn pool_id(&self, id: &str) -> Option<PoolId> {
+        self.pool_index.get(id).copied()
+    }
+
+    /// The pools holding token `t` (empty for an unknown id).
+    #[must_use]
+    pub fn pools_of(&self, t: TokenId) -> &[PoolId] {
+        self.adjacency.get(t.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// The LP token of a pool.
+    ///
+    /// # Errors
+    /// [`RouteError::PoolOutOfRange`] for an unknown pool.
+    pub fn lp_token(&self, p: PoolId) -> Result<TokenId, RouteError> {
+        self.pools.get(p.index()).map(|i| i.lp_token).ok_or(RouteError::PoolOutOfRange(p.0))
+    }
+
+    /// The pool whose LP token is `t`, if any.
+    #[must_use]
+    pub fn pool_of_lp(&self, t: TokenId) -> Option<PoolId> {
+        self.lp_index.get(&t).copied()
+    }
+
+    /// The float search model of a pool on its current state (never used for amounts).
+    #[must_use]
+    pub fn float_model(&self, p: PoolId) -> Option<&FloatPool> {
+        self.models.get(p.index())
+    }
+
+    /// Coin index of token `t` in pool `p`.
+    #[must_use]
+    pub fn coin_index(&self, p: PoolId, t: TokenId) -> Option<usize> {
+        self.pools.get(p.index())?.tokens.iter().position(|x| *x == t)
+    }
+
+    /// Replace one pool's exact state (e.g. after a simulated swap). The search models follow.
+    ///
+    /// # Errors
+    /// [`RouteError::PoolOutOfRange`] for an unknown pool; [`RouteError::BadPool`] when the
+    /// new state is of another family or coin count.
+    pub fn set_pool_state(&mut self, p: PoolId, state: Pool) -> Result<(), RouteError> {
+        let info = self.pools.get_mut(p.index()).ok_or(RouteError::PoolOutOfRange(p.0))?;
+        if core::mem::discriminant(&info.pool) != core::mem::discriminant(&state)
+            || info.pool.n_coins() != state.n_coins()
+        {
+            return Err(RouteError::BadPool { pool: info.id.clone(), why: "new state of another family" });
+        }
+        let params = self.params.get(p.index()).ok_or(RouteError::PoolOutOfRange(p.0))?;
+        let model = FloatPool::new(params, state.balances());
+        if let Some(m) = self.models.get_mut(p.index()) {
+            *m = model;
+        }
+        info.pool = state;
+        Ok(())
+    }
+}
+
+/// The assumed LP supply of a pool whose snapshot gives none.
+fn default_supply(p: &SnapshotPool, reserves: &[U256]) -> U256 {
+    match p.kind {
+        PoolKind::ConstantProduct | PoolKind::Solidly => {
+            let a = reserves.first().copied().unwrap_or_default();
+            let b = reserves.get(1).copied().unwrap_or_default();
+            let r = match crate::math::mul(a, b) {
+                Ok(prod) => crate::math::sqrt(prod),
+                Err(_) => a.max(b),
+            };
+            r.max(U256::one())
+        }
+        PoolKind::Stableswap => {
+            let mut s = U256::zero();
+            let rates = p.rates.as_ref();
+            for (k, r) in reserves.iter().enumerate() {
+                let rate = rates
+                    .and_then(|v| v.get(k))
+                    .and_then(|x| parse_u256_dec(x))
+                    .unwrap_or(U256::exp10(18));
+                let xp = crate::math::mul_div(*r, rate, U256::exp10(18)).unwrap_or(U256::MAX);
+                s = s.saturating_add(xp);
+            }
+            s.max(U256::one())
+        }
+    }
+}
+
+/// Build the exact pool and the float search parameters of one snapshot pool.
+fn build_exact(
+    p: &SnapshotPool,
+    reserves: &[U256],
+    decs: &[u8],
+    total_supply: U256,
+) -> Result<(Pool, FamilyParams), RouteError> {
+    let id = &p.id;
+    let bad = |why| RouteError::BadPool { pool: id.clone(), why };
+    match p.kind {
+        PoolKind::ConstantProduct => {
+            let (fnum, fden) = match &p.fee {
+                Some(FeeField::Fraction(f)) => {
+                    (small(id, "fee.num", Some(&f.num))?, small(id, "fee.den", Some(&f.den))?)
+                }
+                None => (3, 1000),
+                Some(FeeField::Units(_)) => return Err(bad("constant-product fee must be {num, den}")),
+            };
+            if fden == 0 || fnum >= fden {
+                return Err(RouteError::BadNumber { pool: id.clone(), field: "fee" });
+            }
+            let r = [reserves.first().copied().unwrap_or_default(), reserves.get(1).copied().unwrap_or_default()];
+            let pool = Pool::ConstantProduct(ConstantProduct::new(r, fnum, fden, total_supply)?);
+            #[allow(clippy::arithmetic_side_effects)] // f64, fnum < fden
+            let gamma = 1.0 - fnum as f64 / fden as f64;
+            Ok((pool, FamilyParams::Cp { gamma }))
+        }
+        PoolKind::Solidly => {
+            let stable = p.stable.ok_or(bad("solidly pool without `stable`"))?;
+            let bps = small(id, "fee_bps", p.fee_bps.as_ref())?;
+            if bps >= 10_000 {
+                return Err(RouteError::BadNumber { pool: id.clone(), field: "fee_bps" });
+            }
+            let d = match &p.decimals {
+                Some(d) if d.len() == 2 => [d.first().copied().unwrap_or(18), d.get(1).copied().unwrap_or(18)],
+                Some(_) => return Err(bad("solidly decimals need 2 entries")),
+                None => [decs.first().copied().unwrap_or(18), decs.get(1).copied().unwrap_or(18)],
+            };
+            if d.iter().any(|x| *x > 18) {
+                return Err(RouteError::BadNumber { pool: id.clone(), field: "decimals" });
+            }
+            let r = [reserves.first().copied().unwrap_or_default(), reserves.get(1).copied().unwrap_or_default()];
+            let bps32 = u32::try_from(bps).map_err(|_| RouteError::BadNumber { pool: id.clone(), field: "fee_bps" })?;
+            let pool = Pool::Solidly(Solidly::new(r, d, stable, bps32, total_supply)?);
+            #[allow(clippy::arithmetic_side_effects)] // f64, bps < 10000
+            let gamma = 1.0 - bps as f64 / 10_000.0;
+            let params = if stable {
+                FamilyParams::SolidlyStable { gamma, decimals: d }
+            } else {
+                FamilyParams::SolidlyVolatile { gamma }
+            };
+            Ok((pool, params))
+        }
+        PoolKind::Stableswap => {
+            let n = reserves.len();
+            let a = num(id, "a", p.a.as_ref())?;
+            let a_prec = match &p.a_precision {
+                Some(s) => num(id, "a_precision", Some(s))?,
+                None => U256::from(100u8),
+            };
+            let fee = match &p.fee {
+                Some(FeeField::Units(s)) => num(id, "fee", Some(s))?,
+                _ => return Err(bad("stableswap fee must be an integer in 1e10 units")),
+            };
+            let rates: Vec<U256> = match &p.rates {
+                Some(r) if r.len() == n => {
+                    let mut v = Vec::with_capacity(n);
+                    for s in r {
+                        v.push(num(id, "rates", Some(s))?);
+                    }
+                    v
+                }
+                Some(_) => return Err(bad("rates and tokens differ in length")),
+                None => {
+                    let mut v = Vec::with_capacity(n);
+                    for d in decs {
+                        let e = 36u8.checked_sub(*d).ok_or(RouteError::BadNumber { pool: id.clone(), field: "decimals" })?;
+                        v.push(U256::exp10(usize::from(e)));
+                    }
+                    v
+                }
+            };
+            if a.is_zero() || a_prec.is_zero() || fee >= U256::exp10(10) || rates.iter().any(U256::is_zero) {
+                return Err(RouteError::BadNumber { pool: id.clone(), field: "a/fee/rates" });
+            }
+            let admin_fee = match &p.admin_fee {
+                Some(s) => Some(num(id, "admin_fee", Some(s))?),
+                None => None,
+            };
+            let ss = match p.variant.as_deref() {
+                None | Some("classic" | "3pool" | "three_pool") => StableSwap::from_snapshot(
+                    reserves, &rates, a, a_prec, fee, admin_fee, total_supply,
+                )?,
+                Some("ng") => {
+                    let offpeg = match &p.offpeg_fee_multiplier {
+                        Some(s) => num(id, "offpeg_fee_multiplier", Some(s))?,
+                        None => U256::zero(),
+                    };
+                    let a_whole = crate::math::div(a, a_prec)?;
+                    StableSwap::new(StableSwapParams {
+                        variant: Variant::Ng,
+                        balances: reserves.iter().copied().collect(),
+                        rates: rates.iter().copied().collect(),
+                        a: a_whole,
+                        fee,
+                        admin_fee: admin_fee.unwrap_or_default(),
+                        total_supply,
+                        admin_balances: crate::pool::Amounts::new(),
+                        offpeg_fee_multiplier: offpeg,
+                    })?
+                }
+                Some(_) => return Err(bad("unknown Curve variant")),
+            };
+            let pool = Pool::StableSwap(ss);
+            let params = FamilyParams::stable(a, a_prec, fee, &rates);
+            Ok((pool, params))
+        }
+    }
+}

@@ -8,9 +8,7 @@ use primitive_types::U256;
 
 /// `get_D`, exact: the u128 form when every intermediate fits, else [`invariant::get_d`].
 pub(super) fn get_d(xp: &[U256], amp: U256, variant: Variant) -> Result<U256, PoolError> {
-    if let Some(d) = small(xp).and_then(|(a, n)| {
-        get_d_128(a.get(..n)?, to_u128(amp)?, variant)
-    }) {
+    if let Some(d) = small(xp).and_then(|(a, n)| get_d_128(a.get(..n)?, to_u128(amp)?, variant)) {
         return Ok(U256::from(d));
     }
     invariant::get_d(xp, amp, variant)
@@ -53,14 +51,29 @@ pub(super) fn get_y_d(
     variant: Variant,
 ) -> Result<U256, PoolError> {
     let fast = small(xp).and_then(|(a, n)| {
-        let (b, c) =
-            coefficients_128(a.get(..n)?, None, i, to_u128(amp)?, to_u128(d)?, variant)?;
+        let (b, c) = coefficients_128(a.get(..n)?, None, i, to_u128(amp)?, to_u128(d)?, variant)?;
         newton_y_128(b, c, to_u128(d)?, variant)
     });
     match fast {
         Some(y) => Ok(U256::from(y)),
         None => invariant::get_y_d(i, xp, amp, d, variant),
     }
+}
+
+/// `div(mul(a, b)?, d)?` exactly (an overflowing product first, then a zero divisor), through
+/// u128 arithmetic when the operands and the quotient fit.
+#[inline]
+pub(super) fn mul_div(a: U256, b: U256, d: U256) -> Result<U256, PoolError> {
+    if let (Some(a), Some(b), Some(d)) = (to_u128(a), to_u128(b), to_u128(d)) {
+        // The product of two u128 always fits 256 bits, so only the divisor can fail.
+        if d == 0 {
+            return Err(PoolError::Math(crate::error::MathError::DivisionByZero));
+        }
+        if let Some(q) = mul_div_128(a, b, d) {
+            return Ok(U256::from(q));
+        }
+    }
+    Ok(div(mul(a, b)?, d)?)
 }
 
 // ---------------------------------------------------------------------- 128-bit forms
@@ -217,7 +230,11 @@ fn close_128(a: u128, b: u128) -> bool {
 /// u128 twin of [`invariant::get_d`].
 fn get_d_128(xp: &[u128], amp: u128, variant: Variant) -> Option<u128> {
     let n = xp.len() as u128;
-    let ap = if variant == Variant::ThreePool { 1 } else { 100 };
+    let ap = if variant == Variant::ThreePool {
+        1
+    } else {
+        100
+    };
     let mut s: u128 = 0;
     for &x in xp {
         s = s.checked_add(x)?;
@@ -274,7 +291,11 @@ fn coefficients_128(
     variant: Variant,
 ) -> Option<(u128, W)> {
     let n = xp.len() as u128;
-    let ap: u128 = if variant == Variant::ThreePool { 1 } else { 100 };
+    let ap: u128 = if variant == Variant::ThreePool {
+        1
+    } else {
+        100
+    };
     let ann = amp.checked_mul(n)?;
     let mut c = d;
     let mut s: u128 = 0;
@@ -309,6 +330,130 @@ fn newton_y_128(b: u128, c: W, d: u128, variant: Variant) -> Option<u128> {
     } else {
         Some(y)
     }
+}
+
+// ---------------------------------------------------------------------- whole-op fast paths
+
+const PRECISION_128: u128 = 1_000_000_000_000_000_000;
+const FEE_DEN_128: u128 = 10_000_000_000;
+
+/// The shared start of `get_dy` / `exchange` in u128: `x`, `y` and `dy = xp_j - y - 1`
+/// (indices already checked).
+#[inline]
+fn swap_xy_128(p: &StableSwap, i: usize, j: usize, dx: U256) -> Option<(u128, u128, u128)> {
+    let xp_u = p.xp.as_ref().ok()?;
+    let (xp, n) = small(xp_u)?;
+    let xp = xp.get(..n)?;
+    let d = to_u128(*p.d.as_ref().ok()?)?;
+    let amp = to_u128(p.amp)?;
+    let x = xp.get(i)?.checked_add(mul_div_128(
+        to_u128(dx)?,
+        to_u128(p.rate(i))?,
+        PRECISION_128,
+    )?)?;
+    let (b, c) = coefficients_128(xp, Some((i, x)), j, amp, d, p.variant)?;
+    let y = newton_y_128(b, c, d, p.variant)?;
+    let dy = xp.get(j)?.checked_sub(y)?.checked_sub(1)?;
+    Some((x, y, dy))
+}
+
+/// u128 twin of [`invariant::dynamic_fee`] (the one 256-by-256 division goes through U256).
+fn dynamic_fee_128(xpi: u128, xpj: u128, fee: u128, m: u128) -> Option<u128> {
+    if m <= FEE_DEN_128 {
+        return Some(fee);
+    }
+    let sum = xpi.checked_add(xpj)?;
+    let xps2 = mul_full(sum, sum);
+    let k = m.checked_sub(FEE_DEN_128)?.checked_mul(4)?;
+    let num = mul_w(mul_full(k, xpi), xpj)?;
+    let t = if xps2.hi == 0 {
+        div_w_full(num, xps2.lo)?
+    } else {
+        let q = crate::math::div(w_to_u256(num), w_to_u256(xps2)).ok()?;
+        W {
+            hi: 0,
+            lo: to_u128(q)?,
+        }
+    };
+    if t.hi != 0 {
+        return None;
+    }
+    m.checked_mul(fee)?
+        .checked_div(t.lo.checked_add(FEE_DEN_128)?)
+}
+
+/// [`invariant::dynamic_fee`] through [`dynamic_fee_128`] when the operands fit.
+#[inline]
+pub(super) fn dynamic_fee(xpi: U256, xpj: U256, fee: U256, m: U256) -> Option<U256> {
+    dynamic_fee_128(to_u128(xpi)?, to_u128(xpj)?, to_u128(fee)?, to_u128(m)?).map(U256::from)
+}
+
+fn w_to_u256(w: W) -> U256 {
+    #[allow(clippy::cast_possible_truncation)] // splitting into 64-bit limbs on purpose
+    U256([
+        w.lo as u64,
+        (w.lo >> 64) as u64,
+        w.hi as u64,
+        (w.hi >> 64) as u64,
+    ])
+}
+
+/// The swap fee rate for a trade that moves coin `i` to `x` and coin `j` to `y`.
+#[inline]
+fn swap_fee_128(p: &StableSwap, i: usize, j: usize, x: u128, y: u128) -> Option<u128> {
+    let fee = to_u128(p.fee)?;
+    if p.variant != Variant::Ng {
+        return Some(fee);
+    }
+    let xp = p.xp.as_ref().ok()?;
+    let xi = to_u128(*xp.get(i)?)?;
+    let xj = to_u128(*xp.get(j)?)?;
+    dynamic_fee_128(
+        xi.checked_add(x)?.checked_div(2)?,
+        xj.checked_add(y)?.checked_div(2)?,
+        fee,
+        to_u128(p.offpeg)?,
+    )
+}
+
+/// `get_dy` entirely in u128 with 256-bit products; `None` sends the caller to the U256 path.
+pub(super) fn get_dy(p: &StableSwap, i: usize, j: usize, dx: U256) -> Option<U256> {
+    let (x, y, dy) = swap_xy_128(p, i, j, dx)?;
+    let rate_j = to_u128(p.rate(j))?;
+    let f = swap_fee_128(p, i, j, x, y)?;
+    let out = if p.variant == Variant::ThreePool {
+        let dy = mul_div_128(dy, PRECISION_128, rate_j)?;
+        dy.checked_sub(mul_div_128(f, dy, FEE_DEN_128)?)?
+    } else {
+        let fee = mul_div_128(f, dy, FEE_DEN_128)?;
+        mul_div_128(dy.checked_sub(fee)?, PRECISION_128, rate_j)?
+    };
+    Some(U256::from(out))
+}
+
+/// `exchange`'s amounts in u128: (out, admin fee in coin units, x, y).
+pub(super) fn exchange(
+    p: &StableSwap,
+    i: usize,
+    j: usize,
+    dx: U256,
+) -> Option<(U256, U256, U256, U256)> {
+    let (x, y, dy) = swap_xy_128(p, i, j, dx)?;
+    let rate_j = to_u128(p.rate(j))?;
+    let f = swap_fee_128(p, i, j, x, y)?;
+    let dy_fee = mul_div_128(dy, f, FEE_DEN_128)?;
+    let out = mul_div_128(dy.checked_sub(dy_fee)?, PRECISION_128, rate_j)?;
+    let admin = mul_div_128(
+        mul_div_128(dy_fee, to_u128(p.admin_fee)?, FEE_DEN_128)?,
+        PRECISION_128,
+        rate_j,
+    )?;
+    Some((
+        U256::from(out),
+        U256::from(admin),
+        U256::from(x),
+        U256::from(y),
+    ))
 }
 
 /// A close first guess of the input for `dy` out, by inverting the swap as NG's `get_dx`
@@ -431,5 +576,61 @@ pub(super) fn marginal_rate(p: &StableSwap, i: usize, j: usize) -> Option<f64> {
         Some(r)
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::arithmetic_side_effects)]
+mod tests {
+    use super::*;
+
+    /// xorshift64*: deterministic pseudo-random bits for the tests.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn bits(&mut self, bits: u32) -> u128 {
+            let v = (u128::from(self.next()) << 64) | u128::from(self.next());
+            if bits == 0 {
+                0
+            } else {
+                v >> (128 - bits)
+            }
+        }
+    }
+
+    #[test]
+    fn div_w_matches_u256_division() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let total = 200_000u32;
+        for _ in 0..total {
+            let db = (rng.next() % 128) as u32 + 1;
+            let d = rng.bits(db).max(1);
+            let hb = (rng.next() % 129) as u32;
+            let hi = rng.bits(hb) % d;
+            let lo = rng.bits(128);
+            let w = W { hi, lo };
+            let want = w_to_u256(w) / U256::from(d);
+            assert_eq!(div_w(w, d).map(U256::from), Some(want), "{w:?} / {d}");
+            let full = div_w_full(w, d).unwrap();
+            assert_eq!(w_to_u256(full), want);
+        }
+    }
+
+    #[test]
+    fn mul_full_matches_u256() {
+        let mut rng = Rng(7);
+        for _ in 0..100_000 {
+            let (ab, bb) = ((rng.next() % 129) as u32, (rng.next() % 129) as u32);
+            let (a, b) = (rng.bits(ab), rng.bits(bb));
+            assert_eq!(
+                w_to_u256(mul_full(a, b)),
+                U256::from(a).full_mul(U256::from(b)).try_into().unwrap()
+            );
+        }
     }
 }

@@ -25,6 +25,7 @@ mod invariant;
 use super::Amounts;
 use crate::error::PoolError;
 use crate::math::{add, div, mul, sub};
+use fast::mul_div as md;
 use invariant::{FEE_DENOMINATOR, PRECISION};
 use primitive_types::U256;
 
@@ -229,6 +230,7 @@ impl StableSwap {
             p.admin_fee,
             p.offpeg_fee_multiplier,
             p.total_supply,
+            None,
         ))
     }
 
@@ -243,11 +245,13 @@ impl StableSwap {
         admin_fee: U256,
         offpeg: U256,
         total_supply: U256,
+        known_d: Option<U256>,
     ) -> Self {
         let xp = xp_mem(&rates, &balances);
-        let d = match &xp {
-            Ok(xp) => fast::get_d(xp, amp, variant),
-            Err(e) => Err(*e),
+        let d = match (&xp, known_d) {
+            (Ok(_), Some(d)) => Ok(d),
+            (Ok(xp), None) => fast::get_d(xp, amp, variant),
+            (Err(e), _) => Err(*e),
         };
         Self {
             variant,
@@ -266,6 +270,17 @@ impl StableSwap {
 
     /// The same pool with new balances, admin balances and supply.
     fn with_state(&self, balances: Amounts, admin_balances: Amounts, total_supply: U256) -> Self {
+        self.with_state_d(balances, admin_balances, total_supply, None)
+    }
+
+    /// As [`Self::with_state`] when the caller already knows `D` of the new balances.
+    fn with_state_d(
+        &self,
+        balances: Amounts,
+        admin_balances: Amounts,
+        total_supply: U256,
+        known_d: Option<U256>,
+    ) -> Self {
         Self::build(
             self.variant,
             balances,
@@ -276,6 +291,7 @@ impl StableSwap {
             self.admin_fee,
             self.offpeg,
             total_supply,
+            known_d,
         )
     }
 
@@ -347,6 +363,23 @@ impl StableSwap {
         self.offpeg
     }
 
+    /// The parameters this state was built from (with its current balances and supply):
+    /// `StableSwap::new(p.params())` rebuilds an equal pool.
+    #[must_use]
+    pub fn params(&self) -> StableSwapParams {
+        StableSwapParams {
+            variant: self.variant,
+            balances: self.balances.clone(),
+            rates: self.rates.clone(),
+            a: self.a(),
+            fee: self.fee,
+            admin_fee: self.admin_fee,
+            total_supply: self.total_supply,
+            admin_balances: self.admin_balances.clone(),
+            offpeg_fee_multiplier: self.offpeg,
+        }
+    }
+
     /// The invariant `D` of the current balances (cached).
     ///
     /// # Errors
@@ -360,7 +393,7 @@ impl StableSwap {
     /// # Errors
     /// As [`StableSwap::d`], or division by zero on an empty pool.
     pub fn virtual_price(&self) -> Result<U256, PoolError> {
-        Ok(div(mul(self.d?, PRECISION)?, self.total_supply)?)
+        Ok(md(self.d?, PRECISION, self.total_supply)?)
     }
 
     // ------------------------------------------------------------------ helpers
@@ -415,6 +448,19 @@ impl StableSwap {
         div(self.rate(i), PRECISION).unwrap_or_default()
     }
 
+    /// `D` of the stored balances after an imbalance fee, when it is one already computed:
+    /// with no admin fee the pool keeps every fee (stored = balances before fees, `D1`); with
+    /// a 100 % admin fee it keeps none (stored = balances after fees, `D2`).
+    fn known_d_after_fees(&self, d1: U256, d2: U256) -> Option<U256> {
+        if self.admin_fee.is_zero() {
+            Some(d1)
+        } else if self.admin_fee == FEE_DENOMINATOR {
+            Some(d2)
+        } else {
+            None
+        }
+    }
+
     // ------------------------------------------------------------------ swaps
 
     /// `get_dy(i, j, dx)`: the contract's quote for selling `dx` of coin `i` for coin `j`
@@ -425,19 +471,22 @@ impl StableSwap {
     /// (overflow, a zero balance, no convergence).
     pub fn get_dy(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
         self.check_pair(i, j)?;
+        if let Some(out) = fast::get_dy(self, i, j, dx) {
+            return Ok(out);
+        }
         let xp = self.xp()?;
         let d = self.d?;
-        let x = add(xp[i], div(mul(dx, self.rate(i))?, PRECISION)?)?;
+        let x = add(xp[i], md(dx, self.rate(i), PRECISION)?)?;
         let y = fast::get_y(i, j, x, xp, self.amp, d, self.variant)?;
         let dy = sub(sub(xp[j], y)?, U256::one())?;
         match self.variant {
             Variant::Classic => {
-                let fee = div(mul(self.fee, dy)?, FEE_DENOMINATOR)?;
-                Ok(div(mul(sub(dy, fee)?, PRECISION)?, self.rate(j))?)
+                let fee = md(self.fee, dy, FEE_DENOMINATOR)?;
+                Ok(md(sub(dy, fee)?, PRECISION, self.rate(j))?)
             }
             Variant::ThreePool => {
-                let dy = div(mul(dy, PRECISION)?, self.rate(j))?;
-                let fee = div(mul(self.fee, dy)?, FEE_DENOMINATOR)?;
+                let dy = md(dy, PRECISION, self.rate(j))?;
+                let fee = md(self.fee, dy, FEE_DENOMINATOR)?;
                 Ok(sub(dy, fee)?)
             }
             Variant::Ng => {
@@ -448,8 +497,8 @@ impl StableSwap {
                     self.fee,
                     self.offpeg,
                 )?;
-                let fee = div(mul(f, dy)?, FEE_DENOMINATOR)?;
-                Ok(div(mul(sub(dy, fee)?, PRECISION)?, self.rate(j))?)
+                let fee = md(f, dy, FEE_DENOMINATOR)?;
+                Ok(md(sub(dy, fee)?, PRECISION, self.rate(j))?)
             }
         }
     }
@@ -468,29 +517,10 @@ impl StableSwap {
         }
         let xp = self.xp()?;
         let d = self.d?;
-        let x = add(xp[i], div(mul(dx, self.rate(i))?, PRECISION)?)?;
-        let y = fast::get_y(i, j, x, xp, self.amp, d, self.variant)?;
-        let dy = sub(sub(xp[j], y)?, U256::one())?;
-        let f = if ng {
-            let two = U256::from(2u8);
-            invariant::dynamic_fee(
-                div(add(xp[i], x)?, two)?,
-                div(add(xp[j], y)?, two)?,
-                self.fee,
-                self.offpeg,
-            )?
-        } else {
-            self.fee
+        let (out, admin, x, y) = match fast::exchange(self, i, j, dx) {
+            Some(r) => r,
+            None => self.exchange_amounts(i, j, dx)?,
         };
-        let dy_fee = div(mul(dy, f)?, FEE_DENOMINATOR)?;
-        let out = div(mul(sub(dy, dy_fee)?, PRECISION)?, self.rate(j))?;
-        let admin = div(
-            mul(
-                div(mul(dy_fee, self.admin_fee)?, FEE_DENOMINATOR)?,
-                PRECISION,
-            )?,
-            self.rate(j),
-        )?;
         let mut balances = self.balances.clone();
         let mut admin_balances = self.admin_balances.clone();
         balances[i] = add(balances[i], dx)?;
@@ -508,6 +538,38 @@ impl StableSwap {
             out,
             self.with_state(balances, admin_balances, self.total_supply),
         ))
+    }
+
+    /// `exchange`'s amounts on U256: (out, admin fee in coin units, x, y).
+    fn exchange_amounts(
+        &self,
+        i: usize,
+        j: usize,
+        dx: U256,
+    ) -> Result<(U256, U256, U256, U256), PoolError> {
+        let xp = self.xp()?;
+        let d = self.d?;
+        let x = add(xp[i], md(dx, self.rate(i), PRECISION)?)?;
+        let y = fast::get_y(i, j, x, xp, self.amp, d, self.variant)?;
+        let dy = sub(sub(xp[j], y)?, U256::one())?;
+        let f = if self.variant == Variant::Ng {
+            let two = U256::from(2u8);
+            invariant::dynamic_fee(
+                div(add(xp[i], x)?, two)?,
+                div(add(xp[j], y)?, two)?,
+                self.fee,
+                self.offpeg,
+            )?
+        } else {
+            self.fee
+        };
+        let dy_fee = md(dy, f, FEE_DENOMINATOR)?;
+        let out = md(sub(dy, dy_fee)?, PRECISION, self.rate(j))?;
+        let admin = div(
+            mul(md(dy_fee, self.admin_fee, FEE_DENOMINATOR)?, PRECISION)?,
+            self.rate(j),
+        )?;
+        Ok((out, admin, x, y))
     }
 
     // ------------------------------------------------------------------ liquidity
@@ -536,11 +598,11 @@ impl StableSwap {
             let base_fee = self.base_fee()?;
             let ys = div(add(d0, d1)?, invariant::nu(self.n_coins()))?;
             for k in 0..self.n_coins() {
-                let ideal = div(mul(d1, old[k])?, d0)?;
+                let ideal = md(d1, old[k], d0)?;
                 let diff = abs_diff(ideal, new[k]);
-                let xs = div(mul(self.rate(k), add(old[k], new[k])?)?, PRECISION)?;
+                let xs = md(self.rate(k), add(old[k], new[k])?, PRECISION)?;
                 let f = invariant::dynamic_fee(xs, ys, base_fee, self.offpeg)?;
-                new[k] = sub(new[k], div(mul(f, diff)?, FEE_DENOMINATOR)?)?;
+                new[k] = sub(new[k], md(f, diff, FEE_DENOMINATOR)?)?;
             }
             fast::get_d(&xp_mem(&self.rates, &new)?, self.amp, self.variant)?
         } else {
@@ -551,7 +613,7 @@ impl StableSwap {
         } else {
             sub(d0, d2)?
         };
-        Ok(div(mul(diff, ts)?, d0)?)
+        Ok(md(diff, ts, d0)?)
     }
 
     /// `add_liquidity(amounts, 0)`: LP minted and the state after. Rounds down.
@@ -591,7 +653,7 @@ impl StableSwap {
             if ng && d1.bits() > 128 {
                 return Err(PoolError::OracleRevert);
             }
-            let st = self.with_state(new, self.admin_balances.clone(), add(ts, d1)?);
+            let st = self.with_state_d(new, self.admin_balances.clone(), add(ts, d1)?, Some(d1));
             return Ok((d1, st));
         }
         let base_fee = self.base_fee()?;
@@ -603,27 +665,28 @@ impl StableSwap {
         let mut stored = new.clone();
         let mut admin_balances = self.admin_balances.clone();
         for k in 0..n {
-            let ideal = div(mul(d1, old[k])?, d0)?;
+            let ideal = md(d1, old[k], d0)?;
             let diff = abs_diff(ideal, new[k]);
             let f = if ng {
-                let xs = div(mul(self.rate(k), add(old[k], new[k])?)?, PRECISION)?;
+                let xs = md(self.rate(k), add(old[k], new[k])?, PRECISION)?;
                 invariant::dynamic_fee(xs, ys, base_fee, self.offpeg)?
             } else {
                 base_fee
             };
-            let fee_k = div(mul(f, diff)?, FEE_DENOMINATOR)?;
-            let admin_k = div(mul(fee_k, self.admin_fee)?, FEE_DENOMINATOR)?;
+            let fee_k = md(f, diff, FEE_DENOMINATOR)?;
+            let admin_k = md(fee_k, self.admin_fee, FEE_DENOMINATOR)?;
             stored[k] = sub(new[k], admin_k)?;
             admin_balances[k] = add(admin_balances[k], admin_k)?;
             new[k] = sub(new[k], fee_k)?;
         }
         let xp2 = xp_mem(&self.rates, &new)?;
         let d2 = fast::get_d(&xp2, self.amp, self.variant)?;
-        let minted = div(mul(ts, sub(d2, d0)?)?, d0)?;
+        let minted = md(ts, sub(d2, d0)?, d0)?;
         if ng {
             invariant::oracle_check(&xp2, self.amp, d2)?;
         }
-        let st = self.with_state(stored, admin_balances, add(ts, minted)?);
+        let known = self.known_d_after_fees(d1, d2);
+        let st = self.with_state_d(stored, admin_balances, add(ts, minted)?, known);
         Ok((minted, st))
     }
 
@@ -664,7 +727,7 @@ impl StableSwap {
         let xp = self.xp()?;
         let d0 = self.d?;
         let ts = self.total_supply;
-        let d1 = sub(d0, div(mul(lp, d0)?, ts)?)?;
+        let d1 = sub(d0, md(lp, d0, ts)?)?;
         let new_y = fast::get_y_d(i, xp, self.amp, d1, self.variant)?;
         let base_fee = self.base_fee()?;
         let ng = self.variant == Variant::Ng;
@@ -678,7 +741,7 @@ impl StableSwap {
         for k in 0..n {
             let xk = xp[k];
             let (dx_expected, xavg) = if k == i {
-                let e = sub(div(mul(xk, d1)?, d0)?, new_y)?;
+                let e = sub(md(xk, d1, d0)?, new_y)?;
                 let avg = if ng {
                     div(add(xk, new_y)?, U256::from(2u8))?
                 } else {
@@ -686,14 +749,14 @@ impl StableSwap {
                 };
                 (e, avg)
             } else {
-                (sub(xk, div(mul(xk, d1)?, d0)?)?, xk)
+                (sub(xk, md(xk, d1, d0)?)?, xk)
             };
             let f = if ng {
                 invariant::dynamic_fee(xavg, ys, base_fee, self.offpeg)?
             } else {
                 base_fee
             };
-            reduced[k] = sub(xk, div(mul(f, dx_expected)?, FEE_DENOMINATOR)?)?;
+            reduced[k] = sub(xk, md(f, dx_expected, FEE_DENOMINATOR)?)?;
         }
         let dy = sub(
             reduced[i],
@@ -701,8 +764,8 @@ impl StableSwap {
         )?;
         let (dy, dy0) = if ng {
             let r = self.rate(i);
-            let dy0 = div(mul(sub(xp[i], new_y)?, PRECISION)?, r)?;
-            (div(mul(sub(dy, U256::one())?, PRECISION)?, r)?, dy0)
+            let dy0 = md(sub(xp[i], new_y)?, PRECISION, r)?;
+            (md(sub(dy, U256::one())?, PRECISION, r)?, dy0)
         } else {
             let pm = self.precision_mul(i);
             let dy0 = div(sub(xp[i], new_y)?, pm)?;
@@ -736,7 +799,7 @@ impl StableSwap {
             return Err(PoolError::InsufficientInputAmount);
         }
         let r = self.one_coin(lp, i)?;
-        let admin = div(mul(r.fee, self.admin_fee)?, FEE_DENOMINATOR)?;
+        let admin = md(r.fee, self.admin_fee, FEE_DENOMINATOR)?;
         let mut balances = self.balances.clone();
         let mut admin_balances = self.admin_balances.clone();
         balances[i] = sub(balances[i], add(r.dy, admin)?)?;
@@ -782,16 +845,16 @@ impl StableSwap {
         let mut stored = new.clone();
         let mut admin_balances = self.admin_balances.clone();
         for k in 0..n {
-            let ideal = div(mul(d1, old[k])?, d0)?;
+            let ideal = md(d1, old[k], d0)?;
             let diff = abs_diff(ideal, new[k]);
             let f = if ng {
-                let xs = div(mul(self.rate(k), add(old[k], new[k])?)?, PRECISION)?;
+                let xs = md(self.rate(k), add(old[k], new[k])?, PRECISION)?;
                 invariant::dynamic_fee(xs, ys, base_fee, self.offpeg)?
             } else {
                 base_fee
             };
-            let fee_k = div(mul(f, diff)?, FEE_DENOMINATOR)?;
-            let admin_k = div(mul(fee_k, self.admin_fee)?, FEE_DENOMINATOR)?;
+            let fee_k = md(f, diff, FEE_DENOMINATOR)?;
+            let admin_k = md(fee_k, self.admin_fee, FEE_DENOMINATOR)?;
             stored[k] = sub(new[k], admin_k)?;
             admin_balances[k] = add(admin_balances[k], admin_k)?;
             new[k] = sub(new[k], fee_k)?;
@@ -801,13 +864,17 @@ impl StableSwap {
         if ng {
             invariant::oracle_check(&xp2, self.amp, d2)?;
         }
-        let burned = div(mul(sub(d0, d2)?, ts)?, d0)?;
+        let burned = md(sub(d0, d2)?, ts, d0)?;
         if burned.is_zero() {
             return Err(PoolError::InsufficientLiquidityBurned);
         }
         let burned = add(burned, U256::one())?;
         let ts_after = sub(ts, burned).map_err(|_| PoolError::BurnExceedsSupply)?;
-        Ok((burned, self.with_state(stored, admin_balances, ts_after)))
+        let known = self.known_d_after_fees(d1, d2);
+        Ok((
+            burned,
+            self.with_state_d(stored, admin_balances, ts_after, known),
+        ))
     }
 
     // ------------------------------------------------------------------ Pool verbs
@@ -847,11 +914,11 @@ impl StableSwap {
         if self.variant == Variant::ThreePool {
             let xp = self.xp()?;
             let d = self.d?;
-            let x = add(xp[i], div(mul(dx, self.rate(i))?, PRECISION)?)?;
+            let x = add(xp[i], md(dx, self.rate(i), PRECISION)?)?;
             let y = fast::get_y(i, j, x, xp, self.amp, d, self.variant)?;
             let dyx = sub(sub(xp[j], y)?, U256::one())?;
-            let fee = div(mul(dyx, self.fee)?, FEE_DENOMINATOR)?;
-            let out = div(mul(sub(dyx, fee)?, PRECISION)?, self.rate(j))?;
+            let fee = md(dyx, self.fee, FEE_DENOMINATOR)?;
+            let out = md(sub(dyx, fee)?, PRECISION, self.rate(j))?;
             return Ok(q.min(out));
         }
         Ok(q)
@@ -905,7 +972,7 @@ fn xp_mem(rates: &[U256], balances: &[U256]) -> Result<Amounts, PoolError> {
     rates
         .iter()
         .zip(balances)
-        .map(|(&r, &b)| Ok(div(mul(r, b)?, PRECISION)?))
+        .map(|(&r, &b)| Ok(md(r, b, PRECISION)?))
         .collect()
 }
 

@@ -1,1 +1,0 @@
-//! `route`: implemented by its issue.

@@ -1,0 +1,850 @@
+//! Split-route search over a [`PoolGraph`]: exact-in quotes with an optimality bound.
+//!
+//! # Model and algorithm
+//!
+//! A route is a flow: every directed pool edge (pool, coin i → coin j) carries one aggregate
+//! input, token balances never go negative, every input is spent exactly and the outputs are
+//! what is left at the end. [`quote`]:
+//!
+//! 1. **Prunes** the graph to the edges on some path of at most `max_hops` hops from an input to
+//!    an output (breadth-first distances from the inputs and to the outputs).
+//! 2. **Values** the outputs: output k's mid price `v_k` in units of the first output is the
+//!    geometric mean of the best zero-size bid (k → first output) and the inverse of the best
+//!    zero-size ask (first output → k), each the best product of fee-inclusive marginal rates
+//!    over paths of at most `max_hops` hops. With several outputs the plan maximises the basket
+//!    value `T = min_k v_k z_k / w_k` (`z_k` amounts, `w_k` proportions), so the outputs' values
+//!    at these mid prices follow the proportions; surplus of one output above its share stays in
+//!    the plan.
+//! 3. **Solves the dual** (Angeris et al. 2022, Diamandis et al. 2023, see `dual.rs`): for token
+//!    prices ν every edge solves its own arbitrage on float models of the pools (closed forms for
+//!    x·y = k and the solidly curves, Newton for Curve), and
+//!    `h(ν) = (Σ ν_i b_i + Σ_e arb_e(ν)) / Σ_k ν_k w_k / v_k` bounds every plan's `T` from above.
+//!    `h` is minimised by Gauss–Seidel sweeps and Newton's method on the KKT system.
+//! 4. **Recovers an exact plan**: the active edges form a DAG; each token's holding is split over
+//!    its outgoing active edges by the optimal flow fractions (floors, the remainder on the
+//!    largest edge so every holding is spent exactly), and the swaps are simulated with the exact
+//!    integer pools in topological order on the evolving pool states (each pool direction is
+//!    swapped once, on its aggregate flow). For one input and one output the best single path
+//!    (hop-bounded dynamic programme) is simulated too and the better plan is returned.
+//! 5. **Gas** (optional, EVM chains): each step costs `gas units × gas price` in units of the
+//!    (first) output; edges whose arbitrage profit at the optimal prices does not pay for their
+//!    step are dropped and the problem re-solved, and the plan (or the single path) with the best
+//!    output net of gas is returned. Chain 101 has no gas pricing.
+//!
+//! The reported [`Plan::upper_bound`] is `h(ν) · (1 + 1e-7)`: the margin covers float error of
+//! the models (≈1e-12) and the sequential-execution gain of Curve pools (fee on the output)
+//! that the aggregate model does not see (≤ 1e-7 relative, see `../shared/routing/README.md`).
+//!
+//! Deterministic: no hashing, no clocks, no thread-dependent order; [`quote_batch`] with the
+//! `parallel` feature maps requests to plans independently and keeps their order.
+
+// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+#[cfg(feature = "serde")]
+pub mod body;
+pub(crate) mod dual;
+pub mod fmath;
+pub mod model;
+
+use crate::error::RouteError;
+use crate::graph::{PoolGraph, CHAIN_101};
+use crate::math;
+use crate::plan::{Output, Plan, Step, TokenAmount};
+use crate::pool::Pool;
+use crate::snapshot::PoolKind;
+use crate::units::{PoolId, TokenId};
+use alloc::collections::VecDeque;
+
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use dual::{DEdge, Dual};
+use model::{u256_to_f64, EdgeModel};
+use num_rational::Ratio;
+use primitive_types::U256;
+
+/// Default hop limit of a path.
+pub const DEFAULT_MAX_HOPS: usize = 6;
+
+/// Relative margin added to the dual bound (float error and Curve sequential execution).
+pub const BOUND_MARGIN: f64 = 1e-7;
+
+/// Gas pricing for EVM chains: gas units per swap step by pool family, and the price of one gas
+/// unit in base units of the (first) output token.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GasModel {
+    /// gas units of a constant-product swap step
+    pub constant_product: u64,
+    /// gas units of a solidly swap step
+    pub solidly: u64,
+    /// gas units of a Curve swap step
+    pub stableswap: u64,
+    /// output base units per gas unit (≥ 0)
+    pub gas_price: f64,
+}
+
+impl GasModel {
+    /// Typical per-step costs (Uniswap V2 60k, solidly 80k, Curve 110k gas) at `gas_price`
+    /// output base units per gas unit.
+    #[must_use]
+    pub fn typical(gas_price: f64) -> Self {
+        GasModel { constant_product: 60_000, solidly: 80_000, stableswap: 110_000, gas_price }
+    }
+
+    /// Gas units of one step through a pool of this kind.
+    #[must_use]
+    pub fn units(&self, kind: PoolKind) -> u64 {
+        match kind {
+            PoolKind::ConstantProduct => self.constant_product,
+            PoolKind::Solidly => self.solidly,
+            PoolKind::Stableswap => self.stableswap,
+        }
+    }
+}
+
+/// The router's input: exact-in amounts to exact proportions of outputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RouteRequest {
+    /// Input tokens and the exact amounts to spend (repeated tokens are summed).
+    pub inputs: Vec<(TokenId, U256)>,
+    /// Output tokens and their value proportions (positive, summing to exactly 1).
+    pub outputs: Vec<(TokenId, Ratio<u64>)>,
+    /// Hop limit of a path (default [`DEFAULT_MAX_HOPS`]).
+    pub max_hops: usize,
+    /// Optional gas pricing (ignored on chain 101).
+    pub gas: Option<GasModel>,
+    /// Slippage limit as a fraction (0.005 = 0.5 %): `min_amount = floor(amount × (1 − s))`.
+    pub slippage: Ratio<u64>,
+    /// Only pools of these sources (when given).
+    pub source_whitelist: Option<Vec<String>>,
+    /// Never pools of these sources (not applied on chain 101).
+    pub source_blacklist: Vec<String>,
+}
+
+impl RouteRequest {
+    /// A request with default hops, no gas, no source filter and 0.5 % slippage.
+    #[must_use]
+    pub fn new(inputs: Vec<(TokenId, U256)>, outputs: Vec<(TokenId, Ratio<u64>)>) -> Self {
+        RouteRequest {
+            inputs,
+            outputs,
+            max_hops: DEFAULT_MAX_HOPS,
+            gas: None,
+            slippage: Ratio::new_raw(5, 1000),
+            source_whitelist: None,
+            source_blacklist: Vec::new(),
+        }
+    }
+}
+
+/// A directed edge of the pruned problem, with global ids.
+#[derive(Debug, Clone, Copy)]
+struct GEdge {
+    pool: PoolId,
+    i: usize,
+    j: usize,
+    ti: TokenId,
+    to: TokenId,
+    m: EdgeModel,
+    rate0: f64,
+}
+
+/// One flow of a recovered solution.
+#[derive(Debug, Clone, Copy)]
+struct Flow {
+    e: usize,
+    x: f64,
+}
+
+/// The validated request in graph terms.
+#[derive(Debug)]
+struct Prepared {
+    inputs: Vec<(TokenId, U256)>,
+    outputs: Vec<(TokenId, f64)>,
+}
+
+fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError> {
+    if req.inputs.is_empty() {
+        return Err(RouteError::BadRequest("no inputs"));
+    }
+    if req.outputs.is_empty() {
+        return Err(RouteError::BadRequest("no outputs"));
+    }
+    if req.max_hops == 0 {
+        return Err(RouteError::BadRequest("max_hops must be at least 1"));
+    }
+    if *req.slippage.denom() == 0 || req.slippage.numer() > req.slippage.denom() {
+        return Err(RouteError::BadRequest("slippage must be a fraction in [0, 1]"));
+    }
+    let mut inputs: Vec<(TokenId, U256)> = Vec::new();
+    for (t, a) in &req.inputs {
+        graph.token(*t).ok_or(RouteError::TokenOutOfRange(t.0))?;
+        if a.is_zero() {
+            return Err(RouteError::BadRequest("zero input amount"));
+        }
+        match inputs.iter_mut().find(|(x, _)| x == t) {
+            Some((_, v)) => *v = math::add(*v, *a)?,
+            None => inputs.push((*t, *a)),
+        }
+    }
+    let mut sum = Ratio::<u128>::new_raw(0, 1);
+    let mut outputs = Vec::new();
+    for (t, w) in &req.outputs {
+        graph.token(*t).ok_or(RouteError::TokenOutOfRange(t.0))?;
+        if *w.denom() == 0 || *w.numer() == 0 {
+            return Err(RouteError::BadRequest("output proportions must be positive"));
+        }
+        if outputs.iter().any(|(x, _)| x == t) {
+            return Err(RouteError::BadRequest("repeated output token"));
+        }
+        if inputs.iter().any(|(x, _)| x == t) {
+            return Err(RouteError::BadRequest("a token is both input and output"));
+        }
+        let r = Ratio::new(u128::from(*w.numer()), u128::from(*w.denom()));
+        let (a, b2, c2, d) = (*sum.numer(), *sum.denom(), *r.numer(), *r.denom());
+        let num = a.checked_mul(d).zip(c2.checked_mul(b2)).and_then(|(x, y)| x.checked_add(y));
+        let den = b2.checked_mul(d);
+        sum = match (num, den) {
+            (Some(x), Some(y)) if y != 0 => Ratio::new(x, y),
+            _ => return Err(RouteError::BadRequest("proportions overflow")),
+        };
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let wf = *w.numer() as f64 / *w.denom() as f64;
+        outputs.push((*t, wf));
+    }
+    if sum != Ratio::new_raw(1, 1) {
+        return Err(RouteError::BadRequest("output proportions must sum to exactly 1"));
+    }
+    Ok(Prepared { inputs, outputs })
+}
+
+/// Whether a pool may be used under the request's source filters.
+fn pool_allowed(graph: &PoolGraph, req: &RouteRequest, source: &str) -> bool {
+    if let Some(w) = &req.source_whitelist {
+        if !w.iter().any(|s| s == source) {
+            return false;
+        }
+    }
+    if graph.chain_id() != CHAIN_101 && req.source_blacklist.iter().any(|s| s == source) {
+        return false;
+    }
+    true
+}
+
+/// All usable directed edges of the graph (index order: pool, then i, then j).
+fn all_edges(graph: &PoolGraph, req: &RouteRequest) -> Vec<GEdge> {
+    let mut v = Vec::new();
+    for (k, (p, fm)) in graph.pools().iter().zip(&graph.models).enumerate() {
+        if !pool_allowed(graph, req, &p.source) {
+            continue;
+        }
+        let Ok(pid) = u32::try_from(k) else { continue };
+        for (i, ti) in p.tokens.iter().enumerate() {
+            for (j, to) in p.tokens.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                if let Some(m) = fm.edge(i, j) {
+                    let rate0 = m.rate0();
+                    if rate0 > 0.0 && rate0.is_finite() {
+                        v.push(GEdge { pool: PoolId(pid), i, j, ti: *ti, to: *to, m, rate0 });
+                    }
+                }
+            }
+        }
+    }
+    v
+}
+
+const UNREACHED: usize = usize::MAX;
+
+/// Hop distances from a set of tokens, forward (`forward`) or backward along the edges.
+fn bfs(n: usize, edges: &[GEdge], starts: &[TokenId], forward: bool) -> Vec<usize> {
+    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, e) in edges.iter().enumerate() {
+        let from = if forward { e.ti } else { e.to };
+        if let Some(a) = adj.get_mut(from.index()) {
+            a.push(k);
+        }
+    }
+    let mut d = vec![UNREACHED; n];
+    let mut q = VecDeque::new();
+    for s in starts {
+        if let Some(x) = d.get_mut(s.index()) {
+            *x = 0;
+            q.push_back(s.index());
+        }
+    }
+    while let Some(u) = q.pop_front() {
+        let du = d.get(u).copied().unwrap_or(UNREACHED);
+        for &k in adj.get(u).map_or(&[][..], Vec::as_slice) {
+            let Some(e) = edges.get(k) else { continue };
+            let v = if forward { e.to.index() } else { e.ti.index() };
+            if let Some(dv) = d.get_mut(v) {
+                if *dv == UNREACHED {
+                    *dv = du.saturating_add(1);
+                    q.push_back(v);
+                }
+            }
+        }
+    }
+    d
+}
+
+/// Best product of zero-size rates from `src` to every token over at most `hops` edges.
+fn best_rates(n: usize, edges: &[GEdge], src: TokenId, hops: usize, mid: bool) -> Vec<f64> {
+    let mut r = vec![0.0f64; n];
+    if let Some(x) = r.get_mut(src.index()) {
+        *x = 1.0;
+    }
+    for _ in 0..hops {
+        let prev = r.clone();
+        let mut changed = false;
+        for e in edges {
+            let a = prev.get(e.ti.index()).copied().unwrap_or(0.0);
+            if a > 0.0 {
+                let rate = if mid { e.m.mid0() } else { e.rate0 };
+                #[allow(clippy::arithmetic_side_effects)] // f64
+                let c = a * rate;
+                if let Some(b) = r.get_mut(e.to.index()) {
+                    if c > *b {
+                        *b = c;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    r
+}
+
+/// Mid value of one base unit of `from` in base units of `to`: √(bid / ask).
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: TokenId) -> f64 {
+    let bid = fwd_from.get(to.index()).copied().unwrap_or(0.0);
+    let ask = fwd_to.get(from.index()).copied().unwrap_or(0.0);
+    if bid > 0.0 && ask > 0.0 {
+        fmath::sqrt(bid / ask)
+    } else if bid > 0.0 {
+        bid
+    } else if ask > 0.0 {
+        1.0 / ask
+    } else {
+        0.0
+    }
+}
+
+/// Quote one request: the best exact plan found and its optimality bound.
+///
+/// # Errors
+/// [`RouteError::BadRequest`] for a malformed request, [`RouteError::TokenOutOfRange`],
+/// [`RouteError::NoRoute`] when no path joins an input to an output, and
+/// [`RouteError::Simulation`] when no recovered plan can be simulated exactly.
+///
+/// # Complexity
+/// O(H·E) for pruning and valuation (E directed edges, H hops), then O(E) per dual evaluation
+/// (tens of evaluations) and O(A³) per Newton step over the A tokens touched by active edges.
+pub fn quote(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
+    Ok(prepare_ctx(graph, req)?.run(false)?.0)
+}
+
+/// The dual bound alone: an upper bound on the objective of any plan for this request (the
+/// same number as [`Plan::upper_bound`], without recovering a plan).
+///
+/// # Errors
+/// As [`quote`], except [`RouteError::Simulation`].
+///
+/// # Complexity
+/// As [`quote`] without the exact simulation.
+pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteError> {
+    Ok(prepare_ctx(graph, req)?.run(true)?.1)
+}
+
+fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a>, RouteError> {
+    let prep = prepare(graph, req)?;
+    let n = graph.n_tokens();
+    let all = all_edges(graph, req);
+    let in_toks: Vec<TokenId> = prep.inputs.iter().map(|x| x.0).collect();
+    let out_toks: Vec<TokenId> = prep.outputs.iter().map(|x| x.0).collect();
+    let single_out = out_toks.len() == 1;
+    let single_in = in_toks.len() == 1;
+    let is_in = |t: TokenId| in_toks.contains(&t);
+    let is_out = |t: TokenId| out_toks.contains(&t);
+    // 1. prune
+    let d_in = bfs(n, &all, &in_toks, true);
+    let d_out = bfs(n, &all, &out_toks, false);
+    let hops = req.max_hops;
+    let edges: Vec<GEdge> = all
+        .iter()
+        .filter(|e| {
+            let a = d_in.get(e.ti.index()).copied().unwrap_or(UNREACHED);
+            let b = d_out.get(e.to.index()).copied().unwrap_or(UNREACHED);
+            a != UNREACHED
+                && b != UNREACHED
+                && a.saturating_add(b).saturating_add(1) <= hops
+                && !(single_out && is_out(e.ti))
+                && !(single_in && is_in(e.to))
+        })
+        .copied()
+        .collect();
+    for t in in_toks.iter().chain(&out_toks) {
+        let ok = edges.iter().any(|e| e.ti == *t || e.to == *t);
+        if !ok {
+            return Err(RouteError::NoRoute);
+        }
+    }
+    // 2. valuation (mid prices in units of the first output)
+    let out0 = *out_toks.first().ok_or(RouteError::BadRequest("no outputs"))?;
+    let fwd0 = best_rates(n, &all, out0, hops, false);
+    let mut vout = Vec::with_capacity(out_toks.len());
+    for (k, t) in out_toks.iter().enumerate() {
+        if k == 0 {
+            vout.push(1.0);
+        } else {
+            let f = best_rates(n, &all, *t, hops, false);
+            let v = mid_value(&f, &fwd0, *t, out0);
+            if !(v > 0.0) {
+                return Err(RouteError::NoRoute);
+            }
+            vout.push(v);
+        }
+    }
+    let mut vin = Vec::with_capacity(in_toks.len());
+    for t in &in_toks {
+        let f = best_rates(n, &all, *t, hops, false);
+        vin.push(mid_value(&f, &fwd0, *t, out0));
+    }
+    Ok(Ctx { graph, req, prep, edges, vout, vin, out_toks, in_toks, d_in })
+}
+
+/// Everything one quote needs after pruning.
+struct Ctx<'a> {
+    graph: &'a PoolGraph,
+    req: &'a RouteRequest,
+    prep: Prepared,
+    edges: Vec<GEdge>,
+    vout: Vec<f64>,
+    vin: Vec<f64>,
+    out_toks: Vec<TokenId>,
+    in_toks: Vec<TokenId>,
+    d_in: Vec<usize>,
+}
+
+/// A candidate plan before it becomes a [`Plan`].
+#[derive(Debug, Clone)]
+struct Candidate {
+    steps: Vec<Step>,
+    outs: Vec<U256>,
+    value: f64,
+    gas: u64,
+    net: f64,
+}
+
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
+impl Ctx<'_> {
+    fn run(&self, bound_only: bool) -> Result<(Plan, f64), RouteError> {
+        let gas = if self.graph.chain_id() == CHAIN_101 { None } else { self.req.gas };
+        // local indexing
+        let n = self.graph.n_tokens();
+        let mut loc = vec![usize::MAX; n];
+        let mut glob: Vec<TokenId> = Vec::new();
+        let touch = |t: TokenId, loc: &mut Vec<usize>, glob: &mut Vec<TokenId>| {
+            if loc[t.index()] == usize::MAX {
+                loc[t.index()] = glob.len();
+                glob.push(t);
+            }
+        };
+        for t in self.in_toks.iter().chain(&self.out_toks) {
+            touch(*t, &mut loc, &mut glob);
+        }
+        for e in &self.edges {
+            touch(e.ti, &mut loc, &mut glob);
+            touch(e.to, &mut loc, &mut glob);
+        }
+        let nl = glob.len();
+        let mut b = vec![0.0; nl];
+        for (t, a) in &self.prep.inputs {
+            b[loc[t.index()]] += u256_to_f64(*a);
+        }
+        let mut c = vec![0.0; nl];
+        let mut is_out = vec![false; nl];
+        for ((t, w), v) in self.prep.outputs.iter().zip(&self.vout) {
+            c[loc[t.index()]] = w / v;
+            is_out[loc[t.index()]] = true;
+        }
+        // initial prices: best bid chains into the outputs
+        let mut nu0 = vec![0.0f64; nl];
+        for ((t, _), v) in self.prep.outputs.iter().zip(&self.vout) {
+            nu0[loc[t.index()]] = *v;
+        }
+        for _ in 0..=self.req.max_hops {
+            for e in &self.edges {
+                let (i, o) = (loc[e.ti.index()], loc[e.to.index()]);
+                let cand = nu0[o] * e.rate0;
+                if cand > nu0[i] && !is_out[i] {
+                    nu0[i] = cand;
+                }
+            }
+        }
+        let tiny = nu0.iter().copied().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
+        for v in &mut nu0 {
+            if !(*v > 0.0) {
+                *v = if tiny.is_finite() { tiny * 1e-6 } else { 1.0 };
+            }
+        }
+        let mut order: Vec<usize> = (0..nl).collect();
+        order.sort_by_key(|k| (self.d_in.get(glob[*k].index()).copied().unwrap_or(UNREACHED), *k));
+
+        let mut excluded = vec![false; self.edges.len()];
+        let mut best: Option<Candidate> = None;
+        let mut bound = f64::INFINITY;
+        let mut nu = nu0.clone();
+        for round in 0..6 {
+            let idx: Vec<usize> = (0..self.edges.len()).filter(|k| !excluded[*k]).collect();
+            let dedges: Vec<DEdge> = idx
+                .iter()
+                .map(|k| {
+                    let e = &self.edges[*k];
+                    DEdge { ti: loc[e.ti.index()], to: loc[e.to.index()], m: e.m, rate0: e.rate0 }
+                })
+                .collect();
+            let du = Dual::new(nl, &dedges, &b, &c);
+            let h = du.solve(&mut nu, &order, &is_out, 80);
+            if round == 0 {
+                bound = h;
+                if bound_only {
+                    return Ok((Plan::default(), h * (1.0 + BOUND_MARGIN)));
+                }
+            }
+            let ev = du.eval(&nu);
+            // flows, keep amounts at the outputs
+            let thr = 1e-13 * h.abs();
+            let mut flows: Vec<Flow> = Vec::new();
+            for (k, a) in ev.arb.iter().enumerate() {
+                if a.x > 0.0 && a.x * nu[dedges[k].ti] > thr {
+                    flows.push(Flow { e: idx[k], x: a.x });
+                }
+            }
+            let keep: Vec<(TokenId, f64)> =
+                self.out_toks.iter().map(|t| (*t, ev.grad[loc[t.index()]].max(0.0))).collect();
+            let cand = self.recover(&flows, &keep, gas)?;
+            if let Some(cand) = cand {
+                if best.as_ref().map_or(true, |b| cand.net > b.net) {
+                    best = Some(cand);
+                }
+            }
+            // gas: drop the edges whose arbitrage profit does not pay for their step
+            let Some(gm) = gas else { break };
+            let mut dropped = false;
+            for (k, a) in ev.arb.iter().enumerate() {
+                if a.x > 0.0 {
+                    let e = &self.edges[idx[k]];
+                    let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
+                    let kind = self.graph.pool(e.pool).map_or(PoolKind::ConstantProduct, |p| p.kind);
+                    let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
+                    if profit < cost {
+                        excluded[idx[k]] = true;
+                        dropped = true;
+                    }
+                }
+            }
+            if !dropped {
+                break;
+            }
+        }
+        // the best single path, for one input and one output
+        if self.in_toks.len() == 1 && self.out_toks.len() == 1 {
+            if let Some(sp) = self.single_path(gas)? {
+                if best.as_ref().map_or(true, |b| sp.net > b.net) {
+                    best = Some(sp);
+                }
+            }
+        }
+        let best = best.ok_or(RouteError::NoRoute)?;
+        Ok((self.finish(best, bound)?, bound * (1.0 + BOUND_MARGIN)))
+    }
+
+    /// Output units per unit of dual value (ν of the first output, c·ν = 1).
+    fn cost_scale(&self, nu: &[f64], loc: &[usize]) -> f64 {
+        self.out_toks.first().map_or(1.0, |t| nu[loc[t.index()]])
+    }
+
+    fn objective(&self, outs: &[U256]) -> f64 {
+        let mut t = f64::INFINITY;
+        for ((o, (_, w)), v) in outs.iter().zip(&self.prep.outputs).zip(&self.vout) {
+            t = t.min(u256_to_f64(*o) * v / w);
+        }
+        t
+    }
+
+    fn gas_of(&self, steps: &[Step], gas: Option<GasModel>) -> (u64, f64) {
+        let Some(gm) = gas else { return (0, 0.0) };
+        let mut units = 0u64;
+        for s in steps {
+            if let Step::Swap { pool, .. } = s {
+                let kind = self.graph.pool(*pool).map_or(PoolKind::ConstantProduct, |p| p.kind);
+                units = units.saturating_add(gm.units(kind));
+            }
+        }
+        (units, units as f64 * gm.gas_price)
+    }
+
+    /// Exact forward propagation of flows; drops edges that fail to simulate or close a cycle.
+    fn recover(&self, flows: &[Flow], keep: &[(TokenId, f64)], gas: Option<GasModel>) -> Result<Option<Candidate>, RouteError> {
+        let mut flows: Vec<Flow> = flows.to_vec();
+        for _attempt in 0..8 {
+            if flows.is_empty() {
+                return Ok(None);
+            }
+            match self.propagate(&flows, keep) {
+                Ok((steps, outs)) => {
+                    let value = self.objective(&outs);
+                    let (units, cost) = self.gas_of(&steps, gas);
+                    return Ok(Some(Candidate { steps, outs, value, gas: units, net: value - cost }));
+                }
+                Err(drop) => {
+                    flows.retain(|f| f.e != drop);
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Propagate; on failure returns the edge to drop.
+    fn propagate(&self, flows: &[Flow], keep: &[(TokenId, f64)]) -> Result<(Vec<Step>, Vec<U256>), usize> {
+        let n = self.graph.n_tokens();
+        let mut indeg = vec![0usize; n];
+        let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (k, f) in flows.iter().enumerate() {
+            let e = &self.edges[f.e];
+            indeg[e.to.index()] += 1;
+            outs[e.ti.index()].push(k);
+        }
+        let mut nodes: Vec<usize> = Vec::new();
+        let mut seen = vec![false; n];
+        for f in flows {
+            let e = &self.edges[f.e];
+            for t in [e.ti.index(), e.to.index()] {
+                if !seen[t] {
+                    seen[t] = true;
+                    nodes.push(t);
+                }
+            }
+        }
+        for (t, _) in &self.prep.inputs {
+            if !seen[t.index()] {
+                seen[t.index()] = true;
+                nodes.push(t.index());
+            }
+        }
+        nodes.sort_unstable();
+        // topological order (Kahn, smallest id first among the ready ones)
+        let mut ready: alloc::collections::BTreeSet<usize> =
+            nodes.iter().copied().filter(|t| indeg[*t] == 0).collect();
+        let mut topo = Vec::with_capacity(nodes.len());
+        let mut indeg2 = indeg.clone();
+        while let Some(t) = ready.pop_first() {
+            topo.push(t);
+            for &k in &outs[t] {
+                let to = self.edges[flows[k].e].to.index();
+                indeg2[to] -= 1;
+                if indeg2[to] == 0 {
+                    ready.insert(to);
+                }
+            }
+        }
+        if topo.len() < nodes.len() {
+            // a cycle: drop its smallest-value edge
+            let mut worst: Option<(f64, usize)> = None;
+            for f in flows {
+                let e = &self.edges[f.e];
+                if indeg2[e.ti.index()] > 0 || indeg2[e.to.index()] > 0 {
+                    let v = f.x;
+                    if worst.map_or(true, |(w, _)| v < w) {
+                        worst = Some((v, f.e));
+                    }
+                }
+            }
+            return Err(worst.map_or(flows[0].e, |w| w.1));
+        }
+        let mut hold = vec![U256::zero(); n];
+        for (t, a) in &self.prep.inputs {
+            hold[t.index()] = *a;
+        }
+        let mut states: Vec<Option<Pool>> = vec![None; self.graph.n_pools()];
+        let mut steps = Vec::new();
+        const ONE: u64 = 1 << 52;
+        for t in topo {
+            let s = hold[t];
+            let mut ks = outs[t].clone();
+            if ks.is_empty() || s.is_zero() {
+                continue;
+            }
+            ks.sort_by(|a, b| flows[*b].x.partial_cmp(&flows[*a].x).unwrap_or(core::cmp::Ordering::Equal).then(a.cmp(b)));
+            let kp = keep.iter().find(|(x, _)| x.index() == t).map_or(0.0, |k| k.1);
+            let is_output = keep.iter().any(|(x, _)| x.index() == t);
+            let tot: f64 = ks.iter().map(|k| flows[*k].x).sum::<f64>() + kp;
+            let mut amts = vec![U256::zero(); ks.len()];
+            let mut used = U256::zero();
+            for (p, k) in ks.iter().enumerate() {
+                if p == 0 && !is_output {
+                    continue;
+                }
+                let fr = (flows[*k].x / tot).clamp(0.0, 1.0);
+                let q = (fr * ONE as f64) as u64;
+                let a = math::mul_div(s, U256::from(q), U256::from(ONE)).map_err(|_| flows[*k].e)?;
+                amts[p] = a;
+                used = used.saturating_add(a);
+            }
+            if is_output {
+                if used > s {
+                    return Err(flows[ks[0]].e);
+                }
+            } else {
+                amts[0] = s.checked_sub(used).ok_or(flows[ks[0]].e)?;
+            }
+            for (p, k) in ks.iter().enumerate() {
+                let a = amts[p];
+                if a.is_zero() {
+                    continue;
+                }
+                let e = &self.edges[flows[*k].e];
+                let cur = match &states[e.pool.index()] {
+                    Some(p) => p,
+                    None => &self.graph.pool(e.pool).ok_or(flows[*k].e)?.pool,
+                };
+                let (o, next) = cur.swap(e.i, e.j, a).map_err(|_| flows[*k].e)?;
+                states[e.pool.index()] = Some(next);
+                hold[t] = hold[t].checked_sub(a).ok_or(flows[*k].e)?;
+                hold[e.to.index()] = hold[e.to.index()].checked_add(o).ok_or(flows[*k].e)?;
+                steps.push(Step::Swap { pool: e.pool, token_in: e.ti, token_out: e.to, amount_in: a, amount_out: o });
+            }
+        }
+        // nothing may be left on intermediate tokens (inputs spent exactly)
+        for (t, h) in hold.iter().enumerate() {
+            if !h.is_zero() && !self.out_toks.iter().any(|x| x.index() == t) {
+                let f = flows.iter().find(|f| self.edges[f.e].to.index() == t).map_or(flows[0].e, |f| f.e);
+                return Err(f);
+            }
+        }
+        let outs = self.out_toks.iter().map(|t| hold[t.index()]).collect();
+        Ok((steps, outs))
+    }
+
+    /// Best single path (hop-bounded DP on float amounts), simulated exactly.
+    fn single_path(&self, gas: Option<GasModel>) -> Result<Option<Candidate>, RouteError> {
+        let n = self.graph.n_tokens();
+        let (src, amt) = self.prep.inputs[0];
+        let dst = self.out_toks[0];
+        let gm_price = gas.map_or(0.0, |g| g.gas_price);
+        let mut layer = vec![0.0f64; n];
+        layer[src.index()] = u256_to_f64(amt);
+        let mut parents: Vec<Vec<usize>> = Vec::new();
+        let mut best: Option<(f64, usize)> = None;
+        let mut cost_layer = 0.0;
+        for h in 0..self.req.max_hops {
+            let mut next = vec![0.0f64; n];
+            let mut par = vec![usize::MAX; n];
+            for (k, e) in self.edges.iter().enumerate() {
+                let a = layer[e.ti.index()];
+                if a > 0.0 {
+                    let o = e.m.out(a);
+                    if o > next[e.to.index()] {
+                        next[e.to.index()] = o;
+                        par[e.to.index()] = k;
+                    }
+                }
+            }
+            cost_layer += gas.map_or(0.0, |g| g.stableswap.min(g.solidly).min(g.constant_product) as f64) * gm_price;
+            let v = next[dst.index()] - cost_layer;
+            parents.push(par);
+            if next[dst.index()] > 0.0 && best.map_or(true, |(b, _)| v > b) {
+                best = Some((v, h));
+            }
+            layer = next;
+        }
+        let Some((_, hbest)) = best else { return Ok(None) };
+        let mut path = Vec::new();
+        let mut t = dst.index();
+        for h in (0..=hbest).rev() {
+            let k = parents[h][t];
+            if k == usize::MAX {
+                return Ok(None);
+            }
+            path.push(k);
+            t = self.edges[k].ti.index();
+        }
+        path.reverse();
+        let mut states: Vec<Option<Pool>> = vec![None; self.graph.n_pools()];
+        let mut a = amt;
+        let mut steps = Vec::new();
+        for k in path {
+            let e = &self.edges[k];
+            let cur = match &states[e.pool.index()] {
+                Some(p) => p,
+                None => match self.graph.pool(e.pool) {
+                    Some(p) => &p.pool,
+                    None => return Ok(None),
+                },
+            };
+            let Ok((o, next)) = cur.swap(e.i, e.j, a) else { return Ok(None) };
+            states[e.pool.index()] = Some(next);
+            steps.push(Step::Swap { pool: e.pool, token_in: e.ti, token_out: e.to, amount_in: a, amount_out: o });
+            a = o;
+            if a.is_zero() {
+                return Ok(None);
+            }
+        }
+        let outs = vec![a];
+        let value = self.objective(&outs);
+        let (units, cost) = self.gas_of(&steps, gas);
+        Ok(Some(Candidate { steps, outs, value, gas: units, net: value - cost }))
+    }
+
+    fn finish(&self, c: Candidate, bound: f64) -> Result<Plan, RouteError> {
+        let s = self.req.slippage;
+        let keep_num = U256::from(s.denom().saturating_sub(*s.numer()));
+        let den = U256::from(*s.denom());
+        let mut outputs = Vec::with_capacity(c.outs.len());
+        for (t, a) in self.out_toks.iter().zip(&c.outs) {
+            outputs.push(Output { token: *t, amount: *a, min_amount: math::mul_div(*a, keep_num, den)? });
+        }
+        let inputs = self.prep.inputs.iter().map(|(t, a)| TokenAmount { token: *t, amount: *a }).collect();
+        let in_value: f64 = self.prep.inputs.iter().zip(&self.vin).map(|((_, a), v)| u256_to_f64(*a) * v).sum();
+        let price_impact = if in_value > 0.0 { 1.0 - c.value / in_value } else { 0.0 };
+        let ub = bound * (1.0 + BOUND_MARGIN);
+        Ok(Plan {
+            inputs,
+            steps: c.steps,
+            outputs,
+            refunds: Vec::new(),
+            zap_fee: None,
+            value: c.net,
+            upper_bound: if ub.is_finite() { Some(ub) } else { None },
+            price_impact,
+            gas_units: c.gas,
+        })
+    }
+}
+
+/// Quote many requests against one graph. With the `parallel` feature the requests are spread
+/// over rayon's threads; the result order (and every plan) is the same as sequentially.
+///
+/// # Complexity
+/// The sum of the single quotes, divided over the threads.
+#[must_use]
+pub fn quote_batch(graph: &PoolGraph, reqs: &[RouteRequest]) -> Vec<Result<Plan, RouteError>> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        reqs.par_iter().map(|r| quote(graph, r)).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        reqs.iter().map(|r| quote(graph, r)).collect()
+    }
+}

@@ -1,0 +1,571 @@
+//! Float models of the pool families, for the search only (never for an amount in a plan).
+//!
+//! Each directed pool edge (pool, coin i → coin j) becomes an [`EdgeModel`] on the pool's
+//! current state with four questions: the rate at zero size, the output for an input, and the
+//! *arbitrage* `max_x ν_j·out(x) − ν_i·x` for token prices ν (its optimal input, output and the
+//! first two derivatives of `out` there, for the dual Hessian).
+//!
+//! * x·y = k (constant product, solidly volatile): closed form `R_in + γx = √(γ R_in R_out ν_j/ν_i)`.
+//! * solidly stable (x³y + xy³ = k): the marginal price is `p(r) = (3r + r³)/(1 + 3r²)` at
+//!   `r = y/x`; `p(r) = P` has the closed form `r = (1 − c)/(1 + c)`, `c = ∛((1 − P)/(1 + P))`,
+//!   and the point on the curve is `x = (k / (r(1 + r²)))^¼`.
+//! * Curve stable-swap: the other balance `y(u)` from the invariant's quadratic, the marginal
+//!   `m(u) = (Ann + K/u)/(Ann + K/y)` with `K = D^(n+1)/(n^n u y Π_others)`, and a safeguarded
+//!   Newton solve of `m(u) = P`.
+// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+#![allow(clippy::arithmetic_side_effects)] // f64 arithmetic only: no overflow traps
+
+use super::fmath::{cbrt, sqrt};
+use primitive_types::U256;
+use smallvec::SmallVec;
+
+/// U256 to the nearest-ish f64 (relative error below 1e-15).
+#[must_use]
+pub fn u256_to_f64(v: U256) -> f64 {
+    let l = v.0;
+    const P64: f64 = 18_446_744_073_709_551_616.0;
+    (((l[3] as f64 * P64 + l[2] as f64) * P64 + l[1] as f64) * P64) + l[0] as f64
+}
+
+/// 10^d as f64.
+#[must_use]
+pub fn pow10(d: u8) -> f64 {
+    let mut v = 1.0;
+    for _ in 0..d {
+        v *= 10.0;
+    }
+    v
+}
+
+/// The fixed (state-independent) parameters of a pool's float model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FamilyParams {
+    /// Uniswap V2 style, fee kept in the pool.
+    Cp {
+        /// 1 − fee
+        gamma: f64,
+    },
+    /// Solidly volatile: x·y = k on the post-fee input; the fee leaves the pool.
+    SolidlyVolatile {
+        /// 1 − fee
+        gamma: f64,
+    },
+    /// Solidly stable.
+    SolidlyStable {
+        /// 1 − fee
+        gamma: f64,
+        /// decimals of both coins
+        decimals: [u8; 2],
+    },
+    /// Curve stable-swap.
+    Stable {
+        /// A (= a / a_precision)
+        amp: f64,
+        /// fee as a fraction
+        fee: f64,
+        /// base unit → coin unit (rate / 1e36) per coin
+        conv: SmallVec<[f64; 4]>,
+    },
+}
+
+impl FamilyParams {
+    /// Stable-swap parameters from the snapshot's integers.
+    #[must_use]
+    pub fn stable(a: U256, a_precision: U256, fee: U256, rates: &[U256]) -> Self {
+        FamilyParams::Stable {
+            amp: u256_to_f64(a) / u256_to_f64(a_precision),
+            fee: u256_to_f64(fee) / 1e10,
+            conv: rates.iter().map(|r| u256_to_f64(*r) / 1e36).collect(),
+        }
+    }
+}
+
+/// A pool's float model on one state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FloatPool {
+    /// x·y = k (constant product or solidly volatile).
+    Cp {
+        /// reserves
+        r: [f64; 2],
+        /// 1 − fee
+        gamma: f64,
+        /// whether the fee stays in the pool
+        fee_kept: bool,
+    },
+    /// Solidly stable, reserves in whole-token units.
+    SolStable {
+        /// reserves / 10^decimals
+        x: [f64; 2],
+        /// 10^decimals
+        scale: [f64; 2],
+        /// 1 − fee
+        gamma: f64,
+    },
+    /// Curve stable-swap.
+    Stable {
+        /// normalised balances (coin units)
+        xp: SmallVec<[f64; 4]>,
+        /// base → coin units
+        conv: SmallVec<[f64; 4]>,
+        /// A·n
+        ann: f64,
+        /// fee fraction
+        fee: f64,
+        /// invariant
+        d: f64,
+    },
+}
+
+/// Curve invariant D for normalised balances (Newton as in the contracts, in floats).
+#[must_use]
+pub fn stable_d(xp: &[f64], ann: f64) -> f64 {
+    let n = xp.len() as f64;
+    let s: f64 = xp.iter().sum();
+    if s <= 0.0 {
+        return 0.0;
+    }
+    let mut d = s;
+    for _ in 0..255 {
+        let mut dp = d;
+        for x in xp {
+            dp = dp * d / (x * n);
+        }
+        let prev = d;
+        d = (ann * s + dp * n) * d / ((ann - 1.0) * d + (n + 1.0) * dp);
+        if (d - prev).abs() <= 1e-15 * d {
+            break;
+        }
+    }
+    d
+}
+
+impl FloatPool {
+    /// The model of a pool with the given parameters and balances.
+    #[must_use]
+    pub fn new(params: &FamilyParams, balances: &[U256]) -> Self {
+        let b = |k: usize| balances.get(k).map_or(0.0, |v| u256_to_f64(*v));
+        match params {
+            FamilyParams::Cp { gamma } => FloatPool::Cp { r: [b(0), b(1)], gamma: *gamma, fee_kept: true },
+            FamilyParams::SolidlyVolatile { gamma } => {
+                FloatPool::Cp { r: [b(0), b(1)], gamma: *gamma, fee_kept: false }
+            }
+            FamilyParams::SolidlyStable { gamma, decimals } => {
+                let scale = [pow10(decimals[0]), pow10(decimals[1])];
+                FloatPool::SolStable { x: [b(0) / scale[0], b(1) / scale[1]], scale, gamma: *gamma }
+            }
+            FamilyParams::Stable { amp, fee, conv } => {
+                let xp: SmallVec<[f64; 4]> =
+                    conv.iter().enumerate().map(|(k, c)| b(k) * c).collect();
+                let ann = amp * xp.len() as f64;
+                let d = stable_d(&xp, ann);
+                FloatPool::Stable { xp, conv: conv.clone(), ann, fee: *fee, d }
+            }
+        }
+    }
+
+    /// The directed edge model i → j (`None` for bad indices or a dead pool).
+    #[must_use]
+    pub fn edge(&self, i: usize, j: usize) -> Option<EdgeModel> {
+        if i == j {
+            return None;
+        }
+        let e = match self {
+            FloatPool::Cp { r, gamma, .. } => {
+                EdgeModel::Cp { ri: *r.get(i)?, ro: *r.get(j)?, g: *gamma }
+            }
+            FloatPool::SolStable { x, scale, gamma } => {
+                let (x0, y0) = (*x.get(i)?, *x.get(j)?);
+                EdgeModel::Ss {
+                    x0,
+                    y0,
+                    si: *scale.get(i)?,
+                    so: *scale.get(j)?,
+                    g: *gamma,
+                    k: x0 * y0 * (x0 * x0 + y0 * y0),
+                }
+            }
+            FloatPool::Stable { xp, conv, ann, fee, d } => {
+                let n = xp.len();
+                let nf = n as f64;
+                let (mut s_o, mut p_o) = (0.0, 1.0);
+                for (k, v) in xp.iter().enumerate() {
+                    if k != i && k != j {
+                        s_o += v;
+                        p_o *= v;
+                    }
+                }
+                let mut nn = 1.0;
+                let mut dn1 = *d;
+                for _ in 0..n {
+                    nn *= nf;
+                    dn1 *= d;
+                }
+                let mut sw = SwEdge {
+                    xi: *xp.get(i)?,
+                    y0: 0.0,
+                    s_o,
+                    p_o,
+                    d: *d,
+                    dn1: dn1 / nn,
+                    ann: *ann,
+                    fee: *fee,
+                    ci: *conv.get(i)?,
+                    cj: *conv.get(j)?,
+                };
+                sw.y0 = sw.y(sw.xi);
+                EdgeModel::Sw(sw)
+            }
+        };
+        let ok = match &e {
+            EdgeModel::Cp { ri, ro, .. } => *ri > 0.0 && *ro > 0.0,
+            EdgeModel::Ss { x0, y0, .. } => *x0 > 0.0 && *y0 > 0.0,
+            EdgeModel::Sw(s) => s.xi > 0.0 && s.y0 > 0.0 && s.d > 0.0 && s.y0.is_finite(),
+        };
+        ok.then_some(e)
+    }
+
+    /// Float state after swapping `a` of coin i for `o` of coin j (for float replays).
+    pub fn apply(&mut self, i: usize, j: usize, a: f64, o: f64) {
+        match self {
+            FloatPool::Cp { r, gamma, fee_kept } => {
+                let add = if *fee_kept { a } else { *gamma * a };
+                if let Some(v) = r.get_mut(i) {
+                    *v += add;
+                }
+                if let Some(v) = r.get_mut(j) {
+                    *v -= o;
+                }
+            }
+            FloatPool::SolStable { x, scale, gamma } => {
+                let (si, sj) = (scale.get(i).copied().unwrap_or(1.0), scale.get(j).copied().unwrap_or(1.0));
+                if let Some(v) = x.get_mut(i) {
+                    *v += *gamma * a / si;
+                }
+                if let Some(v) = x.get_mut(j) {
+                    *v -= o / sj;
+                }
+            }
+            FloatPool::Stable { xp, conv, ann, fee, d } => {
+                let (ci, cj) = (conv.get(i).copied().unwrap_or(0.0), conv.get(j).copied().unwrap_or(0.0));
+                let _ = fee;
+                if let Some(v) = xp.get_mut(i) {
+                    *v += a * ci;
+                }
+                if let Some(v) = xp.get_mut(j) {
+                    *v -= o * cj;
+                }
+                *d = stable_d(xp, *ann);
+            }
+        }
+    }
+}
+
+/// A Curve edge's precomputed constants (coin units).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SwEdge {
+    xi: f64,
+    y0: f64,
+    s_o: f64,
+    p_o: f64,
+    d: f64,
+    dn1: f64,
+    ann: f64,
+    fee: f64,
+    ci: f64,
+    cj: f64,
+}
+
+impl SwEdge {
+    /// Base units → coin units of the input coin.
+    #[must_use]
+    pub fn ci(&self) -> f64 {
+        self.ci
+    }
+
+    /// Output coin balance for input coin balance `u`.
+    fn y(&self, u: f64) -> f64 {
+        let c = self.dn1 / (u * self.p_o * self.ann);
+        let b = u + self.s_o + self.d / self.ann - self.d;
+        let sq = sqrt(b * b + 4.0 * c);
+        if b >= 0.0 {
+            2.0 * c / (b + sq)
+        } else {
+            0.5 * (sq - b)
+        }
+    }
+
+    /// (y, m, dm/du) at u.
+    fn m(&self, u: f64) -> (f64, f64, f64) {
+        let y = self.y(u);
+        let k = self.dn1 / (u * self.p_o * y);
+        let a = self.ann + k / u;
+        let b = self.ann + k / y;
+        let m = a / b;
+        let dk = k * (-1.0 / u + m / y);
+        let da = dk / u - k / (u * u);
+        let db = dk / y + k * m / (y * y);
+        (y, m, (da * b - a * db) / (b * b))
+    }
+}
+
+/// One directed pool edge's float model.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EdgeModel {
+    /// x·y = k
+    Cp {
+        /// input reserve
+        ri: f64,
+        /// output reserve
+        ro: f64,
+        /// 1 − fee
+        g: f64,
+    },
+    /// solidly stable, whole-token units
+    Ss {
+        /// input reserve
+        x0: f64,
+        /// output reserve
+        y0: f64,
+        /// input scale 10^dec
+        si: f64,
+        /// output scale
+        so: f64,
+        /// 1 − fee
+        g: f64,
+        /// invariant
+        k: f64,
+    },
+    /// Curve
+    Sw(SwEdge),
+}
+
+/// The solution of one edge's arbitrage problem.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Arb {
+    /// optimal input (base units); 0 when inactive
+    pub x: f64,
+    /// output for it
+    pub o: f64,
+    /// out'(x)
+    pub f1: f64,
+    /// out''(x) (negative)
+    pub f2: f64,
+}
+
+fn stable_p(r: f64) -> f64 {
+    (3.0 * r + r * r * r) / (1.0 + 3.0 * r * r)
+}
+
+/// Solidly stable output (whole-token units) for net input `a`, Newton on the expanded
+/// invariant so that no large terms cancel.
+fn ss_out_norm(x0: f64, y0: f64, a: f64) -> f64 {
+    if a <= 0.0 {
+        return 0.0;
+    }
+    let x1 = x0 + a;
+    let c0 = (3.0 * x0 * x0 * a + 3.0 * x0 * a * a + a * a * a) * y0;
+    let mut d: f64 = 0.0;
+    for _ in 0..100 {
+        let yd = y0 - d;
+        let f = c0 - x1 * x1 * x1 * d + x0 * (-3.0 * y0 * y0 * d + 3.0 * y0 * d * d - d * d * d) + a * yd * yd * yd;
+        let fp = -(x1 * x1 * x1) - 3.0 * x1 * yd * yd;
+        let mut dn = d - f / fp;
+        if dn >= y0 {
+            dn = 0.5 * (d + y0);
+        }
+        if (dn - d).abs() <= 1e-16 * dn.abs() {
+            return dn;
+        }
+        d = dn;
+    }
+    d
+}
+
+impl EdgeModel {
+    /// d(out)/d(in) at zero size, fee included (base units).
+    #[must_use]
+    pub fn rate0(&self) -> f64 {
+        match *self {
+            EdgeModel::Cp { ri, ro, g } => g * ro / ri,
+            EdgeModel::Ss { x0, y0, si, so, g, .. } => g * stable_p(y0 / x0) * so / si,
+            EdgeModel::Sw(s) => (1.0 - s.fee) * s.m(s.xi).1 * s.ci / s.cj,
+        }
+    }
+
+    /// Mid rate (fee excluded) at zero size, base units.
+    #[must_use]
+    pub fn mid0(&self) -> f64 {
+        match *self {
+            EdgeModel::Cp { ri, ro, .. } => ro / ri,
+            EdgeModel::Ss { x0, y0, si, so, .. } => stable_p(y0 / x0) * so / si,
+            EdgeModel::Sw(s) => s.m(s.xi).1 * s.ci / s.cj,
+        }
+    }
+
+    /// Liquidity depth of the input side, in input base units (for scaling only).
+    #[must_use]
+    pub fn depth_in(&self) -> f64 {
+        match *self {
+            EdgeModel::Cp { ri, .. } => ri,
+            EdgeModel::Ss { x0, si, .. } => x0 * si,
+            EdgeModel::Sw(s) => s.xi / s.ci,
+        }
+    }
+
+    /// Output for input `a` (base units), on the model's state.
+    #[must_use]
+    pub fn out(&self, a: f64) -> f64 {
+        if !(a > 0.0) {
+            return 0.0;
+        }
+        match *self {
+            EdgeModel::Cp { ri, ro, g } => g * a * ro / (ri + g * a),
+            EdgeModel::Ss { x0, y0, si, so, g, .. } => ss_out_norm(x0, y0, g * a / si) * so,
+            EdgeModel::Sw(s) => {
+                let y = s.y(s.xi + a * s.ci);
+                ((s.y0 - y) * (1.0 - s.fee) / s.cj).max(0.0)
+            }
+        }
+    }
+
+    /// The arbitrage `max_x ν_out·out(x) − ν_in·x` (x = 0 when not profitable).
+    #[must_use]
+    pub fn arb(&self, nu_in: f64, nu_out: f64) -> Arb {
+        self.arb_hint(nu_in, nu_out, 0.0)
+    }
+
+    /// [`Self::arb`] with a starting point for the iterative (Curve) solve: the coin-unit input
+    /// of a nearby solution (0 for none). The answer does not depend on the hint beyond float
+    /// noise.
+    #[must_use]
+    pub fn arb_hint(&self, nu_in: f64, nu_out: f64, hint: f64) -> Arb {
+        let none = Arb::default();
+        if !(nu_in > 0.0) || !(nu_out > 0.0) {
+            return none;
+        }
+        match *self {
+            EdgeModel::Cp { ri, ro, g } => {
+                let s = sqrt(g * ri * ro * nu_out / nu_in);
+                if !(s > ri) {
+                    return none;
+                }
+                let f1 = g * ri * ro / (s * s);
+                Arb { x: (s - ri) / g, o: ro * (s - ri) / s, f1, f2: -2.0 * g * f1 / s }
+            }
+            EdgeModel::Ss { x0, y0, si, so, g, k } => {
+                let ni = nu_in * si;
+                let no = nu_out * so;
+                let q = (g * no - ni) / (g * no + ni);
+                let c = cbrt(q);
+                let r = (1.0 - c) / (1.0 + c);
+                if !(r > 0.0) || !r.is_finite() || !(r < y0 / x0) {
+                    return none;
+                }
+                let x1 = sqrt(sqrt(k / (r * (1.0 + r * r))));
+                let y1 = r * x1;
+                if !(x1 > x0) || !(y1 < y0) || !x1.is_finite() {
+                    return none;
+                }
+                let p = stable_p(r);
+                let sc = so / si;
+                let dp = 3.0 * (1.0 - r * r) * (1.0 - r * r) / ((1.0 + 3.0 * r * r) * (1.0 + 3.0 * r * r));
+                Arb {
+                    x: (x1 - x0) / g * si,
+                    o: (y0 - y1) * so,
+                    f1: g * p * sc,
+                    f2: g * sc * dp * (-(g / si) * (p + r) / x1),
+                }
+            }
+            EdgeModel::Sw(s) => {
+                // m(u) = P in coin units; m decreasing in u. Safeguarded Newton on δ = u − xi
+                // from the hint (or the linearisation at δ = 0), bracket [lo, hi].
+                let target = nu_in * s.cj / ((1.0 - s.fee) * nu_out * s.ci);
+                let (_, m0, dm0) = s.m(s.xi);
+                if !(m0 > target) {
+                    return none;
+                }
+                let mut lo = 0.0;
+                let mut hi = f64::INFINITY;
+                let lin = if dm0 < 0.0 { (target - m0) / dm0 } else { s.xi * 1e-3 };
+                let mut dl = if hint > 0.0 { hint } else { lin };
+                if !(dl > 0.0) || !dl.is_finite() {
+                    dl = s.xi * 1e-3;
+                }
+                for _ in 0..200 {
+                    let (_, m, dm) = s.m(s.xi + dl);
+                    if !m.is_finite() {
+                        hi = dl;
+                        dl = 0.5 * (lo + hi);
+                        continue;
+                    }
+                    if m > target {
+                        lo = dl;
+                    } else {
+                        hi = dl;
+                    }
+                    let mut nd = dl - (m - target) / dm;
+                    if !(nd > lo && nd < hi && nd.is_finite()) {
+                        nd = if hi.is_finite() { 0.5 * (lo + hi) } else { 4.0 * dl };
+                    }
+                    let done = (nd - dl).abs() <= 1e-14 * nd || (hi.is_finite() && hi - lo <= 1e-15 * hi);
+                    dl = nd;
+                    if done {
+                        break;
+                    }
+                }
+                if !dl.is_finite() {
+                    return none;
+                }
+                let u = s.xi + dl;
+                let (y, m, dm) = s.m(u);
+                let conv = (1.0 - s.fee) * s.ci / s.cj;
+                Arb {
+                    x: dl / s.ci,
+                    o: ((s.y0 - y) * (1.0 - s.fee) / s.cj).max(0.0),
+                    f1: conv * m,
+                    f2: conv * dm * s.ci,
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_arb(e: &EdgeModel, nu_in: f64, nu_out: f64) {
+        let a = e.arb(nu_in, nu_out);
+        assert!(a.x > 0.0);
+        // output consistent with out(), marginal matches price ratio
+        assert!((e.out(a.x) / a.o - 1.0).abs() < 1e-9, "{} {}", e.out(a.x), a.o);
+        let h = a.x * 1e-6;
+        let fd = (e.out(a.x + h) - e.out(a.x - h)) / (2.0 * h);
+        assert!((fd / a.f1 - 1.0).abs() < 1e-5, "{fd} {}", a.f1);
+        assert!((a.f1 * nu_out / nu_in - 1.0).abs() < 1e-9);
+        let fd2 = (e.out(a.x + h) - 2.0 * e.out(a.x) + e.out(a.x - h)) / (h * h);
+        assert!((fd2 / a.f2 - 1.0).abs() < 1e-2, "{fd2} {}", a.f2);
+    }
+
+    #[test]
+    fn arb_models() {
+        let cp = FloatPool::Cp { r: [1e21, 3e9], gamma: 0.997, fee_kept: true };
+        let e = cp.edge(0, 1).unwrap();
+        check_arb(&e, 2.9e-12 * 0.9, 1.0);
+        let ss = FloatPool::new(
+            &FamilyParams::SolidlyStable { gamma: 0.9995, decimals: [6, 18] },
+            &[U256::from(1_000_000_000_000u64), U256::exp10(24)],
+        );
+        let e = ss.edge(0, 1).unwrap();
+        check_arb(&e, 1e12 * 0.99, 1.0);
+        let sw = FloatPool::new(
+            &FamilyParams::stable(U256::from(100_000u64), U256::from(100u64), U256::from(4_000_000u64), &[U256::exp10(30), U256::exp10(30), U256::exp10(18)]),
+            &[U256::from(2_000_000_000_000u64), U256::from(3_000_000_000_000u64), U256::exp10(24) * 25],
+        );
+        let e = sw.edge(0, 2).unwrap();
+        check_arb(&e, 1e12 * 0.995, 1.0);
+        let e = sw.edge(2, 1).unwrap();
+        check_arb(&e, 1e-12 * 0.99, 1.0);
+    }
+}
