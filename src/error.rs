@@ -819,6 +819,14 @@ pub enum ZapError {
         /// token wanted
         to: u32,
     },
+    /// The router failed on a swap leg of the zap.
+    Route(RouteError),
+}
+
+impl From<RouteError> for ZapError {
+    fn from(e: RouteError) -> Self {
+        Self::Route(e)
+    }
 }
 
 impl From<PoolError> for ZapError {
@@ -848,6 +856,7 @@ impl fmt::Display for ZapError {
             Self::Pool(e) => write!(f, "zap pool step: {e}"),
             Self::Math(e) => write!(f, "zap math: {e}"),
             Self::NoRoute { from, to } => write!(f, "no route from token {from} to token {to}"),
+            Self::Route(e) => write!(f, "zap route leg: {e}"),
         }
     }
 }
@@ -870,6 +879,7 @@ impl ZapError {
             Self::NoRoute { .. } => 5007,
             Self::Pool(_) => 5008,
             Self::Math(_) => 5009,
+            Self::Route(_) => 5010,
         }
     }
 
@@ -880,6 +890,7 @@ impl ZapError {
             Self::NothingToMint | Self::NoRoute { .. } | Self::Pool(_) | Self::Math(_) => {
                 ErrorClass::NoRoute
             }
+            Self::Route(e) => e.class(),
             Self::Unsupported(_)
             | Self::NotAnLp(_)
             | Self::AmountCount { .. }
