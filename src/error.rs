@@ -820,6 +820,14 @@ pub enum ZapError {
         /// token wanted
         to: u32,
     },
+    /// The router failed on a swap leg of the zap.
+    Route(RouteError),
+}
+
+impl From<RouteError> for ZapError {
+    fn from(e: RouteError) -> Self {
+        Self::Route(e)
+    }
 }
 
 impl From<PoolError> for ZapError {
@@ -852,6 +860,7 @@ impl fmt::Display for ZapError {
             Self::Pool(e) => write!(f, "zap pool step: {e}"),
             Self::Math(e) => write!(f, "zap math: {e}"),
             Self::NoRoute { from, to } => write!(f, "no route from token {from} to token {to}"),
+            Self::Route(e) => write!(f, "zap route leg: {e}"),
         }
     }
 }
@@ -874,6 +883,7 @@ impl ZapError {
             Self::NoRoute { .. } => 5007,
             Self::Pool(_) => 5008,
             Self::Math(_) => 5009,
+            Self::Route(_) => 5010,
         }
     }
 
@@ -884,6 +894,7 @@ impl ZapError {
             Self::NothingToMint | Self::NoRoute { .. } | Self::Pool(_) | Self::Math(_) => {
                 ErrorClass::NoRoute
             }
+            Self::Route(e) => e.class(),
             Self::Unsupported(_)
             | Self::NotAnLp(_)
             | Self::AmountCount { .. }
@@ -1032,6 +1043,7 @@ impl Error {
     /// | 5007 | no-route | 422 | zap: no route between two tokens the zap connects |
     /// | 5008 | no-route | 422 | zap: a pool step reverts |
     /// | 5009 | no-route | 422 | zap: arithmetic overflow (amount too large) |
+    /// | 5010 | (the route error's class) | (as the route error) | zap: the router failed on a swap leg |
     ///
     /// Ranges: 1000-1999 math, 2000-2999 pools, 3000-3999 requests, 4000-4999 routing,
     /// 5000-5999 zaps. The same table is in `docs/error-codes.md`.
