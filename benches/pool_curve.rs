@@ -69,7 +69,13 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "3coins-18-18-18",
-            pool: pool(Variant::Classic, &[5_000_000, 4_000_000, 6_000_000], &[18, 18, 18], 100, 0),
+            pool: pool(
+                Variant::Classic,
+                &[5_000_000, 4_000_000, 6_000_000],
+                &[18, 18, 18],
+                100,
+                0,
+            ),
             decs: vec![18, 18, 18],
         },
         Case {
@@ -85,7 +91,13 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "ng2-18-6",
-            pool: pool(Variant::Ng, &[1_200_000, 950_000], &[18, 6], 200, 20_000_000_000),
+            pool: pool(
+                Variant::Ng,
+                &[1_200_000, 950_000],
+                &[18, 6],
+                200,
+                20_000_000_000,
+            ),
             decs: vec![18, 6],
         },
         Case {
@@ -161,9 +173,21 @@ mod reference {
         panic!("no convergence")
     }
 
-    pub fn get_dy(balances: &[U256], rates: &[U256], amp: U256, fee: U256, i: usize, j: usize, dx: U256) -> U256 {
+    pub fn get_dy(
+        balances: &[U256],
+        rates: &[U256],
+        amp: U256,
+        fee: U256,
+        i: usize,
+        j: usize,
+        dx: U256,
+    ) -> U256 {
         let p = U256::exp10(18);
-        let xp: Vec<U256> = balances.iter().zip(rates).map(|(&b, &r)| b * r / p).collect();
+        let xp: Vec<U256> = balances
+            .iter()
+            .zip(rates)
+            .map(|(&b, &r)| b * r / p)
+            .collect();
         let x = xp[i] + dx * rates[i] / p;
         let y = get_y(i, j, x, &xp, amp);
         let dy = xp[j] - y - 1;
@@ -280,7 +304,11 @@ fn bench_liquidity(c: &mut Criterion) {
             .map(|(k, &d)| U256::from(1_000u64 * (k as u64 + 1)) * e(d))
             .collect();
         g.bench_function(BenchmarkId::new("swapzap", case.name), |b| {
-            b.iter(|| black_box(p).calc_token_amount(black_box(&amounts), true).unwrap())
+            b.iter(|| {
+                black_box(p)
+                    .calc_token_amount(black_box(&amounts), true)
+                    .unwrap()
+            })
         });
     }
     g.finish();
@@ -290,7 +318,11 @@ fn bench_liquidity(c: &mut Criterion) {
         let p = &case.pool;
         let lp = p.total_supply() / 1000;
         g.bench_function(BenchmarkId::new("swapzap", case.name), |b| {
-            b.iter(|| black_box(p).remove_liquidity_one_coin(black_box(lp), 1).unwrap())
+            b.iter(|| {
+                black_box(p)
+                    .remove_liquidity_one_coin(black_box(lp), 1)
+                    .unwrap()
+            })
         });
     }
     g.finish();
@@ -300,7 +332,11 @@ fn bench_liquidity(c: &mut Criterion) {
         let p = &case.pool;
         let lp = p.total_supply() / 1000;
         g.bench_function(BenchmarkId::new("swapzap", case.name), |b| {
-            b.iter(|| black_box(p).calc_withdraw_one_coin(black_box(lp), 1).unwrap())
+            b.iter(|| {
+                black_box(p)
+                    .calc_withdraw_one_coin(black_box(lp), 1)
+                    .unwrap()
+            })
         });
     }
     g.finish();
@@ -315,7 +351,11 @@ fn bench_liquidity(c: &mut Criterion) {
             .map(|(k, &d)| U256::from(500u64 * (k as u64 + 1)) * e(d))
             .collect();
         g.bench_function(BenchmarkId::new("swapzap", case.name), |b| {
-            b.iter(|| black_box(p).remove_liquidity_imbalance(black_box(&amounts)).unwrap())
+            b.iter(|| {
+                black_box(p)
+                    .remove_liquidity_imbalance(black_box(&amounts))
+                    .unwrap()
+            })
         });
     }
     g.finish();

@@ -1,3 +1,127 @@
-//! Placeholder; implemented by its issue.
-#![allow(missing_docs)]
-fn main() {}
+//! Validate a quote request body the way the service would.
+//!
+//! ```sh
+//! cargo run --release --example validate -- examples/requests/evm-swap.json
+//! cargo run --release --example validate -- examples/requests/chain101-swap.json
+//! ```
+//!
+//! The deployment follows `chainId` (101: chain-101, base58; others: EVM, 0x hex). Prints the
+//! typed request, or the error's code, class, HTTP status and detail and exits with status 1
+//! (2 for a usage or file error). `--sources a,b,c` replaces the known liquidity source ids.
+#![allow(missing_docs, clippy::print_stdout, clippy::print_stderr)]
+
+use std::process::ExitCode;
+use swapzap::request::QuoteRequest;
+use swapzap::{Error, ErrorBody, RequestError};
+
+/// Source ids this example treats as known (a transport gets them from its source list).
+const DEFAULT_SOURCES: &[&str] = &[
+    "uniswap-v2",
+    "sushiswap",
+    "aerodrome-v2",
+    "velodrome-v2",
+    "curve",
+    "curve-ng",
+    "raydium",
+    "orca",
+    "meteora",
+];
+
+fn report(e: &Error) -> ExitCode {
+    println!(
+        "error {} [{}, HTTP {}]",
+        e.code(),
+        e.class(),
+        e.http_status()
+    );
+    println!("  detail: {e}");
+    for s in e.class().suggestions() {
+        println!("  suggestion: {s}");
+    }
+    let body = ErrorBody::new(e, "local");
+    println!(
+        "  body: {}",
+        serde_json::to_string(&body).unwrap_or_else(|_| "?".into())
+    );
+    ExitCode::from(1)
+}
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let mut path = None;
+    let mut sources: Vec<String> = DEFAULT_SOURCES.iter().map(|s| s.to_string()).collect();
+    while let Some(a) = args.next() {
+        if a == "--sources" {
+            let Some(list) = args.next() else {
+                eprintln!("--sources needs a comma-separated list");
+                return ExitCode::from(2);
+            };
+            sources = list.split(',').map(str::to_string).collect();
+        } else {
+            path = Some(a);
+        }
+    }
+    let Some(path) = path else {
+        eprintln!("usage: validate [--sources a,b,c] REQUEST.json");
+        return ExitCode::from(2);
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let body: QuoteRequest = match serde_json::from_str(&text) {
+        Ok(b) => b,
+        Err(e) => {
+            return report(&Error::Request(RequestError::MalformedBody {
+                reason: e.to_string(),
+            }))
+        }
+    };
+    let known: Vec<&str> = sources.iter().map(String::as_str).collect();
+    match body.validate(&known) {
+        Ok(r) => {
+            println!("valid {} request, chainId {}", r.deployment, r.chain_id);
+            for (i, t) in r.inputs.iter().enumerate() {
+                println!("  input[{i}]  {} amount {}", t.token, t.amount);
+            }
+            for (i, t) in r.outputs.iter().enumerate() {
+                println!(
+                    "  output[{i}] {} proportion {} (= {})",
+                    t.token,
+                    t.proportion,
+                    t.proportion.as_ratio()
+                );
+            }
+            println!(
+                "  slippage {} % (fraction {}); min out of 1000000 quoted: {}",
+                r.slippage,
+                r.slippage.as_fraction(),
+                r.min_amount_out(1_000_000u32.into())
+            );
+            match &r.user_addr {
+                Some(a) => println!("  userAddr {a}"),
+                None => println!("  userAddr none (the quote cannot be assembled)"),
+            }
+            let allowed: Vec<&str> = known
+                .iter()
+                .copied()
+                .filter(|s| r.sources.allows(s))
+                .collect();
+            println!("  sources {}", allowed.join(", "));
+            if r.sources.blacklist.is_some() && !r.sources.apply_blacklist {
+                println!("  sourceBlacklist accepted and not applied on this deployment");
+            }
+            println!(
+                "  referralCode {:?}, compact {}, RFQs {}",
+                r.referral_code,
+                r.compact,
+                if r.rfqs_enabled() { "on" } else { "off" }
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => report(&e),
+    }
+}

@@ -2,6 +2,9 @@
 //!
 //! Domain enums are `#[non_exhaustive]`: new failure modes may be added without a breaking change.
 
+use crate::request::Deployment;
+use crate::units::TokenId;
+use alloc::string::String;
 use core::fmt;
 
 /// A failure of checked integer arithmetic, exactly where the EVM would revert.
@@ -116,6 +119,507 @@ impl fmt::Display for PoolError {
 #[cfg(feature = "std")]
 impl std::error::Error for PoolError {}
 
+// ---------------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------------
+
+/// A field of a request body, displayed as its JSON path (`inputTokens[1].amount`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Field {
+    /// The body as a whole.
+    Body,
+    /// `chainId`.
+    ChainId,
+    /// `inputTokens`.
+    InputTokens,
+    /// `inputTokens[i].tokenAddress`.
+    InputTokenAddress(usize),
+    /// `inputTokens[i].amount`.
+    InputAmount(usize),
+    /// `outputTokens`.
+    OutputTokens,
+    /// `outputTokens[i].tokenAddress`.
+    OutputTokenAddress(usize),
+    /// `outputTokens[i].proportion`.
+    OutputProportion(usize),
+    /// `slippageLimitPercent`.
+    SlippageLimitPercent,
+    /// `userAddr`.
+    UserAddr,
+    /// `sourceWhitelist[i]`.
+    SourceWhitelist(usize),
+    /// `sourceBlacklist[i]`.
+    SourceBlacklist(usize),
+    /// `pathId` (assemble).
+    PathId,
+}
+
+impl Field {
+    /// Whether the field holds a token address (the spec's "Invalid token address").
+    #[must_use]
+    pub fn is_token_address(self) -> bool {
+        matches!(
+            self,
+            Self::InputTokenAddress(_) | Self::OutputTokenAddress(_)
+        )
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Body => f.write_str("body"),
+            Self::ChainId => f.write_str("chainId"),
+            Self::InputTokens => f.write_str("inputTokens"),
+            Self::InputTokenAddress(i) => write!(f, "inputTokens[{i}].tokenAddress"),
+            Self::InputAmount(i) => write!(f, "inputTokens[{i}].amount"),
+            Self::OutputTokens => f.write_str("outputTokens"),
+            Self::OutputTokenAddress(i) => write!(f, "outputTokens[{i}].tokenAddress"),
+            Self::OutputProportion(i) => write!(f, "outputTokens[{i}].proportion"),
+            Self::SlippageLimitPercent => f.write_str("slippageLimitPercent"),
+            Self::UserAddr => f.write_str("userAddr"),
+            Self::SourceWhitelist(i) => write!(f, "sourceWhitelist[{i}]"),
+            Self::SourceBlacklist(i) => write!(f, "sourceBlacklist[{i}]"),
+            Self::PathId => f.write_str("pathId"),
+        }
+    }
+}
+
+/// What is wrong with the format of an address string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum AddressProblem {
+    /// The empty string.
+    Empty,
+    /// An EVM address not starting with `0x`.
+    MissingPrefix,
+    /// Wrong number of characters: hex digits after `0x` (EVM, 40 wanted), or a base58 string
+    /// longer than a 32-byte address can be.
+    WrongLength {
+        /// the number found
+        len: usize,
+    },
+    /// A character that is not a hex digit after `0x`.
+    NotHex,
+    /// A character outside the base58 alphabet (`0`, `O`, `I`, `l` and non-alphanumerics).
+    NotBase58,
+    /// Base58 that does not decode to exactly 32 bytes.
+    WrongByteLength {
+        /// the number of bytes decoded (33 stands for "more than 32")
+        len: usize,
+    },
+}
+
+impl fmt::Display for AddressProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("empty"),
+            Self::MissingPrefix => f.write_str("an EVM address starts with 0x"),
+            Self::WrongLength { len } => {
+                write!(f, "wrong length ({len} characters; 0x + 40 hex digits on EVM chains, at most 44 base58 characters on chain 101)")
+            }
+            Self::NotHex => f.write_str("not hexadecimal"),
+            Self::NotBase58 => f.write_str(
+                "not base58 (characters 0, O, I, l and symbols are not in the alphabet)",
+            ),
+            Self::WrongByteLength { len } => {
+                write!(f, "decodes to {len} bytes, a chain-101 address has 32")
+            }
+        }
+    }
+}
+
+/// What is wrong with an `amount`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum AmountProblem {
+    /// The empty string.
+    Empty,
+    /// Anything but ASCII digits: a sign, a decimal point, an exponent, whitespace, ...
+    NotAnInteger,
+    /// A leading zero (`"007"`): amounts are canonical decimal integers.
+    LeadingZero,
+    /// Zero.
+    Zero,
+    /// At or above 2^256.
+    TooLarge,
+}
+
+impl fmt::Display for AmountProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Empty => "empty",
+            Self::NotAnInteger => {
+                "not a base-unit integer (digits only: no sign, decimal point, exponent or whitespace)"
+            }
+            Self::LeadingZero => "has a leading zero",
+            Self::Zero => "must be greater than 0",
+            Self::TooLarge => "must be below 2^256",
+        })
+    }
+}
+
+/// What is wrong with a decimal number (`proportion`, `slippageLimitPercent`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DecimalProblem {
+    /// The empty string.
+    Empty,
+    /// Not `digits[.digits]`: a `+`, an exponent in a string, whitespace, a leading zero, ...
+    NotADecimal,
+    /// NaN or an infinity.
+    NotFinite,
+    /// Below zero (or a negative zero).
+    Negative,
+    /// Zero where more is needed.
+    Zero,
+    /// Above the bound of the field (1 for a proportion, the slippage maximum).
+    TooLarge,
+    /// More significant decimal places than are read.
+    TooManyDecimals {
+        /// the most accepted
+        max: u32,
+    },
+}
+
+impl fmt::Display for DecimalProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("empty"),
+            Self::NotADecimal => f.write_str("not a plain decimal number such as 0.5"),
+            Self::NotFinite => f.write_str("not a finite number"),
+            Self::Negative => f.write_str("must not be negative"),
+            Self::Zero => f.write_str("must be greater than 0"),
+            Self::TooLarge => f.write_str("too large"),
+            Self::TooManyDecimals { max } => write!(f, "more than {max} decimal places"),
+        }
+    }
+}
+
+/// A request body that must change: each variant has its own code (see [`Error::code`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RequestError {
+    /// The body is not JSON of the spec's shape (syntax, a missing or unknown field, a wrong
+    /// type). `reason` is the parser's message.
+    MalformedBody {
+        /// what the parser said
+        reason: String,
+    },
+    /// A chain id no deployment serves (0).
+    UnsupportedChain {
+        /// the id given
+        chain_id: u64,
+    },
+    /// A chain id of the other deployment (a chain-101 body on an EVM endpoint or back).
+    WrongDeployment {
+        /// the id given
+        chain_id: u64,
+        /// the deployment of the endpoint
+        deployment: Deployment,
+    },
+    /// An address of the wrong format.
+    InvalidAddress {
+        /// where
+        field: Field,
+        /// what
+        problem: AddressProblem,
+    },
+    /// A mixed-case EVM address whose case is not its EIP-55 checksum (a typo, most likely).
+    BadChecksum {
+        /// where
+        field: Field,
+    },
+    /// An EVM address that must be EIP-55 checksummed (`userAddr`) but is all lower or all
+    /// upper case.
+    NotChecksummed {
+        /// where
+        field: Field,
+    },
+    /// A 0x EVM address in a chain-101 request, where addresses are base58.
+    EvmAddressOnChain101 {
+        /// where
+        field: Field,
+    },
+    /// An `amount` that is not a base-unit integer in `(0, 2^256)`.
+    InvalidAmount {
+        /// index in `inputTokens`
+        index: usize,
+        /// what
+        problem: AmountProblem,
+    },
+    /// A `proportion` that is not an exact decimal in `(0, 1]`.
+    InvalidProportion {
+        /// index in `outputTokens`
+        index: usize,
+        /// what
+        problem: DecimalProblem,
+    },
+    /// Proportions that do not sum exactly to 1.
+    ProportionsDoNotSumToOne {
+        /// the sum, in units of `10^-18`
+        sum_e18: u128,
+    },
+    /// A `slippageLimitPercent` out of bounds or not an exact decimal.
+    InvalidSlippage {
+        /// what
+        problem: DecimalProblem,
+    },
+    /// `inputTokens` is empty.
+    NoInputTokens,
+    /// `outputTokens` is empty.
+    NoOutputTokens,
+    /// More inputs than accepted.
+    TooManyInputTokens {
+        /// how many
+        given: usize,
+        /// the bound
+        max: usize,
+    },
+    /// More outputs than accepted.
+    TooManyOutputTokens {
+        /// how many
+        given: usize,
+        /// the bound
+        max: usize,
+    },
+    /// The same token twice in `inputTokens`.
+    DuplicateInputToken {
+        /// its first index
+        first: usize,
+        /// its second index
+        second: usize,
+    },
+    /// The same token twice in `outputTokens`.
+    DuplicateOutputToken {
+        /// its first index
+        first: usize,
+        /// its second index
+        second: usize,
+    },
+    /// A token both in `inputTokens` and `outputTokens`.
+    InputIsOutput {
+        /// index in `inputTokens`
+        input: usize,
+        /// index in `outputTokens`
+        output: usize,
+    },
+    /// A whitelisted source id that the deployment does not know.
+    UnknownSource {
+        /// where
+        field: Field,
+        /// the id given
+        id: String,
+        /// a known id that differs only in case or `_` for `-`
+        suggestion: Option<String>,
+    },
+    /// `sourceWhitelist: []`, which would allow nothing.
+    EmptyWhitelist,
+    /// The whitelist and blacklist together leave no known source.
+    AllSourcesExcluded,
+    /// A `pathId` that is empty, too long or not printable ASCII.
+    InvalidPathId,
+    /// Assembly of a quote 60 seconds or more after it was received.
+    StaleQuote {
+        /// the age of the quote, in milliseconds
+        age_ms: u64,
+    },
+    /// Assembly with a `userAddr` other than the quote's.
+    UserAddrMismatch,
+    /// Assembly of a quote made without `userAddr`.
+    QuoteWithoutUserAddr,
+}
+
+impl RequestError {
+    /// The field at fault, when one is.
+    #[must_use]
+    pub fn field(&self) -> Option<Field> {
+        Some(match self {
+            Self::MalformedBody { .. } => Field::Body,
+            Self::UnsupportedChain { .. } | Self::WrongDeployment { .. } => Field::ChainId,
+            Self::InvalidAddress { field, .. }
+            | Self::BadChecksum { field }
+            | Self::NotChecksummed { field }
+            | Self::EvmAddressOnChain101 { field }
+            | Self::UnknownSource { field, .. } => *field,
+            Self::InvalidAmount { index, .. } => Field::InputAmount(*index),
+            Self::InvalidProportion { index, .. } => Field::OutputProportion(*index),
+            Self::ProportionsDoNotSumToOne { .. } => Field::OutputTokens,
+            Self::InvalidSlippage { .. } => Field::SlippageLimitPercent,
+            Self::NoInputTokens | Self::TooManyInputTokens { .. } => Field::InputTokens,
+            Self::DuplicateInputToken { second, .. } => Field::InputTokenAddress(*second),
+            Self::NoOutputTokens | Self::TooManyOutputTokens { .. } => Field::OutputTokens,
+            Self::DuplicateOutputToken { second, .. } => Field::OutputTokenAddress(*second),
+            Self::InputIsOutput { output, .. } => Field::OutputTokenAddress(*output),
+            Self::InvalidPathId | Self::StaleQuote { .. } => Field::PathId,
+            Self::UserAddrMismatch | Self::QuoteWithoutUserAddr => Field::UserAddr,
+            Self::EmptyWhitelist | Self::AllSourcesExcluded => return None,
+        })
+    }
+
+    /// The stable code (the table at [`Error::code`]).
+    #[must_use]
+    pub fn code(&self) -> u32 {
+        match self {
+            Self::MalformedBody { .. } => 3000,
+            Self::UnsupportedChain { .. } => 3001,
+            Self::WrongDeployment { .. } => 3002,
+            Self::InvalidAddress { .. } => 3010,
+            Self::BadChecksum { .. } => 3011,
+            Self::NotChecksummed { .. } => 3012,
+            Self::EvmAddressOnChain101 { .. } => 3013,
+            Self::InvalidAmount { .. } => 3020,
+            Self::InvalidProportion { .. } => 3030,
+            Self::ProportionsDoNotSumToOne { .. } => 3031,
+            Self::InvalidSlippage { .. } => 3040,
+            Self::NoInputTokens => 3050,
+            Self::NoOutputTokens => 3051,
+            Self::TooManyInputTokens { .. } => 3052,
+            Self::TooManyOutputTokens { .. } => 3053,
+            Self::DuplicateInputToken { .. } => 3054,
+            Self::DuplicateOutputToken { .. } => 3055,
+            Self::InputIsOutput { .. } => 3056,
+            Self::UnknownSource { .. } => 3060,
+            Self::EmptyWhitelist => 3061,
+            Self::AllSourcesExcluded => 3062,
+            Self::InvalidPathId => 3070,
+            Self::StaleQuote { .. } => 3071,
+            Self::UserAddrMismatch => 3072,
+            Self::QuoteWithoutUserAddr => 3073,
+        }
+    }
+}
+
+/// `n / 10^18` as exact decimal text, for messages.
+fn fmt_e18(f: &mut fmt::Formatter<'_>, n: u128) -> fmt::Result {
+    let one: u128 = 1_000_000_000_000_000_000;
+    // one != 0.
+    #[allow(clippy::arithmetic_side_effects)]
+    let (int, frac) = (n / one, n % one);
+    if frac == 0 {
+        return write!(f, "{int}");
+    }
+    let digits = alloc::format!("{frac:018}");
+    write!(f, "{int}.{}", digits.trim_end_matches('0'))
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::MalformedBody { reason } => write!(f, "Malformed request body: {reason}"),
+            Self::UnsupportedChain { chain_id } => write!(f, "Unsupported chainId {chain_id}"),
+            Self::WrongDeployment {
+                chain_id,
+                deployment,
+            } => write!(
+                f,
+                "chainId {chain_id} is not served by the {deployment} deployment"
+            ),
+            Self::InvalidAddress { field, problem } => {
+                if *field == Field::UserAddr {
+                    write!(f, "Invalid userAddr: {problem}")
+                } else {
+                    write!(f, "Invalid token address at {field}: {problem}")
+                }
+            }
+            Self::BadChecksum { field } => write!(
+                f,
+                "Invalid {} at {field}: mixed-case address with a wrong EIP-55 checksum (check for a typo)",
+                if *field == Field::UserAddr { "userAddr" } else { "token address" }
+            ),
+            Self::NotChecksummed { field } => write!(
+                f,
+                "Invalid {}: {field} must be an EIP-55 checksummed address",
+                if *field == Field::UserAddr { "userAddr" } else { "token address" }
+            ),
+            Self::EvmAddressOnChain101 { field } => {
+                if *field == Field::UserAddr {
+                    f.write_str("Invalid userAddr: an EVM 0x address was given; chain 101 needs a base58 wallet address")
+                } else {
+                    write!(f, "Invalid token address at {field}: an EVM 0x address was given; chain 101 needs a base58 mint address (check /info/tokens/101)")
+                }
+            }
+            Self::InvalidAmount { index, problem } => {
+                write!(f, "Invalid amount at inputTokens[{index}].amount: {problem}")
+            }
+            Self::InvalidProportion { index, problem } => {
+                write!(f, "Invalid proportion at outputTokens[{index}].proportion: {problem}")?;
+                if *problem == DecimalProblem::TooLarge {
+                    f.write_str(" (at most 1)")?;
+                }
+                Ok(())
+            }
+            Self::ProportionsDoNotSumToOne { sum_e18 } => {
+                f.write_str("outputTokens proportions must sum to exactly 1; they sum to ")?;
+                fmt_e18(f, *sum_e18)
+            }
+            Self::InvalidSlippage { problem } => {
+                write!(f, "Invalid slippageLimitPercent: {problem}")?;
+                if *problem == DecimalProblem::TooLarge {
+                    write!(f, " (at most {} percent)", crate::request::MAX_SLIPPAGE_PERCENT)?;
+                }
+                Ok(())
+            }
+            Self::NoInputTokens => f.write_str("inputTokens must not be empty"),
+            Self::NoOutputTokens => f.write_str("outputTokens must not be empty"),
+            Self::TooManyInputTokens { given, max } => {
+                write!(f, "inputTokens has {given} entries, at most {max} are accepted")
+            }
+            Self::TooManyOutputTokens { given, max } => {
+                write!(f, "outputTokens has {given} entries, at most {max} are accepted")
+            }
+            Self::DuplicateInputToken { first, second } => write!(
+                f,
+                "inputTokens[{second}] repeats the token of inputTokens[{first}]; merge the amounts"
+            ),
+            Self::DuplicateOutputToken { first, second } => write!(
+                f,
+                "outputTokens[{second}] repeats the token of outputTokens[{first}]; merge the proportions"
+            ),
+            Self::InputIsOutput { input, output } => write!(
+                f,
+                "outputTokens[{output}] is also inputTokens[{input}]; a token cannot be both sold and bought"
+            ),
+            Self::UnknownSource {
+                field,
+                id,
+                suggestion,
+            } => {
+                write!(f, "Unknown liquidity source id {id:?} at {field} (ids are case-sensitive and hyphenated)")?;
+                if let Some(s) = suggestion {
+                    write!(f, "; did you mean {s:?}?")?;
+                }
+                Ok(())
+            }
+            Self::EmptyWhitelist => {
+                f.write_str("sourceWhitelist is empty; omit it to allow every source")
+            }
+            Self::AllSourcesExcluded => {
+                f.write_str("sourceWhitelist and sourceBlacklist together exclude every liquidity source")
+            }
+            Self::InvalidPathId => f.write_str("Invalid pathId"),
+            Self::StaleQuote { age_ms } => write!(
+                f,
+                "Stale quote: received {age_ms} ms ago, quotes are valid for 60 seconds; request a new quote and assemble its pathId"
+            ),
+            Self::UserAddrMismatch => {
+                f.write_str("userAddr differs from the userAddr the quote was made for")
+            }
+            Self::QuoteWithoutUserAddr => f.write_str(
+                "the quote was made without userAddr and cannot be assembled; quote again with userAddr",
+            ),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for RequestError {}
+
+// ---------------------------------------------------------------------------------------------
+// Routing and zaps (codes 4000-4999 and 5000-5999 are theirs)
+// ---------------------------------------------------------------------------------------------
+
 /// A snapshot, request or plan the router cannot work with, or a search that found nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -165,6 +669,22 @@ pub enum RouteError {
     },
     /// Integer arithmetic failed where amounts are summed.
     Math(MathError),
+    /// Paths exist but cannot carry the amount.
+    InsufficientLiquidity {
+        /// token sold
+        from: TokenId,
+        /// token bought
+        to: TokenId,
+    },
+    /// Every path needs more hops than allowed.
+    TooManyHops {
+        /// the bound
+        max: usize,
+    },
+    /// Paths exist, but only through sources the request's filters exclude.
+    AllRoutesFiltered,
+    /// The search gave up within its budget; retry.
+    SearchBudgetExceeded,
 }
 
 impl From<MathError> for RouteError {
@@ -194,8 +714,20 @@ impl fmt::Display for RouteError {
             Self::BadRequest(why) => write!(f, "bad route request: {why}"),
             Self::NoRoute => f.write_str("no route joins the inputs to the outputs"),
             Self::Simulation(e) => write!(f, "exact simulation failed: {e}"),
-            Self::InvalidPlan { step: Some(i), why } => write!(f, "invalid plan at step {i}: {why}"),
+            Self::InvalidPlan { step: Some(i), why } => {
+                write!(f, "invalid plan at step {i}: {why}")
+            }
             Self::InvalidPlan { step: None, why } => write!(f, "invalid plan: {why}"),
+            Self::InsufficientLiquidity { from, to } => write!(
+                f,
+                "insufficient liquidity from token #{} to token #{}: try a smaller amount",
+                from.0, to.0
+            ),
+            Self::TooManyHops { max } => write!(f, "no route within {max} hops"),
+            Self::AllRoutesFiltered => {
+                f.write_str("routes exist only through liquidity sources the filters exclude")
+            }
+            Self::SearchBudgetExceeded => f.write_str("route search ran out of budget; retry"),
             Self::Math(e) => write!(f, "route arithmetic: {e}"),
         }
     }
@@ -204,7 +736,235 @@ impl fmt::Display for RouteError {
 #[cfg(feature = "std")]
 impl std::error::Error for RouteError {}
 
-/// The top error of the crate: every domain error, with a stable numeric [`Error::code`].
+impl RouteError {
+    /// The stable code (4000-4999; table in `docs/error-codes.md`).
+    #[must_use]
+    pub fn code(&self) -> u32 {
+        match self {
+            Self::NoRoute => 4000,
+            Self::InsufficientLiquidity { .. } => 4001,
+            Self::UnknownToken { .. } => 4002,
+            Self::TooManyHops { .. } => 4003,
+            Self::AllRoutesFiltered => 4004,
+            Self::SearchBudgetExceeded => 4005,
+            Self::BadRequest(_) => 4010,
+            Self::TokenOutOfRange(_) => 4011,
+            Self::PoolOutOfRange(_) => 4012,
+            Self::InvalidPlan { .. } => 4013,
+            Self::Simulation(_) => 4020,
+            Self::Math(_) => 4021,
+            Self::Duplicate(_) => 4030,
+            Self::BadNumber { .. } => 4031,
+            Self::BadPool { .. } => 4032,
+            Self::BadAddress(_) => 4033,
+        }
+    }
+
+    /// The class (see [`ErrorClass`]). Snapshot defects (4030-4039) are the server's, so
+    /// they are retryable once its data is refreshed; a failed exact simulation or an overflow
+    /// means the amount cannot be carried (no route / insufficient liquidity).
+    #[must_use]
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            Self::UnknownToken { .. }
+            | Self::BadRequest(_)
+            | Self::TokenOutOfRange(_)
+            | Self::PoolOutOfRange(_)
+            | Self::InvalidPlan { .. } => ErrorClass::Validation,
+            Self::SearchBudgetExceeded
+            | Self::Duplicate(_)
+            | Self::BadNumber { .. }
+            | Self::BadPool { .. }
+            | Self::BadAddress(_) => ErrorClass::Retryable,
+            Self::NoRoute
+            | Self::InsufficientLiquidity { .. }
+            | Self::TooManyHops { .. }
+            | Self::AllRoutesFiltered
+            | Self::Simulation(_)
+            | Self::Math(_) => ErrorClass::NoRoute,
+        }
+    }
+}
+
+/// A zap that cannot be planned: bad input, nothing to mint, or a pool or route failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ZapError {
+    /// The amounts do not have one entry per pool coin.
+    AmountCount {
+        /// coins in the pool
+        expected: usize,
+        /// amounts given
+        got: usize,
+    },
+    /// Every input amount is zero.
+    EmptyInput,
+    /// No plan mints any LP (the input is dust for this pool, or every plan reverts).
+    NothingToMint,
+    /// The pool family or variant has no zap support for this operation.
+    Unsupported(&'static str),
+    /// A token that is not in the graph, or not a coin of the pool where one is needed.
+    UnknownToken(u32),
+    /// A token given as an LP input that is not the LP token of any pool.
+    NotAnLp(u32),
+    /// Output proportions that are empty, zero or do not sum to one.
+    Proportions,
+    /// A pool operation reverted where the plan needs it.
+    Pool(PoolError),
+    /// Integer arithmetic overflowed.
+    Math(MathError),
+    /// No route exists between two tokens the zap must connect.
+    NoRoute {
+        /// token sold
+        from: u32,
+        /// token wanted
+        to: u32,
+    },
+    /// The router failed on a swap leg of the zap.
+    Route(RouteError),
+}
+
+impl From<RouteError> for ZapError {
+    fn from(e: RouteError) -> Self {
+        Self::Route(e)
+    }
+}
+
+impl From<PoolError> for ZapError {
+    fn from(e: PoolError) -> Self {
+        Self::Pool(e)
+    }
+}
+
+impl From<MathError> for ZapError {
+    fn from(e: MathError) -> Self {
+        Self::Math(e)
+    }
+}
+
+impl fmt::Display for ZapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::AmountCount { expected, got } => {
+                write!(
+                    f,
+                    "zap needs {expected} amounts, one per pool coin, got {got}"
+                )
+            }
+            Self::EmptyInput => f.write_str("zap input is empty (all amounts zero)"),
+            Self::NothingToMint => f.write_str("no zap plan mints any LP for this input"),
+            Self::Unsupported(what) => write!(f, "zap not supported: {what}"),
+            Self::UnknownToken(t) => write!(f, "unknown token id {t}"),
+            Self::NotAnLp(t) => write!(f, "token id {t} is not an LP token"),
+            Self::Proportions => f.write_str("output proportions must be positive and sum to 1"),
+            Self::Pool(e) => write!(f, "zap pool step: {e}"),
+            Self::Math(e) => write!(f, "zap math: {e}"),
+            Self::NoRoute { from, to } => write!(f, "no route from token {from} to token {to}"),
+            Self::Route(e) => write!(f, "zap route leg: {e}"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ZapError {}
+
+impl ZapError {
+    /// The stable code (5000-5999; table in `docs/error-codes.md`).
+    #[must_use]
+    pub fn code(&self) -> u32 {
+        match self {
+            Self::NothingToMint => 5000,
+            Self::Unsupported(_) => 5001,
+            Self::NotAnLp(_) => 5002,
+            Self::AmountCount { .. } => 5003,
+            Self::EmptyInput => 5004,
+            Self::UnknownToken(_) => 5005,
+            Self::Proportions => 5006,
+            Self::NoRoute { .. } => 5007,
+            Self::Pool(_) => 5008,
+            Self::Math(_) => 5009,
+            Self::Route(_) => 5010,
+        }
+    }
+
+    /// The class (see [`ErrorClass`]).
+    #[must_use]
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            Self::NothingToMint | Self::NoRoute { .. } | Self::Pool(_) | Self::Math(_) => {
+                ErrorClass::NoRoute
+            }
+            Self::Route(e) => e.class(),
+            Self::Unsupported(_)
+            | Self::NotAnLp(_)
+            | Self::AmountCount { .. }
+            | Self::EmptyInput
+            | Self::UnknownToken(_)
+            | Self::Proportions => ErrorClass::Validation,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The top error
+// ---------------------------------------------------------------------------------------------
+
+/// How a transport treats an error: what the client should do, and the HTTP status to send.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "camelCase")
+)]
+pub enum ErrorClass {
+    /// The request must change; retrying it unchanged fails the same way. HTTP 400.
+    Validation,
+    /// The request is valid but no route serves it (no route, insufficient liquidity). The
+    /// client should change it: see [`ErrorClass::suggestions`]. HTTP 422.
+    NoRoute,
+    /// A server-side failure; the same request can be retried with exponential backoff and
+    /// jitter. HTTP 503.
+    Retryable,
+}
+
+impl ErrorClass {
+    /// The suggested HTTP status: 400, 422 or 503.
+    #[must_use]
+    pub fn http_status(self) -> u16 {
+        match self {
+            Self::Validation => 400,
+            Self::NoRoute => 422,
+            Self::Retryable => 503,
+        }
+    }
+
+    /// What the client can try (the spec's remedies for "no route"); empty for the others.
+    #[must_use]
+    pub fn suggestions(self) -> &'static [&'static str] {
+        match self {
+            Self::NoRoute => &[
+                "try a smaller amount",
+                "try another pair",
+                "use supported tokens only",
+                "loosen the source filters (sourceWhitelist / sourceBlacklist)",
+            ],
+            Self::Validation | Self::Retryable => &[],
+        }
+    }
+}
+
+impl fmt::Display for ErrorClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Validation => "validation",
+            Self::NoRoute => "no-route",
+            Self::Retryable => "retryable",
+        })
+    }
+}
+
+/// The top error of the crate: every domain error, with a stable numeric [`Error::code`], an
+/// [`ErrorClass`] and a human detail message (`Display`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
@@ -212,19 +972,132 @@ pub enum Error {
     Math(MathError),
     /// A pool operation.
     Pool(PoolError),
-    /// Snapshot, graph, routing or plan verification.
+    /// A request body that must change.
+    Request(RequestError),
+    /// Routing.
     Route(RouteError),
+    /// Zaps.
+    Zap(ZapError),
 }
 
 impl Error {
-    /// The stable numeric code of this error (documented in the README).
+    /// The stable numeric code of this error (the `errorCode` of the error body). Codes never
+    /// change meaning; new ones are added in their domain's range.
+    ///
+    /// | code | class | HTTP | meaning |
+    /// |---|---|---|---|
+    /// | 1000 | retryable | 503 | arithmetic overflow |
+    /// | 1001 | retryable | 503 | arithmetic underflow |
+    /// | 1002 | retryable | 503 | division by zero |
+    /// | 2000 | retryable | 503 | pool math failed (other pool errors) |
+    /// | 2001 | no-route | 422 | pool: insufficient liquidity, or the wanted output cannot be reached |
+    /// | 2002 | no-route | 422 | pool: input or output amount too small |
+    /// | 3000 | validation | 400 | malformed body (JSON syntax, missing, unknown or mistyped field) |
+    /// | 3001 | validation | 400 | unsupported `chainId` |
+    /// | 3002 | validation | 400 | `chainId` of the other deployment |
+    /// | 3010 | validation | 400 | invalid address format (token address or `userAddr`) |
+    /// | 3011 | validation | 400 | mixed-case EVM address with a wrong EIP-55 checksum |
+    /// | 3012 | validation | 400 | `userAddr` not in EIP-55 checksum form |
+    /// | 3013 | validation | 400 | EVM 0x address on chain 101 |
+    /// | 3020 | validation | 400 | invalid `amount` (empty, not an integer, leading zero, 0, ≥ 2^256) |
+    /// | 3030 | validation | 400 | invalid `proportion` (not an exact decimal in (0, 1]) |
+    /// | 3031 | validation | 400 | proportions do not sum exactly to 1 |
+    /// | 3040 | validation | 400 | invalid `slippageLimitPercent` (not an exact decimal in [0, 50]) |
+    /// | 3050 | validation | 400 | `inputTokens` empty |
+    /// | 3051 | validation | 400 | `outputTokens` empty |
+    /// | 3052 | validation | 400 | too many input tokens (more than 16) |
+    /// | 3053 | validation | 400 | too many output tokens (more than 16) |
+    /// | 3054 | validation | 400 | the same input token twice |
+    /// | 3055 | validation | 400 | the same output token twice |
+    /// | 3056 | validation | 400 | a token both input and output |
+    /// | 3060 | validation | 400 | unknown liquidity source id in `sourceWhitelist` |
+    /// | 3061 | validation | 400 | empty `sourceWhitelist` |
+    /// | 3062 | validation | 400 | the source filters exclude every source |
+    /// | 3070 | validation | 400 | invalid `pathId` |
+    /// | 3071 | validation | 400 | stale quote (60 s or older): quote again |
+    /// | 3072 | validation | 400 | assemble `userAddr` differs from the quote's |
+    /// | 3073 | validation | 400 | quote made without `userAddr` cannot be assembled |
+    /// | 4000 | no-route | 422 | no route joins the inputs to the outputs |
+    /// | 4001 | no-route | 422 | insufficient liquidity for the amount |
+    /// | 4002 | validation | 400 | unknown token (check the token list) |
+    /// | 4003 | no-route | 422 | no route within the hop bound |
+    /// | 4004 | no-route | 422 | routes only through filtered-out sources |
+    /// | 4005 | retryable | 503 | route search budget exceeded |
+    /// | 4010 | validation | 400 | route request malformed |
+    /// | 4011 | validation | 400 | token id outside the graph |
+    /// | 4012 | validation | 400 | pool id outside the graph |
+    /// | 4013 | validation | 400 | plan verification failed |
+    /// | 4020 | no-route | 422 | exact simulation of the route failed |
+    /// | 4021 | no-route | 422 | route arithmetic overflow (amount too large to carry) |
+    /// | 4030 | retryable | 503 | snapshot: duplicate token or pool |
+    /// | 4031 | retryable | 503 | snapshot: bad number |
+    /// | 4032 | retryable | 503 | snapshot: bad pool |
+    /// | 4033 | retryable | 503 | snapshot: bad address |
+    /// | 5000 | no-route | 422 | zap: nothing to mint |
+    /// | 5001 | validation | 400 | zap: unsupported pool or operation |
+    /// | 5002 | validation | 400 | zap: not an LP token |
+    /// | 5003 | validation | 400 | zap: amounts do not match the pool coins |
+    /// | 5004 | validation | 400 | zap: empty input |
+    /// | 5005 | validation | 400 | zap: unknown token |
+    /// | 5006 | validation | 400 | zap: proportions |
+    /// | 5007 | no-route | 422 | zap: no route between two tokens the zap connects |
+    /// | 5008 | no-route | 422 | zap: a pool step reverts |
+    /// | 5009 | no-route | 422 | zap: arithmetic overflow (amount too large) |
+    /// | 5010 | (the route error's class) | (as the route error) | zap: the router failed on a swap leg |
+    ///
+    /// Ranges: 1000-1999 math, 2000-2999 pools, 3000-3999 requests, 4000-4999 routing,
+    /// 5000-5999 zaps. The same table is in `docs/error-codes.md`.
     #[must_use]
     pub fn code(&self) -> u32 {
         match self {
+            Self::Math(MathError::Underflow) => 1001,
+            Self::Math(MathError::DivisionByZero) => 1002,
             Self::Math(_) => 1000,
-            Self::Pool(_) => 2000,
-            Self::Route(_) => 3000,
+            Self::Pool(e) => match e {
+                PoolError::InsufficientLiquidity | PoolError::UnreachableOutput => 2001,
+                PoolError::InsufficientInputAmount | PoolError::InsufficientOutputAmount => 2002,
+                _ => 2000,
+            },
+            Self::Request(e) => e.code(),
+            Self::Route(e) => e.code(),
+            Self::Zap(e) => e.code(),
         }
+    }
+
+    /// The class: what the client should do and which HTTP status to send.
+    #[must_use]
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            Self::Math(_) => ErrorClass::Retryable,
+            Self::Pool(e) => match e {
+                PoolError::InsufficientLiquidity
+                | PoolError::UnreachableOutput
+                | PoolError::InsufficientInputAmount
+                | PoolError::InsufficientOutputAmount => ErrorClass::NoRoute,
+                _ => ErrorClass::Retryable,
+            },
+            Self::Request(_) => ErrorClass::Validation,
+            Self::Route(e) => e.class(),
+            Self::Zap(e) => e.class(),
+        }
+    }
+
+    /// Whether the same request may succeed when retried (class [`ErrorClass::Retryable`]).
+    #[must_use]
+    pub fn is_retryable(&self) -> bool {
+        self.class() == ErrorClass::Retryable
+    }
+
+    /// The suggested HTTP status (of the class).
+    #[must_use]
+    pub fn http_status(&self) -> u16 {
+        self.class().http_status()
+    }
+
+    /// The human-readable message for the error body's `detail` (the `Display` text).
+    #[must_use]
+    pub fn detail(&self) -> String {
+        alloc::string::ToString::to_string(self)
     }
 }
 
@@ -240,9 +1113,21 @@ impl From<PoolError> for Error {
     }
 }
 
+impl From<RequestError> for Error {
+    fn from(e: RequestError) -> Self {
+        Self::Request(e)
+    }
+}
+
 impl From<RouteError> for Error {
     fn from(e: RouteError) -> Self {
         Self::Route(e)
+    }
+}
+
+impl From<ZapError> for Error {
+    fn from(e: ZapError) -> Self {
+        Self::Zap(e)
     }
 }
 
@@ -251,10 +1136,41 @@ impl fmt::Display for Error {
         match self {
             Self::Math(e) => e.fmt(f),
             Self::Pool(e) => e.fmt(f),
+            Self::Request(e) => e.fmt(f),
             Self::Route(e) => e.fmt(f),
+            Self::Zap(e) => e.fmt(f),
         }
     }
 }
 
 #[cfg(feature = "std")]
 impl std::error::Error for Error {}
+
+/// The spec's error body: `{"detail": ..., "errorCode": ..., "traceId": ...}`. The trace id is
+/// the transport's; the rest comes from the [`Error`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "camelCase")
+)]
+pub struct ErrorBody {
+    /// Human-readable message.
+    pub detail: String,
+    /// [`Error::code`].
+    pub error_code: u32,
+    /// The transport's trace id.
+    pub trace_id: String,
+}
+
+impl ErrorBody {
+    /// The body for `error`, with the transport's `trace_id`.
+    #[must_use]
+    pub fn new(error: &Error, trace_id: impl Into<String>) -> Self {
+        Self {
+            detail: error.detail(),
+            error_code: error.code(),
+            trace_id: trace_id.into(),
+        }
+    }
+}

@@ -12,6 +12,9 @@
 //! | [`error`] | one error enum per domain and the top [`error::Error`] with stable codes |
 //! | [`pool`] | exact pool families: constant-product, solidly, Curve stable-swap; [`pool::Pool`] over them |
 //! | [`plan`] | the pathId-free [`plan::Plan`] and its exact verification |
+//! | [`request`] | the spec's quote and assemble bodies; validation per deployment into a typed [`request::Request`]; quote lifetime |
+//! | [`response`] | the quote response body and a route graph for display |
+//! | [`pricing`] | token and LP prices in a numeraire; the routable test for zap tokens |
 //!
 //! ## Features
 //!
@@ -36,5 +39,7 @@ pub mod snapshot;
 pub mod units;
 pub mod zap;
 
-pub use error::{Error, MathError, PoolError, RouteError};
+pub use error::{
+    Error, ErrorBody, ErrorClass, MathError, PoolError, RequestError, RouteError, ZapError,
+};
 pub use primitive_types::{U256, U512};

@@ -17,7 +17,8 @@ pub mod wide;
 
 use crate::error::MathError;
 use primitive_types::{U256, U512};
-use wide::{div_256_by_128, from_parts, from_u128, mul_128, split, to_u128};
+pub use wide::W;
+use wide::{from_parts, mul_128, to_u128};
 
 /// 10^18 (the `1e18` of Solidity fixed-point code).
 pub const E18: U256 = U256([1_000_000_000_000_000_000, 0, 0, 0]);
@@ -102,18 +103,10 @@ pub fn div(a: U256, b: U256) -> Result<U256, MathError> {
 /// [`MathError::DivisionByZero`] when `b == 0`.
 #[inline]
 pub fn div_rem(a: U256, b: U256) -> Result<(U256, U256), MathError> {
-    if b.is_zero() {
-        return Err(MathError::DivisionByZero);
-    }
-    if let Some(d) = to_u128(&b) {
-        let (q, r) = div_u256_by_u128(a, d);
-        return Ok((q, from_u128(r)));
-    }
-    if a < b {
-        return Ok((U256::zero(), a));
-    }
-    // b != 0 checked above.
-    Ok(a.div_mod(b))
+    let (q, r) = W::from_u256(a)
+        .checked_div_rem(W::from_u256(b))
+        .ok_or(MathError::DivisionByZero)?;
+    Ok((q.to_u256(), r.to_u256()))
 }
 
 /// `ceil(a / b)`, reverting on a zero divisor.
@@ -131,25 +124,6 @@ pub fn div_up(a: U256, b: U256) -> Result<U256, MathError> {
     }
 }
 
-/// `n / d` and `n % d` for a divisor below 2^128 (`d != 0`), through at most two 256-by-128
-/// divisions instead of a generic long division.
-#[inline]
-fn div_u256_by_u128(n: U256, d: u128) -> (U256, u128) {
-    let (hi, lo) = split(&n);
-    if hi == 0 {
-        // d != 0 (callers check).
-        return (from_u128(lo / d), lo % d);
-    }
-    if hi < d {
-        let (q, r) = div_256_by_128(hi, lo, d);
-        return (from_u128(q), r);
-    }
-    // d != 0; (hi % d) < d so the second division's precondition holds.
-    let (qh, rh) = (hi / d, hi % d);
-    let (ql, r) = div_256_by_128(rh, lo, d);
-    (from_parts(qh, ql), r)
-}
-
 /// `floor(a * b / d)` and the remainder, with a full-width product.
 #[inline]
 fn mul_div_rem(a: U256, b: U256, d: U256) -> Result<(U256, U256), MathError> {
@@ -159,8 +133,17 @@ fn mul_div_rem(a: U256, b: U256, d: U256) -> Result<(U256, U256), MathError> {
     if let (Some(x), Some(y), Some(dd)) = (to_u128(&a), to_u128(&b), to_u128(&d)) {
         // The product fits 256 bits, so the quotient does too.
         let (hi, lo) = mul_128(x, y);
-        let (q, r) = div_u256_by_u128(from_parts(hi, lo), dd);
-        return Ok((q, from_u128(r)));
+        let (q, r) = W { hi, lo }
+            .checked_div_rem(W::small(dd))
+            .ok_or(MathError::DivisionByZero)?;
+        return Ok((q.to_u256(), r.to_u256()));
+    }
+    if let Some(p) = W::from_u256(a).checked_mul(W::from_u256(b)) {
+        // The product fits 256 bits: the native division is exact.
+        let (q, r) = p
+            .checked_div_rem(W::from_u256(d))
+            .ok_or(MathError::DivisionByZero)?;
+        return Ok((q.to_u256(), r.to_u256()));
     }
     let p: U512 = a.full_mul(b);
     let (q, r) = p.div_mod(U512::from(d));
@@ -202,12 +185,63 @@ pub fn mul_div_up(a: U256, b: U256, d: U256) -> Result<U256, MathError> {
 /// [`MathError::Overflow`] when `a * b >= 2^256`, [`MathError::DivisionByZero`] when `d == 0`.
 #[inline]
 pub fn mul_then_div(a: U256, b: U256, d: U256) -> Result<U256, MathError> {
-    if let (Some(_), Some(_)) = (to_u128(&a), to_u128(&b)) {
-        // Both factors < 2^128: the product cannot overflow; the full-width path is exact.
-        return mul_div(a, b, d);
-    }
-    div(mul(a, b)?, d)
+    let p = w_mul(W::from_u256(a), W::from_u256(b))?;
+    Ok(w_div(p, W::from_u256(d))?.to_u256())
 }
+
+/// [`add`] on [`W`].
+///
+/// # Errors
+/// [`MathError::Overflow`] at 2^256.
+#[inline(always)]
+pub fn w_add(a: W, b: W) -> Result<W, MathError> {
+    a.checked_add(b).ok_or(MathError::Overflow)
+}
+
+/// [`sub`] on [`W`].
+///
+/// # Errors
+/// [`MathError::Underflow`] below zero.
+#[inline(always)]
+pub fn w_sub(a: W, b: W) -> Result<W, MathError> {
+    a.checked_sub(b).ok_or(MathError::Underflow)
+}
+
+/// [`mul`] on [`W`].
+///
+/// # Errors
+/// [`MathError::Overflow`] at 2^256.
+#[inline(always)]
+pub fn w_mul(a: W, b: W) -> Result<W, MathError> {
+    a.checked_mul(b).ok_or(MathError::Overflow)
+}
+
+/// [`div`] on [`W`]; a divisor of exactly 10^18 takes a reciprocal path without hardware
+/// division.
+///
+/// # Errors
+/// [`MathError::DivisionByZero`] when `d == 0`.
+#[inline(always)]
+pub fn w_div(a: W, d: W) -> Result<W, MathError> {
+    if d == W_E18 {
+        return Ok(a.div_rem_e18().0);
+    }
+    a.checked_div_rem(d)
+        .map(|(q, _)| q)
+        .ok_or(MathError::DivisionByZero)
+}
+
+/// Solidity's `a * b / 1e18` on [`W`] (checked product, floor).
+///
+/// # Errors
+/// [`MathError::Overflow`] when `a * b >= 2^256`.
+#[inline(always)]
+pub fn w_mul_div_e18(a: W, b: W) -> Result<W, MathError> {
+    Ok(w_mul(a, b)?.div_rem_e18().0)
+}
+
+/// 10^18 as a [`W`].
+pub const W_E18: W = W::small(1_000_000_000_000_000_000);
 
 /// Integer square root rounded down: the largest `r` with `r * r <= x`.
 ///
@@ -220,14 +254,19 @@ pub fn sqrt(x: U256) -> U256 {
     }
     // x >= 2^128. Start above the root: 2^ceil(bits/2) > sqrt(x), and Newton's step from above
     // decreases monotonically to the floor root.
+    let xw = W::from_u256(x);
     let bits = x.bits();
-    let mut r = U256::one() << bits.div_ceil(2);
+    let mut r = W::from_u256(U256::one() << bits.div_ceil(2));
     loop {
         // r >= 2^64 > 0. x / r <= 2^(bits - ceil(bits/2)) <= 2^128 and r <= 2^128, so the sum
         // below is < 2^130: no overflow.
-        let next = (r + x / r) >> 1;
+        let q = xw.checked_div_rem(r).map_or(W::ZERO, |(q, _)| q);
+        let next = q.checked_add(r).map_or(W::ZERO, |s| W {
+            hi: s.hi >> 1,
+            lo: (s.lo >> 1) | (s.hi << 127),
+        });
         if next >= r {
-            return r;
+            return r.to_u256();
         }
         r = next;
     }

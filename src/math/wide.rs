@@ -47,7 +47,7 @@ pub fn from_parts(hi: u128, lo: u128) -> U256 {
 }
 
 /// The full product `a * b` as `(hi, lo)` 128-bit halves.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn mul_128(a: u128, b: u128) -> (u128, u128) {
     let (a1, a0) = (a >> 64, a & LO64);
@@ -72,51 +72,361 @@ pub fn mul_128(a: u128, b: u128) -> (u128, u128) {
 /// `(q, r)` with `q = floor((u1 * 2^128 + u0) / v)` and `r` the remainder.
 ///
 /// Preconditions (callers guarantee them): `v != 0` and `u1 < v`, so the quotient fits 128 bits.
+///
+/// One hardware division (for the divisor's reciprocal) and two multiplication-based quotient
+/// steps (Möller and Granlund, "Improved division by invariant integers", IEEE TC 2011,
+/// algorithms 4 and 5: 2-by-1 and 3-by-2 division with a precomputed reciprocal).
 #[inline]
 #[must_use]
 pub fn div_256_by_128(u1: u128, u0: u128, v: u128) -> (u128, u128) {
     debug_assert!(v != 0 && u1 < v);
     if u1 == 0 {
-        return (u0 / v, u0 % v);
+        let q = u0 / v;
+        return (q, u0 - q * v);
     }
-    // Normalise: shift so the divisor's top bit is set. u1 < v keeps the shifted high part
-    // below 2^128.
     let s = v.leading_zeros();
-    let v = v << s;
-    let (vn1, vn0) = (v >> 64, v & LO64);
+    if v <= LO64 {
+        // One-limb divisor: u1 < v < 2^64. Normalise by sh < 64 bits, then two 2-by-1 steps
+        // over the limbs (u1, u0_hi, u0_lo) shifted left by sh.
+        let sh = s - 64;
+        let d = (v as u64) << sh;
+        let inv = reciprocal_word(d);
+        let (h, l) = ((u0 >> 64) as u64, u0 as u64);
+        let (n2, n1, n0) = if sh == 0 {
+            (u1 as u64, h, l)
+        } else {
+            // u1 < v, so u1·2^sh plus the shifted-in bits stays below d.
+            (
+                ((u1 as u64) << sh) | (h >> (64 - sh)),
+                (h << sh) | (l >> (64 - sh)),
+                l << sh,
+            )
+        };
+        let (q1, r) = div_2by1_preinv(n2, n1, d, inv);
+        let (q0, r) = div_2by1_preinv(r, n0, d, inv);
+        return ((u128::from(q1) << 64) | u128::from(q0), u128::from(r >> sh));
+    }
+    // Two-limb divisor, normalised so its top bit is set.
+    let vn = v << s;
+    let (d1, d0) = ((vn >> 64) as u64, vn as u64);
+    let inv = reciprocal_3by2(d1, d0);
     let un32 = if s == 0 {
         u1
     } else {
         (u1 << s) | (u0 >> (128 - s))
     };
     let un10 = u0 << s;
-    let (un1, un0) = (un10 >> 64, un10 & LO64);
+    let (q1, r) = div_3by2_preinv(
+        (un32 >> 64) as u64,
+        un32 as u64,
+        (un10 >> 64) as u64,
+        d1,
+        d0,
+        inv,
+    );
+    let (q0, r) = div_3by2_preinv((r >> 64) as u64, r as u64, un10 as u64, d1, d0, inv);
+    ((u128::from(q1) << 64) | u128::from(q0), r >> s)
+}
 
-    // First quotient digit. vn1 >= 2^63 so q1 < 2^65 + ... and the loop below runs at most
-    // twice; inside it q1 <= 2^64 - 1 when the product is formed (short-circuit `||`).
-    let mut q1 = un32 / vn1;
-    let mut rhat = un32 - q1 * vn1;
-    while q1 > LO64 || q1 * vn0 > ((rhat << 64) | un1) {
-        q1 -= 1;
-        rhat += vn1;
-        if rhat > LO64 {
-            break;
+/// `floor((2^128 - 1) / d) - 2^64` for a normalised `d` (top bit set): the reciprocal the
+/// preinverted divisions use. The quotient below is < 2^64, one hardware division.
+#[inline(always)]
+fn reciprocal_word(d: u64) -> u64 {
+    let n = (u128::from(!d) << 64) | u128::from(u64::MAX);
+    (n / u128::from(d)) as u64
+}
+
+/// The 3-by-2 reciprocal of a normalised two-limb divisor `(d1, d0)`:
+/// `floor((2^192 - 1) / (d1·2^64 + d0)) - 2^64`.
+#[inline(always)]
+fn reciprocal_3by2(d1: u64, d0: u64) -> u64 {
+    let mut v = reciprocal_word(d1);
+    let mut p = d1.wrapping_mul(v).wrapping_add(d0);
+    if p < d0 {
+        v = v.wrapping_sub(1);
+        if p >= d1 {
+            v = v.wrapping_sub(1);
+            p = p.wrapping_sub(d1);
+        }
+        p = p.wrapping_sub(d1);
+    }
+    let t = u128::from(v) * u128::from(d0);
+    let (t1, t0) = ((t >> 64) as u64, t as u64);
+    let p2 = p.wrapping_add(t1);
+    if p2 < t1 {
+        v = v.wrapping_sub(1);
+        if (p2, t0) >= (d1, d0) {
+            v = v.wrapping_sub(1);
         }
     }
-    // The partial remainder is < v < 2^128; compute it modulo 2^128.
-    let un21 = ((un32 << 64) | un1).wrapping_sub(q1.wrapping_mul(v));
+    v
+}
 
-    let mut q0 = un21 / vn1;
-    let mut rhat = un21 - q0 * vn1;
-    while q0 > LO64 || q0 * vn0 > ((rhat << 64) | un0) {
-        q0 -= 1;
-        rhat += vn1;
-        if rhat > LO64 {
-            break;
+/// `(q, r)` of `(u2·2^128 + u1·2^64 + u0) / (d1·2^64 + d0)` for a normalised divisor with
+/// `(u2, u1) < (d1, d0)`, given `v = reciprocal_3by2(d1, d0)`; `q < 2^64`, `r` two limbs.
+#[inline(always)]
+fn div_3by2_preinv(u2: u64, u1: u64, u0: u64, d1: u64, d0: u64, v: u64) -> (u64, u128) {
+    let d = (u128::from(d1) << 64) | u128::from(d0);
+    let q = (u128::from(v) * u128::from(u2)).wrapping_add((u128::from(u2) << 64) | u128::from(u1));
+    let (mut q1, q0) = ((q >> 64) as u64, q as u64);
+    let r1 = u1.wrapping_sub(q1.wrapping_mul(d1));
+    let mut r = ((u128::from(r1) << 64) | u128::from(u0)).wrapping_sub(d);
+    r = r.wrapping_sub(u128::from(d0) * u128::from(q1));
+    q1 = q1.wrapping_add(1);
+    if ((r >> 64) as u64) >= q0 {
+        q1 = q1.wrapping_sub(1);
+        r = r.wrapping_add(d);
+    }
+    if r >= d {
+        q1 = q1.wrapping_add(1);
+        r = r.wrapping_sub(d);
+    }
+    (q1, r)
+}
+
+/// A 256-bit value as two native `u128` halves, for the hot loops (the stable-swap Newton
+/// iterations): cheaper to move and test than `U256` and with fast paths for small values.
+/// Ordering compares `hi` first, then `lo`, which is numeric order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct W {
+    /// bits 128..256
+    pub hi: u128,
+    /// bits 0..128
+    pub lo: u128,
+}
+
+impl W {
+    /// Zero.
+    pub const ZERO: W = W { hi: 0, lo: 0 };
+    /// One.
+    pub const ONE: W = W { hi: 0, lo: 1 };
+
+    /// The value `x`.
+    #[inline]
+    #[must_use]
+    pub const fn small(x: u128) -> W {
+        W { hi: 0, lo: x }
+    }
+
+    /// From a `U256`.
+    #[inline]
+    #[must_use]
+    pub fn from_u256(x: U256) -> W {
+        let (hi, lo) = split(&x);
+        W { hi, lo }
+    }
+
+    /// To a `U256`.
+    #[inline]
+    #[must_use]
+    pub fn to_u256(self) -> U256 {
+        from_parts(self.hi, self.lo)
+    }
+
+    /// Whether the value is 0.
+    #[inline]
+    #[must_use]
+    pub fn is_zero(self) -> bool {
+        self.hi == 0 && self.lo == 0
+    }
+
+    /// `self + o`, `None` at 2^256.
+    #[inline(always)]
+    #[must_use]
+    pub fn checked_add(self, o: W) -> Option<W> {
+        let (lo, c) = self.lo.overflowing_add(o.lo);
+        let hi = self.hi.checked_add(o.hi)?.checked_add(u128::from(c))?;
+        Some(W { hi, lo })
+    }
+
+    /// `self - o`, `None` below zero.
+    #[inline(always)]
+    #[must_use]
+    pub fn checked_sub(self, o: W) -> Option<W> {
+        let (lo, b) = self.lo.overflowing_sub(o.lo);
+        let hi = self.hi.checked_sub(o.hi)?.checked_sub(u128::from(b))?;
+        Some(W { hi, lo })
+    }
+
+    /// `self * o`, `None` at 2^256.
+    #[inline(always)]
+    #[must_use]
+    pub fn checked_mul(self, o: W) -> Option<W> {
+        match (self.hi, o.hi) {
+            (0, 0) => {
+                let (hi, lo) = mul_128(self.lo, o.lo);
+                Some(W { hi, lo })
+            }
+            (_, 0) => mul_w_128(self, o.lo),
+            (0, _) => mul_w_128(o, self.lo),
+            // Both >= 2^128: the product is >= 2^256 (unless one is zero, which it is not).
+            _ => None,
         }
     }
-    let r = ((un21 << 64) | un0).wrapping_sub(q0.wrapping_mul(v)) >> s;
-    ((q1 << 64) | q0, r)
+
+    /// `self / d` rounded down with the remainder, `None` for `d == 0`.
+    #[inline]
+    #[must_use]
+    pub fn checked_div_rem(self, d: W) -> Option<(W, W)> {
+        if d.hi == 0 {
+            if d.lo == 0 {
+                return None;
+            }
+            let (q, r) = div_w_by_128(self, d.lo);
+            return Some((q, W::small(r)));
+        }
+        if self < d {
+            return Some((W::ZERO, self));
+        }
+        // d >= 2^128, so the quotient is < 2^128. Estimate it from the top 128 bits of the
+        // normalised divisor (Knuth's theorem B: the estimate is at most 2 too large), then
+        // correct with the exact product.
+        let s = d.hi.leading_zeros();
+        let (dt, nt) = if s == 0 {
+            (d.hi, W::small(self.hi))
+        } else {
+            (
+                (d.hi << s) | (d.lo >> (128 - s)),
+                W {
+                    hi: self.hi >> (128 - s),
+                    lo: (self.hi << s) | (self.lo >> (128 - s)),
+                },
+            )
+        };
+        // nt.hi < 2^s <= dt because dt >= 2^127.
+        let (mut q, _) = div_256_by_128(nt.hi, nt.lo, dt);
+        loop {
+            if let Some(p) = d.checked_mul(W::small(q)) {
+                if p <= self {
+                    // p <= self, so the subtraction cannot fail.
+                    let r = self.checked_sub(p).unwrap_or(W::ZERO);
+                    return Some((W::small(q), r));
+                }
+            }
+            // q > 0 here: q == 0 gives p == 0 <= self.
+            q -= 1;
+        }
+    }
+
+    /// `floor(self / 10^18)` and the remainder, by multiplication with a precomputed
+    /// reciprocal (no hardware division).
+    #[inline(always)]
+    #[must_use]
+    pub fn div_rem_e18(self) -> (W, u64) {
+        if self.hi == 0 {
+            // Two limbs: the same steps on (0, 0, l1, l0).
+            let (l1, l0) = ((self.lo >> 64) as u64, self.lo as u64);
+            let top = l1 >> (64 - E18_SHIFT);
+            let s1 = (l1 << E18_SHIFT) | (l0 >> (64 - E18_SHIFT));
+            let s0 = l0 << E18_SHIFT;
+            let (q1, r) = div_2by1_preinv(top, s1, E18_NORM, E18_INV);
+            let (q0, r) = div_2by1_preinv(r, s0, E18_NORM, E18_INV);
+            return (
+                W::small((u128::from(q1) << 64) | u128::from(q0)),
+                r >> E18_SHIFT,
+            );
+        }
+        let l = [
+            self.lo as u64,
+            (self.lo >> 64) as u64,
+            self.hi as u64,
+            (self.hi >> 64) as u64,
+        ];
+        // Shift left by the normalisation of 1e18 (4 bits) into five limbs.
+        let top = l[3] >> (64 - E18_SHIFT);
+        let s3 = (l[3] << E18_SHIFT) | (l[2] >> (64 - E18_SHIFT));
+        let s2 = (l[2] << E18_SHIFT) | (l[1] >> (64 - E18_SHIFT));
+        let s1 = (l[1] << E18_SHIFT) | (l[0] >> (64 - E18_SHIFT));
+        let s0 = l[0] << E18_SHIFT;
+        // top < 16 < the normalised divisor, as the first step requires.
+        let (q3, r) = div_2by1_preinv(top, s3, E18_NORM, E18_INV);
+        let (q2, r) = div_2by1_preinv(r, s2, E18_NORM, E18_INV);
+        let (q1, r) = div_2by1_preinv(r, s1, E18_NORM, E18_INV);
+        let (q0, r) = div_2by1_preinv(r, s0, E18_NORM, E18_INV);
+        (
+            W {
+                hi: (u128::from(q3) << 64) | u128::from(q2),
+                lo: (u128::from(q1) << 64) | u128::from(q0),
+            },
+            r >> E18_SHIFT,
+        )
+    }
+}
+
+/// `a * b` for `b < 2^128`, `None` at 2^256.
+#[inline(always)]
+fn mul_w_128(a: W, b: u128) -> Option<W> {
+    let (h1, l1) = mul_128(a.hi, b);
+    if h1 != 0 {
+        return None;
+    }
+    let (h0, l0) = mul_128(a.lo, b);
+    Some(W {
+        hi: l1.checked_add(h0)?,
+        lo: l0,
+    })
+}
+
+/// `n / d` and `n % d` for a divisor below 2^128 (`d != 0`).
+#[inline]
+fn div_w_by_128(n: W, d: u128) -> (W, u128) {
+    if n.hi == 0 {
+        let q = n.lo / d;
+        return (W::small(q), n.lo - q * d);
+    }
+    if n.hi < d {
+        let (q, r) = div_256_by_128(n.hi, n.lo, d);
+        return (W::small(q), r);
+    }
+    let qh = n.hi / d;
+    let rh = n.hi - qh * d;
+    let (ql, r) = div_256_by_128(rh, n.lo, d);
+    (W { hi: qh, lo: ql }, r)
+}
+
+/// 10^18 shifted left until its top bit is set.
+const E18_SHIFT: u32 = 4;
+const E18_NORM: u64 = 1_000_000_000_000_000_000u64 << E18_SHIFT;
+/// The Möller–Granlund reciprocal of `E18_NORM`: `floor((2^128 - 1) / d) - 2^64`.
+const E18_INV: u64 = ((u128::MAX / E18_NORM as u128) - (1u128 << 64)) as u64;
+
+/// `(q, r)` of `(u1·2^64 + u0) / d` for a normalised `d` (top bit set), `u1 < d`, with its
+/// precomputed reciprocal `v` (Möller and Granlund, "Improved division by invariant integers",
+/// 2011, algorithm 4): two multiplications instead of a hardware division.
+#[inline(always)]
+fn div_2by1_preinv(u1: u64, u0: u64, d: u64, v: u64) -> (u64, u64) {
+    let p = u128::from(v) * u128::from(u1);
+    let p = p.wrapping_add((u128::from(u1) << 64) | u128::from(u0));
+    let mut q1 = ((p >> 64) as u64).wrapping_add(1);
+    let q0 = p as u64;
+    let mut r = u0.wrapping_sub(q1.wrapping_mul(d));
+    if r > q0 {
+        q1 = q1.wrapping_sub(1);
+        r = r.wrapping_add(d);
+    }
+    if r >= d {
+        q1 = q1.wrapping_add(1);
+        r = r.wrapping_sub(d);
+    }
+    (q1, r)
+}
+
+/// `floor(a * b / d)` for `u128` operands, `None` for `d == 0` or a quotient at or above
+/// 2^128.
+#[inline]
+#[must_use]
+pub fn mul_div_128(a: u128, b: u128, d: u128) -> Option<u128> {
+    if d == 0 {
+        return None;
+    }
+    let (hi, lo) = mul_128(a, b);
+    if hi == 0 {
+        return Some(lo / d);
+    }
+    if hi >= d {
+        return None;
+    }
+    Some(div_256_by_128(hi, lo, d).0)
 }
 
 /// Floor square root of a `u128` (Newton from above, in native arithmetic).
@@ -151,6 +461,98 @@ mod tests {
         let (q, r) = div_256_by_128(u128::MAX - 1, u128::MAX, u128::MAX);
         assert_eq!(q, u128::MAX);
         assert_eq!(r, u128::MAX - 1);
+    }
+
+    #[test]
+    fn div_e18_small() {
+        let e18 = 1_000_000_000_000_000_000u128;
+        let (q, r) = W::small(5 * e18 + 7).div_rem_e18();
+        assert_eq!((q, r), (W::small(5), 7));
+        let n = W {
+            hi: u128::MAX,
+            lo: u128::MAX,
+        };
+        let (q, r) = n.div_rem_e18();
+        // q * 1e18 + r == n
+        let back = q
+            .checked_mul(W::small(e18))
+            .unwrap()
+            .checked_add(W::small(u128::from(r)));
+        assert_eq!(back, Some(n));
+        assert!(u128::from(r) < e18);
+    }
+
+    #[test]
+    fn div_w_large_divisor() {
+        let n = W {
+            hi: u128::MAX,
+            lo: 12345,
+        };
+        let d = W {
+            hi: 3,
+            lo: u128::MAX,
+        };
+        let (q, r) = n.checked_div_rem(d).unwrap();
+        assert!(r < d);
+        assert_eq!(d.checked_mul(q).unwrap().checked_add(r), Some(n));
+    }
+
+    /// A fixed xorshift sequence of 64-bit words with varied bit lengths.
+    fn words(n: usize) -> Vec<u128> {
+        let mut s = 0x243f_6a88_85a3_08d3u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        (0..n)
+            .map(|_| {
+                let x = (u128::from(next()) << 64) | u128::from(next());
+                x >> (next() % 128)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn div_256_by_128_matches_primitive_types() {
+        let ws = words(30_000);
+        for c in ws.chunks(3) {
+            let (mut u1, u0, v) = (c[0], c[1], c[2].max(1));
+            if u1 >= v {
+                u1 %= v;
+            }
+            let (q, r) = div_256_by_128(u1, u0, v);
+            let n = from_parts(u1, u0);
+            let (wq, wr) = n.div_mod(from_u128(v));
+            assert_eq!((from_u128(q), from_u128(r)), (wq, wr), "{u1} {u0} {v}");
+        }
+        // Edge: divisor just above 2^64, dividend top just below it.
+        let v = (1u128 << 64) + 1;
+        let (q, r) = div_256_by_128(v - 1, u128::MAX, v);
+        let (wq, wr) = from_parts(v - 1, u128::MAX).div_mod(from_u128(v));
+        assert_eq!((from_u128(q), from_u128(r)), (wq, wr));
+    }
+
+    #[test]
+    fn w_div_matches_primitive_types() {
+        let ws = words(40_000);
+        for c in ws.chunks(4) {
+            let n = W { hi: c[0], lo: c[1] };
+            let d = W {
+                hi: c[2] >> 64,
+                lo: c[3],
+            };
+            if d.is_zero() {
+                continue;
+            }
+            let (q, r) = n.checked_div_rem(d).unwrap();
+            let (wq, wr) = n.to_u256().div_mod(d.to_u256());
+            assert_eq!((q.to_u256(), r.to_u256()), (wq, wr));
+            let (q, r) = n.div_rem_e18();
+            let (wq, wr) = n.to_u256().div_mod(U256::exp10(18));
+            assert_eq!((q.to_u256(), U256::from(r)), (wq, wr));
+        }
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 use super::Amounts;
 use crate::error::PoolError;
+use crate::math::wide::{mul_div_128, to_u128};
 use crate::math::{self, add, div, mul, mul_then_div, sqrt, sub};
 use primitive_types::U256;
 use smallvec::smallvec;
@@ -25,6 +26,8 @@ const U112_MAX: U256 = U256([u64::MAX, (1u64 << 48) - 1, 0, 0]);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConstantProduct {
     reserves: [U256; 2],
+    /// The reserves as native integers (they fit uint112), for the fast paths.
+    native: [u128; 2],
     fee_num: u64,
     fee_den: u64,
     total_supply: U256,
@@ -98,6 +101,7 @@ impl ConstantProduct {
         }
         Ok(Self {
             reserves,
+            native: [reserves[0].low_u128(), reserves[1].low_u128()],
             fee_num,
             fee_den,
             total_supply,
@@ -204,6 +208,27 @@ impl ConstantProduct {
     #[inline]
     pub fn amount_out(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
         pair(i, j)?;
+        // Native fast path. Reserves fit uint112 (constructor invariant), so only the input is
+        // tested. When a·γ and r_in·den + a·γ fit 128 bits, the numerator a·γ·r_out is below
+        // 2^256 (no SafeMath revert is possible) and the quotient is below r_out: the value
+        // is the one the checked path below computes.
+        if let Some(a) = to_u128(&dx) {
+            let [r0, r1] = self.native;
+            let (r_in, r_out) = if i == 0 { (r0, r1) } else { (r1, r0) };
+            if a != 0 && r_in != 0 && r_out != 0 {
+                let g = u128::from(self.fee_den.saturating_sub(self.fee_num));
+                if let Some(a_fee) = a.checked_mul(g) {
+                    if let Some(den) = r_in
+                        .checked_mul(u128::from(self.fee_den))
+                        .and_then(|x| x.checked_add(a_fee))
+                    {
+                        if let Some(q) = mul_div_128(a_fee, r_out, den) {
+                            return Ok(U256::from(q));
+                        }
+                    }
+                }
+            }
+        }
         let (r_in, r_out) = self.ordered(i);
         self.get_amount_out(dx, r_in, r_out)
     }
@@ -327,6 +352,7 @@ impl ConstantProduct {
         let mut next = self.clone();
         next.reserves[token_in] = b_in;
         next.reserves[j] = b_out;
+        next.native = [next.reserves[0].low_u128(), next.reserves[1].low_u128()];
         Ok(next)
     }
 
@@ -404,6 +430,7 @@ impl ConstantProduct {
         let reserves = [b0, b1];
         let pool = Self {
             reserves,
+            native: [reserves[0].low_u128(), reserves[1].low_u128()],
             fee_num: self.fee_num,
             fee_den: self.fee_den,
             total_supply: ts_after,
@@ -438,6 +465,7 @@ impl ConstantProduct {
         let reserves = [sub(r0, a0)?, sub(r1, a1)?];
         let pool = Self {
             reserves,
+            native: [reserves[0].low_u128(), reserves[1].low_u128()],
             fee_num: self.fee_num,
             fee_den: self.fee_den,
             total_supply: sub(ts, lp)?,

@@ -13,7 +13,10 @@
 
 use super::Amounts;
 use crate::error::{MathError, PoolError};
-use crate::math::{self, add, div, mul, mul_then_div, pow10, sqrt, sub, E18};
+use crate::math::{
+    self, add, div, mul, mul_then_div, pow10, sqrt, sub, w_add, w_div, w_mul, w_mul_div_e18, w_sub,
+    E18, W, W_E18,
+};
 use primitive_types::U256;
 use smallvec::smallvec;
 
@@ -33,11 +36,15 @@ pub struct Solidly {
     decimals: [u8; 2],
     /// `10^decimals`, the contract's `decimals0` / `decimals1`.
     scale: [U256; 2],
+    /// `10^(18 - decimals)`: normalisation without a division.
+    up: [W; 2],
     stable: bool,
     fee_bps: u32,
     total_supply: U256,
     /// `_k(reserve0, reserve1)`, or the revert computing it would hit.
     k: Result<U256, MathError>,
+    /// The reserves normalised to 18 decimals (stable pools), or the revert.
+    norm: Result<[W; 2], MathError>,
 }
 
 /// The outcome of [`Solidly::mint_detailed`].
@@ -71,18 +78,13 @@ fn pair(i: usize, j: usize) -> Result<(), PoolError> {
     Ok(())
 }
 
-/// `x·1e18 / scale` with the contract's checked product (`x * 1e18` reverts at 2^256).
+/// `x·1e18 / 10^dec` with the contract's checked product (`x * 1e18` reverts at 2^256).
+/// `10^dec` divides `1e18` (dec ≤ 18), so the quotient is exactly `x·10^(18−dec)`: computed
+/// without a division, after the same overflow check.
 #[inline]
-fn normalise(x: U256, scale: U256) -> Result<U256, MathError> {
-    mul_then_div(x, E18, scale)
-}
-
-/// `(x0·y/1e18)·(x0²/1e18 + y²/1e18)/1e18`, given `x0²/1e18` precomputed: the contract's `_f`.
-#[inline]
-fn f_with(x0: U256, x0_sq: U256, y: U256) -> Result<U256, MathError> {
-    let a = mul_then_div(x0, y, E18)?;
-    let b = add(x0_sq, mul_then_div(y, y, E18)?)?;
-    mul_then_div(a, b, E18)
+fn normalise(x: W, up: W) -> Result<W, MathError> {
+    w_mul(x, W_E18)?;
+    w_mul(x, up)
 }
 
 impl Solidly {
@@ -105,17 +107,35 @@ impl Solidly {
             return Err(PoolError::InvalidState("decimals above 18"));
         }
         let scale = [pow10(decimals[0])?, pow10(decimals[1])?];
+        let up = [
+            W::from_u256(pow10(18u8.saturating_sub(decimals[0]))?),
+            W::from_u256(pow10(18u8.saturating_sub(decimals[1]))?),
+        ];
         let mut pool = Self {
             reserves,
             decimals,
             scale,
+            up,
             stable,
             fee_bps,
             total_supply,
             k: Ok(U256::zero()),
+            norm: Ok([W::ZERO; 2]),
         };
-        pool.k = pool.k_of(reserves[0], reserves[1]);
+        pool.refresh();
         Ok(pool)
+    }
+
+    /// Recompute the cached per-state values after the reserves changed.
+    fn refresh(&mut self) {
+        let [r0, r1] = self.reserves;
+        self.k = self.k_of(r0, r1);
+        self.norm = if self.stable {
+            normalise(W::from_u256(r0), self.up[0])
+                .and_then(|a| Ok([a, normalise(W::from_u256(r1), self.up[1])?]))
+        } else {
+            Ok([W::ZERO; 2])
+        };
     }
 
     /// Number of coins (2).
@@ -172,11 +192,11 @@ impl Solidly {
     /// The contract's `_k(x, y)`.
     fn k_of(&self, x: U256, y: U256) -> Result<U256, MathError> {
         if self.stable {
-            let x = normalise(x, self.scale[0])?;
-            let y = normalise(y, self.scale[1])?;
-            let a = mul_then_div(x, y, E18)?;
-            let b = add(mul_then_div(x, x, E18)?, mul_then_div(y, y, E18)?)?;
-            mul_then_div(a, b, E18)
+            let x = normalise(W::from_u256(x), self.up[0])?;
+            let y = normalise(W::from_u256(y), self.up[1])?;
+            let a = w_mul_div_e18(x, y)?;
+            let b = w_add(w_mul_div_e18(x, x)?, w_mul_div_e18(y, y)?)?;
+            Ok(w_mul_div_e18(a, b)?.to_u256())
         } else {
             mul(x, y)
         }
@@ -184,42 +204,52 @@ impl Solidly {
 
     /// The contract's `_get_y(x0, xy, y)`: Newton's method on `_f(x0, y) = xy` from the given
     /// `y`, returning the least `y` it settles on with `_f >= xy`, reproduced round for round.
-    fn get_y(&self, x0: U256, xy: U256, mut y: U256) -> Result<U256, PoolError> {
+    fn get_y(&self, x0: W, xy: U256, y: W) -> Result<W, PoolError> {
+        // Run on native 128-bit halves (`W`); every op is checked exactly as in the contract.
+        let (xy_u, xy, mut y) = (xy, W::from_u256(xy), y);
         // x0 is fixed through the loop, so its terms are computed once. Every one of them is
         // also evaluated (and overflow-checked) in the contract's first round, so a revert
         // here is a revert there.
-        let x0_sq = mul_then_div(x0, x0, E18)?;
-        let three_x0 = mul(U256::from(3u8), x0)?;
-        let d_tail = mul_then_div(x0_sq, x0, E18)?;
+        let x0_sq = w_mul_div_e18(x0, x0)?;
+        let three_x0 = w_mul(W::small(3), x0)?;
+        let d_tail = w_mul_div_e18(x0_sq, x0)?;
         for _ in 0..MAX_ROUNDS {
-            let y_sq = mul_then_div(y, y, E18)?;
-            let a = mul_then_div(x0, y, E18)?;
-            let k = mul_then_div(a, add(x0_sq, y_sq)?, E18)?;
-            let d = add(mul_then_div(three_x0, y_sq, E18)?, d_tail)?;
+            let y_sq = w_mul_div_e18(y, y)?;
+            let a = w_mul_div_e18(x0, y)?;
+            let k = w_mul_div_e18(a, w_add(x0_sq, y_sq)?)?;
+            let d = w_add(w_mul_div_e18(three_x0, y_sq)?, d_tail)?;
             if k < xy {
-                let mut dy = div(mul(sub(xy, k)?, E18)?, d)?;
+                let mut dy = w_div(w_mul(w_sub(xy, k)?, W_E18)?, d)?;
                 if dy.is_zero() {
                     // (k == xy cannot hold on this branch.)
-                    let y1 = add(y, U256::one())?;
+                    let y1 = w_add(y, W::ONE)?;
                     // Quirk kept: `_k` normalises by the token decimals again.
-                    if self.k_of(x0, y1)? > xy {
+                    if self.k_of(x0.to_u256(), y1.to_u256())? > xy_u {
                         return Ok(y1);
                     }
-                    dy = U256::one();
+                    dy = W::ONE;
                 }
-                y = add(y, dy)?;
+                y = w_add(y, dy)?;
             } else {
-                let mut dy = div(mul(sub(k, xy)?, E18)?, d)?;
+                let mut dy = w_div(w_mul(w_sub(k, xy)?, W_E18)?, d)?;
                 if dy.is_zero() {
-                    if k == xy || f_with(x0, x0_sq, sub(y, U256::one())?)? < xy {
+                    if k == xy || self.f_w(x0, x0_sq, w_sub(y, W::ONE)?)? < xy {
                         return Ok(y);
                     }
-                    dy = U256::one();
+                    dy = W::ONE;
                 }
-                y = sub(y, dy)?;
+                y = w_sub(y, dy)?;
             }
         }
         Err(PoolError::NoConvergence)
+    }
+
+    /// The contract's `_f(x0, y)` given `x0²/1e18`.
+    #[inline]
+    fn f_w(&self, x0: W, x0_sq: W, y: W) -> Result<W, MathError> {
+        let a = w_mul_div_e18(x0, y)?;
+        let b = w_add(x0_sq, w_mul_div_e18(y, y)?)?;
+        w_mul_div_e18(a, b)
     }
 
     /// `_getAmountOut` on a net input (after the fee) of coin `i`.
@@ -228,11 +258,11 @@ impl Solidly {
         let (r_in, r_out) = (self.reserves[i], self.reserves[j]);
         if self.stable {
             let xy = self.k?;
-            let ra = normalise(r_in, self.scale[i])?;
-            let rb = normalise(r_out, self.scale[j])?;
-            let an = normalise(a, self.scale[i])?;
-            let y = sub(rb, self.get_y(add(an, ra)?, xy, rb)?)?;
-            Ok(mul_then_div(y, self.scale[j], E18)?)
+            let norm = self.norm?;
+            let (ra, rb) = (norm[i], norm[j]);
+            let an = normalise(W::from_u256(a), self.up[i])?;
+            let y = w_sub(rb, self.get_y(w_add(an, ra)?, xy, rb)?)?;
+            Ok(w_mul_div_e18(y, W::from_u256(self.scale[j]))?.to_u256())
         } else {
             Ok(mul_then_div(a, r_out, add(r_in, a)?)?)
         }
@@ -275,7 +305,10 @@ impl Solidly {
         }
         let reaches = |x: U256| -> bool { matches!(self.amount_out(i, j, x), Ok(o) if o >= dy) };
         let two = U256::from(2u8);
-        let guess = self.amount_in_guess(i, j, dy).max(U256::one());
+        let mut guess = self.amount_in_guess(i, j, dy).max(U256::one());
+        if self.stable {
+            guess = self.refine_guess(i, j, dy, guess);
+        }
         // Bracket the answer around the guess with steps growing from 1, so a good guess costs
         // only a few forward evaluations. Invariant after bracketing: !reaches(lo), reaches(hi).
         let (mut lo, mut hi);
@@ -318,6 +351,55 @@ impl Solidly {
             }
         }
         Ok(hi)
+    }
+
+    /// Newton steps on the exact forward function from a float guess: the float solve cannot
+    /// resolve single units of an 18-decimal reserve, so the residual `dy − out(x)` (exact) is
+    /// divided by the curve's slope at the post-trade state (float) and added as an integer.
+    /// A guess only: [`Self::amount_in`] still brackets and bisects on the exact function.
+    fn refine_guess(&self, i: usize, j: usize, dy: U256, guess: U256) -> U256 {
+        let mut x = guess;
+        for _ in 0..4 {
+            let Ok(o) = self.amount_out(i, j, x) else {
+                break;
+            };
+            let gap = if dy >= o {
+                math::to_f64(dy.saturating_sub(o))
+            } else {
+                -math::to_f64(o.saturating_sub(dy))
+            };
+            let slope = self.slope_after(i, j, x, o);
+            if !positive(slope) {
+                break;
+            }
+            let step = gap / slope;
+            if step > -1.0 && step < 1.0 {
+                break;
+            }
+            x = if step > 0.0 {
+                x.saturating_add(math::from_f64_floor(step))
+            } else {
+                x.saturating_sub(math::from_f64_floor(-step))
+                    .max(U256::one())
+            };
+        }
+        x
+    }
+
+    /// d(out)/d(in) in raw units (fee included) after `x` of coin `i` went in and `o` of coin `j`
+    /// came out: the stable curve's slope at the post-trade point. Search only.
+    fn slope_after(&self, i: usize, j: usize, x: U256, o: U256) -> f64 {
+        let (si, sj) = (math::to_f64(self.scale[i]), math::to_f64(self.scale[j]));
+        let g =
+            f64::from(FEE_DENOMINATOR.saturating_sub(self.fee_bps)) / f64::from(FEE_DENOMINATOR);
+        let xn = (math::to_f64(self.reserves[i]) + math::to_f64(x) * g) / si;
+        let yn = math::to_f64(self.reserves[j].saturating_sub(o)) / sj;
+        let num = 3.0 * xn * xn * yn + yn * yn * yn;
+        let den = xn * xn * xn + 3.0 * xn * yn * yn;
+        if !positive(den) {
+            return 0.0;
+        }
+        num / den * (sj / si) * g
     }
 
     /// A guess for [`Self::amount_in`]: exact closed form for volatile pools (then grossed up
@@ -363,7 +445,8 @@ impl Solidly {
             if !(next.is_finite()) {
                 break;
             }
-            if (next - xn).abs() <= 1e-15 * xn {
+            let step = if next > xn { next - xn } else { xn - next };
+            if step <= 1e-15 * xn {
                 xn = next;
                 break;
             }
@@ -428,7 +511,8 @@ impl Solidly {
         }
         let mut next = self.clone();
         next.reserves = balances;
-        next.k = Ok(k_new);
+        next.refresh();
+        debug_assert_eq!(next.k, Ok(k_new));
         Ok(next)
     }
 
@@ -450,7 +534,9 @@ impl Solidly {
             let minted = sub(sqrt(mul(a0, a1)?), U256::from(MINIMUM_LIQUIDITY))
                 .map_err(|_| PoolError::InsufficientLiquidityMinted)?;
             if self.stable {
-                if normalise(a0, self.scale[0])? != normalise(a1, self.scale[1])? {
+                if normalise(W::from_u256(a0), self.up[0])?
+                    != normalise(W::from_u256(a1), self.up[1])?
+                {
                     return Err(PoolError::InvalidFirstDeposit);
                 }
                 if self.k_of(a0, a1)? <= U256::from(MINIMUM_K) {
@@ -470,7 +556,7 @@ impl Solidly {
         let mut pool = self.clone();
         pool.reserves = [b0, b1];
         pool.total_supply = ts_after;
-        pool.k = pool.k_of(b0, b1);
+        pool.refresh();
         Ok(SolidlyMint { minted, pool })
     }
 
@@ -493,7 +579,7 @@ impl Solidly {
         let (n0, n1) = (sub(r0, a0)?, sub(r1, a1)?);
         pool.reserves = [n0, n1];
         pool.total_supply = sub(self.total_supply, lp)?;
-        pool.k = pool.k_of(n0, n1);
+        pool.refresh();
         Ok(SolidlyBurn {
             amounts: [a0, a1],
             pool,

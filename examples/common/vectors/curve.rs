@@ -59,6 +59,16 @@ fn cmp_state(id: &str, st: &StableSwap, e: &Value) -> Result<(), String> {
     if let Some(t) = e.get("total_supply_after") {
         cmp(id, "total_supply_after", st.total_supply(), t)?;
     }
+    // The state after must be the state a fresh build gives (cached xp and D included).
+    let fresh =
+        StableSwap::new(st.params()).map_err(|e| format!("{id}: state after refused: {e}"))?;
+    if &fresh != st {
+        return Err(format!(
+            "{id}: state after differs from a fresh build: D {:?} vs {:?}",
+            st.d(),
+            fresh.d()
+        ));
+    }
     Ok(())
 }
 

@@ -176,6 +176,9 @@ pub(super) fn dynamic_fee(xpi: U256, xpj: U256, fee: U256, m: U256) -> Result<U2
     if m <= FEE_DENOMINATOR {
         return Ok(fee);
     }
+    if let Some(f) = super::fast::dynamic_fee(xpi, xpj, fee, m) {
+        return Ok(f);
+    }
     let sum = add(xpi, xpj)?;
     let xps2 = mul(sum, sum)?;
     let t = div(
