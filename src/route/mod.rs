@@ -120,6 +120,11 @@ pub struct RouteRequest {
     pub source_whitelist: Option<Vec<String>>,
     /// Never pools of these sources (not applied on chain 101).
     pub source_blacklist: Vec<String>,
+    /// Keep every amount a float re-simulation of the plan would credit (see
+    /// [`REFUND_MARGIN_DIVISOR`]): a 1e-9 margin of each swap output and sub-quantum
+    /// remainders of small solidly legs (at most 5e-7 of the value in all) are returned as
+    /// refunds instead of being spent. Off by default (exact plans spend everything).
+    pub float_safe: bool,
 }
 
 impl RouteRequest {
@@ -134,6 +139,7 @@ impl RouteRequest {
             slippage: Ratio::new_raw(5, 1000),
             source_whitelist: None,
             source_blacklist: Vec::new(),
+            float_safe: false,
         }
     }
 }
@@ -451,6 +457,15 @@ fn margin(x: U256) -> U256 {
     math::div(x, U256::from(REFUND_MARGIN_DIVISOR)).unwrap_or_default()
 }
 
+/// [`margin`] when the request asks for float-safe plans, else 0.
+fn margin_if(on: bool, x: U256) -> U256 {
+    if on {
+        margin(x)
+    } else {
+        U256::zero()
+    }
+}
+
 /// A candidate plan before it becomes a [`Plan`].
 #[derive(Debug, Clone)]
 struct Candidate {
@@ -732,7 +747,7 @@ impl Ctx<'_> {
             let is_input = self.in_toks.iter().any(|x| x.index() == t);
             // what this token may spend: its holding less the margin on what swaps brought in
             // (an input token is spent exactly, inflow included)
-            let s = if is_input { hold[t] } else { hold[t].saturating_sub(margin(inflow[t])) };
+            let s = if is_input { hold[t] } else { hold[t].saturating_sub(margin_if(self.req.float_safe, inflow[t])) };
             let mut ks = outs[t].clone();
             if ks.is_empty() || s.is_zero() {
                 continue;
@@ -781,7 +796,11 @@ impl Ctx<'_> {
                     let r = s.checked_sub(used).ok_or(flows[ks[0]].e)?;
                     let rq = round_q(r, k);
                     let left = u256_to_f64(r.saturating_sub(rq)) * tok_val.get(t).copied().unwrap_or(f64::INFINITY);
-                    a = if !is_input && r < U256::from(10_000_000_000u64) && budget + left <= 5e-7 * t_total {
+                    a = if self.req.float_safe
+                        && !is_input
+                        && r < U256::from(10_000_000_000u64)
+                        && budget + left <= 5e-7 * t_total
+                    {
                         budget += left;
                         rq
                     } else {
@@ -825,6 +844,17 @@ impl Ctx<'_> {
                 return Err(flows[ks[0]].e);
             }
         }
+        // nothing is stranded on an intermediate token (a token reached by flows whose own
+        // flows were dropped): drop an edge into it and try again
+        for (t, h) in hold.iter().enumerate() {
+            if h.is_zero() || self.out_toks.iter().any(|x| x.index() == t) {
+                continue;
+            }
+            if outs[t].is_empty() || !self.req.float_safe {
+                let f = flows.iter().find(|f| self.edges[f.e].to.index() == t).map_or(flows[0].e, |f| f.e);
+                return Err(f);
+            }
+        }
         // inputs are spent exactly
         for (t, _) in &self.prep.inputs {
             if !hold[t.index()].is_zero() {
@@ -851,7 +881,7 @@ impl Ctx<'_> {
         }
         for t in &self.out_toks {
             let h = hold.get(t.index()).copied().unwrap_or_default();
-            let m = margin(h);
+            let m = margin_if(self.req.float_safe, h);
             outs.push(h.saturating_sub(m));
             let r = h.saturating_sub(h.saturating_sub(m));
             if !r.is_zero() {
@@ -913,7 +943,7 @@ impl Ctx<'_> {
         for (h, k) in path.into_iter().enumerate() {
             if h > 0 {
                 // keep the margin back (see REFUND_MARGIN_DIVISOR)
-                let m = margin(a);
+                let m = margin_if(self.req.float_safe, a);
                 let t = self.edges[k].ti.index();
                 hold[t] = hold[t].saturating_add(m);
                 a = a.saturating_sub(m);
