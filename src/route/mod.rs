@@ -814,7 +814,37 @@ impl Ctx<'_> {
                     Some(p) => p,
                     None => &self.graph.pool(e.pool).ok_or(flows[k].e)?.pool,
                 };
+                let first_use = states[e.pool.index()].is_none();
                 let (mut o, mut next) = cur.swap(e.i, e.j, a).map_err(|_| flows[k].e)?;
+                // Float-safe plans: a swap into an input token must not deliver more than a float
+                // model of the pool says (a float re-simulation then credits all of it, and the
+                // input is spent exactly). Among a − j·δ, j < 48, with δ a third of the input that
+                // moves the output by one float ulp, pick the first amount that holds.
+                let into_input = self.in_toks.contains(&e.to);
+                if self.req.float_safe && into_input && first_use && !(p == rem && !is_output) {
+                    if let EdgeModel::Cp { .. } = e.m {
+                        let of = u256_to_f64(o);
+                        let rate = of / u256_to_f64(a);
+                        let ulp = f64::from_bits(of.to_bits() + 1) - of;
+                        let step = model::f64_to_u256_floor(ulp / rate / 3.0).max(U256::one());
+                        for j in 0..48u64 {
+                            let Some(a2) = step.checked_mul(U256::from(j)).and_then(|d| a.checked_sub(d)) else { break };
+                            if a2.is_zero() {
+                                break;
+                            }
+                            let Ok((o2, n2)) = cur.swap(e.i, e.j, a2) else { break };
+                            // the same float operations as the scorer's x·y = k model
+                            let f = e.m.out(u256_to_f64(a2));
+                            if o2 <= model::f64_to_u256_floor(f) {
+                                used = used.saturating_sub(a.saturating_sub(a2));
+                                a = a2;
+                                o = o2;
+                                next = n2;
+                                break;
+                            }
+                        }
+                    }
+                }
                 let sq = sink_q.get(e.to.index()).copied().unwrap_or(1);
                 if sq > 1 && !(p == rem && !is_output) {
                     let qq = U256::from(sq);
