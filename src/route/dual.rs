@@ -20,8 +20,8 @@
 
 use super::model::{Arb, EdgeModel};
 use alloc::vec;
-use core::cell::Cell;
 use alloc::vec::Vec;
+use core::cell::Cell;
 
 /// One directed edge of the pruned problem (local token indices).
 #[derive(Debug, Clone, Copy)]
@@ -62,7 +62,15 @@ impl<'a> Dual<'a> {
             in_e[e.to].push(k);
         }
         let warm = (0..edges.len()).map(|_| Cell::new(0.0)).collect();
-        Dual { n, edges, b, c, out_e, in_e, warm }
+        Dual {
+            n,
+            edges,
+            b,
+            c,
+            out_e,
+            in_e,
+            warm,
+        }
     }
 
     #[inline]
@@ -163,7 +171,13 @@ impl<'a> Dual<'a> {
     }
 
     /// Minimise h from `nu` (modified in place, normalised to c·ν = 1). Returns h(ν).
-    pub fn solve(&self, nu: &mut Vec<f64>, order: &[usize], is_out: &[bool], max_newton: usize) -> f64 {
+    pub fn solve(
+        &self,
+        nu: &mut Vec<f64>,
+        order: &[usize],
+        is_out: &[bool],
+        max_newton: usize,
+    ) -> f64 {
         let n = self.n;
         normalise(nu, self.c);
         // Gauss–Seidel sweeps over the non-output tokens
@@ -226,7 +240,11 @@ impl<'a> Dual<'a> {
             }
             let dim = m + 1;
             let dense = m <= DENSE_MAX;
-            let mut kk = if dense { vec![0.0; dim * dim] } else { Vec::new() };
+            let mut kk = if dense {
+                vec![0.0; dim * dim]
+            } else {
+                Vec::new()
+            };
             // the scaled Hessian as 2×2 blocks per active edge (symmetric: h_io = h_oi)
             let mut blocks: Vec<(usize, usize, f64, f64, f64)> = Vec::new();
             let mut diag = vec![0.0; m];
@@ -285,7 +303,11 @@ impl<'a> Dual<'a> {
             rhs[m] = 1.0 - dot(self.c, nu);
             let h_cur = t;
             let mut accepted = false;
-            let lams: &[f64] = if dense { &[0.0, 1e-8, 1e-3] } else { &[1e-12, 1e-6] };
+            let lams: &[f64] = if dense {
+                &[0.0, 1e-8, 1e-3]
+            } else {
+                &[1e-12, 1e-6]
+            };
             for &lam in lams {
                 let sol = if dense {
                     let mut a = kk.clone();
@@ -386,12 +408,21 @@ impl<'a> Dual<'a> {
 const DENSE_MAX: usize = 48;
 
 /// y ← A v for the scaled Hessian blocks, with coordinate `p0` pinned to 0 (row and column).
-fn matvec(blocks: &[(usize, usize, f64, f64, f64)], v: &[f64], out: &mut [f64], p0: usize, reg: &[f64]) {
+fn matvec(
+    blocks: &[(usize, usize, f64, f64, f64)],
+    v: &[f64],
+    out: &mut [f64],
+    p0: usize,
+    reg: &[f64],
+) {
     for (o, (x, r)) in out.iter_mut().zip(v.iter().zip(reg)) {
         *o = r * x;
     }
     for &(i, o, hii, hio, hoo) in blocks {
-        let (vi, vo) = (if i == p0 { 0.0 } else { v[i] }, if o == p0 { 0.0 } else { v[o] });
+        let (vi, vo) = (
+            if i == p0 { 0.0 } else { v[i] },
+            if o == p0 { 0.0 } else { v[o] },
+        );
         out[i] += hii * vi + hio * vo;
         out[o] += hio * vi + hoo * vo;
     }
@@ -399,7 +430,13 @@ fn matvec(blocks: &[(usize, usize, f64, f64, f64)], v: &[f64], out: &mut [f64], 
 }
 
 /// Preconditioned conjugate gradients on the pinned system; `None` on breakdown.
-fn pcg(blocks: &[(usize, usize, f64, f64, f64)], pre: &[f64], reg: &[f64], b: &[f64], p0: usize) -> Option<Vec<f64>> {
+fn pcg(
+    blocks: &[(usize, usize, f64, f64, f64)],
+    pre: &[f64],
+    reg: &[f64],
+    b: &[f64],
+    p0: usize,
+) -> Option<Vec<f64>> {
     let m = b.len();
     let mut x = vec![0.0; m];
     let mut r = b.to_vec();
@@ -416,7 +453,11 @@ fn pcg(blocks: &[(usize, usize, f64, f64, f64)], pre: &[f64], reg: &[f64], b: &[
         matvec(blocks, &p, &mut ap, p0, reg);
         let pap = dot(&p, &ap);
         if !(pap > 0.0) || !pap.is_finite() {
-            return if dot(&r, &r) < 1e-8 * bn { Some(x) } else { None };
+            return if dot(&r, &r) < 1e-8 * bn {
+                Some(x)
+            } else {
+                None
+            };
         }
         let alpha = rz / pap;
         for k in 0..m {
@@ -450,12 +491,19 @@ fn sparse_kkt(
     p0: usize,
     lam: f64,
 ) -> Option<Vec<f64>> {
-    let reg: Vec<f64> = diag.iter().map(|d| if *d > 0.0 { lam } else { 1.0 }).collect();
+    let reg: Vec<f64> = diag
+        .iter()
+        .map(|d| if *d > 0.0 { lam } else { 1.0 })
+        .collect();
     let pre: Vec<f64> = diag.iter().zip(&reg).map(|(d, r)| d + r).collect();
     let x = pcg(blocks, &pre, &reg, &rhs[..m], p0)?;
     let mut cz = cs.to_vec();
     cz[p0] = 0.0;
-    let z = if cz.iter().any(|v| *v != 0.0) { pcg(blocks, &pre, &reg, &cz, p0)? } else { vec![0.0; m] };
+    let z = if cz.iter().any(|v| *v != 0.0) {
+        pcg(blocks, &pre, &reg, &cz, p0)?
+    } else {
+        vec![0.0; m]
+    };
     // row p0 of H times a vector
     let row = |v: &[f64]| -> f64 {
         let mut s = 0.0;
