@@ -714,7 +714,9 @@ impl fmt::Display for RouteError {
             Self::BadRequest(why) => write!(f, "bad route request: {why}"),
             Self::NoRoute => f.write_str("no route joins the inputs to the outputs"),
             Self::Simulation(e) => write!(f, "exact simulation failed: {e}"),
-            Self::InvalidPlan { step: Some(i), why } => write!(f, "invalid plan at step {i}: {why}"),
+            Self::InvalidPlan { step: Some(i), why } => {
+                write!(f, "invalid plan at step {i}: {why}")
+            }
             Self::InvalidPlan { step: None, why } => write!(f, "invalid plan: {why}"),
             Self::InsufficientLiquidity { from, to } => write!(
                 f,
@@ -783,7 +785,6 @@ impl RouteError {
         }
     }
 }
-
 
 /// A zap failure. Codes 5000-5999 belong to this enum: add variants at the end with the next
 /// free code, and a row in `docs/error-codes.md`.
