@@ -332,6 +332,24 @@ impl W {
                 r >> E18_SHIFT,
             );
         }
+        if self.hi <= LO64 {
+            // Three limbs: the same steps on (0, l2, l1, l0).
+            let (l2, l1, l0) = (self.hi as u64, (self.lo >> 64) as u64, self.lo as u64);
+            let top = l2 >> (64 - E18_SHIFT);
+            let s2 = (l2 << E18_SHIFT) | (l1 >> (64 - E18_SHIFT));
+            let s1 = (l1 << E18_SHIFT) | (l0 >> (64 - E18_SHIFT));
+            let s0 = l0 << E18_SHIFT;
+            let (q2, r) = div_2by1_preinv(top, s2, E18_NORM, E18_INV);
+            let (q1, r) = div_2by1_preinv(r, s1, E18_NORM, E18_INV);
+            let (q0, r) = div_2by1_preinv(r, s0, E18_NORM, E18_INV);
+            return (
+                W {
+                    hi: u128::from(q2),
+                    lo: (u128::from(q1) << 64) | u128::from(q0),
+                },
+                r >> E18_SHIFT,
+            );
+        }
         let l = [
             self.lo as u64,
             (self.lo >> 64) as u64,
