@@ -4,6 +4,18 @@
 //! cargo run --release --example verify_vectors -- ../shared/vectors
 //! ```
 //!
+//! Zap-in vector files in the schema of `../shared/zap` are detected from their content (a
+//! record with `amounts` and `expect.best_minted`) and judged by the rules of that README:
+//!
+//! ```sh
+//! cargo run --release --example verify_vectors -- ../shared/zap --results zap_results.jsonl
+//! ```
+//!
+//! With `--results FILE`, the library's result for every zap vector is written to `FILE`, one
+//! JSON line each (`id`, `minted`, `swap`, `deposit`, or `id`, `error`). With `--baselines`, a
+//! table of how far the vectors' recorded baselines fall short, against the library, is printed
+//! after the zap files.
+//!
 //! Prints one line per file and a last line `N passed, M failed`; exits non-zero on any failure.
 #![allow(
     missing_docs,
@@ -15,6 +27,8 @@
 
 #[path = "common/vectors/mod.rs"]
 mod vectors;
+#[path = "common/zapvec.rs"]
+mod zapvec;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -37,11 +51,33 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = Vec::new();
+    let mut results_path: Option<String> = None;
+    let mut baselines = false;
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--results" => match it.next() {
+                Some(f) => results_path = Some(f),
+                None => {
+                    eprintln!("--results needs a file name");
+                    return ExitCode::from(2);
+                }
+            },
+            "--baselines" => baselines = true,
+            _ => args.push(a),
+        }
+    }
     if args.is_empty() {
-        eprintln!("usage: verify_vectors PATH... (vector files or folders of .jsonl files)");
+        eprintln!(
+            "usage: verify_vectors [--results FILE] [--baselines] PATH... (vector files or folders of .jsonl files)"
+        );
         return ExitCode::from(2);
     }
+    let mut results = String::new();
+    let mut zap_records: Vec<serde_json::Value> = Vec::new();
+    let mut zap_outcomes: Vec<zapvec::Outcome> = Vec::new();
+    let mut zap_tally = zapvec::Tally::default();
     let mut files = Vec::new();
     for a in &args {
         if let Err(e) = collect(Path::new(a), &mut files) {
@@ -68,7 +104,22 @@ fn main() -> ExitCode {
         {
             let res = serde_json::from_str::<serde_json::Value>(line)
                 .map_err(|e| format!("line {}: not JSON: {e}", n + 1))
-                .and_then(|v| vectors::check(&v));
+                .and_then(|v| {
+                    if zapvec::is_zap_vector(&v) {
+                        let o = zapvec::run(&v);
+                        results.push_str(&o.to_json().to_string());
+                        results.push('\n');
+                        let r = zapvec::check(&v, &o);
+                        zap_tally.add(&v, &r);
+                        if baselines {
+                            zap_records.push(v);
+                            zap_outcomes.push(o);
+                        }
+                        r
+                    } else {
+                        vectors::check(&v)
+                    }
+                });
             match res {
                 Ok(()) => p += 1,
                 Err(e) => {
@@ -83,6 +134,18 @@ fn main() -> ExitCode {
         }
         passed += p;
         failed += m;
+    }
+    if !zap_tally.families.is_empty() {
+        print!("zap vectors by family:\n{}", zap_tally.summary());
+    }
+    if baselines && !zap_records.is_empty() {
+        println!("{}", zapvec::baseline_table(&zap_records, &zap_outcomes));
+    }
+    if let Some(path) = results_path {
+        if let Err(e) = std::fs::write(&path, &results) {
+            eprintln!("{path}: {e}");
+            return ExitCode::from(2);
+        }
     }
     println!("{passed} passed, {failed} failed");
     if failed == 0 && passed > 0 {

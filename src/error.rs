@@ -2,8 +2,8 @@
 //!
 //! Domain enums are `#[non_exhaustive]`: new failure modes may be added without a breaking change.
 
-use crate::request::{Address, Deployment};
-use crate::units::{PoolId, TokenId};
+use crate::request::Deployment;
+use crate::units::TokenId;
 use alloc::string::String;
 use core::fmt;
 
@@ -786,27 +786,104 @@ impl RouteError {
     }
 }
 
-/// A zap failure. Codes 5000-5999 belong to this enum: add variants at the end with the next
-/// free code, and a row in `docs/error-codes.md`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// A zap that cannot be planned: bad input, nothing to mint, or a pool or route failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ZapError {
-    /// The inputs are too small to mint any LP.
+    /// The amounts do not have one entry per pool coin.
+    AmountCount {
+        /// coins in the pool
+        expected: usize,
+        /// amounts given
+        got: usize,
+    },
+    /// Every input amount is zero.
+    EmptyInput,
+    /// No plan mints any LP (the input is dust for this pool, or every plan reverts).
     NothingToMint,
-    /// A pool the zap engine does not support (family or variant).
-    UnsupportedPool(PoolId),
-    /// An address used as an LP token that is not one.
-    NotAnLpToken(Address),
+    /// The pool family or variant has no zap support for this operation.
+    Unsupported(&'static str),
+    /// A token that is not in the graph, or not a coin of the pool where one is needed.
+    UnknownToken(u32),
+    /// A token given as an LP input that is not the LP token of any pool.
+    NotAnLp(u32),
+    /// Output proportions that are empty, zero or do not sum to one.
+    Proportions,
+    /// A pool operation reverted where the plan needs it.
+    Pool(PoolError),
+    /// Integer arithmetic overflowed.
+    Math(MathError),
+    /// No route exists between two tokens the zap must connect.
+    NoRoute {
+        /// token sold
+        from: u32,
+        /// token wanted
+        to: u32,
+    },
+    /// The router failed on a swap leg of the zap.
+    Route(RouteError),
 }
 
+impl From<RouteError> for ZapError {
+    fn from(e: RouteError) -> Self {
+        Self::Route(e)
+    }
+}
+
+impl From<PoolError> for ZapError {
+    fn from(e: PoolError) -> Self {
+        Self::Pool(e)
+    }
+}
+
+impl From<MathError> for ZapError {
+    fn from(e: MathError) -> Self {
+        Self::Math(e)
+    }
+}
+
+impl fmt::Display for ZapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::AmountCount { expected, got } => {
+                write!(
+                    f,
+                    "zap needs {expected} amounts, one per pool coin, got {got}"
+                )
+            }
+            Self::EmptyInput => f.write_str("zap input is empty (all amounts zero)"),
+            Self::NothingToMint => f.write_str("no zap plan mints any LP for this input"),
+            Self::Unsupported(what) => write!(f, "zap not supported: {what}"),
+            Self::UnknownToken(t) => write!(f, "unknown token id {t}"),
+            Self::NotAnLp(t) => write!(f, "token id {t} is not an LP token"),
+            Self::Proportions => f.write_str("output proportions must be positive and sum to 1"),
+            Self::Pool(e) => write!(f, "zap pool step: {e}"),
+            Self::Math(e) => write!(f, "zap math: {e}"),
+            Self::NoRoute { from, to } => write!(f, "no route from token {from} to token {to}"),
+            Self::Route(e) => write!(f, "zap route leg: {e}"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ZapError {}
+
 impl ZapError {
-    /// The stable code (5000-5999).
+    /// The stable code (5000-5999; table in `docs/error-codes.md`).
     #[must_use]
     pub fn code(&self) -> u32 {
         match self {
             Self::NothingToMint => 5000,
-            Self::UnsupportedPool(_) => 5001,
-            Self::NotAnLpToken(_) => 5002,
+            Self::Unsupported(_) => 5001,
+            Self::NotAnLp(_) => 5002,
+            Self::AmountCount { .. } => 5003,
+            Self::EmptyInput => 5004,
+            Self::UnknownToken(_) => 5005,
+            Self::Proportions => 5006,
+            Self::NoRoute { .. } => 5007,
+            Self::Pool(_) => 5008,
+            Self::Math(_) => 5009,
+            Self::Route(_) => 5010,
         }
     }
 
@@ -814,24 +891,19 @@ impl ZapError {
     #[must_use]
     pub fn class(&self) -> ErrorClass {
         match self {
-            Self::NothingToMint => ErrorClass::NoRoute,
-            Self::UnsupportedPool(_) | Self::NotAnLpToken(_) => ErrorClass::Validation,
+            Self::NothingToMint | Self::NoRoute { .. } | Self::Pool(_) | Self::Math(_) => {
+                ErrorClass::NoRoute
+            }
+            Self::Route(e) => e.class(),
+            Self::Unsupported(_)
+            | Self::NotAnLp(_)
+            | Self::AmountCount { .. }
+            | Self::EmptyInput
+            | Self::UnknownToken(_)
+            | Self::Proportions => ErrorClass::Validation,
         }
     }
 }
-
-impl fmt::Display for ZapError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NothingToMint => f.write_str("The inputs are too small to mint any LP"),
-            Self::UnsupportedPool(p) => write!(f, "Pool #{} is not supported for zaps", p.0),
-            Self::NotAnLpToken(a) => write!(f, "{a} is not an LP token of a supported pool"),
-        }
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for ZapError {}
 
 // ---------------------------------------------------------------------------------------------
 // The top error
@@ -945,15 +1017,33 @@ impl Error {
     /// | 3071 | validation | 400 | stale quote (60 s or older): quote again |
     /// | 3072 | validation | 400 | assemble `userAddr` differs from the quote's |
     /// | 3073 | validation | 400 | quote made without `userAddr` cannot be assembled |
-    /// | 4000 | no-route | 422 | no route |
-    /// | 4001 | no-route | 422 | insufficient liquidity |
-    /// | 4002 | validation | 400 | unknown token |
+    /// | 4000 | no-route | 422 | no route joins the inputs to the outputs |
+    /// | 4001 | no-route | 422 | insufficient liquidity for the amount |
+    /// | 4002 | validation | 400 | unknown token (check the token list) |
     /// | 4003 | no-route | 422 | no route within the hop bound |
     /// | 4004 | no-route | 422 | routes only through filtered-out sources |
     /// | 4005 | retryable | 503 | route search budget exceeded |
+    /// | 4010 | validation | 400 | route request malformed |
+    /// | 4011 | validation | 400 | token id outside the graph |
+    /// | 4012 | validation | 400 | pool id outside the graph |
+    /// | 4013 | validation | 400 | plan verification failed |
+    /// | 4020 | no-route | 422 | exact simulation of the route failed |
+    /// | 4021 | no-route | 422 | route arithmetic overflow (amount too large to carry) |
+    /// | 4030 | retryable | 503 | snapshot: duplicate token or pool |
+    /// | 4031 | retryable | 503 | snapshot: bad number |
+    /// | 4032 | retryable | 503 | snapshot: bad pool |
+    /// | 4033 | retryable | 503 | snapshot: bad address |
     /// | 5000 | no-route | 422 | zap: nothing to mint |
-    /// | 5001 | validation | 400 | zap: unsupported pool |
+    /// | 5001 | validation | 400 | zap: unsupported pool or operation |
     /// | 5002 | validation | 400 | zap: not an LP token |
+    /// | 5003 | validation | 400 | zap: amounts do not match the pool coins |
+    /// | 5004 | validation | 400 | zap: empty input |
+    /// | 5005 | validation | 400 | zap: unknown token |
+    /// | 5006 | validation | 400 | zap: proportions |
+    /// | 5007 | no-route | 422 | zap: no route between two tokens the zap connects |
+    /// | 5008 | no-route | 422 | zap: a pool step reverts |
+    /// | 5009 | no-route | 422 | zap: arithmetic overflow (amount too large) |
+    /// | 5010 | (the route error's class) | (as the route error) | zap: the router failed on a swap leg |
     ///
     /// Ranges: 1000-1999 math, 2000-2999 pools, 3000-3999 requests, 4000-4999 routing,
     /// 5000-5999 zaps. The same table is in `docs/error-codes.md`.

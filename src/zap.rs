@@ -1,1 +1,0 @@
-//! `zap`: implemented by its issue.

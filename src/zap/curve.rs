@@ -1,0 +1,261 @@
+//! Curve stable-swap zap-in: the direct `add_liquidity` at the given ratio, or
+//! `exchange(i, j, s)` first and then `add_liquidity` with everything held.
+//!
+//! `minted(s)` for one ordered pair is smooth up to rounding noise (and a saw-tooth from the
+//! integer output with 6- or 8-decimal coins), and its gain over the direct add is usually
+//! tiny: the imbalance fee and the swap fee cost about the same. The search per ordered pair:
+//! a coarse grid (uniform and geometric), an integer golden-section search in the bracket of
+//! the best grid point, then a scan of the neighbourhood of the best point. Every value is an
+//! exact simulation through [`Pool::swap`] and [`Pool::mint`].
+
+use super::curve_f64::{self, Model};
+use super::{to_f64, Rebalance, ZapConfig, ZapIn, ZapSwap};
+
+/// Below this relative size of one raw unit of the coarsest coin against the deposit, the
+/// integer rounding of `minted(s)` is far below the 1e-6 target, and the float model's optimum
+/// (checked exactly against the direct add) is used without an integer search.
+const QUIET: f64 = 1e-8;
+use crate::error::{PoolError, ZapError};
+use crate::pool::{Amounts, Pool};
+use primitive_types::U256;
+
+/// One evaluated plan.
+#[derive(Debug, Clone)]
+struct Eval {
+    s: U256,
+    out: U256,
+    minted: U256,
+    deposit: Amounts,
+    after: Pool,
+}
+
+/// Exchange `s` of coin `i` into `j`, then add everything held. `None` when a step reverts.
+fn eval(pool: &Pool, a: &[U256], i: usize, j: usize, s: U256) -> Option<Eval> {
+    let (out, p1) = pool.swap(i, j, s).ok()?;
+    let mut h = Amounts::from_slice(a);
+    let hi = h.get_mut(i)?;
+    *hi = hi.checked_sub(s)?;
+    let hj = h.get_mut(j)?;
+    *hj = hj.checked_add(out)?;
+    let (minted, after) = p1.mint(&h).ok()?;
+    Some(Eval {
+        s,
+        out,
+        minted,
+        deposit: h,
+        after,
+    })
+}
+
+/// Keeps the best evaluation of one pair (most minted, then the smallest `s`).
+struct Best {
+    best: Option<Eval>,
+    evals: u32,
+}
+
+impl Best {
+    fn minted_at(&mut self, pool: &Pool, a: &[U256], i: usize, j: usize, s: U256) -> U256 {
+        self.evals = self.evals.saturating_add(1);
+        match eval(pool, a, i, j, s) {
+            Some(e) => {
+                let m = e.minted;
+                let better = match &self.best {
+                    None => true,
+                    Some(b) => m > b.minted || (m == b.minted && s < b.s),
+                };
+                if better {
+                    self.best = Some(e);
+                }
+                m
+            }
+            None => U256::zero(),
+        }
+    }
+}
+
+/// The best swap-first plan for the ordered pair `(i, j)`.
+fn search_pair(pool: &Pool, a: &[U256], i: usize, j: usize, cfg: &ZapConfig) -> Option<Eval> {
+    let ai = *a.get(i)?;
+    if ai.is_zero() {
+        return None;
+    }
+    let mut b = Best {
+        best: None,
+        evals: 0,
+    };
+    // Grid: uniform and geometric points on [1, a_i].
+    let mut grid: alloc::vec::Vec<U256> = alloc::vec::Vec::new();
+    let n_uniform = 48u32;
+    for k in 1..=n_uniform {
+        let s = crate::math::mul_div(ai, U256::from(k), U256::from(n_uniform)).ok()?;
+        if !s.is_zero() {
+            grid.push(s);
+        }
+    }
+    #[allow(clippy::arithmetic_side_effects)] // a right shift of U256 cannot overflow
+    let mut g = ai >> 1;
+    while !g.is_zero() {
+        grid.push(g);
+        #[allow(clippy::arithmetic_side_effects)] // a right shift cannot overflow
+        {
+            g >>= 1;
+        }
+    }
+    grid.sort_unstable();
+    grid.dedup();
+    let vals: alloc::vec::Vec<U256> = grid
+        .iter()
+        .map(|&s| b.minted_at(pool, a, i, j, s))
+        .collect();
+    let (k_best, _) = vals
+        .iter()
+        .enumerate()
+        .max_by(|x, y| x.1.cmp(y.1).then(y.0.cmp(&x.0)))?;
+    let mut lo = if k_best == 0 {
+        U256::one()
+    } else {
+        *grid.get(k_best.checked_sub(1)?)?
+    };
+    let mut hi = grid.get(k_best.saturating_add(1)).copied().unwrap_or(ai);
+    // Integer ternary search on [lo, hi].
+    let budget = cfg.curve_search_budget;
+    let mut used = 0u32;
+    while hi.saturating_sub(lo) > U256::from(8u8) && used < budget {
+        #[allow(clippy::arithmetic_side_effects)] // division by a non-zero constant
+        let third = hi.saturating_sub(lo) / 3;
+        let m1 = lo.saturating_add(third);
+        let m2 = hi.saturating_sub(third);
+        let v1 = b.minted_at(pool, a, i, j, m1);
+        let v2 = b.minted_at(pool, a, i, j, m2);
+        used = used.saturating_add(2);
+        if v1 < v2 {
+            lo = m1;
+        } else {
+            hi = m2;
+        }
+    }
+    // Scan around the best point found.
+    let centre = b.best.as_ref().map_or(lo, |e| e.s);
+    let w = U256::from(64u8);
+    let mut s = centre.saturating_sub(w).max(U256::one());
+    let end = centre.saturating_add(w).min(ai);
+    while s <= end {
+        let _ = b.minted_at(pool, a, i, j, s);
+        s = s.saturating_add(U256::one());
+    }
+    b.best
+}
+
+/// The best Curve zap-in plan.
+pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<ZapIn, ZapError> {
+    let n = pool.n_coins();
+    let direct = pool.mint(amounts);
+    let mut best: Option<(Option<(usize, usize)>, Eval)> = match direct {
+        Ok((minted, after)) => Some((
+            None,
+            Eval {
+                s: U256::zero(),
+                out: U256::zero(),
+                minted,
+                deposit: Amounts::from_slice(amounts),
+                after,
+            },
+        )),
+        Err(
+            PoolError::InsufficientLiquidityMinted
+            | PoolError::Math(_)
+            | PoolError::NoConvergence
+            | PoolError::OracleRevert
+            | PoolError::InsufficientOutputAmount
+            | PoolError::InsufficientInputAmount
+            | PoolError::InvalidFirstDeposit,
+        ) => None,
+        Err(e) => return Err(ZapError::Pool(e)),
+    };
+    if pool.total_supply().is_zero() {
+        // First deposit: no price to swap against.
+        return finish(best, amounts);
+    }
+    let Pool::StableSwap(ss) = pool else {
+        return Err(ZapError::Unsupported("not a stable-swap pool"));
+    };
+    let model = Model::new(ss).filter(|_| amounts.len() == n);
+    if let Some(md) = &model {
+        let af: alloc::vec::Vec<f64> = amounts.iter().map(|x| to_f64(*x)).collect();
+        let direct_f = md.minted(&af, 0, 0, 0.0);
+        let mut cands: alloc::vec::Vec<(usize, usize, f64, f64, f64, f64)> = alloc::vec::Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                if i != j {
+                    if let Some((s, f, lo, hi)) = curve_f64::scan_pair(md, &af, i, j) {
+                        cands.push((i, j, s, f, lo, hi));
+                    }
+                }
+            }
+        }
+        cands.sort_by(|x, y| y.3.total_cmp(&x.3));
+        for &(i, j, _, f, lo, hi) in cands.iter().take(2) {
+            if f < direct_f * (1.0 - 1e-4) {
+                continue;
+            }
+            let (s, _) = curve_f64::refine(md, &af, i, j, lo, hi);
+            let s = super::from_f64_clamped(s, *amounts.get(i).unwrap_or(&U256::zero()));
+            if let Some(e) = eval(pool, amounts, i, j, s) {
+                if best.as_ref().map_or(true, |(_, b)| e.minted > b.minted) {
+                    best = Some((Some((i, j)), e));
+                }
+            }
+        }
+        // Rounding noise: what one raw unit of a coin (or one LP unit) moves the mint by,
+        // relative to it, from the float model.
+        let noise = curve_f64::unit_sensitivity(md, &af, direct_f);
+        if noise <= QUIET {
+            return finish(best, amounts);
+        }
+    }
+    for i in 0..n {
+        for j in 0..n {
+            if i == j {
+                continue;
+            }
+            if let Some(e) = search_pair(pool, amounts, i, j, cfg) {
+                let better = match &best {
+                    None => true,
+                    Some((_, b)) => e.minted > b.minted,
+                };
+                if better {
+                    best = Some((Some((i, j)), e));
+                }
+            }
+        }
+    }
+    finish(best, amounts)
+}
+
+fn finish(best: Option<(Option<(usize, usize)>, Eval)>, amounts: &[U256]) -> Result<ZapIn, ZapError> {
+    let Some((pair, e)) = best else {
+        return Err(ZapError::NothingToMint);
+    };
+    if e.minted.is_zero() {
+        return Err(ZapError::NothingToMint);
+    }
+    let swap = pair.map(|(i, j)| ZapSwap {
+        from: i,
+        to: j,
+        amount_in: e.s,
+        amount_out: e.out,
+    });
+    let leftover: Amounts = amounts.iter().map(|_| U256::zero()).collect();
+    Ok(ZapIn {
+        rebalance: if swap.is_some() {
+            Rebalance::Swapped
+        } else {
+            Rebalance::NotNeeded
+        },
+        swap,
+        minted: e.minted,
+        deposit: e.deposit,
+        leftover,
+        pool_after: e.after,
+    })
+}

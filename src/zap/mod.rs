@@ -1,0 +1,293 @@
+//! Zaps: into and out of liquidity positions, with provably optimal rebalancing.
+//!
+//! | function | what it does |
+//! |---|---|
+//! | [`zap_in_pool`] | the single-pool optimiser: given a pool and per-coin amounts (any ratio), the plan (zero or one swap through the same pool, then one mint) that mints the most LP |
+//! | [`zap_in`] | any tokens and LP tokens into one LP over a [`crate::graph::PoolGraph`]: burns, routed legs, the optimal mint, as one [`crate::plan::Plan`] |
+//! | [`zap_out`] | LP tokens (and tokens) into target tokens by proportions: burns, then routed legs |
+//! | [`lp_to_lp`] | burn source LPs and zap into a target LP, in one plan |
+//!
+//! # The single-pool optimiser
+//!
+//! A plan swaps `s` of coin `i` into coin `j` of the target pool (or nothing), then mints with
+//! what the user holds. Every amount comes from the pool types' integer simulation.
+//!
+//! * **Constant-product and solidly** (volatile and stable). With `h` the holdings after the
+//!   swap, `r` the post-swap reserves and `T` the supply the mint uses (Uniswap V2: after
+//!   `_mintFee` on the post-swap reserves), the mint is `L(s) = min_k floor(h_k·T/r_k)`. The
+//!   term of the coin sold does not increase with `s`, the other does not decrease, so `L` is
+//!   the minimum of a decreasing and an increasing step function: an integer binary search
+//!   finds their crossing, which holds the maximum, and a second binary search finds the left
+//!   end of the plateau of optimal `s`. That end is taken: the smallest swap that mints the
+//!   most, so nothing is donated to the pool beyond what the mint needs. Only the coin in
+//!   excess at `s = 0` can gain by being sold, so one direction is searched. Constant-product
+//!   and solidly volatile first solve the continuous problem in closed form with the pool's
+//!   own fee, so the integer searches start next to the answer. Aerodrome's stable `get_y`
+//!   reverts (`!y`) at scattered inputs and is slightly non-monotone with non-18-decimal coins:
+//!   the searches probe the nearest non-reverting neighbour, and windows around the crossing
+//!   and left of the plateau's end are scanned. The user deposits the least amounts that still
+//!   mint `L`, `ceil(L·r_k/T)`, and keeps the rest (the refunds of a plan).
+//! * **Curve stable-swap.** `add_liquidity` takes any ratio (with imbalance fees), so the
+//!   plan is the better of the direct add and, for each ordered coin pair, `exchange(i, j, s)`
+//!   followed by adding everything held. `s` is searched with a float-guided integer search;
+//!   see [`ZapConfig`].
+//!
+//! The result's `minted` is always re-simulated: the swap and the mint of the returned plan
+//! are run through the pool types, and the optimiser never reports more than they mint.
+
+mod curve;
+mod multi;
+#[doc(hidden)]
+pub mod curve_f64;
+mod two;
+
+pub use multi::{lp_to_lp, zap_in, zap_out, ZapInPlan, ZapOptions, ZAP_FEE_BPS};
+
+use crate::error::ZapError;
+use crate::pool::{Amounts, Pool};
+use primitive_types::U256;
+
+/// Settings of the zap optimiser.
+///
+/// # The surplus threshold
+///
+/// `surplus_threshold_ppm` (parts per million of the input value) decides whether the
+/// rebalancing swap is made. Without a swap the user deposits the ratio-matched part and gets
+/// the unmatched surplus back; the swap converts that surplus into more LP at the cost of the
+/// pool's fee. The swap is made only when the value the no-swap plan leaves unminted exceeds
+/// the threshold.
+///
+/// The default is **0**: always the exact optimum. Two reasons. First, nothing is lost by
+/// swapping exactly: the optimiser takes the smallest swap that reaches the maximum mint, so it
+/// donates nothing, and the pool fee on the swap is part of the optimum's accounting. Second,
+/// what a skipped swap saves is gas, which this library does not price; a service that knows the
+/// gas price and the input's value can set a threshold (e.g. 100 ppm = 1 bps) so that small
+/// imbalances are refunded instead of swapped. Surplus that cannot be matched exactly (integer
+/// rounding, a pool where balancing is not possible) is always refunded, never donated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ZapConfig {
+    /// Rebalance only when the value left unminted without the swap exceeds this many parts
+    /// per million of the input value. Default 0 (always optimal).
+    pub surplus_threshold_ppm: u32,
+    /// Curve: how many integer evaluations the swap-first search may spend per ordered coin
+    /// pair beyond its float-guided start. Default 48.
+    pub curve_search_budget: u32,
+}
+
+impl Default for ZapConfig {
+    fn default() -> Self {
+        Self {
+            surplus_threshold_ppm: 0,
+            curve_search_budget: 96,
+        }
+    }
+}
+
+impl ZapConfig {
+    /// The exact optimum (threshold 0); the same as [`ZapConfig::default`].
+    #[must_use]
+    pub fn exact() -> Self {
+        Self::default()
+    }
+
+    /// This config with another surplus threshold, in parts per million of the input value.
+    #[must_use]
+    pub fn with_surplus_threshold_ppm(mut self, ppm: u32) -> Self {
+        self.surplus_threshold_ppm = ppm;
+        self
+    }
+}
+
+/// The rebalancing swap of a single-pool zap: `amount_in` of coin `from` into coin `to` of the
+/// same pool, paying `amount_out`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ZapSwap {
+    /// coin index sold
+    pub from: usize,
+    /// coin index bought
+    pub to: usize,
+    /// exact input
+    pub amount_in: U256,
+    /// exact output, as the pool computes it
+    pub amount_out: U256,
+}
+
+/// Why the plan swaps or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Rebalance {
+    /// No swap mints more than the direct deposit.
+    NotNeeded,
+    /// The optimal swap is made.
+    Swapped,
+    /// A swap would mint more, but the value the direct deposit leaves unminted is at most the
+    /// surplus threshold: it is refunded instead.
+    BelowThreshold {
+        /// the unminted value of the direct deposit, in parts per million of the input value
+        wasted_ppm: u32,
+    },
+}
+
+/// The result of [`zap_in_pool`]: one optional swap through the pool, then one mint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZapIn {
+    /// the rebalancing swap, if any
+    pub swap: Option<ZapSwap>,
+    /// LP minted, re-simulated through the pool types
+    pub minted: U256,
+    /// amounts transferred to the mint, one per coin
+    pub deposit: Amounts,
+    /// amounts the user keeps (holdings after the swap less the deposit): the refunds
+    pub leftover: Amounts,
+    /// why the plan swaps or not
+    pub rebalance: Rebalance,
+    /// the pool state after the swap and the mint
+    pub pool_after: Pool,
+}
+
+/// The plan that mints the most LP of `pool` for `amounts` (one per pool coin, any ratio).
+///
+/// See the [module docs](self) for the method. With [`ZapConfig::exact`] the result is the
+/// exact optimum for constant-product and solidly pools (the maximum over every integer swap
+/// amount in both directions, and among those the smallest swap), and the best found for Curve.
+///
+/// # Errors
+/// [`ZapError::AmountCount`] when `amounts` has not one entry per coin; [`ZapError::EmptyInput`]
+/// when all are zero; [`ZapError::NothingToMint`] when no plan mints anything (dust, or every
+/// plan reverts); [`ZapError::Pool`] when the pool state cannot be used.
+pub fn zap_in_pool(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<ZapIn, ZapError> {
+    if amounts.len() != pool.n_coins() {
+        return Err(ZapError::AmountCount {
+            expected: pool.n_coins(),
+            got: amounts.len(),
+        });
+    }
+    if amounts.iter().all(U256::is_zero) {
+        return Err(ZapError::EmptyInput);
+    }
+    match pool {
+        Pool::ConstantProduct(_) | Pool::Solidly(_) => two::zap_in(pool, amounts, cfg),
+        Pool::StableSwap(_) => curve::zap_in(pool, amounts, cfg),
+    }
+}
+
+/// Parts per million of `part / whole` in floats, saturating; for the threshold decision only.
+fn ppm(part: f64, whole: f64) -> u32 {
+    if whole <= 0.0 || part.is_nan() || whole.is_nan() {
+        return 0;
+    }
+    #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic: no overflow traps.
+    let v = part / whole * 1e6;
+    if v >= f64::from(u32::MAX) {
+        u32::MAX
+    } else if v <= 0.0 {
+        0
+    } else {
+        // in range, checked above
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let r = v as u32;
+        r
+    }
+}
+
+/// `U256` to f64, rounded toward zero at 64 significant bits: for search and ranking only.
+#[must_use]
+pub(crate) fn to_f64(x: U256) -> f64 {
+    let bits = x.bits();
+    if bits <= 64 {
+        #[allow(clippy::cast_precision_loss)] // a float guide, not an amount
+        return x.low_u64() as f64;
+    }
+    #[allow(clippy::arithmetic_side_effects)] // bits > 64, so the shift is below 256
+    let shift = bits - 64;
+    #[allow(
+        clippy::cast_precision_loss,
+        clippy::cast_possible_wrap,
+        clippy::cast_possible_truncation,
+        clippy::arithmetic_side_effects
+    )]
+    // shift < 256: the right shift and the f64 product cannot trap
+    let v = ((x >> shift).low_u64() as f64) * pow2(shift as i32);
+    v
+}
+
+/// f64 to `U256`, rounded toward zero, clamped to `[0, max]`: turns a float guess into a
+/// search start (never an amount by itself).
+#[must_use]
+pub(crate) fn from_f64_clamped(v: f64, max: U256) -> U256 {
+    if v.is_nan() || v <= 0.0 {
+        return U256::zero();
+    }
+    if v >= to_f64(max) {
+        return max;
+    }
+    if v < 1.8e19 {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // 0 < v < 2^64
+        let r = U256::from(v as u64);
+        return r.min(max);
+    }
+    // v = m · 2^e with a 53-bit mantissa m.
+    let bits = v.to_bits();
+    let exp = (bits >> 52) & 0x7ff;
+    let mant = (bits & ((1u64 << 52) - 1)) | (1u64 << 52);
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_truncation)]
+    // v >= 2^64 so exp - 1075 is in (11, 1024)
+    let shift = (exp as i64 - 1075) as usize;
+    if shift >= 200 {
+        return max;
+    }
+    // shift < 200 and mant < 2^53: the left shift stays below 2^253
+    #[allow(clippy::arithmetic_side_effects)]
+    let v = U256::from(mant) << shift;
+    v.min(max)
+}
+
+/// `2^e` for `0 ≤ e ≤ 1023`, from the exponent bits (`powi` is not in `core`).
+#[must_use]
+fn pow2(e: i32) -> f64 {
+    let e = e.clamp(0, 1023);
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_sign_loss)] // 1023 ≤ e + 1023 ≤ 2046
+    let bits = ((e + 1023) as u64) << 52;
+    f64::from_bits(bits)
+}
+
+/// `10^e` for small `e` (either sign), by repeated multiplication (`powi` is not in `core`).
+#[must_use]
+pub(crate) fn pow10(e: i32) -> f64 {
+    let mut v = 1.0f64;
+    for _ in 0..e.unsigned_abs().min(400) {
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        {
+            v *= 10.0;
+        }
+    }
+    if e < 0 {
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let r = 1.0 / v;
+        r
+    } else {
+        v
+    }
+}
+
+/// Square root of a non-negative float by Newton's method (`sqrt` is not in `core`); 0 for
+/// anything not positive. A search guide only.
+#[must_use]
+pub(crate) fn fsqrt(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        return 0.0;
+    }
+    if x.is_infinite() {
+        return x;
+    }
+    // Halve the exponent for the first guess, then Newton.
+    #[allow(clippy::arithmetic_side_effects)] // bit manipulation of a positive finite f64
+    let mut r = f64::from_bits((x.to_bits() >> 1) + (1023u64 << 51));
+    for _ in 0..8 {
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        {
+            r = 0.5 * (r + x / r);
+        }
+    }
+    r
+}
