@@ -714,7 +714,9 @@ impl fmt::Display for RouteError {
             Self::BadRequest(why) => write!(f, "bad route request: {why}"),
             Self::NoRoute => f.write_str("no route joins the inputs to the outputs"),
             Self::Simulation(e) => write!(f, "exact simulation failed: {e}"),
-            Self::InvalidPlan { step: Some(i), why } => write!(f, "invalid plan at step {i}: {why}"),
+            Self::InvalidPlan { step: Some(i), why } => {
+                write!(f, "invalid plan at step {i}: {why}")
+            }
             Self::InvalidPlan { step: None, why } => write!(f, "invalid plan: {why}"),
             Self::InsufficientLiquidity { from, to } => write!(
                 f,
@@ -784,7 +786,6 @@ impl RouteError {
     }
 }
 
-
 /// A zap that cannot be planned: bad input, nothing to mint, or a pool or route failure.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -837,7 +838,10 @@ impl fmt::Display for ZapError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::AmountCount { expected, got } => {
-                write!(f, "zap needs {expected} amounts, one per pool coin, got {got}")
+                write!(
+                    f,
+                    "zap needs {expected} amounts, one per pool coin, got {got}"
+                )
             }
             Self::EmptyInput => f.write_str("zap input is empty (all amounts zero)"),
             Self::NothingToMint => f.write_str("no zap plan mints any LP for this input"),

@@ -898,12 +898,7 @@ fn errors_have_codes_classes_and_statuses() {
             ErrorClass::Validation,
             400,
         ),
-        (
-            RouteError::NoRoute.into(),
-            4000,
-            ErrorClass::NoRoute,
-            422,
-        ),
+        (RouteError::NoRoute.into(), 4000, ErrorClass::NoRoute, 422),
         (
             RouteError::InsufficientLiquidity {
                 from: swapzap::units::TokenId(0),

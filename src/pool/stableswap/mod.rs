@@ -61,8 +61,6 @@ impl Variant {
     }
 }
 
-/// Largest `A` (as `A()` returns it) the contracts accept: `MAX_A = 10^6` (exclusive).
-const MAX_A: u64 = 1_000_000;
 /// `MAX_FEE = 5e9` (50 %): NG bounds `offpeg_fee_multiplier · fee` by `MAX_FEE · 1e10`.
 const MAX_FEE: u64 = 5_000_000_000;
 /// Most coins a pool may have (NG's `MAX_COINS`).
@@ -99,7 +97,8 @@ pub struct StableSwapParams {
 /// # Invariants
 /// Checked by [`StableSwap::new`]: 2 to [`MAX_COINS`] coins, one rate and one admin balance per
 /// coin, every rate non-zero (classic variants: a multiple of 1e18, i.e. decimals at most 18),
-/// `0 < A < 10^6`, `fee < 1e10`, `admin_fee <= 1e10`, and for NG
+/// `A > 0` (the contracts' ramp keeps it below `MAX_A = 10^6`, but the math does not need
+/// that), `fee < 1e10`, `admin_fee <= 1e10`, and for NG
 /// `offpeg_fee_multiplier · fee <= 5e9 · 1e10` (what the NG factory and `set_new_fee` enforce).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StableSwap {
@@ -209,9 +208,8 @@ impl StableSwap {
                 ));
             }
         }
-        let ap = p.variant.a_precision();
-        if amp.is_zero() || amp >= mul(U256::from(MAX_A), ap)? {
-            return Err(PoolError::InvalidState("A: must be in 1..10^6"));
+        if amp.is_zero() {
+            return Err(PoolError::InvalidState("A: zero"));
         }
         if p.fee >= FEE_DENOMINATOR {
             return Err(PoolError::InvalidState("fee: at or above 1e10"));
@@ -721,7 +719,9 @@ impl StableSwap {
     }
 
     /// `remove_liquidity(lp, [0..])`: coins out (`balance · lp / supply`, rounded down) and
-    /// the state after. No fee.
+    /// the state after. No fee. NG pools also pay out the admin balances to the fee receiver
+    /// in this call when one is set; that leaves `balances` unchanged, and this model keeps
+    /// `admin_balances` as they were (a pool without a fee receiver).
     ///
     /// # Errors
     /// [`PoolError::BurnExceedsSupply`] when `lp` is above the supply; NG refuses `lp = 0`
