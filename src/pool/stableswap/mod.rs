@@ -138,6 +138,33 @@ struct OneCoin {
 impl StableSwap {
     /// Builds and validates a pool state.
     ///
+    /// # Example
+    /// ```
+    /// use swapzap::pool::stableswap::{StableSwap, StableSwapParams, Variant};
+    /// use swapzap::U256;
+    ///
+    /// // A USDC (6 decimals) / DAI (18 decimals) classic pool with A = 200 and a 0.04 % fee.
+    /// let pool = StableSwap::new(StableSwapParams {
+    ///     variant: Variant::Classic,
+    ///     balances: [U256::exp10(12), U256::exp10(24)].into_iter().collect(),
+    ///     rates: [U256::exp10(30), U256::exp10(18)].into_iter().collect(),
+    ///     a: U256::from(200u8),
+    ///     fee: U256::from(4_000_000u32),
+    ///     admin_fee: U256::zero(),
+    ///     total_supply: U256::exp10(24) * 2,
+    ///     admin_balances: Default::default(),
+    ///     offpeg_fee_multiplier: U256::zero(),
+    /// })?;
+    /// // 1000 USDC in: a little under 1000 DAI out (the 0.04 % fee and the curve).
+    /// let out = pool.get_dy(0, 1, U256::exp10(9))?;
+    /// assert!(out < U256::exp10(21) && out > U256::exp10(21) * 9995 / 10000);
+    /// // The same as the state change of the exchange.
+    /// let (paid, after) = pool.exchange(0, 1, U256::exp10(9))?;
+    /// assert_eq!(paid, out);
+    /// assert_eq!(after.balances()[1], pool.balances()[1] - out);
+    /// # Ok::<(), swapzap::PoolError>(())
+    /// ```
+    ///
     /// # Errors
     /// [`PoolError::InvalidState`] naming the field that breaks an invariant (see the type's
     /// `# Invariants`).
@@ -372,7 +399,8 @@ impl StableSwap {
     }
 
     /// The parameters this state was built from (with its current balances and supply):
-    /// `StableSwap::new(p.params())` rebuilds an equal pool.
+    /// `StableSwap::new(p.params())` rebuilds an equal pool (for a pool from
+    /// [`StableSwap::from_snapshot`], when `a_precise` is a multiple of `a_precision`).
     #[must_use]
     pub fn params(&self) -> StableSwapParams {
         StableSwapParams {
