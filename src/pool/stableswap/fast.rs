@@ -588,15 +588,28 @@ pub(super) fn exchange(
 fn estimate_in(p: &StableSwap, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
     let xp = p.xp()?;
     let d = p.inner.d?;
-    let fee = if p.inner.variant == Variant::Ng {
-        invariant::dynamic_fee(xp[i], xp[j], p.inner.fee, p.inner.offpeg)?
-    } else {
-        p.inner.fee
+    let t = add(mul_div(dy, p.rate(j), PRECISION)?, U256::one())?;
+    // The input that gives `dy` out with fee rate `fee`: the xp output before fee, the new
+    // `y`, then `get_y` for the input coin.
+    let solve = |fee: U256| -> Result<(U256, U256), PoolError> {
+        let dyx = crate::math::div_up(mul(t, FEE_DENOMINATOR)?, sub(FEE_DENOMINATOR, fee)?)?;
+        let y = sub(sub(xp[j], dyx)?, U256::one())?;
+        Ok((get_y(j, i, y, xp, p.inner.amp, d, p.inner.variant)?, y))
     };
-    let t = add(div(mul(dy, p.rate(j))?, PRECISION)?, U256::one())?;
-    let dyx = crate::math::div_up(mul(t, FEE_DENOMINATOR)?, sub(FEE_DENOMINATOR, fee)?)?;
-    let y = sub(sub(xp[j], dyx)?, U256::one())?;
-    let x = get_y(j, i, y, xp, p.inner.amp, d, p.inner.variant)?;
+    let (mut x, mut y) = solve(p.inner.fee)?;
+    if p.inner.variant == Variant::Ng {
+        // NG charges the fee at the trade's average balances: refine it twice.
+        let two = U256::from(2u8);
+        for _ in 0..2 {
+            let f = invariant::dynamic_fee(
+                div(add(xp[i], x)?, two)?,
+                div(add(xp[j], y)?, two)?,
+                p.inner.fee,
+                p.inner.offpeg,
+            )?;
+            (x, y) = solve(f)?;
+        }
+    }
     crate::math::div_up(mul(sub(x, xp[i])?, PRECISION)?, p.rate(i)).map_err(PoolError::from)
 }
 

@@ -975,13 +975,10 @@ impl StableSwap {
     pub(crate) fn forward_min(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
         let q = self.get_dy(i, j, dx)?;
         if self.inner.variant == Variant::ThreePool {
-            let xp = self.xp()?;
-            let d = self.inner.d?;
-            let x = add(xp[i], md(dx, self.rate(i), PRECISION)?)?;
-            let y = fast::get_y(i, j, x, xp, self.inner.amp, d, self.inner.variant)?;
-            let dyx = sub(sub(xp[j], y)?, U256::one())?;
-            let fee = md(dyx, self.inner.fee, FEE_DENOMINATOR)?;
-            let out = md(sub(dyx, fee)?, PRECISION, self.rate(j))?;
+            let out = match fast::exchange(self, i, j, dx) {
+                Some((out, ..)) => out,
+                None => self.exchange_amounts(i, j, dx)?.0,
+            };
             return Ok(q.min(out));
         }
         Ok(q)
