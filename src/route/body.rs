@@ -64,9 +64,10 @@ impl QuoteBody {
     /// for amounts, proportions or slippage out of range.
     pub fn to_route_request(&self, graph: &PoolGraph) -> Result<RouteRequest, RouteError> {
         let tok = |a: &String| {
-            graph
-                .token_id(a)
-                .ok_or_else(|| RouteError::UnknownToken { pool: String::new(), address: a.clone() })
+            graph.token_id(a).ok_or_else(|| RouteError::UnknownToken {
+                pool: String::new(),
+                address: a.clone(),
+            })
         };
         let mut inputs = Vec::new();
         for i in &self.input_tokens {
@@ -82,7 +83,9 @@ impl QuoteBody {
             }
             // ≤ 1e9 by the check above; +0.5 then truncation rounds to nearest (core has no `round`)
             let num = if n + 1 == k {
-                PROP_DEN.checked_sub(used).ok_or(RouteError::BadRequest("proportions sum above 1"))?
+                PROP_DEN
+                    .checked_sub(used)
+                    .ok_or(RouteError::BadRequest("proportions sum above 1"))?
             } else {
                 (o.proportion * PROP_DEN as f64 + 0.5) as u64
             };

@@ -20,8 +20,8 @@
 
 use super::model::{Arb, EdgeModel};
 use alloc::vec;
-use core::cell::Cell;
 use alloc::vec::Vec;
+use core::cell::Cell;
 
 /// One directed edge of the pruned problem (local token indices).
 #[derive(Debug, Clone, Copy)]
@@ -62,7 +62,15 @@ impl<'a> Dual<'a> {
             in_e[e.to].push(k);
         }
         let warm = (0..edges.len()).map(|_| Cell::new(0.0)).collect();
-        Dual { n, edges, b, c, out_e, in_e, warm }
+        Dual {
+            n,
+            edges,
+            b,
+            c,
+            out_e,
+            in_e,
+            warm,
+        }
     }
 
     #[inline]
@@ -163,7 +171,13 @@ impl<'a> Dual<'a> {
     }
 
     /// Minimise h from `nu` (modified in place, normalised to c·ν = 1). Returns h(ν).
-    pub fn solve(&self, nu: &mut Vec<f64>, order: &[usize], is_out: &[bool], max_newton: usize) -> f64 {
+    pub fn solve(
+        &self,
+        nu: &mut Vec<f64>,
+        order: &[usize],
+        is_out: &[bool],
+        max_newton: usize,
+    ) -> f64 {
         let n = self.n;
         normalise(nu, self.c);
         // Gauss–Seidel sweeps over the non-output tokens

@@ -89,7 +89,12 @@ impl GasModel {
     /// output base units per gas unit.
     #[must_use]
     pub fn typical(gas_price: f64) -> Self {
-        GasModel { constant_product: 60_000, solidly: 80_000, stableswap: 110_000, gas_price }
+        GasModel {
+            constant_product: 60_000,
+            solidly: 80_000,
+            stableswap: 110_000,
+            gas_price,
+        }
     }
 
     /// Gas units of one step through a pool of this kind.
@@ -175,7 +180,9 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
         return Err(RouteError::BadRequest("max_hops must be at least 1"));
     }
     if *req.slippage.denom() == 0 || req.slippage.numer() > req.slippage.denom() {
-        return Err(RouteError::BadRequest("slippage must be a fraction in [0, 1]"));
+        return Err(RouteError::BadRequest(
+            "slippage must be a fraction in [0, 1]",
+        ));
     }
     let mut inputs: Vec<(TokenId, U256)> = Vec::new();
     for (t, a) in &req.inputs {
@@ -193,7 +200,9 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
     for (t, w) in &req.outputs {
         graph.token(*t).ok_or(RouteError::TokenOutOfRange(t.0))?;
         if *w.denom() == 0 || *w.numer() == 0 {
-            return Err(RouteError::BadRequest("output proportions must be positive"));
+            return Err(RouteError::BadRequest(
+                "output proportions must be positive",
+            ));
         }
         if outputs.iter().any(|(x, _)| x == t) {
             return Err(RouteError::BadRequest("repeated output token"));
@@ -203,7 +212,10 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
         }
         let r = Ratio::new(u128::from(*w.numer()), u128::from(*w.denom()));
         let (a, b2, c2, d) = (*sum.numer(), *sum.denom(), *r.numer(), *r.denom());
-        let num = a.checked_mul(d).zip(c2.checked_mul(b2)).and_then(|(x, y)| x.checked_add(y));
+        let num = a
+            .checked_mul(d)
+            .zip(c2.checked_mul(b2))
+            .and_then(|(x, y)| x.checked_add(y));
         let den = b2.checked_mul(d);
         sum = match (num, den) {
             (Some(x), Some(y)) if y != 0 => Ratio::new(x, y),
@@ -214,7 +226,9 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
         outputs.push((*t, wf));
     }
     if sum != Ratio::new_raw(1, 1) {
-        return Err(RouteError::BadRequest("output proportions must sum to exactly 1"));
+        return Err(RouteError::BadRequest(
+            "output proportions must sum to exactly 1",
+        ));
     }
     Ok(Prepared { inputs, outputs })
 }
@@ -248,7 +262,15 @@ fn all_edges(graph: &PoolGraph, req: &RouteRequest) -> Vec<GEdge> {
                 if let Some(m) = fm.edge(i, j) {
                     let rate0 = m.rate0();
                     if rate0 > 0.0 && rate0.is_finite() {
-                        v.push(GEdge { pool: PoolId(pid), i, j, ti: *ti, to: *to, m, rate0 });
+                        v.push(GEdge {
+                            pool: PoolId(pid),
+                            i,
+                            j,
+                            ti: *ti,
+                            to: *to,
+                            m,
+                            rate0,
+                        });
                     }
                 }
             }
@@ -398,7 +420,9 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
         }
     }
     // 2. valuation (mid prices in units of the first output)
-    let out0 = *out_toks.first().ok_or(RouteError::BadRequest("no outputs"))?;
+    let out0 = *out_toks
+        .first()
+        .ok_or(RouteError::BadRequest("no outputs"))?;
     let fwd0 = best_rates(n, &all, out0, hops, false);
     let mut vout = Vec::with_capacity(out_toks.len());
     for (k, t) in out_toks.iter().enumerate() {
@@ -418,7 +442,17 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
         let f = best_rates(n, &all, *t, hops, false);
         vin.push(mid_value(&f, &fwd0, *t, out0));
     }
-    Ok(Ctx { graph, req, prep, edges, vout, vin, out_toks, in_toks, d_in })
+    Ok(Ctx {
+        graph,
+        req,
+        prep,
+        edges,
+        vout,
+        vin,
+        out_toks,
+        in_toks,
+        d_in,
+    })
 }
 
 /// Everything one quote needs after pruning.
@@ -447,7 +481,11 @@ struct Candidate {
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
 impl Ctx<'_> {
     fn run(&self, bound_only: bool) -> Result<(Plan, f64), RouteError> {
-        let gas = if self.graph.chain_id() == CHAIN_101 { None } else { self.req.gas };
+        let gas = if self.graph.chain_id() == CHAIN_101 {
+            None
+        } else {
+            self.req.gas
+        };
         // local indexing
         let n = self.graph.n_tokens();
         let mut loc = vec![usize::MAX; n];
@@ -490,14 +528,26 @@ impl Ctx<'_> {
                 }
             }
         }
-        let tiny = nu0.iter().copied().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
+        let tiny = nu0
+            .iter()
+            .copied()
+            .filter(|v| *v > 0.0)
+            .fold(f64::INFINITY, f64::min);
         for v in &mut nu0 {
             if !(*v > 0.0) {
                 *v = if tiny.is_finite() { tiny * 1e-6 } else { 1.0 };
             }
         }
         let mut order: Vec<usize> = (0..nl).collect();
-        order.sort_by_key(|k| (self.d_in.get(glob[*k].index()).copied().unwrap_or(UNREACHED), *k));
+        order.sort_by_key(|k| {
+            (
+                self.d_in
+                    .get(glob[*k].index())
+                    .copied()
+                    .unwrap_or(UNREACHED),
+                *k,
+            )
+        });
 
         let mut excluded = vec![false; self.edges.len()];
         let mut best: Option<Candidate> = None;
@@ -509,7 +559,12 @@ impl Ctx<'_> {
                 .iter()
                 .map(|k| {
                     let e = &self.edges[*k];
-                    DEdge { ti: loc[e.ti.index()], to: loc[e.to.index()], m: e.m, rate0: e.rate0 }
+                    DEdge {
+                        ti: loc[e.ti.index()],
+                        to: loc[e.to.index()],
+                        m: e.m,
+                        rate0: e.rate0,
+                    }
                 })
                 .collect();
             let du = Dual::new(nl, &dedges, &b, &c);
@@ -529,8 +584,11 @@ impl Ctx<'_> {
                     flows.push(Flow { e: idx[k], x: a.x });
                 }
             }
-            let keep: Vec<(TokenId, f64)> =
-                self.out_toks.iter().map(|t| (*t, ev.grad[loc[t.index()]].max(0.0))).collect();
+            let keep: Vec<(TokenId, f64)> = self
+                .out_toks
+                .iter()
+                .map(|t| (*t, ev.grad[loc[t.index()]].max(0.0)))
+                .collect();
             let cand = self.recover(&flows, &keep, gas)?;
             if let Some(cand) = cand {
                 if best.as_ref().map_or(true, |b| cand.net > b.net) {
@@ -544,7 +602,10 @@ impl Ctx<'_> {
                 if a.x > 0.0 {
                     let e = &self.edges[idx[k]];
                     let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
-                    let kind = self.graph.pool(e.pool).map_or(PoolKind::ConstantProduct, |p| p.kind);
+                    let kind = self
+                        .graph
+                        .pool(e.pool)
+                        .map_or(PoolKind::ConstantProduct, |p| p.kind);
                     let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
                     if profit < cost {
                         excluded[idx[k]] = true;
@@ -586,7 +647,10 @@ impl Ctx<'_> {
         let mut units = 0u64;
         for s in steps {
             if let Step::Swap { pool, .. } = s {
-                let kind = self.graph.pool(*pool).map_or(PoolKind::ConstantProduct, |p| p.kind);
+                let kind = self
+                    .graph
+                    .pool(*pool)
+                    .map_or(PoolKind::ConstantProduct, |p| p.kind);
                 units = units.saturating_add(gm.units(kind));
             }
         }
@@ -594,7 +658,12 @@ impl Ctx<'_> {
     }
 
     /// Exact forward propagation of flows; drops edges that fail to simulate or close a cycle.
-    fn recover(&self, flows: &[Flow], keep: &[(TokenId, f64)], gas: Option<GasModel>) -> Result<Option<Candidate>, RouteError> {
+    fn recover(
+        &self,
+        flows: &[Flow],
+        keep: &[(TokenId, f64)],
+        gas: Option<GasModel>,
+    ) -> Result<Option<Candidate>, RouteError> {
         let mut flows: Vec<Flow> = flows.to_vec();
         for _attempt in 0..8 {
             if flows.is_empty() {
@@ -604,7 +673,13 @@ impl Ctx<'_> {
                 Ok((steps, outs)) => {
                     let value = self.objective(&outs);
                     let (units, cost) = self.gas_of(&steps, gas);
-                    return Ok(Some(Candidate { steps, outs, value, gas: units, net: value - cost }));
+                    return Ok(Some(Candidate {
+                        steps,
+                        outs,
+                        value,
+                        gas: units,
+                        net: value - cost,
+                    }));
                 }
                 Err(drop) => {
                     flows.retain(|f| f.e != drop);
@@ -615,7 +690,11 @@ impl Ctx<'_> {
     }
 
     /// Propagate; on failure returns the edge to drop.
-    fn propagate(&self, flows: &[Flow], keep: &[(TokenId, f64)]) -> Result<(Vec<Step>, Vec<U256>), usize> {
+    fn propagate(
+        &self,
+        flows: &[Flow],
+        keep: &[(TokenId, f64)],
+    ) -> Result<(Vec<Step>, Vec<U256>), usize> {
         let n = self.graph.n_tokens();
         let mut indeg = vec![0usize; n];
         let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -684,8 +763,17 @@ impl Ctx<'_> {
             if ks.is_empty() || s.is_zero() {
                 continue;
             }
-            ks.sort_by(|a, b| flows[*b].x.partial_cmp(&flows[*a].x).unwrap_or(core::cmp::Ordering::Equal).then(a.cmp(b)));
-            let kp = keep.iter().find(|(x, _)| x.index() == t).map_or(0.0, |k| k.1);
+            ks.sort_by(|a, b| {
+                flows[*b]
+                    .x
+                    .partial_cmp(&flows[*a].x)
+                    .unwrap_or(core::cmp::Ordering::Equal)
+                    .then(a.cmp(b))
+            });
+            let kp = keep
+                .iter()
+                .find(|(x, _)| x.index() == t)
+                .map_or(0.0, |k| k.1);
             let is_output = keep.iter().any(|(x, _)| x.index() == t);
             let tot: f64 = ks.iter().map(|k| flows[*k].x).sum::<f64>() + kp;
             let mut amts = vec![U256::zero(); ks.len()];
@@ -696,7 +784,8 @@ impl Ctx<'_> {
                 }
                 let fr = (flows[*k].x / tot).clamp(0.0, 1.0);
                 let q = (fr * ONE as f64) as u64;
-                let a = math::mul_div(s, U256::from(q), U256::from(ONE)).map_err(|_| flows[*k].e)?;
+                let a =
+                    math::mul_div(s, U256::from(q), U256::from(ONE)).map_err(|_| flows[*k].e)?;
                 amts[p] = a;
                 used = used.saturating_add(a);
             }
@@ -721,13 +810,22 @@ impl Ctx<'_> {
                 states[e.pool.index()] = Some(next);
                 hold[t] = hold[t].checked_sub(a).ok_or(flows[*k].e)?;
                 hold[e.to.index()] = hold[e.to.index()].checked_add(o).ok_or(flows[*k].e)?;
-                steps.push(Step::Swap { pool: e.pool, token_in: e.ti, token_out: e.to, amount_in: a, amount_out: o });
+                steps.push(Step::Swap {
+                    pool: e.pool,
+                    token_in: e.ti,
+                    token_out: e.to,
+                    amount_in: a,
+                    amount_out: o,
+                });
             }
         }
         // nothing may be left on intermediate tokens (inputs spent exactly)
         for (t, h) in hold.iter().enumerate() {
             if !h.is_zero() && !self.out_toks.iter().any(|x| x.index() == t) {
-                let f = flows.iter().find(|f| self.edges[f.e].to.index() == t).map_or(flows[0].e, |f| f.e);
+                let f = flows
+                    .iter()
+                    .find(|f| self.edges[f.e].to.index() == t)
+                    .map_or(flows[0].e, |f| f.e);
                 return Err(f);
             }
         }
@@ -759,7 +857,9 @@ impl Ctx<'_> {
                     }
                 }
             }
-            cost_layer += gas.map_or(0.0, |g| g.stableswap.min(g.solidly).min(g.constant_product) as f64) * gm_price;
+            cost_layer += gas.map_or(0.0, |g| {
+                g.stableswap.min(g.solidly).min(g.constant_product) as f64
+            }) * gm_price;
             let v = next[dst.index()] - cost_layer;
             parents.push(par);
             if next[dst.index()] > 0.0 && best.map_or(true, |(b, _)| v > b) {
@@ -767,7 +867,9 @@ impl Ctx<'_> {
             }
             layer = next;
         }
-        let Some((_, hbest)) = best else { return Ok(None) };
+        let Some((_, hbest)) = best else {
+            return Ok(None);
+        };
         let mut path = Vec::new();
         let mut t = dst.index();
         for h in (0..=hbest).rev() {
@@ -791,9 +893,17 @@ impl Ctx<'_> {
                     None => return Ok(None),
                 },
             };
-            let Ok((o, next)) = cur.swap(e.i, e.j, a) else { return Ok(None) };
+            let Ok((o, next)) = cur.swap(e.i, e.j, a) else {
+                return Ok(None);
+            };
             states[e.pool.index()] = Some(next);
-            steps.push(Step::Swap { pool: e.pool, token_in: e.ti, token_out: e.to, amount_in: a, amount_out: o });
+            steps.push(Step::Swap {
+                pool: e.pool,
+                token_in: e.ti,
+                token_out: e.to,
+                amount_in: a,
+                amount_out: o,
+            });
             a = o;
             if a.is_zero() {
                 return Ok(None);
@@ -802,7 +912,13 @@ impl Ctx<'_> {
         let outs = vec![a];
         let value = self.objective(&outs);
         let (units, cost) = self.gas_of(&steps, gas);
-        Ok(Some(Candidate { steps, outs, value, gas: units, net: value - cost }))
+        Ok(Some(Candidate {
+            steps,
+            outs,
+            value,
+            gas: units,
+            net: value - cost,
+        }))
     }
 
     fn finish(&self, c: Candidate, bound: f64) -> Result<Plan, RouteError> {
@@ -811,11 +927,33 @@ impl Ctx<'_> {
         let den = U256::from(*s.denom());
         let mut outputs = Vec::with_capacity(c.outs.len());
         for (t, a) in self.out_toks.iter().zip(&c.outs) {
-            outputs.push(Output { token: *t, amount: *a, min_amount: math::mul_div(*a, keep_num, den)? });
+            outputs.push(Output {
+                token: *t,
+                amount: *a,
+                min_amount: math::mul_div(*a, keep_num, den)?,
+            });
         }
-        let inputs = self.prep.inputs.iter().map(|(t, a)| TokenAmount { token: *t, amount: *a }).collect();
-        let in_value: f64 = self.prep.inputs.iter().zip(&self.vin).map(|((_, a), v)| u256_to_f64(*a) * v).sum();
-        let price_impact = if in_value > 0.0 { 1.0 - c.value / in_value } else { 0.0 };
+        let inputs = self
+            .prep
+            .inputs
+            .iter()
+            .map(|(t, a)| TokenAmount {
+                token: *t,
+                amount: *a,
+            })
+            .collect();
+        let in_value: f64 = self
+            .prep
+            .inputs
+            .iter()
+            .zip(&self.vin)
+            .map(|((_, a), v)| u256_to_f64(*a) * v)
+            .sum();
+        let price_impact = if in_value > 0.0 {
+            1.0 - c.value / in_value
+        } else {
+            0.0
+        };
         let ub = bound * (1.0 + BOUND_MARGIN);
         Ok(Plan {
             inputs,

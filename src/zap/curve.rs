@@ -232,7 +232,10 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
     finish(best, amounts)
 }
 
-fn finish(best: Option<(Option<(usize, usize)>, Eval)>, amounts: &[U256]) -> Result<ZapIn, ZapError> {
+fn finish(
+    best: Option<(Option<(usize, usize)>, Eval)>,
+    amounts: &[U256],
+) -> Result<ZapIn, ZapError> {
     let Some((pair, e)) = best else {
         return Err(ZapError::NothingToMint);
     };
