@@ -9,7 +9,9 @@
 //!    `fee = floor(amount · 1 / 10000)` per input token (LP inputs included), listed in
 //!    [`Plan::zap_fee`]. Nothing else is charged: no fee on positive slippage, none on outputs.
 //! 2. **Burns.** Every LP input (other than the target LP of a zap-in, which is passed through
-//!    to the output as it is) is burned proportionally ([`Step::Burn`]).
+//!    to the output as it is) is burned proportionally ([`Step::Burn`]); a Curve LP is instead
+//!    withdrawn in one coin ([`Step::BurnOne`]) when that returns more value at the pool's mid
+//!    prices.
 //! 3. **Routing.** Tokens that are not coins of the target pool (zap-in) or not outputs
 //!    (zap-out) are routed by [`crate::route::quote`] on the pool states left by the burns. A
 //!    zap-in routes them into the target pool's coins in the value shares of the pool's own
@@ -140,6 +142,56 @@ impl<'g> Ctx<'g> {
             amounts_out: amounts.to_vec(),
         });
         self.states.insert(p, after);
+        Ok(())
+    }
+
+    /// Burn `lp` of pool `p`: proportionally, or for a Curve pool by a one-coin withdrawal when
+    /// that returns more. When exactly one coin `w` of the pool is among `wanted` (the target
+    /// coins of a zap-in, the outputs of a zap-out), the two are compared exactly: the one-coin
+    /// withdrawal of `w` against the proportional burn followed by swapping the other coins into
+    /// `w` through the same pool (which is what the zap would otherwise have to do at best).
+    fn burn_best(&mut self, p: PoolId, lp: U256, wanted: &[TokenId]) -> Result<(), ZapError> {
+        let state = self.state(p)?;
+        if !matches!(state, Pool::StableSwap(_)) {
+            return self.burn(p, lp);
+        }
+        let coins = self.coins(p)?;
+        let mut hits = coins.iter().enumerate().filter(|(_, t)| wanted.contains(t));
+        let (Some((w, coin)), None) = (hits.next(), hits.next()) else {
+            return self.burn(p, lp);
+        };
+        let coin = *coin;
+        let Ok((one, after_one)) = state.burn_one(lp, w) else {
+            return self.burn(p, lp);
+        };
+        // Proportional, then every other coin into w through the same pool.
+        let (prop, mut st) = state.burn(lp)?;
+        let mut total = prop.get(w).copied().unwrap_or_default();
+        for (k, a) in prop.iter().enumerate() {
+            if k == w || a.is_zero() {
+                continue;
+            }
+            match st.swap(k, w, *a) {
+                Ok((out, next)) => {
+                    total = crate::math::add(total, out)?;
+                    st = next;
+                }
+                Err(_) => return self.burn(p, lp),
+            }
+        }
+        if one <= total {
+            return self.burn(p, lp);
+        }
+        let lp_token = self.graph.lp_token(p)?;
+        self.debit(lp_token, lp)?;
+        self.credit(coin, one)?;
+        self.steps.push(Step::BurnOne {
+            pool: p,
+            lp_in: lp,
+            token_out: coin,
+            amount_out: one,
+        });
+        self.states.insert(p, after_one);
         Ok(())
     }
 
@@ -363,7 +415,7 @@ pub fn zap_in(
             continue;
         }
         if let Some(p) = graph.pool_of_lp(t) {
-            ctx.burn(p, a)?;
+            ctx.burn_best(p, a, &coins)?;
         }
     }
     // Route what is not a target coin into the target coins.
@@ -561,9 +613,10 @@ pub fn zap_out(
     }
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
+    let wanted: Vec<TokenId> = outputs.iter().map(|o| o.0).collect();
     for (t, a) in ctx.holdings() {
         if let Some(p) = graph.pool_of_lp(t) {
-            ctx.burn(p, a)?;
+            ctx.burn_best(p, a, &wanted)?;
         }
     }
     let to_route: Vec<(TokenId, U256)> = ctx
