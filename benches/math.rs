@@ -21,7 +21,11 @@ fn values(bits: usize, seed: u64) -> Vec<U256> {
                 *l = s;
             }
             let v = U256(limbs);
-            let v = if bits >= 256 { v } else { v & ((U256::one() << bits) - 1) };
+            let v = if bits >= 256 {
+                v
+            } else {
+                v & ((U256::one() << bits) - 1)
+            };
             v | (U256::one() << (bits - 1))
         })
         .collect()
@@ -31,7 +35,12 @@ fn bench_mul_div(c: &mut Criterion) {
     let mut g = c.benchmark_group("math");
     g.throughput(Throughput::Elements(N as u64));
     // (a bits, b bits, d bits): CP-like, 1e18 fixed point, wide.
-    for (ab, bb, db) in [(80, 80, 90), (100, 100, 60), (128, 128, 128), (200, 50, 180)] {
+    for (ab, bb, db) in [
+        (80, 80, 90),
+        (100, 100, 60),
+        (128, 128, 128),
+        (200, 50, 180),
+    ] {
         let a = values(ab, 1);
         let b = values(bb, 2);
         let d = values(db, 3);
@@ -81,8 +90,11 @@ fn bench_mul_div(c: &mut Criterion) {
     let x = values(120, 6);
     let y = values(120, 7);
     g.bench_function(BenchmarkId::new("mul_div_e18", "120x120"), |bench| {
-        let (xw, yw): (Vec<W>, Vec<W>) =
-            x.iter().zip(&y).map(|(a, b)| (W::from_u256(*a), W::from_u256(*b))).unzip();
+        let (xw, yw): (Vec<W>, Vec<W>) = x
+            .iter()
+            .zip(&y)
+            .map(|(a, b)| (W::from_u256(*a), W::from_u256(*b)))
+            .unzip();
         bench.iter(|| {
             for k in 0..N {
                 black_box(math::w_mul_div_e18(black_box(xw[k]), yw[k]).unwrap());

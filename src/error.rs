@@ -714,7 +714,9 @@ impl fmt::Display for RouteError {
             Self::BadRequest(why) => write!(f, "bad route request: {why}"),
             Self::NoRoute => f.write_str("no route joins the inputs to the outputs"),
             Self::Simulation(e) => write!(f, "exact simulation failed: {e}"),
-            Self::InvalidPlan { step: Some(i), why } => write!(f, "invalid plan at step {i}: {why}"),
+            Self::InvalidPlan { step: Some(i), why } => {
+                write!(f, "invalid plan at step {i}: {why}")
+            }
             Self::InvalidPlan { step: None, why } => write!(f, "invalid plan: {why}"),
             Self::InsufficientLiquidity { from, to } => write!(
                 f,
@@ -784,7 +786,6 @@ impl RouteError {
     }
 }
 
-
 /// A zap that cannot be planned: bad input, nothing to mint, or a pool or route failure.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -845,7 +846,10 @@ impl fmt::Display for ZapError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::AmountCount { expected, got } => {
-                write!(f, "zap needs {expected} amounts, one per pool coin, got {got}")
+                write!(
+                    f,
+                    "zap needs {expected} amounts, one per pool coin, got {got}"
+                )
             }
             Self::EmptyInput => f.write_str("zap input is empty (all amounts zero)"),
             Self::NothingToMint => f.write_str("no zap plan mints any LP for this input"),
@@ -1013,15 +1017,33 @@ impl Error {
     /// | 3071 | validation | 400 | stale quote (60 s or older): quote again |
     /// | 3072 | validation | 400 | assemble `userAddr` differs from the quote's |
     /// | 3073 | validation | 400 | quote made without `userAddr` cannot be assembled |
-    /// | 4000 | no-route | 422 | no route |
-    /// | 4001 | no-route | 422 | insufficient liquidity |
-    /// | 4002 | validation | 400 | unknown token |
+    /// | 4000 | no-route | 422 | no route joins the inputs to the outputs |
+    /// | 4001 | no-route | 422 | insufficient liquidity for the amount |
+    /// | 4002 | validation | 400 | unknown token (check the token list) |
     /// | 4003 | no-route | 422 | no route within the hop bound |
     /// | 4004 | no-route | 422 | routes only through filtered-out sources |
     /// | 4005 | retryable | 503 | route search budget exceeded |
+    /// | 4010 | validation | 400 | route request malformed |
+    /// | 4011 | validation | 400 | token id outside the graph |
+    /// | 4012 | validation | 400 | pool id outside the graph |
+    /// | 4013 | validation | 400 | plan verification failed |
+    /// | 4020 | no-route | 422 | exact simulation of the route failed |
+    /// | 4021 | no-route | 422 | route arithmetic overflow (amount too large to carry) |
+    /// | 4030 | retryable | 503 | snapshot: duplicate token or pool |
+    /// | 4031 | retryable | 503 | snapshot: bad number |
+    /// | 4032 | retryable | 503 | snapshot: bad pool |
+    /// | 4033 | retryable | 503 | snapshot: bad address |
     /// | 5000 | no-route | 422 | zap: nothing to mint |
-    /// | 5001 | validation | 400 | zap: unsupported pool |
+    /// | 5001 | validation | 400 | zap: unsupported pool or operation |
     /// | 5002 | validation | 400 | zap: not an LP token |
+    /// | 5003 | validation | 400 | zap: amounts do not match the pool coins |
+    /// | 5004 | validation | 400 | zap: empty input |
+    /// | 5005 | validation | 400 | zap: unknown token |
+    /// | 5006 | validation | 400 | zap: proportions |
+    /// | 5007 | no-route | 422 | zap: no route between two tokens the zap connects |
+    /// | 5008 | no-route | 422 | zap: a pool step reverts |
+    /// | 5009 | no-route | 422 | zap: arithmetic overflow (amount too large) |
+    /// | 5010 | (the route error's class) | (as the route error) | zap: the router failed on a swap leg |
     ///
     /// Ranges: 1000-1999 math, 2000-2999 pools, 3000-3999 requests, 4000-4999 routing,
     /// 5000-5999 zaps. The same table is in `docs/error-codes.md`.

@@ -305,7 +305,10 @@ impl Solidly {
         }
         let reaches = |x: U256| -> bool { matches!(self.amount_out(i, j, x), Ok(o) if o >= dy) };
         let two = U256::from(2u8);
-        let guess = self.amount_in_guess(i, j, dy).max(U256::one());
+        let mut guess = self.amount_in_guess(i, j, dy).max(U256::one());
+        if self.stable {
+            guess = self.refine_guess(i, j, dy, guess);
+        }
         // Bracket the answer around the guess with steps growing from 1, so a good guess costs
         // only a few forward evaluations. Invariant after bracketing: !reaches(lo), reaches(hi).
         let (mut lo, mut hi);
@@ -348,6 +351,55 @@ impl Solidly {
             }
         }
         Ok(hi)
+    }
+
+    /// Newton steps on the exact forward function from a float guess: the float solve cannot
+    /// resolve single units of an 18-decimal reserve, so the residual `dy − out(x)` (exact) is
+    /// divided by the curve's slope at the post-trade state (float) and added as an integer.
+    /// A guess only: [`Self::amount_in`] still brackets and bisects on the exact function.
+    fn refine_guess(&self, i: usize, j: usize, dy: U256, guess: U256) -> U256 {
+        let mut x = guess;
+        for _ in 0..4 {
+            let Ok(o) = self.amount_out(i, j, x) else {
+                break;
+            };
+            let gap = if dy >= o {
+                math::to_f64(dy.saturating_sub(o))
+            } else {
+                -math::to_f64(o.saturating_sub(dy))
+            };
+            let slope = self.slope_after(i, j, x, o);
+            if !positive(slope) {
+                break;
+            }
+            let step = gap / slope;
+            if step > -1.0 && step < 1.0 {
+                break;
+            }
+            x = if step > 0.0 {
+                x.saturating_add(math::from_f64_floor(step))
+            } else {
+                x.saturating_sub(math::from_f64_floor(-step))
+                    .max(U256::one())
+            };
+        }
+        x
+    }
+
+    /// d(out)/d(in) in raw units (fee included) after `x` of coin `i` went in and `o` of coin `j`
+    /// came out: the stable curve's slope at the post-trade point. Search only.
+    fn slope_after(&self, i: usize, j: usize, x: U256, o: U256) -> f64 {
+        let (si, sj) = (math::to_f64(self.scale[i]), math::to_f64(self.scale[j]));
+        let g =
+            f64::from(FEE_DENOMINATOR.saturating_sub(self.fee_bps)) / f64::from(FEE_DENOMINATOR);
+        let xn = (math::to_f64(self.reserves[i]) + math::to_f64(x) * g) / si;
+        let yn = math::to_f64(self.reserves[j].saturating_sub(o)) / sj;
+        let num = 3.0 * xn * xn * yn + yn * yn * yn;
+        let den = xn * xn * xn + 3.0 * xn * yn * yn;
+        if !positive(den) {
+            return 0.0;
+        }
+        num / den * (sj / si) * g
     }
 
     /// A guess for [`Self::amount_in`]: exact closed form for volatile pools (then grossed up
@@ -393,7 +445,8 @@ impl Solidly {
             if !(next.is_finite()) {
                 break;
             }
-            if (next - xn).abs() <= 1e-15 * xn {
+            let step = if next > xn { next - xn } else { xn - next };
+            if step <= 1e-15 * xn {
                 xn = next;
                 break;
             }

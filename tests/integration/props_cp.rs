@@ -18,13 +18,23 @@ fn any_u256() -> impl Strategy<Value = U256> {
 const U112_MAX_SHIFT: usize = 112 - 64;
 
 fn cp_fee() -> impl Strategy<Value = (u64, u64)> {
-    prop_oneof![Just((3, 1000)), Just((25, 10_000)), Just((30, 10_000)), Just((0, 1000)), Just((1, 100))]
+    prop_oneof![
+        Just((3, 1000)),
+        Just((25, 10_000)),
+        Just((30, 10_000)),
+        Just((0, 1000)),
+        Just((1, 100))
+    ]
 }
 
 fn cp_pool() -> impl Strategy<Value = ConstantProduct> {
-    (spread(U112_MAX_SHIFT), spread(U112_MAX_SHIFT), cp_fee(), spread(40)).prop_map(
-        |(r0, r1, (n, d), ts)| ConstantProduct::new([r0, r1], n, d, ts).unwrap(),
+    (
+        spread(U112_MAX_SHIFT),
+        spread(U112_MAX_SHIFT),
+        cp_fee(),
+        spread(40),
     )
+        .prop_map(|(r0, r1, (n, d), ts)| ConstantProduct::new([r0, r1], n, d, ts).unwrap())
 }
 
 fn solidly_pool() -> impl Strategy<Value = Solidly> {
@@ -74,7 +84,10 @@ fn solidly_stable_oracle(pool: &Solidly, i: usize, dx: U256) -> Option<U256> {
     let chk = |v: U512| if v > max { None } else { Some(v) };
     let e18 = U512::from(U256::exp10(18));
     let dec = pool.decimals();
-    let s = [U512::from(U256::exp10(usize::from(dec[0]))), U512::from(U256::exp10(usize::from(dec[1])))];
+    let s = [
+        U512::from(U256::exp10(usize::from(dec[0]))),
+        U512::from(U256::exp10(usize::from(dec[1]))),
+    ];
     let k = |x: U512, y: U512| -> Option<U512> {
         let x = chk(x * e18)? / s[0];
         let y = chk(y * e18)? / s[1];

@@ -207,6 +207,133 @@ fn div_w(w: W, d: u128) -> Option<u128> {
     Some((q1 << 64) | q0)
 }
 
+/// The high and low 64-bit halves of a u128.
+#[inline]
+#[allow(clippy::cast_possible_truncation)] // splitting into halves on purpose
+fn halves(x: u128) -> (u64, u64) {
+    ((x >> 64) as u64, x as u64)
+}
+
+#[inline]
+fn join(hi: u64, lo: u64) -> u128 {
+    (u128::from(hi) << 64) | u128::from(lo)
+}
+
+/// A divisor of at least 2^64, normalised, with its 3-by-2 reciprocal (Möller and Granlund,
+/// "Improved division by invariant integers", 2011, algorithms 5 and 6). Dividing by it needs
+/// multiplications only, so a divisor used many times (`x_k · N` in `get_D`) pays for one
+/// hardware division once.
+#[derive(Clone, Copy, Debug)]
+struct Divisor {
+    d: u128,
+    s: u32,
+    d1: u64,
+    d0: u64,
+    v: u64,
+}
+
+impl Divisor {
+    /// `None` below 2^64 (use [`div_w`] there).
+    #[inline]
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_truncation)]
+    // `d1 >= 2^63` after normalisation, so `u128::MAX / d1` is in [2^64, 2^65) and the
+    // subtraction of 2^64 fits; every other step is a wrapping u64 operation or a product of
+    // two u64 (below 2^128), as in the paper's algorithm 6.
+    fn new(d: u128) -> Option<Self> {
+        if d >> 64 == 0 {
+            return None;
+        }
+        let s = d.leading_zeros();
+        let (d1, d0) = halves(d << s);
+        let mut v = ((u128::MAX / u128::from(d1)) - (1u128 << 64)) as u64;
+        let mut p = d1.wrapping_mul(v).wrapping_add(d0);
+        if p < d0 {
+            v = v.wrapping_sub(1);
+            if p >= d1 {
+                v = v.wrapping_sub(1);
+                p = p.wrapping_sub(d1);
+            }
+            p = p.wrapping_sub(d1);
+        }
+        let (t1, t0) = halves(u128::from(v) * u128::from(d0));
+        p = p.wrapping_add(t1);
+        if p < t1 {
+            v = v.wrapping_sub(1);
+            if (p, t0) >= (d1, d0) {
+                v = v.wrapping_sub(1);
+            }
+        }
+        Some(Self { d, s, d1, d0, v })
+    }
+
+    /// Algorithm 5: `<u2, u1, u0> / <d1, d0>` for `<u2, u1> < <d1, d0>`: quotient word and
+    /// remainder.
+    #[inline]
+    #[allow(clippy::arithmetic_side_effects)]
+    // products of two u64 fit in u128; all else wraps as the algorithm states.
+    fn div3by2(&self, u2: u64, u1: u64, u0: u64) -> (u64, u128) {
+        let (d1, d0) = (self.d1, self.d0);
+        let dd = join(d1, d0);
+        let q = (u128::from(self.v) * u128::from(u2)).wrapping_add(join(u2, u1));
+        let (mut q1, q0) = halves(q);
+        let r1 = u1.wrapping_sub(q1.wrapping_mul(d1));
+        let t = u128::from(d0) * u128::from(q1);
+        let mut r = join(r1, u0).wrapping_sub(t).wrapping_sub(dd);
+        q1 = q1.wrapping_add(1);
+        if halves(r).0 >= q0 {
+            q1 = q1.wrapping_sub(1);
+            r = r.wrapping_add(dd);
+        }
+        if r >= dd {
+            q1 = q1.wrapping_add(1);
+            r = r.wrapping_sub(dd);
+        }
+        (q1, r)
+    }
+
+    /// `floor(w / d)` when it fits in 128 bits (`w.hi < d`).
+    #[inline]
+    #[allow(clippy::arithmetic_side_effects)] // shifts by 1..=63 (s < 64 as d >= 2^64)
+    fn div(&self, w: W) -> Option<u128> {
+        if w.hi >= self.d {
+            return None;
+        }
+        let (nh, nl) = if self.s == 0 {
+            (w.hi, w.lo)
+        } else {
+            ((w.hi << self.s) | (w.lo >> (128 - self.s)), w.lo << self.s)
+        };
+        let (n3, n2) = halves(nh);
+        let (n1, n0) = halves(nl);
+        let (q1, r) = self.div3by2(n3, n2, n1);
+        let (r1, r0) = halves(r);
+        let (q0, _) = self.div3by2(r1, r0, n0);
+        Some(join(q1, q0))
+    }
+}
+
+/// A divisor prepared for repeated use: the reciprocal form at or above 2^64, plain below.
+#[derive(Clone, Copy, Debug)]
+enum Prepared {
+    Small(u128),
+    Big(Divisor),
+}
+
+impl Prepared {
+    #[inline]
+    fn new(d: u128) -> Self {
+        Divisor::new(d).map_or(Self::Small(d), Self::Big)
+    }
+
+    #[inline]
+    fn div(&self, w: W) -> Option<u128> {
+        match self {
+            Self::Small(d) => div_w(w, *d),
+            Self::Big(d) => d.div(w),
+        }
+    }
+}
+
 /// `floor(w / d)` for any 256-bit quotient; `None` for `d = 0`.
 #[inline]
 fn div_w_full(w: W, d: u128) -> Option<W> {
@@ -248,16 +375,16 @@ fn get_d_128(xp: &[u128], amp: u128, variant: Variant) -> Option<u128> {
     // Loop-invariant parts.
     let ann_s = ann.checked_mul(s)?.checked_div(ap)?;
     let ann_m = ann.checked_sub(ap)?;
-    let mut xn = [0u128; super::MAX_COINS];
+    let mut xn = [Prepared::Small(0); super::MAX_COINS];
     for (slot, &x) in xn.iter_mut().zip(xp) {
-        *slot = if ng { x } else { x.checked_mul(n)? };
+        *slot = Prepared::new(if ng { x } else { x.checked_mul(n)? });
     }
     let xn = xn.get(..xp.len())?;
     let mut d = s;
     for _ in 0..invariant::MAX_ROUNDS {
         let mut dp = d;
-        for &x in xn {
-            dp = mul_div_128(dp, d, x)?;
+        for x in xn {
+            dp = x.div(mul_full(dp, d))?;
         }
         if ng {
             dp = dp.checked_div(nn)?;
@@ -341,18 +468,18 @@ const FEE_DEN_128: u128 = 10_000_000_000;
 /// (indices already checked).
 #[inline]
 fn swap_xy_128(p: &StableSwap, i: usize, j: usize, dx: U256) -> Option<(u128, u128, u128)> {
-    let xp_u = p.xp.as_ref().ok()?;
+    let xp_u = p.inner.xp.as_ref().ok()?;
     let (xp, n) = small(xp_u)?;
     let xp = xp.get(..n)?;
-    let d = to_u128(*p.d.as_ref().ok()?)?;
-    let amp = to_u128(p.amp)?;
+    let d = to_u128(*p.inner.d.as_ref().ok()?)?;
+    let amp = to_u128(p.inner.amp)?;
     let x = xp.get(i)?.checked_add(mul_div_128(
         to_u128(dx)?,
         to_u128(p.rate(i))?,
         PRECISION_128,
     )?)?;
-    let (b, c) = coefficients_128(xp, Some((i, x)), j, amp, d, p.variant)?;
-    let y = newton_y_128(b, c, d, p.variant)?;
+    let (b, c) = coefficients_128(xp, Some((i, x)), j, amp, d, p.inner.variant)?;
+    let y = newton_y_128(b, c, d, p.inner.variant)?;
     let dy = xp.get(j)?.checked_sub(y)?.checked_sub(1)?;
     Some((x, y, dy))
 }
@@ -401,18 +528,18 @@ fn w_to_u256(w: W) -> U256 {
 /// The swap fee rate for a trade that moves coin `i` to `x` and coin `j` to `y`.
 #[inline]
 fn swap_fee_128(p: &StableSwap, i: usize, j: usize, x: u128, y: u128) -> Option<u128> {
-    let fee = to_u128(p.fee)?;
-    if p.variant != Variant::Ng {
+    let fee = to_u128(p.inner.fee)?;
+    if p.inner.variant != Variant::Ng {
         return Some(fee);
     }
-    let xp = p.xp.as_ref().ok()?;
+    let xp = p.inner.xp.as_ref().ok()?;
     let xi = to_u128(*xp.get(i)?)?;
     let xj = to_u128(*xp.get(j)?)?;
     dynamic_fee_128(
         xi.checked_add(x)?.checked_div(2)?,
         xj.checked_add(y)?.checked_div(2)?,
         fee,
-        to_u128(p.offpeg)?,
+        to_u128(p.inner.offpeg)?,
     )
 }
 
@@ -421,7 +548,7 @@ pub(super) fn get_dy(p: &StableSwap, i: usize, j: usize, dx: U256) -> Option<U25
     let (x, y, dy) = swap_xy_128(p, i, j, dx)?;
     let rate_j = to_u128(p.rate(j))?;
     let f = swap_fee_128(p, i, j, x, y)?;
-    let out = if p.variant == Variant::ThreePool {
+    let out = if p.inner.variant == Variant::ThreePool {
         let dy = mul_div_128(dy, PRECISION_128, rate_j)?;
         dy.checked_sub(mul_div_128(f, dy, FEE_DEN_128)?)?
     } else {
@@ -444,7 +571,7 @@ pub(super) fn exchange(
     let dy_fee = mul_div_128(dy, f, FEE_DEN_128)?;
     let out = mul_div_128(dy.checked_sub(dy_fee)?, PRECISION_128, rate_j)?;
     let admin = mul_div_128(
-        mul_div_128(dy_fee, to_u128(p.admin_fee)?, FEE_DEN_128)?,
+        mul_div_128(dy_fee, to_u128(p.inner.admin_fee)?, FEE_DEN_128)?,
         PRECISION_128,
         rate_j,
     )?;
@@ -460,16 +587,16 @@ pub(super) fn exchange(
 /// does: the xp output before fee, the new `y`, then `get_y` for the input coin.
 fn estimate_in(p: &StableSwap, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
     let xp = p.xp()?;
-    let d = p.d?;
-    let fee = if p.variant == Variant::Ng {
-        invariant::dynamic_fee(xp[i], xp[j], p.fee, p.offpeg)?
+    let d = p.inner.d?;
+    let fee = if p.inner.variant == Variant::Ng {
+        invariant::dynamic_fee(xp[i], xp[j], p.inner.fee, p.inner.offpeg)?
     } else {
-        p.fee
+        p.inner.fee
     };
     let t = add(div(mul(dy, p.rate(j))?, PRECISION)?, U256::one())?;
     let dyx = crate::math::div_up(mul(t, FEE_DENOMINATOR)?, sub(FEE_DENOMINATOR, fee)?)?;
     let y = sub(sub(xp[j], dyx)?, U256::one())?;
-    let x = get_y(j, i, y, xp, p.amp, d, p.variant)?;
+    let x = get_y(j, i, y, xp, p.inner.amp, d, p.inner.variant)?;
     crate::math::div_up(mul(sub(x, xp[i])?, PRECISION)?, p.rate(i)).map_err(PoolError::from)
 }
 
@@ -519,7 +646,7 @@ pub(super) fn amount_in(p: &StableSwap, i: usize, j: usize, dy: U256) -> Result<
     }
     // Invariant: !ok(lo) (or lo = 0), ok(hi).
     while hi.overflowing_sub(lo).0 > U256::one() {
-        let mid = lo.overflowing_add(hi.overflowing_sub(lo).0 >> 1).0;
+        let mid = add(lo, div(sub(hi, lo)?, U256::from(2u8))?)?;
         if ok(mid) {
             hi = mid;
         } else {
@@ -550,9 +677,9 @@ pub(super) fn marginal_rate(p: &StableSwap, i: usize, j: usize) -> Option<f64> {
         return None;
     }
     let xp = p.xp().ok()?;
-    let d = to_f64(p.d.ok()?);
+    let d = to_f64(p.inner.d.ok()?);
     let n = xp.len() as f64;
-    let ann = to_f64(p.amp) * n / to_f64(p.variant.a_precision());
+    let ann = to_f64(p.inner.amp) * n / to_f64(p.inner.variant.a_precision());
     // P = D · Π (D / (n x_k))
     let mut pp = d;
     for &x in xp {
@@ -565,10 +692,10 @@ pub(super) fn marginal_rate(p: &StableSwap, i: usize, j: usize) -> Option<f64> {
     let xi = to_f64(xp[i]);
     let xj = to_f64(xp[j]);
     let dxj_dxi = (ann + pp / xi) / (ann + pp / xj);
-    let fee = if p.variant == Variant::Ng {
-        invariant::dynamic_fee(xp[i], xp[j], p.fee, p.offpeg).ok()?
+    let fee = if p.inner.variant == Variant::Ng {
+        invariant::dynamic_fee(xp[i], xp[j], p.inner.fee, p.inner.offpeg).ok()?
     } else {
-        p.fee
+        p.inner.fee
     };
     let keep = 1.0 - to_f64(fee) / 1e10;
     let r = dxj_dxi * keep * to_f64(p.rate(i)) / to_f64(p.rate(j));
@@ -618,6 +745,43 @@ mod tests {
             assert_eq!(div_w(w, d).map(U256::from), Some(want), "{w:?} / {d}");
             let full = div_w_full(w, d).unwrap();
             assert_eq!(w_to_u256(full), want);
+        }
+    }
+
+    #[test]
+    fn reciprocal_division_matches_u256_division() {
+        let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+        for _ in 0..300_000 {
+            let db = (rng.next() % 64) as u32 + 65;
+            let d = rng.bits(db) | (1 << (db - 1));
+            let dv = Divisor::new(d).unwrap();
+            let hb = (rng.next() % 129) as u32;
+            let hi = rng.bits(hb) % d;
+            let lo = rng.bits(128);
+            let w = W { hi, lo };
+            let want = w_to_u256(w) / U256::from(d);
+            assert_eq!(dv.div(w).map(U256::from), Some(want), "{w:?} / {d}");
+        }
+        // Edge divisors.
+        for d in [
+            1u128 << 64,
+            (1u128 << 64) + 1,
+            u128::MAX,
+            u128::MAX - 1,
+            1u128 << 127,
+        ] {
+            let dv = Divisor::new(d).unwrap();
+            for w in [
+                W {
+                    hi: d - 1,
+                    lo: u128::MAX,
+                },
+                W { hi: 0, lo: 0 },
+                W { hi: d - 1, lo: 0 },
+            ] {
+                let want = w_to_u256(w) / U256::from(d);
+                assert_eq!(dv.div(w).map(U256::from), Some(want), "{w:?} / {d}");
+            }
         }
     }
 

@@ -25,6 +25,7 @@ mod invariant;
 use super::Amounts;
 use crate::error::PoolError;
 use crate::math::{add, div, mul, sub};
+use alloc::boxed::Box;
 use fast::mul_div as md;
 use invariant::{FEE_DENOMINATOR, PRECISION};
 use primitive_types::U256;
@@ -102,6 +103,13 @@ pub struct StableSwapParams {
 /// `offpeg_fee_multiplier · fee <= 5e9 · 1e10` (what the NG factory and `set_new_fee` enforce).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StableSwap {
+    /// Boxed: a pool state is several hundred bytes, and [`super::Pool`] stays small.
+    inner: Box<Inner>,
+}
+
+/// The state behind a [`StableSwap`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Inner {
     variant: Variant,
     balances: Amounts,
     rates: Amounts,
@@ -254,17 +262,19 @@ impl StableSwap {
             (Err(e), _) => Err(*e),
         };
         Self {
-            variant,
-            balances,
-            rates,
-            admin_balances,
-            amp,
-            fee,
-            admin_fee,
-            offpeg,
-            total_supply,
-            xp,
-            d,
+            inner: Box::new(Inner {
+                variant,
+                balances,
+                rates,
+                admin_balances,
+                amp,
+                fee,
+                admin_fee,
+                offpeg,
+                total_supply,
+                xp,
+                d,
+            }),
         }
     }
 
@@ -282,14 +292,14 @@ impl StableSwap {
         known_d: Option<U256>,
     ) -> Self {
         Self::build(
-            self.variant,
+            self.inner.variant,
             balances,
-            self.rates.clone(),
+            self.inner.rates.clone(),
             admin_balances,
-            self.amp,
-            self.fee,
-            self.admin_fee,
-            self.offpeg,
+            self.inner.amp,
+            self.inner.fee,
+            self.inner.admin_fee,
+            self.inner.offpeg,
             total_supply,
             known_d,
         )
@@ -300,67 +310,67 @@ impl StableSwap {
     /// Number of coins.
     #[must_use]
     pub fn n_coins(&self) -> usize {
-        self.balances.len()
+        self.inner.balances.len()
     }
 
     /// Per-coin balances in raw units, as `balances(i)` returns them.
     #[must_use]
     pub fn balances(&self) -> &[U256] {
-        &self.balances
+        &self.inner.balances
     }
 
     /// Per-coin 1e18-scaled rates.
     #[must_use]
     pub fn rates(&self) -> &[U256] {
-        &self.rates
+        &self.inner.rates
     }
 
     /// Admin fees held outside `balances`, per coin.
     #[must_use]
     pub fn admin_balances(&self) -> &[U256] {
-        &self.admin_balances
+        &self.inner.admin_balances
     }
 
     /// LP total supply.
     #[must_use]
     pub fn total_supply(&self) -> U256 {
-        self.total_supply
+        self.inner.total_supply
     }
 
     /// The contract variant.
     #[must_use]
     pub fn variant(&self) -> Variant {
-        self.variant
+        self.inner.variant
     }
 
     /// `A()`: the amplification coefficient without precision (`A_precise / A_PRECISION`).
     #[must_use]
     pub fn a(&self) -> U256 {
-        div(self.amp, self.variant.a_precision()).unwrap_or_default()
+        div(self.inner.amp, self.inner.variant.a_precision()).unwrap_or_default()
     }
 
     /// `A_precise()`: `A * A_PRECISION`, what the math uses.
     #[must_use]
     pub fn a_precise(&self) -> U256 {
-        self.amp
+        self.inner.amp
     }
 
     /// The fee out of 1e10.
     #[must_use]
     pub fn fee(&self) -> U256 {
-        self.fee
+        self.inner.fee
     }
 
     /// The admin share of fees out of 1e10.
     #[must_use]
     pub fn admin_fee(&self) -> U256 {
-        self.admin_fee
+        self.inner.admin_fee
     }
 
     /// NG off-peg fee multiplier out of 1e10.
     #[must_use]
     pub fn offpeg_fee_multiplier(&self) -> U256 {
-        self.offpeg
+        self.inner.offpeg
     }
 
     /// The parameters this state was built from (with its current balances and supply):
@@ -368,15 +378,15 @@ impl StableSwap {
     #[must_use]
     pub fn params(&self) -> StableSwapParams {
         StableSwapParams {
-            variant: self.variant,
-            balances: self.balances.clone(),
-            rates: self.rates.clone(),
+            variant: self.inner.variant,
+            balances: self.inner.balances.clone(),
+            rates: self.inner.rates.clone(),
             a: self.a(),
-            fee: self.fee,
-            admin_fee: self.admin_fee,
-            total_supply: self.total_supply,
-            admin_balances: self.admin_balances.clone(),
-            offpeg_fee_multiplier: self.offpeg,
+            fee: self.inner.fee,
+            admin_fee: self.inner.admin_fee,
+            total_supply: self.inner.total_supply,
+            admin_balances: self.inner.admin_balances.clone(),
+            offpeg_fee_multiplier: self.inner.offpeg,
         }
     }
 
@@ -385,7 +395,7 @@ impl StableSwap {
     /// # Errors
     /// What `get_D` reverts with for this state (a zero balance, overflow, no convergence).
     pub fn d(&self) -> Result<U256, PoolError> {
-        self.d
+        self.inner.d
     }
 
     /// `get_virtual_price()`: `D · 1e18 / total_supply`.
@@ -393,13 +403,13 @@ impl StableSwap {
     /// # Errors
     /// As [`StableSwap::d`], or division by zero on an empty pool.
     pub fn virtual_price(&self) -> Result<U256, PoolError> {
-        Ok(md(self.d?, PRECISION, self.total_supply)?)
+        md(self.inner.d?, PRECISION, self.inner.total_supply)
     }
 
     // ------------------------------------------------------------------ helpers
 
     fn xp(&self) -> Result<&Amounts, PoolError> {
-        self.xp.as_ref().map_err(|e| *e)
+        self.inner.xp.as_ref().map_err(|e| *e)
     }
 
     fn check_index(&self, i: usize) -> Result<(), PoolError> {
@@ -434,13 +444,13 @@ impl StableSwap {
     fn base_fee(&self) -> Result<U256, PoolError> {
         let n = invariant::nu(self.n_coins());
         Ok(div(
-            mul(self.fee, n)?,
+            mul(self.inner.fee, n)?,
             mul(U256::from(4u8), sub(n, U256::one())?)?,
         )?)
     }
 
     fn rate(&self, i: usize) -> U256 {
-        self.rates.get(i).copied().unwrap_or_default()
+        self.inner.rates.get(i).copied().unwrap_or_default()
     }
 
     /// Classic `PRECISION_MUL[i]` = `rate / 1e18` (`10^(18 - dec)`).
@@ -452,9 +462,9 @@ impl StableSwap {
     /// with no admin fee the pool keeps every fee (stored = balances before fees, `D1`); with
     /// a 100 % admin fee it keeps none (stored = balances after fees, `D2`).
     fn known_d_after_fees(&self, d1: U256, d2: U256) -> Option<U256> {
-        if self.admin_fee.is_zero() {
+        if self.inner.admin_fee.is_zero() {
             Some(d1)
-        } else if self.admin_fee == FEE_DENOMINATOR {
+        } else if self.inner.admin_fee == FEE_DENOMINATOR {
             Some(d2)
         } else {
             None
@@ -475,18 +485,18 @@ impl StableSwap {
             return Ok(out);
         }
         let xp = self.xp()?;
-        let d = self.d?;
+        let d = self.inner.d?;
         let x = add(xp[i], md(dx, self.rate(i), PRECISION)?)?;
-        let y = fast::get_y(i, j, x, xp, self.amp, d, self.variant)?;
+        let y = fast::get_y(i, j, x, xp, self.inner.amp, d, self.inner.variant)?;
         let dy = sub(sub(xp[j], y)?, U256::one())?;
-        match self.variant {
+        match self.inner.variant {
             Variant::Classic => {
-                let fee = md(self.fee, dy, FEE_DENOMINATOR)?;
+                let fee = md(self.inner.fee, dy, FEE_DENOMINATOR)?;
                 Ok(md(sub(dy, fee)?, PRECISION, self.rate(j))?)
             }
             Variant::ThreePool => {
                 let dy = md(dy, PRECISION, self.rate(j))?;
-                let fee = md(self.fee, dy, FEE_DENOMINATOR)?;
+                let fee = md(self.inner.fee, dy, FEE_DENOMINATOR)?;
                 Ok(sub(dy, fee)?)
             }
             Variant::Ng => {
@@ -494,8 +504,8 @@ impl StableSwap {
                 let f = invariant::dynamic_fee(
                     div(add(xp[i], x)?, two)?,
                     div(add(xp[j], y)?, two)?,
-                    self.fee,
-                    self.offpeg,
+                    self.inner.fee,
+                    self.inner.offpeg,
                 )?;
                 let fee = md(f, dy, FEE_DENOMINATOR)?;
                 Ok(md(sub(dy, fee)?, PRECISION, self.rate(j))?)
@@ -511,18 +521,18 @@ impl StableSwap {
     /// ([`PoolError::OracleRevert`]).
     pub fn exchange(&self, i: usize, j: usize, dx: U256) -> Result<(U256, Self), PoolError> {
         self.check_pair(i, j)?;
-        let ng = self.variant == Variant::Ng;
+        let ng = self.inner.variant == Variant::Ng;
         if ng && dx.is_zero() {
             return Err(PoolError::InsufficientInputAmount);
         }
         let xp = self.xp()?;
-        let d = self.d?;
+        let d = self.inner.d?;
         let (out, admin, x, y) = match fast::exchange(self, i, j, dx) {
             Some(r) => r,
             None => self.exchange_amounts(i, j, dx)?,
         };
-        let mut balances = self.balances.clone();
-        let mut admin_balances = self.admin_balances.clone();
+        let mut balances = self.inner.balances.clone();
+        let mut admin_balances = self.inner.admin_balances.clone();
         balances[i] = add(balances[i], dx)?;
         balances[j] = sub(sub(balances[j], out)?, admin)?;
         admin_balances[j] = add(admin_balances[j], admin)?;
@@ -532,11 +542,11 @@ impl StableSwap {
             let mut xo = xp.clone();
             xo[i] = x;
             xo[j] = y;
-            invariant::oracle_check(&xo, self.amp, d)?;
+            invariant::oracle_check(&xo, self.inner.amp, d)?;
         }
         Ok((
             out,
-            self.with_state(balances, admin_balances, self.total_supply),
+            self.with_state(balances, admin_balances, self.inner.total_supply),
         ))
     }
 
@@ -548,25 +558,28 @@ impl StableSwap {
         dx: U256,
     ) -> Result<(U256, U256, U256, U256), PoolError> {
         let xp = self.xp()?;
-        let d = self.d?;
+        let d = self.inner.d?;
         let x = add(xp[i], md(dx, self.rate(i), PRECISION)?)?;
-        let y = fast::get_y(i, j, x, xp, self.amp, d, self.variant)?;
+        let y = fast::get_y(i, j, x, xp, self.inner.amp, d, self.inner.variant)?;
         let dy = sub(sub(xp[j], y)?, U256::one())?;
-        let f = if self.variant == Variant::Ng {
+        let f = if self.inner.variant == Variant::Ng {
             let two = U256::from(2u8);
             invariant::dynamic_fee(
                 div(add(xp[i], x)?, two)?,
                 div(add(xp[j], y)?, two)?,
-                self.fee,
-                self.offpeg,
+                self.inner.fee,
+                self.inner.offpeg,
             )?
         } else {
-            self.fee
+            self.inner.fee
         };
         let dy_fee = md(dy, f, FEE_DENOMINATOR)?;
         let out = md(sub(dy, dy_fee)?, PRECISION, self.rate(j))?;
         let admin = div(
-            mul(md(dy_fee, self.admin_fee, FEE_DENOMINATOR)?, PRECISION)?,
+            mul(
+                md(dy_fee, self.inner.admin_fee, FEE_DENOMINATOR)?,
+                PRECISION,
+            )?,
             self.rate(j),
         )?;
         Ok((out, admin, x, y))
@@ -583,15 +596,19 @@ impl StableSwap {
     /// deposit, a zero `D0`, ...).
     pub fn calc_token_amount(&self, amounts: &[U256], is_deposit: bool) -> Result<U256, PoolError> {
         self.check_amounts(amounts)?;
-        let d0 = self.d?;
-        let old = &self.balances;
+        let d0 = self.inner.d?;
+        let old = &self.inner.balances;
         let mut new = old.clone();
         for (b, &a) in new.iter_mut().zip(amounts) {
             *b = if is_deposit { add(*b, a)? } else { sub(*b, a)? };
         }
-        let d1 = fast::get_d(&xp_mem(&self.rates, &new)?, self.amp, self.variant)?;
-        let ts = self.total_supply;
-        let d2 = if self.variant == Variant::Ng {
+        let d1 = fast::get_d(
+            &xp_mem(&self.inner.rates, &new)?,
+            self.inner.amp,
+            self.inner.variant,
+        )?;
+        let ts = self.inner.total_supply;
+        let d2 = if self.inner.variant == Variant::Ng {
             if ts.is_zero() {
                 return Ok(d1);
             }
@@ -601,10 +618,14 @@ impl StableSwap {
                 let ideal = md(d1, old[k], d0)?;
                 let diff = abs_diff(ideal, new[k]);
                 let xs = md(self.rate(k), add(old[k], new[k])?, PRECISION)?;
-                let f = invariant::dynamic_fee(xs, ys, base_fee, self.offpeg)?;
+                let f = invariant::dynamic_fee(xs, ys, base_fee, self.inner.offpeg)?;
                 new[k] = sub(new[k], md(f, diff, FEE_DENOMINATOR)?)?;
             }
-            fast::get_d(&xp_mem(&self.rates, &new)?, self.amp, self.variant)?
+            fast::get_d(
+                &xp_mem(&self.inner.rates, &new)?,
+                self.inner.amp,
+                self.inner.variant,
+            )?
         } else {
             d1
         };
@@ -613,7 +634,7 @@ impl StableSwap {
         } else {
             sub(d0, d2)?
         };
-        Ok(md(diff, ts, d0)?)
+        md(diff, ts, d0)
     }
 
     /// `add_liquidity(amounts, 0)`: LP minted and the state after. Rounds down.
@@ -624,15 +645,15 @@ impl StableSwap {
     /// [`PoolError::OracleRevert`]; overflow.
     pub fn add_liquidity(&self, amounts: &[U256]) -> Result<(U256, Self), PoolError> {
         self.check_amounts(amounts)?;
-        let ts = self.total_supply;
+        let ts = self.inner.total_supply;
         let n = self.n_coins();
-        let ng = self.variant == Variant::Ng;
-        let d0 = if self.variant == Variant::ThreePool && ts.is_zero() {
+        let ng = self.inner.variant == Variant::Ng;
+        let d0 = if self.inner.variant == Variant::ThreePool && ts.is_zero() {
             U256::zero()
         } else {
-            self.d?
+            self.inner.d?
         };
-        let old = &self.balances;
+        let old = &self.inner.balances;
         let mut new = old.clone();
         for (b, &a) in new.iter_mut().zip(amounts) {
             if ts.is_zero() && a.is_zero() {
@@ -642,10 +663,14 @@ impl StableSwap {
         }
         if ng {
             for k in 0..n {
-                add(new[k], self.admin_balances[k])?;
+                add(new[k], self.inner.admin_balances[k])?;
             }
         }
-        let d1 = fast::get_d(&xp_mem(&self.rates, &new)?, self.amp, self.variant)?;
+        let d1 = fast::get_d(
+            &xp_mem(&self.inner.rates, &new)?,
+            self.inner.amp,
+            self.inner.variant,
+        )?;
         if d1 <= d0 {
             return Err(PoolError::InsufficientLiquidityMinted);
         }
@@ -653,7 +678,12 @@ impl StableSwap {
             if ng && d1.bits() > 128 {
                 return Err(PoolError::OracleRevert);
             }
-            let st = self.with_state_d(new, self.admin_balances.clone(), add(ts, d1)?, Some(d1));
+            let st = self.with_state_d(
+                new,
+                self.inner.admin_balances.clone(),
+                add(ts, d1)?,
+                Some(d1),
+            );
             return Ok((d1, st));
         }
         let base_fee = self.base_fee()?;
@@ -663,27 +693,27 @@ impl StableSwap {
             U256::zero()
         };
         let mut stored = new.clone();
-        let mut admin_balances = self.admin_balances.clone();
+        let mut admin_balances = self.inner.admin_balances.clone();
         for k in 0..n {
             let ideal = md(d1, old[k], d0)?;
             let diff = abs_diff(ideal, new[k]);
             let f = if ng {
                 let xs = md(self.rate(k), add(old[k], new[k])?, PRECISION)?;
-                invariant::dynamic_fee(xs, ys, base_fee, self.offpeg)?
+                invariant::dynamic_fee(xs, ys, base_fee, self.inner.offpeg)?
             } else {
                 base_fee
             };
             let fee_k = md(f, diff, FEE_DENOMINATOR)?;
-            let admin_k = md(fee_k, self.admin_fee, FEE_DENOMINATOR)?;
+            let admin_k = md(fee_k, self.inner.admin_fee, FEE_DENOMINATOR)?;
             stored[k] = sub(new[k], admin_k)?;
             admin_balances[k] = add(admin_balances[k], admin_k)?;
             new[k] = sub(new[k], fee_k)?;
         }
-        let xp2 = xp_mem(&self.rates, &new)?;
-        let d2 = fast::get_d(&xp2, self.amp, self.variant)?;
+        let xp2 = xp_mem(&self.inner.rates, &new)?;
+        let d2 = fast::get_d(&xp2, self.inner.amp, self.inner.variant)?;
         let minted = md(ts, sub(d2, d0)?, d0)?;
         if ng {
-            invariant::oracle_check(&xp2, self.amp, d2)?;
+            invariant::oracle_check(&xp2, self.inner.amp, d2)?;
         }
         let known = self.known_d_after_fees(d1, d2);
         let st = self.with_state_d(stored, admin_balances, add(ts, minted)?, known);
@@ -697,13 +727,13 @@ impl StableSwap {
     /// [`PoolError::BurnExceedsSupply`] when `lp` is above the supply; NG refuses `lp = 0`
     /// ([`PoolError::InsufficientInputAmount`]); division by zero on an empty classic pool.
     pub fn remove_liquidity(&self, lp: U256) -> Result<(Amounts, Self), PoolError> {
-        let ts = self.total_supply;
-        let ng = self.variant == Variant::Ng;
+        let ts = self.inner.total_supply;
+        let ng = self.inner.variant == Variant::Ng;
         if ng && lp.is_zero() {
             return Err(PoolError::InsufficientInputAmount);
         }
         let mut out = Amounts::new();
-        let mut balances = self.balances.clone();
+        let mut balances = self.inner.balances.clone();
         for b in &mut balances {
             let prod = mul(*b, lp)?;
             // NG uses unsafe_div: a zero supply gives 0 (and the burn below reverts).
@@ -718,19 +748,19 @@ impl StableSwap {
         let ts_after = sub(ts, lp).map_err(|_| PoolError::BurnExceedsSupply)?;
         Ok((
             out,
-            self.with_state(balances, self.admin_balances.clone(), ts_after),
+            self.with_state(balances, self.inner.admin_balances.clone(), ts_after),
         ))
     }
 
     fn one_coin(&self, lp: U256, i: usize) -> Result<OneCoin, PoolError> {
         self.check_index(i)?;
         let xp = self.xp()?;
-        let d0 = self.d?;
-        let ts = self.total_supply;
+        let d0 = self.inner.d?;
+        let ts = self.inner.total_supply;
         let d1 = sub(d0, md(lp, d0, ts)?)?;
-        let new_y = fast::get_y_d(i, xp, self.amp, d1, self.variant)?;
+        let new_y = fast::get_y_d(i, xp, self.inner.amp, d1, self.inner.variant)?;
         let base_fee = self.base_fee()?;
-        let ng = self.variant == Variant::Ng;
+        let ng = self.inner.variant == Variant::Ng;
         let n = self.n_coins();
         let ys = if ng {
             div(add(d0, d1)?, mul(U256::from(2u8), invariant::nu(n))?)?
@@ -752,7 +782,7 @@ impl StableSwap {
                 (sub(xk, md(xk, d1, d0)?)?, xk)
             };
             let f = if ng {
-                invariant::dynamic_fee(xavg, ys, base_fee, self.offpeg)?
+                invariant::dynamic_fee(xavg, ys, base_fee, self.inner.offpeg)?
             } else {
                 base_fee
             };
@@ -760,7 +790,7 @@ impl StableSwap {
         }
         let dy = sub(
             reduced[i],
-            fast::get_y_d(i, &reduced, self.amp, d1, self.variant)?,
+            fast::get_y_d(i, &reduced, self.inner.amp, d1, self.inner.variant)?,
         )?;
         let (dy, dy0) = if ng {
             let r = self.rate(i);
@@ -794,21 +824,22 @@ impl StableSwap {
     /// As [`StableSwap::calc_withdraw_one_coin`]; [`PoolError::BurnExceedsSupply`]; NG refuses
     /// `lp = 0` and reverts on its oracle refresh (e.g. a coin drained to 0).
     pub fn remove_liquidity_one_coin(&self, lp: U256, i: usize) -> Result<(U256, Self), PoolError> {
-        let ng = self.variant == Variant::Ng;
+        let ng = self.inner.variant == Variant::Ng;
         if ng && lp.is_zero() {
             return Err(PoolError::InsufficientInputAmount);
         }
         let r = self.one_coin(lp, i)?;
-        let admin = md(r.fee, self.admin_fee, FEE_DENOMINATOR)?;
-        let mut balances = self.balances.clone();
-        let mut admin_balances = self.admin_balances.clone();
+        let admin = md(r.fee, self.inner.admin_fee, FEE_DENOMINATOR)?;
+        let mut balances = self.inner.balances.clone();
+        let mut admin_balances = self.inner.admin_balances.clone();
         balances[i] = sub(balances[i], add(r.dy, admin)?)?;
         admin_balances[i] = add(admin_balances[i], admin)?;
-        let ts_after = sub(self.total_supply, lp).map_err(|_| PoolError::BurnExceedsSupply)?;
+        let ts_after =
+            sub(self.inner.total_supply, lp).map_err(|_| PoolError::BurnExceedsSupply)?;
         if ng {
             let mut xo = self.xp()?.clone();
             xo[i] = r.new_y;
-            invariant::oracle_check(&xo, self.amp, r.d1)?;
+            invariant::oracle_check(&xo, self.inner.amp, r.d1)?;
         }
         Ok((r.dy, self.with_state(balances, admin_balances, ts_after)))
     }
@@ -823,19 +854,23 @@ impl StableSwap {
     /// ([`PoolError::InsufficientLiquidity`]).
     pub fn remove_liquidity_imbalance(&self, amounts: &[U256]) -> Result<(U256, Self), PoolError> {
         self.check_amounts(amounts)?;
-        let ts = self.total_supply;
-        if self.variant == Variant::ThreePool && ts.is_zero() {
+        let ts = self.inner.total_supply;
+        if self.inner.variant == Variant::ThreePool && ts.is_zero() {
             return Err(PoolError::InsufficientLiquidity);
         }
-        let ng = self.variant == Variant::Ng;
+        let ng = self.inner.variant == Variant::Ng;
         let n = self.n_coins();
-        let d0 = self.d?;
-        let old = &self.balances;
+        let d0 = self.inner.d?;
+        let old = &self.inner.balances;
         let mut new = old.clone();
         for (b, &a) in new.iter_mut().zip(amounts) {
             *b = sub(*b, a)?;
         }
-        let d1 = fast::get_d(&xp_mem(&self.rates, &new)?, self.amp, self.variant)?;
+        let d1 = fast::get_d(
+            &xp_mem(&self.inner.rates, &new)?,
+            self.inner.amp,
+            self.inner.variant,
+        )?;
         let base_fee = self.base_fee()?;
         let ys = if ng {
             div(add(d0, d1)?, invariant::nu(n))?
@@ -843,26 +878,26 @@ impl StableSwap {
             U256::zero()
         };
         let mut stored = new.clone();
-        let mut admin_balances = self.admin_balances.clone();
+        let mut admin_balances = self.inner.admin_balances.clone();
         for k in 0..n {
             let ideal = md(d1, old[k], d0)?;
             let diff = abs_diff(ideal, new[k]);
             let f = if ng {
                 let xs = md(self.rate(k), add(old[k], new[k])?, PRECISION)?;
-                invariant::dynamic_fee(xs, ys, base_fee, self.offpeg)?
+                invariant::dynamic_fee(xs, ys, base_fee, self.inner.offpeg)?
             } else {
                 base_fee
             };
             let fee_k = md(f, diff, FEE_DENOMINATOR)?;
-            let admin_k = md(fee_k, self.admin_fee, FEE_DENOMINATOR)?;
+            let admin_k = md(fee_k, self.inner.admin_fee, FEE_DENOMINATOR)?;
             stored[k] = sub(new[k], admin_k)?;
             admin_balances[k] = add(admin_balances[k], admin_k)?;
             new[k] = sub(new[k], fee_k)?;
         }
-        let xp2 = xp_mem(&self.rates, &new)?;
-        let d2 = fast::get_d(&xp2, self.amp, self.variant)?;
+        let xp2 = xp_mem(&self.inner.rates, &new)?;
+        let d2 = fast::get_d(&xp2, self.inner.amp, self.inner.variant)?;
         if ng {
-            invariant::oracle_check(&xp2, self.amp, d2)?;
+            invariant::oracle_check(&xp2, self.inner.amp, d2)?;
         }
         let burned = md(sub(d0, d2)?, ts, d0)?;
         if burned.is_zero() {
@@ -901,7 +936,7 @@ impl StableSwap {
         if dy.is_zero() {
             return Err(PoolError::InsufficientOutputAmount);
         }
-        if dy >= self.balances[j] {
+        if dy >= self.inner.balances[j] {
             return Err(PoolError::UnreachableOutput);
         }
         fast::amount_in(self, i, j, dy)
@@ -911,13 +946,13 @@ impl StableSwap {
     /// `get_dy` and the `exchange` output.
     pub(crate) fn forward_min(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
         let q = self.get_dy(i, j, dx)?;
-        if self.variant == Variant::ThreePool {
+        if self.inner.variant == Variant::ThreePool {
             let xp = self.xp()?;
-            let d = self.d?;
+            let d = self.inner.d?;
             let x = add(xp[i], md(dx, self.rate(i), PRECISION)?)?;
-            let y = fast::get_y(i, j, x, xp, self.amp, d, self.variant)?;
+            let y = fast::get_y(i, j, x, xp, self.inner.amp, d, self.inner.variant)?;
             let dyx = sub(sub(xp[j], y)?, U256::one())?;
-            let fee = md(dyx, self.fee, FEE_DENOMINATOR)?;
+            let fee = md(dyx, self.inner.fee, FEE_DENOMINATOR)?;
             let out = md(sub(dyx, fee)?, PRECISION, self.rate(j))?;
             return Ok(q.min(out));
         }
@@ -972,7 +1007,7 @@ fn xp_mem(rates: &[U256], balances: &[U256]) -> Result<Amounts, PoolError> {
     rates
         .iter()
         .zip(balances)
-        .map(|(&r, &b)| Ok(md(r, b, PRECISION)?))
+        .map(|(&r, &b)| md(r, b, PRECISION))
         .collect()
 }
 
