@@ -569,9 +569,11 @@ fn ratio_gap(a: Ratio<u64>, b: Ratio<u64>) -> f64 {
 
 /// Plan a zap out of LP tokens (and tokens) into `outputs` by value proportions.
 ///
-/// Each LP input is burned proportionally; every holding that is not an output token is then
-/// routed into the outputs with the given proportions. Coins received from a burn that are
-/// output tokens themselves are delivered as they are (the proportions split the routed part).
+/// Each LP input is burned (proportionally, or in one coin where that gives more); every
+/// holding that is not an output token is then routed into the outputs with the given
+/// proportions. When the burns already deliver output tokens, the split is corrected so that
+/// the outputs' values follow the proportions at the router's mid prices: held outputs above
+/// their share are routed into the outputs below it.
 ///
 /// # Errors
 /// [`ZapError::Proportions`] when the proportions are empty, zero, repeated or do not sum to 1;
@@ -628,9 +630,14 @@ pub fn zap_out(
     let mut impact = 0.0;
     if !to_route.is_empty() {
         let g = ctx.route_graph()?;
-        let plan = ctx.quote(g.as_ref(), &to_route, outputs, opts)?;
+        let mut plan = ctx.quote(g.as_ref(), &to_route, outputs, opts)?;
         upper = plan.upper_bound;
         impact = plan.price_impact;
+        if let Some(p2) = rebalance_outputs(&ctx, g.as_ref(), &to_route, outputs, &plan, opts) {
+            plan = p2;
+            upper = None;
+            impact = plan.price_impact;
+        }
         ctx.apply_route(&plan)?;
     }
     let mut outs = Vec::with_capacity(outputs.len());
@@ -660,6 +667,64 @@ pub fn zap_out(
         price_impact: impact,
         gas_units: 0,
     })
+}
+
+/// When the burns already delivered some output tokens, the first quote (which splits only the
+/// routed part by the proportions) overshoots those outputs. Its amounts price the outputs
+/// against each other (output k's routed amount is worth `w_k` of the routed value), which
+/// gives each output's target value; held outputs above their target are sold (as extra
+/// inputs) into the outputs below it, in proportion to what each lacks. `None` keeps the
+/// first quote.
+fn rebalance_outputs(
+    ctx: &Ctx<'_>,
+    g: Option<&PoolGraph>,
+    to_route: &[(TokenId, U256)],
+    outputs: &[(TokenId, Ratio<u64>)],
+    first: &Plan,
+    opts: &ZapOptions,
+) -> Option<Plan> {
+    let held: Vec<U256> = outputs.iter().map(|(t, _)| ctx.held(*t)).collect();
+    if held.iter().all(U256::is_zero) || outputs.len() < 2 {
+        return None;
+    }
+    // price of one unit of output k, in units of the routed value
+    let mut price = Vec::with_capacity(outputs.len());
+    for (t, w) in outputs {
+        let routed = first.outputs.iter().find(|o| o.token == *t)?.amount;
+        if routed.is_zero() {
+            return None;
+        }
+        #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+        price.push((*w.numer() as f64 / *w.denom() as f64) / super::to_f64(routed));
+    }
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    let total: f64 = 1.0
+        + held
+            .iter()
+            .zip(&price)
+            .map(|(h, p)| super::to_f64(*h) * p)
+            .sum::<f64>();
+    let mut inputs: Vec<(TokenId, U256)> = to_route.to_vec();
+    let mut lack: Vec<(TokenId, f64)> = Vec::new();
+    for (((t, w), h), p) in outputs.iter().zip(&held).zip(&price) {
+        #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+        let (target, have) = (*w.numer() as f64 / *w.denom() as f64 * total, super::to_f64(*h) * p);
+        if have > target {
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            let excess = super::from_f64_clamped((have - target) / p, *h);
+            if !excess.is_zero() {
+                inputs.push((*t, excess));
+            }
+        } else {
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            lack.push((*t, target - have));
+        }
+    }
+    let outs = proportions(&lack);
+    if outs.is_empty() || inputs.len() == to_route.len() {
+        return None;
+    }
+    ctx.quote(g, &inputs, &outs, opts).ok()
 }
 
 /// LP-to-LP: burn the source LP(s) (and take any tokens), zap into `lp_out`, in one plan. The

@@ -200,6 +200,23 @@ mod plans {
             plan.verify(&g).unwrap();
             assert_eq!(plan.outputs.len(), 2);
             assert!(plan.outputs.iter().all(|o| o.amount > U256::zero()));
+            // A coin of the pool at 20 %: the burn alone gives it about half of the value, so
+            // part of it must be sold into the other output.
+            let plan = zap_out(
+                &g,
+                &[(lp, lp_in)],
+                &[(coins[0], Ratio::new(1, 5)), (o1, Ratio::new(4, 5))],
+                &ZapOptions::default(),
+            )
+            .unwrap();
+            plan.verify(&g).unwrap();
+            let burned: U256 = match &plan.steps[0] {
+                Step::Burn { amounts_out, .. } => amounts_out[0],
+                Step::BurnOne { token_out, amount_out, .. } if *token_out == coins[0] => *amount_out,
+                _ => U256::zero(),
+            };
+            assert!(plan.outputs[0].amount < burned, "{kind:?}: {:?}", plan.steps);
+            assert!(plan.steps.iter().any(|s| matches!(s, Step::Swap { token_in, .. } if *token_in == coins[0])));
         }
         // Bad proportions are a typed error.
         let p = pool_of(&g, PoolKind::ConstantProduct, false);
