@@ -172,9 +172,10 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         ) => None,
         Err(e) => return Err(ZapError::Pool(e)),
     };
+    let direct = best.as_ref().map(|(_, e)| e.clone());
     if pool.total_supply().is_zero() {
         // First deposit: no price to swap against.
-        return finish(best, amounts);
+        return finish(best, direct, amounts, cfg);
     }
     let Pool::StableSwap(ss) = pool else {
         return Err(ZapError::Unsupported("not a stable-swap pool"));
@@ -210,7 +211,7 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         // relative to it, from the float model.
         let noise = curve_f64::unit_sensitivity(md, &af, direct_f);
         if noise <= QUIET {
-            return finish(best, amounts);
+            return finish(best, direct, amounts, cfg);
         }
     }
     for i in 0..n {
@@ -229,16 +230,32 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
             }
         }
     }
-    finish(best, amounts)
+    finish(best, direct, amounts, cfg)
 }
 
+/// The result: the best plan, or the direct add when the swap's gain is at most the surplus
+/// threshold (the LP the direct add leaves unminted, relative to the best mint).
 fn finish(
     best: Option<(Option<(usize, usize)>, Eval)>,
+    direct: Option<Eval>,
     amounts: &[U256],
+    cfg: &ZapConfig,
 ) -> Result<ZapIn, ZapError> {
-    let Some((pair, e)) = best else {
+    let Some((mut pair, mut e)) = best else {
         return Err(ZapError::NothingToMint);
     };
+    let mut below = None;
+    if let (Some(_), Some(d)) = (pair, direct) {
+        if cfg.surplus_threshold_ppm > 0 && !d.minted.is_zero() {
+            let gap = to_f64(e.minted.saturating_sub(d.minted));
+            let w = super::ppm(gap, to_f64(e.minted));
+            if w <= cfg.surplus_threshold_ppm {
+                pair = None;
+                e = d;
+                below = Some(w);
+            }
+        }
+    }
     if e.minted.is_zero() {
         return Err(ZapError::NothingToMint);
     }
@@ -250,10 +267,10 @@ fn finish(
     });
     let leftover: Amounts = amounts.iter().map(|_| U256::zero()).collect();
     Ok(ZapIn {
-        rebalance: if swap.is_some() {
-            Rebalance::Swapped
-        } else {
-            Rebalance::NotNeeded
+        rebalance: match (swap.is_some(), below) {
+            (_, Some(wasted_ppm)) => Rebalance::BelowThreshold { wasted_ppm },
+            (true, None) => Rebalance::Swapped,
+            (false, None) => Rebalance::NotNeeded,
         },
         swap,
         minted: e.minted,
