@@ -1,3 +1,246 @@
-//! Placeholder; implemented by its issue.
-#![allow(missing_docs)]
-fn main() {}
+//! Quote a swap on a pool snapshot and print the route.
+//!
+//! ```text
+//! cargo run --release --example quote                       # bundled data/snapshot.json + data/request.json
+//! cargo run --release --example quote -- --snapshot S.json --request R.json [--json]
+//! cargo run --release --example quote -- --instance ../shared/routing/instances/pub-07-single-t25-p100.json [--json]
+//! options: --max-hops N   --gas-price P (output base units per gas unit; typical per-step gas)
+//! ```
+//!
+//! `--json` prints the plan JSON alone on stdout (the format `../shared/routing/tools/score.py`
+//! reads); otherwise a readable route: each step with pool, source, tokens, amounts and share of
+//! the token spent, the outputs with minimum amounts, the dual upper bound and the time taken.
+#![allow(missing_docs, clippy::unwrap_used, clippy::arithmetic_side_effects, clippy::print_stdout)]
+#![allow(clippy::print_stderr)]
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+use std::time::Instant;
+use swapzap::graph::PoolGraph;
+use swapzap::plan::Step;
+use swapzap::route::body::QuoteBody;
+use swapzap::route::{self, GasModel};
+use swapzap::snapshot::Snapshot;
+use swapzap::U256;
+
+fn usage() -> ExitCode {
+    eprintln!(
+        "usage: quote [--snapshot FILE --request FILE | --instance FILE] [--json] [--max-hops N] [--gas-price P]"
+    );
+    ExitCode::from(2)
+}
+
+/// A base-unit amount as a decimal number of whole tokens.
+fn human(a: U256, decimals: u8) -> String {
+    let s = a.to_string();
+    let d = decimals as usize;
+    if d == 0 {
+        return s;
+    }
+    let s = format!("{s:0>width$}", width = d + 1);
+    let (i, f) = s.split_at(s.len() - d);
+    let f = f.trim_end_matches('0');
+    let f = if f.len() > 6 { &f[..6] } else { f };
+    if f.is_empty() {
+        i.to_string()
+    } else {
+        format!("{i}.{f}")
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut snapshot_path = None;
+    let mut request_path = None;
+    let mut instance_path = None;
+    let mut json = false;
+    let mut max_hops = None;
+    let mut gas_price = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--snapshot" => snapshot_path = it.next().cloned(),
+            "--request" => request_path = it.next().cloned(),
+            "--instance" => instance_path = it.next().cloned(),
+            "--json" => json = true,
+            "--max-hops" => max_hops = it.next().and_then(|s| s.parse::<usize>().ok()),
+            "--gas-price" => gas_price = it.next().and_then(|s| s.parse::<f64>().ok()),
+            "-h" | "--help" => return usage(),
+            _ => return usage(),
+        }
+    }
+    let read = |p: &str| -> Result<serde_json::Value, String> {
+        let s = std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?;
+        serde_json::from_str(&s).map_err(|e| format!("{p}: {e}"))
+    };
+    let loaded = (|| -> Result<(serde_json::Value, serde_json::Value), String> {
+        if let Some(p) = &instance_path {
+            let v = read(p)?;
+            return Ok((v["snapshot"].clone(), v["request"].clone()));
+        }
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
+        let sp = snapshot_path.clone().unwrap_or_else(|| format!("{data}/snapshot.json"));
+        let rp = request_path.clone().unwrap_or_else(|| format!("{data}/request.json"));
+        Ok((read(&sp)?, read(&rp)?))
+    })();
+    let (snap_v, req_v) = match loaded {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let snap: Snapshot = match serde_json::from_value(snap_v) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: snapshot: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let body: QuoteBody = match serde_json::from_value(req_v) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: request: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let t_graph = Instant::now();
+    let graph = match PoolGraph::from_snapshot(&snap) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: snapshot: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let graph_time = t_graph.elapsed();
+    let mut req = match body.to_route_request(&graph) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: request: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if let Some(h) = max_hops {
+        req.max_hops = h;
+    }
+    if let Some(p) = gas_price {
+        req.gas = Some(GasModel::typical(p));
+    }
+    let t0 = Instant::now();
+    let plan = match route::quote(&graph, &req) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: no quote: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let quote_time = t0.elapsed();
+    if let Err(e) = plan.verify(&graph) {
+        eprintln!("error: plan does not verify: {e}");
+        return ExitCode::from(1);
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&plan.to_json(&graph).unwrap()).unwrap());
+        return ExitCode::SUCCESS;
+    }
+
+    let sym = |t: swapzap::units::TokenId| {
+        let i = graph.token(t).unwrap();
+        if i.symbol.is_empty() {
+            i.address[..10].to_string()
+        } else {
+            i.symbol.clone()
+        }
+    };
+    let dec = |t: swapzap::units::TokenId| graph.token(t).unwrap().decimals;
+    println!(
+        "snapshot: chain {}, {} tokens (LP tokens included), {} pools (graph built in {:?})",
+        graph.chain_id(),
+        graph.n_tokens(),
+        graph.n_pools(),
+        graph_time
+    );
+    let ins: Vec<String> =
+        plan.inputs.iter().map(|i| format!("{} {}", human(i.amount, dec(i.token)), sym(i.token))).collect();
+    let outs: Vec<String> = req
+        .outputs
+        .iter()
+        .map(|(t, w)| format!("{} ({}/{})", sym(*t), w.numer(), w.denom()))
+        .collect();
+    println!("request:  {} -> {}, max {} hops", ins.join(" + "), outs.join(" + "), req.max_hops);
+    println!();
+    // totals spent per token, for the share column
+    let mut spent: BTreeMap<u32, U256> = BTreeMap::new();
+    for s in &plan.steps {
+        if let Step::Swap { token_in, amount_in, .. } = s {
+            let e = spent.entry(token_in.0).or_default();
+            *e += *amount_in;
+        }
+    }
+    println!(
+        "{:>3}  {:<12} {:<17} {:<13} {:>22} {:>22} {:>7}",
+        "#", "source", "pool", "swap", "amount in", "amount out", "share"
+    );
+    for (k, s) in plan.steps.iter().enumerate() {
+        if let Step::Swap { pool, token_in, token_out, amount_in, amount_out } = s {
+            let p = graph.pool(*pool).unwrap();
+            let kind = match (p.kind, p.stable) {
+                (swapzap::snapshot::PoolKind::ConstantProduct, _) => "x*y=k",
+                (swapzap::snapshot::PoolKind::Solidly, false) => "volatile",
+                (swapzap::snapshot::PoolKind::Solidly, true) => "stable",
+                (swapzap::snapshot::PoolKind::Stableswap, _) => "curve",
+            };
+            let addr = p.id.rsplit(':').next().unwrap_or(&p.id);
+            let short = format!("{}..{} {}", &addr[..6.min(addr.len())], &addr[addr.len().saturating_sub(4)..], kind);
+            let total = spent.get(&token_in.0).copied().unwrap_or_default();
+            let share = if total.is_zero() {
+                0.0
+            } else {
+                amount_in.to_string().parse::<f64>().unwrap() / total.to_string().parse::<f64>().unwrap()
+            };
+            println!(
+                "{:>3}  {:<12} {:<17} {:<13} {:>22} {:>22} {:>6.2}%",
+                k + 1,
+                p.source,
+                short,
+                format!("{}->{}", sym(*token_in), sym(*token_out)),
+                human(*amount_in, dec(*token_in)),
+                human(*amount_out, dec(*token_out)),
+                share * 100.0
+            );
+        }
+    }
+    println!("     (share: of all {{token_in}} the plan spends; for an input token, of the input)");
+    println!();
+    for o in &plan.outputs {
+        println!(
+            "output:   {} {}   (minimum after {}% slippage: {})",
+            human(o.amount, dec(o.token)),
+            sym(o.token),
+            body.slippage_limit_percent,
+            human(o.min_amount, dec(o.token))
+        );
+    }
+    if let Some(ub) = plan.upper_bound {
+        let gap = (ub - plan.value) / ub;
+        // value and bound are in base units of the (first) output token
+        let o0 = plan.outputs[0].token;
+        let scale = 10f64.powi(i32::from(dec(o0)));
+        let what = if plan.outputs.len() == 1 { "" } else { " worth of basket" };
+        println!(
+            "bound:    no plan can give more than {:.6} {}{} (this plan: {:.6}, within {:.2e} of optimal)",
+            ub / scale,
+            sym(o0),
+            what,
+            plan.value / scale,
+            gap
+        );
+    }
+    println!("impact:   {:.4}% against mid prices (fees included)", plan.price_impact * 100.0);
+    if plan.gas_units > 0 {
+        println!("gas:      {} units", plan.gas_units);
+    }
+    println!("steps:    {}, verified exactly", plan.steps.len());
+    println!("time:     {quote_time:?} to quote");
+    ExitCode::SUCCESS
+}

@@ -820,6 +820,14 @@ pub enum ZapError {
         /// token wanted
         to: u32,
     },
+    /// The router failed on a swap leg of the zap.
+    Route(RouteError),
+}
+
+impl From<RouteError> for ZapError {
+    fn from(e: RouteError) -> Self {
+        Self::Route(e)
+    }
 }
 
 impl From<PoolError> for ZapError {
@@ -852,6 +860,7 @@ impl fmt::Display for ZapError {
             Self::Pool(e) => write!(f, "zap pool step: {e}"),
             Self::Math(e) => write!(f, "zap math: {e}"),
             Self::NoRoute { from, to } => write!(f, "no route from token {from} to token {to}"),
+            Self::Route(e) => write!(f, "zap route leg: {e}"),
         }
     }
 }
@@ -874,6 +883,7 @@ impl ZapError {
             Self::NoRoute { .. } => 5007,
             Self::Pool(_) => 5008,
             Self::Math(_) => 5009,
+            Self::Route(_) => 5010,
         }
     }
 
@@ -884,6 +894,7 @@ impl ZapError {
             Self::NothingToMint | Self::NoRoute { .. } | Self::Pool(_) | Self::Math(_) => {
                 ErrorClass::NoRoute
             }
+            Self::Route(e) => e.class(),
             Self::Unsupported(_)
             | Self::NotAnLp(_)
             | Self::AmountCount { .. }
@@ -1006,15 +1017,33 @@ impl Error {
     /// | 3071 | validation | 400 | stale quote (60 s or older): quote again |
     /// | 3072 | validation | 400 | assemble `userAddr` differs from the quote's |
     /// | 3073 | validation | 400 | quote made without `userAddr` cannot be assembled |
-    /// | 4000 | no-route | 422 | no route |
-    /// | 4001 | no-route | 422 | insufficient liquidity |
-    /// | 4002 | validation | 400 | unknown token |
+    /// | 4000 | no-route | 422 | no route joins the inputs to the outputs |
+    /// | 4001 | no-route | 422 | insufficient liquidity for the amount |
+    /// | 4002 | validation | 400 | unknown token (check the token list) |
     /// | 4003 | no-route | 422 | no route within the hop bound |
     /// | 4004 | no-route | 422 | routes only through filtered-out sources |
     /// | 4005 | retryable | 503 | route search budget exceeded |
+    /// | 4010 | validation | 400 | route request malformed |
+    /// | 4011 | validation | 400 | token id outside the graph |
+    /// | 4012 | validation | 400 | pool id outside the graph |
+    /// | 4013 | validation | 400 | plan verification failed |
+    /// | 4020 | no-route | 422 | exact simulation of the route failed |
+    /// | 4021 | no-route | 422 | route arithmetic overflow (amount too large to carry) |
+    /// | 4030 | retryable | 503 | snapshot: duplicate token or pool |
+    /// | 4031 | retryable | 503 | snapshot: bad number |
+    /// | 4032 | retryable | 503 | snapshot: bad pool |
+    /// | 4033 | retryable | 503 | snapshot: bad address |
     /// | 5000 | no-route | 422 | zap: nothing to mint |
-    /// | 5001 | validation | 400 | zap: unsupported pool |
+    /// | 5001 | validation | 400 | zap: unsupported pool or operation |
     /// | 5002 | validation | 400 | zap: not an LP token |
+    /// | 5003 | validation | 400 | zap: amounts do not match the pool coins |
+    /// | 5004 | validation | 400 | zap: empty input |
+    /// | 5005 | validation | 400 | zap: unknown token |
+    /// | 5006 | validation | 400 | zap: proportions |
+    /// | 5007 | no-route | 422 | zap: no route between two tokens the zap connects |
+    /// | 5008 | no-route | 422 | zap: a pool step reverts |
+    /// | 5009 | no-route | 422 | zap: arithmetic overflow (amount too large) |
+    /// | 5010 | (the route error's class) | (as the route error) | zap: the router failed on a swap leg |
     ///
     /// Ranges: 1000-1999 math, 2000-2999 pools, 3000-3999 requests, 4000-4999 routing,
     /// 5000-5999 zaps. The same table is in `docs/error-codes.md`.

@@ -23,7 +23,16 @@
 //! [`RouteGraph`] is nodes (tokens) and links (pool legs with amounts and shares): the shape
 //! that d3's force and sankey layouts, networkx (`node_link_graph`) and similar tools draw.
 
-use alloc::{string::String, vec::Vec};
+use crate::error::{Error, RouteError};
+use crate::graph::{PoolGraph, CHAIN_101};
+use crate::plan::{Plan, Step, TokenAmount};
+use crate::request::Address;
+use crate::snapshot::PoolKind;
+use crate::units::{PoolId, TokenId};
+use alloc::{
+    string::{String, ToString},
+    vec::Vec,
+};
 use primitive_types::U256;
 
 /// Zap fee of `swapMulti` (spec: 0.01 %), numerator over [`ZAP_FEE_DENOMINATOR`].
@@ -300,9 +309,10 @@ impl RouteGraph {
     }
 }
 
-/// Gas units per step kind, for a gas estimate (integer units; the transport prices them).
-/// The defaults are round figures of the order a router call and a V2-style swap cost on
-/// mainnet EVM chains; deployments set their own.
+/// Gas units per step, for a gas estimate (integer units; the transport prices them). Swap
+/// units follow the router's typical [`crate::route::GasModel`] (Uniswap V2 60k, solidly 80k,
+/// Curve 110k); `base` (router entry, transfers in and out), `mint` and `burn` are round figures
+/// of the same order. Deployments set their own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(
     feature = "serde",
@@ -310,12 +320,14 @@ impl RouteGraph {
     serde(rename_all = "camelCase")
 )]
 pub struct GasTable {
-    /// Once per transaction (router entry, transfers in and out).
+    /// Once per transaction.
     pub base: u64,
-    /// Per swap through a constant-product or solidly pool.
-    pub swap: u64,
+    /// Per swap through a constant-product pool.
+    pub constant_product: u64,
+    /// Per swap through a solidly pool.
+    pub solidly: u64,
     /// Per swap through a stable-swap pool.
-    pub swap_stable: u64,
+    pub stableswap: u64,
     /// Per mint.
     pub mint: u64,
     /// Per burn.
@@ -325,11 +337,24 @@ pub struct GasTable {
 impl Default for GasTable {
     fn default() -> Self {
         Self {
-            base: 60_000,
-            swap: 90_000,
-            swap_stable: 140_000,
+            base: 50_000,
+            constant_product: 60_000,
+            solidly: 80_000,
+            stableswap: 110_000,
             mint: 120_000,
             burn: 100_000,
+        }
+    }
+}
+
+impl GasTable {
+    /// Units of one swap through a pool of `kind`.
+    #[must_use]
+    pub fn swap(&self, kind: PoolKind) -> u64 {
+        match kind {
+            PoolKind::ConstantProduct => self.constant_product,
+            PoolKind::Solidly => self.solidly,
+            PoolKind::Stableswap => self.stableswap,
         }
     }
 }
@@ -403,4 +428,154 @@ pub fn optimality_gap(value: f64, upper_bound: Option<f64>) -> Option<f64> {
         return None;
     }
     Some(((ub - value) / ub).clamp(0.0, 1.0))
+}
+
+/// The canonical text of a graph token's address: EIP-55 on EVM chains (the graph stores hex in
+/// lower case), base58 as stored on chain 101; the stored text when it does not parse.
+fn display_address(graph: &PoolGraph, t: TokenId) -> Result<String, Error> {
+    let info = graph.token(t).ok_or(RouteError::TokenOutOfRange(t.0))?;
+    Ok(info
+        .address
+        .parse::<Address>()
+        .map_or_else(|_| info.address.clone(), |a| a.to_string()))
+}
+
+impl QuoteResponse {
+    /// The response body for `plan` computed on `graph`: addresses in canonical form (EIP-55
+    /// on EVM chains), amounts and minimums from the plan, its price impact, value and upper
+    /// bound, the zap fee, a gas estimate from `gas` per step (`None` on chain 101, where the
+    /// network fee is built in), and the route graph (token symbols from the graph).
+    ///
+    /// # Errors
+    /// [`RouteError::TokenOutOfRange`] / [`RouteError::PoolOutOfRange`] for a plan that names
+    /// ids outside `graph` (a plan of another graph).
+    pub fn from_plan(plan: &Plan, graph: &PoolGraph, gas: &GasTable) -> Result<Self, Error> {
+        let addr = |t: TokenId| display_address(graph, t);
+        let pool_of = |p: PoolId| graph.pool(p).ok_or(RouteError::PoolOutOfRange(p.0));
+        let amounts = |v: &[TokenAmount]| -> Result<Vec<TokenAmountBody>, Error> {
+            v.iter()
+                .map(|x| {
+                    Ok(TokenAmountBody {
+                        token_address: addr(x.token)?,
+                        amount: x.amount,
+                    })
+                })
+                .collect()
+        };
+        let input_tokens = amounts(&plan.inputs)?;
+        let output_tokens = plan
+            .outputs
+            .iter()
+            .map(|o| {
+                Ok(OutputBody {
+                    token_address: addr(o.token)?,
+                    amount: o.amount,
+                    min_amount: o.min_amount,
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+
+        let mut legs = Vec::new();
+        let mut units = Vec::with_capacity(plan.steps.len());
+        for (k, step) in plan.steps.iter().enumerate() {
+            match step {
+                Step::Swap {
+                    pool,
+                    token_in,
+                    token_out,
+                    amount_in,
+                    amount_out,
+                } => {
+                    let info = pool_of(*pool)?;
+                    units.push(gas.swap(info.kind));
+                    legs.push(Leg {
+                        token_in: addr(*token_in)?,
+                        token_out: addr(*token_out)?,
+                        pool: info.id.clone(),
+                        liquidity_source: info.source.clone(),
+                        kind: LegKind::Swap,
+                        amount_in: *amount_in,
+                        amount_out: *amount_out,
+                        step: k,
+                    });
+                }
+                Step::Mint {
+                    pool,
+                    amounts_in,
+                    lp_out,
+                } => {
+                    let info = pool_of(*pool)?;
+                    units.push(gas.mint);
+                    for (coin, a) in info.tokens.iter().zip(amounts_in) {
+                        if a.is_zero() {
+                            continue;
+                        }
+                        legs.push(Leg {
+                            token_in: addr(*coin)?,
+                            token_out: addr(info.lp_token)?,
+                            pool: info.id.clone(),
+                            liquidity_source: info.source.clone(),
+                            kind: LegKind::Mint,
+                            amount_in: *a,
+                            amount_out: *lp_out,
+                            step: k,
+                        });
+                    }
+                }
+                Step::Burn {
+                    pool,
+                    lp_in,
+                    amounts_out,
+                } => {
+                    let info = pool_of(*pool)?;
+                    units.push(gas.burn);
+                    for (coin, a) in info.tokens.iter().zip(amounts_out) {
+                        legs.push(Leg {
+                            token_in: addr(info.lp_token)?,
+                            token_out: addr(*coin)?,
+                            pool: info.id.clone(),
+                            liquidity_source: info.source.clone(),
+                            kind: LegKind::Burn,
+                            amount_in: *lp_in,
+                            amount_out: *a,
+                            step: k,
+                        });
+                    }
+                }
+            }
+        }
+        let ins: Vec<String> = input_tokens
+            .iter()
+            .map(|t| t.token_address.clone())
+            .collect();
+        let outs: Vec<String> = output_tokens
+            .iter()
+            .map(|t| t.token_address.clone())
+            .collect();
+        let route = RouteGraph::from_legs(&ins, &outs, &legs, |a| {
+            graph
+                .token_id(a)
+                .and_then(|t| graph.token(t))
+                .map(|i| i.symbol.clone())
+                .filter(|s| !s.is_empty())
+        });
+        let zap_fee = match &plan.zap_fee {
+            Some(f) => Some(ZapFeeBody::from_bps(f.rate_bps, amounts(&f.taken)?)),
+            None => None,
+        };
+        let gas_estimate = (graph.chain_id() != CHAIN_101).then(|| estimate_gas(gas.base, units));
+        Ok(Self {
+            chain_id: graph.chain_id(),
+            input_tokens,
+            output_tokens,
+            refunds: amounts(&plan.refunds)?,
+            price_impact: plan.price_impact,
+            value: plan.value,
+            upper_bound: plan.upper_bound,
+            optimality_gap: optimality_gap(plan.value, plan.upper_bound),
+            gas_estimate,
+            zap_fee,
+            route,
+        })
+    }
 }

@@ -138,6 +138,13 @@ fn mul_div_rem(a: U256, b: U256, d: U256) -> Result<(U256, U256), MathError> {
             .ok_or(MathError::DivisionByZero)?;
         return Ok((q.to_u256(), r.to_u256()));
     }
+    if let Some(p) = W::from_u256(a).checked_mul(W::from_u256(b)) {
+        // The product fits 256 bits: the native division is exact.
+        let (q, r) = p
+            .checked_div_rem(W::from_u256(d))
+            .ok_or(MathError::DivisionByZero)?;
+        return Ok((q.to_u256(), r.to_u256()));
+    }
     let p: U512 = a.full_mul(b);
     let (q, r) = p.div_mod(U512::from(d));
     let q = U256::try_from(q).map_err(|_| MathError::Overflow)?;

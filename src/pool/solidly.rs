@@ -13,6 +13,7 @@
 
 use super::Amounts;
 use crate::error::{MathError, PoolError};
+use crate::math::wide::{mul_div_128, to_u128};
 use crate::math::{
     self, add, div, mul, mul_then_div, pow10, sqrt, sub, w_add, w_div, w_mul, w_mul_div_e18, w_sub,
     E18, W, W_E18,
@@ -264,6 +265,13 @@ impl Solidly {
             let y = w_sub(rb, self.get_y(w_add(an, ra)?, xy, rb)?)?;
             Ok(w_mul_div_e18(y, W::from_u256(self.scale[j]))?.to_u256())
         } else {
+            if let (Some(a), Some(ri), Some(ro)) = (to_u128(&a), to_u128(&r_in), to_u128(&r_out)) {
+                // Native fast path: a·r_out < 2^256 cannot revert, and the quotient is below
+                // r_out; same value as the checked path below.
+                if let Some(q) = ri.checked_add(a).and_then(|d| mul_div_128(a, ro, d)) {
+                    return Ok(U256::from(q));
+                }
+            }
             Ok(mul_then_div(a, r_out, add(r_in, a)?)?)
         }
     }
@@ -271,6 +279,13 @@ impl Solidly {
     /// The fee the pool takes from an input: `a·fee/10000`, rounded down.
     #[inline]
     fn fee_of(&self, a: U256) -> Result<U256, MathError> {
+        if let Some(f) = to_u128(&a)
+            .and_then(|x| x.checked_mul(u128::from(self.fee_bps)))
+            .and_then(|p| p.checked_div(u128::from(FEE_DENOMINATOR)))
+        {
+            // a·fee < 2^128: no revert possible; the division is the contract's floor.
+            return Ok(U256::from(f));
+        }
         mul_then_div(a, U256::from(self.fee_bps), U256::from(FEE_DENOMINATOR))
     }
 
@@ -305,7 +320,10 @@ impl Solidly {
         }
         let reaches = |x: U256| -> bool { matches!(self.amount_out(i, j, x), Ok(o) if o >= dy) };
         let two = U256::from(2u8);
-        let guess = self.amount_in_guess(i, j, dy).max(U256::one());
+        let mut guess = self.amount_in_guess(i, j, dy).max(U256::one());
+        if self.stable {
+            guess = self.refine_guess(i, j, dy, guess);
+        }
         // Bracket the answer around the guess with steps growing from 1, so a good guess costs
         // only a few forward evaluations. Invariant after bracketing: !reaches(lo), reaches(hi).
         let (mut lo, mut hi);
@@ -348,6 +366,55 @@ impl Solidly {
             }
         }
         Ok(hi)
+    }
+
+    /// Newton steps on the exact forward function from a float guess: the float solve cannot
+    /// resolve single units of an 18-decimal reserve, so the residual `dy − out(x)` (exact) is
+    /// divided by the curve's slope at the post-trade state (float) and added as an integer.
+    /// A guess only: [`Self::amount_in`] still brackets and bisects on the exact function.
+    fn refine_guess(&self, i: usize, j: usize, dy: U256, guess: U256) -> U256 {
+        let mut x = guess;
+        for _ in 0..4 {
+            let Ok(o) = self.amount_out(i, j, x) else {
+                break;
+            };
+            let gap = if dy >= o {
+                math::to_f64(dy.saturating_sub(o))
+            } else {
+                -math::to_f64(o.saturating_sub(dy))
+            };
+            let slope = self.slope_after(i, j, x, o);
+            if !positive(slope) {
+                break;
+            }
+            let step = gap / slope;
+            if step > -1.0 && step < 1.0 {
+                break;
+            }
+            x = if step > 0.0 {
+                x.saturating_add(math::from_f64_floor(step))
+            } else {
+                x.saturating_sub(math::from_f64_floor(-step))
+                    .max(U256::one())
+            };
+        }
+        x
+    }
+
+    /// d(out)/d(in) in raw units (fee included) after `x` of coin `i` went in and `o` of coin `j`
+    /// came out: the stable curve's slope at the post-trade point. Search only.
+    fn slope_after(&self, i: usize, j: usize, x: U256, o: U256) -> f64 {
+        let (si, sj) = (math::to_f64(self.scale[i]), math::to_f64(self.scale[j]));
+        let g =
+            f64::from(FEE_DENOMINATOR.saturating_sub(self.fee_bps)) / f64::from(FEE_DENOMINATOR);
+        let xn = (math::to_f64(self.reserves[i]) + math::to_f64(x) * g) / si;
+        let yn = math::to_f64(self.reserves[j].saturating_sub(o)) / sj;
+        let num = 3.0 * xn * xn * yn + yn * yn * yn;
+        let den = xn * xn * xn + 3.0 * xn * yn * yn;
+        if !positive(den) {
+            return 0.0;
+        }
+        num / den * (sj / si) * g
     }
 
     /// A guess for [`Self::amount_in`]: exact closed form for volatile pools (then grossed up
@@ -393,7 +460,8 @@ impl Solidly {
             if !(next.is_finite()) {
                 break;
             }
-            if (next - xn).abs() <= 1e-15 * xn {
+            let step = if next > xn { next - xn } else { xn - next };
+            if step <= 1e-15 * xn {
                 xn = next;
                 break;
             }

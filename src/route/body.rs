@@ -57,7 +57,8 @@ const PROP_DEN: u64 = 1_000_000_000;
 
 impl QuoteBody {
     /// The router request for this body on `graph`. Proportions are rounded to 1e-9 (the last
-    /// output takes the rounding so they sum to exactly 1); slippage to 1e-8.
+    /// output takes the rounding so they sum to exactly 1); slippage to 1e-8; the plan is
+    /// float-safe ([`RouteRequest::float_safe`]).
     ///
     /// # Errors
     /// [`RouteError::UnknownToken`] for an address not in the graph, [`RouteError::BadRequest`]
@@ -104,6 +105,8 @@ impl QuoteBody {
         r.slippage = Ratio::new((sl * 1e6 + 0.5) as u64, 100_000_000);
         r.source_whitelist = self.source_whitelist.clone();
         r.source_blacklist = self.source_blacklist.clone().unwrap_or_default();
+        // plans of this body are re-simulated with float models by the benchmark scorer
+        r.float_safe = true;
         Ok(r)
     }
 }

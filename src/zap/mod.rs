@@ -3,6 +3,9 @@
 //! | function | what it does |
 //! |---|---|
 //! | [`zap_in_pool`] | the single-pool optimiser: given a pool and per-coin amounts (any ratio), the plan (zero or one swap through the same pool, then one mint) that mints the most LP |
+//! | [`zap_in`] | any tokens and LP tokens into one LP over a [`crate::graph::PoolGraph`]: burns, routed legs, the optimal mint, as one [`crate::plan::Plan`] |
+//! | [`zap_out`] | LP tokens (and tokens) into target tokens by proportions: burns, then routed legs |
+//! | [`lp_to_lp`] | burn source LPs and zap into a target LP, in one plan |
 //!
 //! # The single-pool optimiser
 //!
@@ -33,9 +36,12 @@
 //! are run through the pool types, and the optimiser never reports more than they mint.
 
 mod curve;
+mod multi;
 #[doc(hidden)]
 pub mod curve_f64;
 mod two;
+
+pub use multi::{lp_to_lp, zap_in, zap_out, ZapInPlan, ZapOptions, ZAP_FEE_BPS};
 
 use crate::error::ZapError;
 use crate::pool::{Amounts, Pool};

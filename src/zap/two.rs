@@ -9,7 +9,7 @@ use super::{ppm, to_f64, Rebalance, ZapConfig, ZapIn, ZapSwap};
 use crate::error::{PoolError, ZapError};
 use crate::math::{add, mul, mul_div, mul_div_up, sqrt, sub};
 use crate::pool::{Amounts, Pool};
-use primitive_types::U256;
+use primitive_types::{U256, U512};
 
 /// How far the searches probe for a non-reverting neighbour of a point that reverts.
 const PROBE: u32 = 24;
@@ -478,32 +478,96 @@ fn deposit_of(p: &Pt, l: U256) -> Result<([U256; 2], [U256; 2]), ZapError> {
 
 /// Re-run the plan through the pool types: the swap (if any) and the mint of the least
 /// deposit. Returns the result only when it mints exactly `p.l()`.
-fn strict(two: &Two<'_>, i: usize, p: &Pt) -> Option<ZapIn> {
+/// [`strict`] when `careful`, else the point as it is (the caller re-runs the final plan).
+fn checked(two: &Two<'_>, i: usize, p: &Pt, careful: bool) -> Option<Pt> {
+    if careful {
+        strict(two, i, p)
+    } else {
+        (!p.l().is_zero()).then_some(*p)
+    }
+}
+
+fn strict(two: &Two<'_>, i: usize, p: &Pt) -> Option<Pt> {
+    let ok = match two.pool {
+        Pool::ConstantProduct(c) => strict_in(c, i, p),
+        Pool::Solidly(c) => strict_in(c, i, p),
+        Pool::StableSwap(_) => None,
+    };
+    ok.map(|()| *p)
+}
+
+/// The family verbs the strict re-run needs, on the family types themselves (a [`Pool`] is
+/// large; the search re-runs plans many times and builds the result once).
+trait Fam: Sized {
+    fn swap_(&self, i: usize, j: usize, s: U256) -> Result<(U256, Self), PoolError>;
+    fn mint_(&self, a: &[U256]) -> Result<(U256, Self), PoolError>;
+    fn balances_(&self) -> &[U256];
+}
+
+impl Fam for crate::pool::ConstantProduct {
+    fn swap_(&self, i: usize, j: usize, s: U256) -> Result<(U256, Self), PoolError> {
+        self.swap(i, j, s)
+    }
+    fn mint_(&self, a: &[U256]) -> Result<(U256, Self), PoolError> {
+        self.mint(a)
+    }
+    fn balances_(&self) -> &[U256] {
+        self.balances()
+    }
+}
+
+impl Fam for crate::pool::Solidly {
+    fn swap_(&self, i: usize, j: usize, s: U256) -> Result<(U256, Self), PoolError> {
+        self.swap(i, j, s)
+    }
+    fn mint_(&self, a: &[U256]) -> Result<(U256, Self), PoolError> {
+        self.mint(a)
+    }
+    fn balances_(&self) -> &[U256] {
+        self.balances()
+    }
+}
+
+fn strict_in<F: Fam>(pool: &F, i: usize, p: &Pt) -> Option<()> {
     let l = p.l();
     if l.is_zero() {
         return None;
     }
-    let j = other(i);
-    let (swap, after) = if p.s.is_zero() {
-        (None, two.pool.clone())
-    } else {
-        let (out, after) = two.pool.swap(i, j, p.s).ok()?;
-        if out != p.out || out.is_zero() {
+    let (dep, _) = deposit_of(p, l).ok()?;
+    let minted = if p.s.is_zero() {
+        if pool.balances_() != p.r.as_slice() {
             return None;
         }
+        pool.mint_(&dep).ok()?.0
+    } else {
+        let (out, after) = pool.swap_(i, other(i), p.s).ok()?;
+        if out != p.out || out.is_zero() || after.balances_() != p.r.as_slice() {
+            return None;
+        }
+        after.mint_(&dep).ok()?.0
+    };
+    (minted == l).then_some(())
+}
+
+/// The result for a plan that passed [`strict`]: the swap and the mint run once more through
+/// [`Pool`], which gives the state after.
+fn materialize(two: &Two<'_>, i: usize, p: &Pt) -> Option<ZapIn> {
+    let l = p.l();
+    let j = other(i);
+    let (swap, after) = if p.s.is_zero() {
+        (None, None)
+    } else {
+        let (out, after) = two.pool.swap(i, j, p.s).ok()?;
         let sw = ZapSwap {
             from: i,
             to: j,
             amount_in: p.s,
             amount_out: out,
         };
-        (Some(sw), after)
+        (Some(sw), Some(after))
     };
-    if after.balances() != p.r.as_slice() {
-        return None;
-    }
     let (dep, left) = deposit_of(p, l).ok()?;
-    let (minted, pool_after) = after.mint(&dep).ok()?;
+    let (minted, pool_after) = after.as_ref().unwrap_or(two.pool).mint(&dep).ok()?;
     if minted != l {
         return None;
     }
@@ -572,20 +636,35 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
     } else if p0.term[1] > p0.term[0] {
         1
     } else {
-        return strict(&two, 0, &p0).ok_or(ZapError::NothingToMint);
+        return strict(&two, 0, &p0)
+            .and_then(|p| materialize(&two, 0, &p))
+            .ok_or(ZapError::NothingToMint);
     };
     let j = other(i);
-    let best_plan = search(&two, i, j, &p0);
-    let direct = if p0.l().is_zero() {
-        None
+    // First without the strict re-run of intermediate candidates (the result is re-run once
+    // when it is built); if that re-run fails, again with every candidate checked.
+    let best_plan = search(&two, i, j, &p0, false)
+        .and_then(|p| materialize(&two, i, &p))
+        .or_else(|| search(&two, i, j, &p0, true).and_then(|p| materialize(&two, i, &p)));
+    // The direct deposit is re-run only when it is needed: for the threshold, or when the
+    // search found nothing at least as good.
+    let need_direct = !p0.l().is_zero()
+        && (cfg.surplus_threshold_ppm > 0
+            || best_plan.as_ref().map_or(true, |b| b.minted < p0.l()));
+    let direct = if need_direct {
+        strict(&two, i, &p0).and_then(|p| materialize(&two, i, &p))
     } else {
-        strict(&two, i, &p0)
+        None
     };
     let best = match (best_plan, direct) {
         (Some(b), Some(d)) => {
             if b.minted > d.minted && cfg.surplus_threshold_ppm > 0 {
                 // Value the direct deposit leaves unminted, relative to the input value.
-                let wasted = leftover_value(kind, [r0, r1], [d.leftover[0], d.leftover[1]]);
+                let left = [
+                    d.leftover.first().copied().unwrap_or_default(),
+                    d.leftover.get(1).copied().unwrap_or_default(),
+                ];
+                let wasted = leftover_value(kind, [r0, r1], left);
                 let input = leftover_value(kind, [r0, r1], [a0, a1]);
                 let w = ppm(wasted, input);
                 if w <= cfg.surplus_threshold_ppm {
@@ -609,7 +688,7 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
 
 /// Search direction `i` (the coin in excess at `s = 0`): the maximum mint and the smallest
 /// swap reaching it, checked strictly.
-fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt) -> Option<ZapIn> {
+fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<Pt> {
     let ai = *two.a.get(i)?;
     let stable = matches!(two.kind, Kind::Solidly { stable: true, .. });
     let cross = |p: &Pt| p.term[i] <= p.term[j];
@@ -634,6 +713,9 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt) -> Option<ZapIn> {
         } => stable_guess(two, i, to_f64(fee_bps) / 10_000.0, dec),
     }
     .map(|g| super::from_f64_clamped(g, ai));
+    if let Some(z) = guess.and_then(|g| v2_closed_form(two, i, j, p0, g, careful)) {
+        return Some(z);
+    }
     // Bracket the crossing from the guess (the far end, everything sold, has a coin-i term of
     // 0, so the predicate holds there), then bisect.
     let (lo, hi) = match two.bracket(i, *p0, ai, guess, &cross) {
@@ -677,7 +759,7 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt) -> Option<ZapIn> {
         .min_by_key(|p| p.s)
         .copied()?;
     if p0.l() >= best {
-        return strict(two, i, p0);
+        return checked(two, i, p0, careful);
     }
     // Left end of the plateau: the first s with B(s) ≥ best (B does not decrease).
     let reach = |p: &Pt| p.term[j] >= best;
@@ -701,13 +783,13 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt) -> Option<ZapIn> {
     let mut n = 0u32;
     let first = loop {
         if p.l() >= best {
-            if let Some(z) = strict(two, i, &p) {
+            if let Some(z) = checked(two, i, &p, careful) {
                 break (p, z);
             }
         }
         n = n.saturating_add(1);
         if n > 4096 || p.s >= top.s {
-            return strict(two, i, &top);
+            return checked(two, i, &top, careful);
         }
         let mut s = p.s.saturating_add(U256::one());
         p = loop {
@@ -716,11 +798,11 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt) -> Option<ZapIn> {
             }
             s = s.saturating_add(U256::one());
             if s > top.s {
-                return strict(two, i, &top);
+                return checked(two, i, &top, careful);
             }
         };
     };
-    Some(keep_most(two, i, best, first, irregular))
+    Some(keep_most(two, i, best, first, irregular, careful))
 }
 
 /// How many points right of the plateau's left end are compared by leftover value.
@@ -755,7 +837,14 @@ fn value_key(kind: Kind, p: &Pt) -> Option<(U256, f64)> {
 /// most leftover value. Swapping further inside the plateau donates input to the pool, so
 /// the value trends down, but the ceil roundings of the deposit move it by up to a unit of each
 /// coin: nearby points can keep more.
-fn keep_most(two: &Two<'_>, i: usize, best: U256, first: (Pt, ZapIn), irregular: bool) -> ZapIn {
+fn keep_most(
+    two: &Two<'_>,
+    i: usize,
+    best: U256,
+    first: (Pt, Pt),
+    irregular: bool,
+    careful: bool,
+) -> Pt {
     let (p, mut chosen) = first;
     let Some(mut key) = value_key(two.kind, &p) else {
         return chosen;
@@ -780,11 +869,125 @@ fn keep_most(two: &Two<'_>, i: usize, best: U256, first: (Pt, ZapIn), irregular:
             continue;
         };
         if k.0 > key.0 || (k.0 == key.0 && k.1 > key.1) {
-            if let Some(z) = strict(two, i, &q) {
+            if let Some(z) = checked(two, i, &q, careful) {
                 chosen = z;
                 key = k;
             }
         }
     }
     chosen
+}
+
+/// `ceil(a / b)` on 512-bit values; `None` for `b == 0`.
+fn div_up512(a: U512, b: U512) -> Option<U512> {
+    if b.is_zero() {
+        return None;
+    }
+    let (q, r) = a.div_mod(b);
+    if r.is_zero() {
+        Some(q)
+    } else {
+        q.checked_add(U512::one())
+    }
+}
+
+/// Uniswap V2 with a constant mint supply (protocol fee off, or `kLast` 0): the optimum in
+/// closed form over the mint `L` instead of the swap `s`.
+///
+/// With `T` constant, `A(s) ≥ L ⟺ s ≤ s_max(L) = floor((a_i·T − L·r_i)/(T + L))` and
+/// `B(s) ≥ L ⟺ out(s) ≥ need(L) = ceil((L·r_j − a_j·T)/(T + L))`, and the least input whose
+/// output reaches `need` is `ceil(den·r_i·need / (γ·(r_j − need)))` (γ = den − fee). `L` is
+/// reachable iff `s_min(L) ≤ s_max(L)`; both sides are monotone in `L`, so the best `L` is found
+/// by bisection between the two terms at the float guess, and `s_min(best)` is the plateau's
+/// left end. Both are then checked by exact evaluation; `None` sends the caller to the general
+/// search.
+fn v2_closed_form(
+    two: &Two<'_>,
+    i: usize,
+    j: usize,
+    p0: &Pt,
+    guess: U256,
+    careful: bool,
+) -> Option<Pt> {
+    let Kind::V2 {
+        k_last,
+        fee_on,
+        fee: (num, den),
+    } = two.kind
+    else {
+        return None;
+    };
+    if fee_on && !k_last.is_zero() {
+        return None;
+    }
+    let t = two.ts;
+    let (ri, rj) = (*two.r.get(i)?, *two.r.get(j)?);
+    // Worth it only when a unit of L spans many units of s (r_i ≫ T): otherwise the integer
+    // search in s from the guess is shorter.
+    if ri < t.saturating_mul(U256::from(16u8)) {
+        return None;
+    }
+    let (ai, aj) = (*two.a.get(i)?, *two.a.get(j)?);
+    let den512 = U512::from(den);
+    let gamma = U512::from(den.checked_sub(num)?);
+    let ri512 = U512::from(ri);
+    let rj512 = U512::from(rj);
+    let ai512 = U512::from(ai);
+    let at = ai.full_mul(t);
+    let ajt = aj.full_mul(t);
+    let s_min = |l: U256| -> Option<U512> {
+        let tl = U512::from(t).checked_add(U512::from(l))?;
+        let u = l.full_mul(rj);
+        if u <= ajt {
+            return Some(U512::zero());
+        }
+        let need = div_up512(u.checked_sub(ajt)?, tl)?;
+        if need >= rj512 {
+            return None;
+        }
+        let n = den512.checked_mul(ri512)?.checked_mul(need)?;
+        let d = gamma.checked_mul(rj512.checked_sub(need)?)?;
+        div_up512(n, d)
+    };
+    let feasible = |l: U256| -> Option<bool> {
+        let tl = U512::from(t).checked_add(U512::from(l))?;
+        let y = l.full_mul(ri);
+        if at < y {
+            return Some(false);
+        }
+        let s_max = at.checked_sub(y)?.checked_div(tl)?;
+        Some(match s_min(l) {
+            Some(m) => m <= s_max && m <= ai512,
+            None => false,
+        })
+    };
+    let g = two.eval(i, guess)?;
+    let mut lo = g.l().max(p0.l());
+    let mut hi = g.term[i].max(g.term[j]).checked_add(U256::one())?;
+    if lo >= hi || !feasible(lo)? {
+        return None;
+    }
+    while hi.checked_sub(lo)? > U256::one() {
+        #[allow(clippy::arithmetic_side_effects)] // a right shift cannot overflow
+        let mid = lo.checked_add(hi.checked_sub(lo)? >> 1)?;
+        if feasible(mid)? {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let best = lo;
+    if best.is_zero() {
+        return None;
+    }
+    let sl = U256::try_from(s_min(best)?).ok()?;
+    let p = if sl.is_zero() { *p0 } else { two.eval(i, sl)? };
+    if p.l() != best {
+        return None;
+    }
+    if !sl.is_zero() && two.eval(i, sl.checked_sub(U256::one())?)?.l() >= best {
+        return None;
+    }
+    let z = checked(two, i, &p, careful)?;
+    Some(keep_most(two, i, best, (p, z), false, careful))
 }

@@ -916,6 +916,38 @@ fn errors_have_codes_classes_and_statuses() {
             503,
         ),
         (
+            RouteError::UnknownToken {
+                pool: String::new(),
+                address: "0xabc".into(),
+            }
+            .into(),
+            4002,
+            ErrorClass::Validation,
+            400,
+        ),
+        (
+            RouteError::InvalidPlan {
+                step: None,
+                why: "x",
+            }
+            .into(),
+            4013,
+            ErrorClass::Validation,
+            400,
+        ),
+        (
+            RouteError::Duplicate("x".into()).into(),
+            4030,
+            ErrorClass::Retryable,
+            503,
+        ),
+        (
+            RouteError::Math(swapzap::MathError::Overflow).into(),
+            4021,
+            ErrorClass::NoRoute,
+            422,
+        ),
+        (
             ZapError::NothingToMint.into(),
             5000,
             ErrorClass::NoRoute,
@@ -1040,13 +1072,49 @@ fn error_code_table_matches_the_docs() {
         RequestError::QuoteWithoutUserAddr.into(),
         RouteError::UnknownToken {
             pool: String::new(),
-            address: "0x0000000000000000000000000000000000000000".into(),
+            address: "0x".into(),
         }
         .into(),
         RouteError::TooManyHops { max: 3 }.into(),
+        RouteError::BadRequest("x").into(),
         RouteError::AllRoutesFiltered.into(),
+        RouteError::SearchBudgetExceeded.into(),
+        RouteError::InsufficientLiquidity {
+            from: swapzap::units::TokenId(0),
+            to: swapzap::units::TokenId(1),
+        }
+        .into(),
+        RouteError::NoRoute.into(),
+        RouteError::Simulation(swapzap::PoolError::InsufficientLiquidity).into(),
+        RouteError::Duplicate("x".into()).into(),
+        RouteError::BadNumber {
+            pool: "p".into(),
+            field: "f",
+        }
+        .into(),
+        RouteError::BadPool {
+            pool: "p".into(),
+            why: "w",
+        }
+        .into(),
+        RouteError::BadAddress("x".into()).into(),
+        RouteError::TokenOutOfRange(9).into(),
+        RouteError::PoolOutOfRange(9).into(),
+        RouteError::Math(swapzap::MathError::Overflow).into(),
+        ZapError::NothingToMint.into(),
         ZapError::Unsupported("x").into(),
         ZapError::NotAnLp(0).into(),
+        ZapError::AmountCount {
+            expected: 2,
+            got: 3,
+        }
+        .into(),
+        ZapError::EmptyInput.into(),
+        ZapError::UnknownToken(0).into(),
+        ZapError::Proportions.into(),
+        ZapError::NoRoute { from: 0, to: 1 }.into(),
+        ZapError::Pool(swapzap::PoolError::SameToken).into(),
+        ZapError::Math(swapzap::MathError::Overflow).into(),
         swapzap::MathError::Underflow.into(),
         swapzap::MathError::DivisionByZero.into(),
         swapzap::PoolError::SameToken.into(),
@@ -1059,12 +1127,8 @@ fn error_code_table_matches_the_docs() {
             .unwrap_or_else(|| panic!("code {} ({e}) missing in docs/error-codes.md", e.code()));
         assert_eq!(class, &e.class().to_string(), "{}", e.code());
         assert_eq!(*status, e.http_status(), "{}", e.code());
-        if matches!(e, Error::Request(_)) {
-            assert!(
-                seen.insert(e.code()),
-                "request code {} used twice",
-                e.code()
-            );
+        if !matches!(e, Error::Math(_) | Error::Pool(_)) {
+            assert!(seen.insert(e.code()), "code {} used twice", e.code());
         }
     }
 }
@@ -1421,7 +1485,11 @@ mod response {
     #[test]
     fn gas_estimate_adds_step_units_and_saturates() {
         let t = GasTable::default();
-        assert_eq!(estimate_gas(t.base, [t.swap, t.swap]), 60_000 + 2 * 90_000);
+        assert_eq!(
+            estimate_gas(t.base, [t.constant_product, t.stableswap]),
+            50_000 + 60_000 + 110_000
+        );
+        assert_eq!(t.swap(swapzap::snapshot::PoolKind::Solidly), 80_000);
         assert_eq!(estimate_gas(u64::MAX - 1, [5, 5]), u64::MAX);
         assert_eq!(estimate_gas(7, []), 7);
     }
@@ -1549,5 +1617,210 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+// ---------------------------------------------------------------- plans and prices on a graph
+
+mod on_graph {
+    use serde_json::json;
+    use swapzap::graph::PoolGraph;
+    use swapzap::pricing::{
+        lp_price, price_table, routable_price, token_price, NotRoutable, DEFAULT_MAX_HOPS,
+    };
+    use swapzap::request::Address;
+    use swapzap::response::{GasTable, LegKind, QuoteResponse};
+    use swapzap::route::{quote, RouteRequest};
+    use swapzap::snapshot::Snapshot;
+    use swapzap::U256;
+
+    const A: &str = "0x00000000000000000000000000000000000000aa"; // 18 decimals
+    const B: &str = "0x00000000000000000000000000000000000000bb"; // 6 decimals: numeraire
+    const C: &str = "0x00000000000000000000000000000000000000cc"; // 18 decimals
+    const D: &str = "0x00000000000000000000000000000000000000dd"; // in no pool
+    const AB: &str = "0x0000000000000000000000000000000000000ab0";
+    const CB: &str = "0x0000000000000000000000000000000000000cb0";
+    const CA: &str = "0x0000000000000000000000000000000000000ca0";
+
+    /// A/B deep: 1000 A : 2,000,000 B (2000 B per A at mid), 1000 LP.
+    /// C/B shallow: 1 C : 1 B. C/A deep: 1000 C : 1 A (C = 2 B at mid through A).
+    /// C/A lists a zero LP supply (a missing supply defaults to sqrt(r0 r1) in the graph).
+    fn graph() -> PoolGraph {
+        let cp = |id: &str, t: [&str; 2], r: [&str; 2], supply: Option<&str>| {
+            let mut p = json!({
+                "id": format!("uniswap-v2:{id}"), "source": "uniswap-v2", "kind": "constant_product",
+                "tokens": t, "reserves": r, "fee": {"num": "3", "den": "1000"},
+            });
+            if let Some(s) = supply {
+                p["total_supply"] = json!(s);
+            }
+            p
+        };
+        let snap: Snapshot = serde_json::from_value(json!({
+            "chain_id": 1,
+            "tokens": [
+                {"address": A, "symbol": "AAA", "decimals": 18},
+                {"address": B, "symbol": "BBB", "decimals": 6},
+                {"address": C, "symbol": "CCC", "decimals": 18},
+                {"address": D, "symbol": "DDD", "decimals": 18},
+            ],
+            "pools": [
+                cp(AB, [A, B], ["1000000000000000000000", "2000000000000"], Some("1000000000000000000000")),
+                cp(CB, [C, B], ["1000000000000000000", "1000000"], Some("1000000")),
+                cp(CA, [C, A], ["1000000000000000000000", "1000000000000000000"], Some("0")),
+            ],
+        }))
+        .unwrap();
+        PoolGraph::from_snapshot(&snap).unwrap()
+    }
+
+    fn close(x: f64, want: f64) -> bool {
+        (x / want - 1.0).abs() < 1e-9
+    }
+
+    #[test]
+    fn token_prices_follow_the_deepest_route() {
+        let g = graph();
+        let (a, b, c) = (
+            g.token_id(A).unwrap(),
+            g.token_id(B).unwrap(),
+            g.token_id(C).unwrap(),
+        );
+        // A in B through A/B: 2000 B per A at mid, less the 0.3 % fee = 1994.
+        let pa = token_price(&g, a, b, DEFAULT_MAX_HOPS).unwrap();
+        assert!(close(pa.per_token, 1994.0), "{pa:?}");
+        assert!(close(pa.raw, 1994.0 / 1e12), "{pa:?}");
+        assert_eq!(pa.hops, 1);
+        // C in B: the direct pool holds 1 B; C -> A -> B is far deeper, so C is priced at
+        // 0.997 * (1 A / 1000 C) * 1994 B per A = 1.988018 B, not 0.997 B.
+        let pc = token_price(&g, c, b, DEFAULT_MAX_HOPS).unwrap();
+        assert!(close(pc.per_token, 0.997 * 0.001 * 1994.0), "{pc:?}");
+        assert_eq!(pc.hops, 2);
+        // With one hop allowed only the shallow pool is left.
+        let pc1 = token_price(&g, c, b, 1).unwrap();
+        assert!(close(pc1.per_token, 0.997), "{pc1:?}");
+        // The numeraire itself.
+        let pb = token_price(&g, b, b, DEFAULT_MAX_HOPS).unwrap();
+        assert_eq!((pb.raw, pb.per_token, pb.hops), (1.0, 1.0, 0));
+        // D is in no pool.
+        let d = g.token_id(D).unwrap();
+        assert!(token_price(&g, d, b, DEFAULT_MAX_HOPS).is_err());
+        assert!(price_table(&g, swapzap::units::TokenId(999), 3).is_err());
+    }
+
+    #[test]
+    fn lp_price_is_pool_value_over_supply() {
+        let g = graph();
+        let b = g.token_id(B).unwrap();
+        let table = price_table(&g, b, DEFAULT_MAX_HOPS).unwrap();
+        let ab = g.pool_id(&format!("uniswap-v2:{AB}")).unwrap();
+        // (1000 A * 1994 + 2,000,000 B) / 1000 LP = 3994 B per LP.
+        let p = lp_price(&g, ab, &table).unwrap();
+        assert!(close(p.per_token, 3994.0), "{p:?}");
+        // No supply: no price.
+        let ca = g.pool_id(&format!("uniswap-v2:{CA}")).unwrap();
+        assert!(lp_price(&g, ca, &table).is_err());
+    }
+
+    #[test]
+    fn routable_test_for_zap_tokens() {
+        let g = graph();
+        let b = g.token_id(B).unwrap();
+        assert!(close(
+            routable_price(&g, C, b, 4).unwrap().per_token,
+            1.988018
+        ));
+        // Addresses are looked up case-insensitively on EVM chains.
+        let checksummed = Address::parse_evm(A, false).unwrap().to_string();
+        assert!(routable_price(&g, &checksummed, b, 4).is_ok());
+        // The A/B pool's LP token is its own address.
+        assert!(close(
+            routable_price(&g, AB, b, 4).unwrap().per_token,
+            3994.0
+        ));
+        assert_eq!(routable_price(&g, CA, b, 4), Err(NotRoutable::EmptyPool));
+        assert_eq!(routable_price(&g, D, b, 4), Err(NotRoutable::NoLiquidity));
+        assert_eq!(
+            routable_price(&g, "0x00000000000000000000000000000000000000ee", b, 4),
+            Err(NotRoutable::UnknownToken)
+        );
+        assert_eq!(
+            routable_price(&g, "not an address", b, 4),
+            Err(NotRoutable::UnknownToken)
+        );
+    }
+
+    #[test]
+    fn quote_response_from_a_real_plan() {
+        let g = graph();
+        let (a, b) = (g.token_id(A).unwrap(), g.token_id(B).unwrap());
+        let amount = U256::exp10(18);
+        let req = RouteRequest::new(vec![(a, amount)], vec![(b, num_rational::Ratio::new(1, 1))]);
+        let plan = quote(&g, &req).unwrap();
+        let gas = GasTable::default();
+        let r = QuoteResponse::from_plan(&plan, &g, &gas).unwrap();
+        assert_eq!(r.chain_id, 1);
+        // Canonical (EIP-55) addresses.
+        let a_sum = Address::parse_evm(A, false).unwrap().to_string();
+        let b_sum = Address::parse_evm(B, false).unwrap().to_string();
+        assert_eq!(r.input_tokens[0].token_address, a_sum);
+        assert_eq!(r.input_tokens[0].amount, amount);
+        assert_eq!(r.output_tokens[0].token_address, b_sum);
+        assert_eq!(r.output_tokens[0].amount, plan.outputs[0].amount);
+        assert_eq!(r.output_tokens[0].min_amount, plan.outputs[0].min_amount);
+        // Selling 1 of 1000 A into 2,000,000 B: a little under 1994 B.
+        let out = r.output_tokens[0].amount.as_u128();
+        assert!(out > 1_980_000_000 && out < 1_994_000_000, "{out}");
+        // Every step is a link; what leaves A adds up to the input; shares of A sum to 1.
+        assert!(!r.route.links.is_empty());
+        let a_node = r
+            .route
+            .nodes
+            .iter()
+            .find(|n| n.token_address == a_sum)
+            .unwrap();
+        assert!(a_node.is_input);
+        assert_eq!(a_node.symbol.as_deref(), Some("AAA"));
+        let from_a: Vec<_> = r
+            .route
+            .links
+            .iter()
+            .filter(|l| l.source == a_node.id)
+            .collect();
+        let total = from_a.iter().fold(U256::zero(), |s, l| s + l.amount_in);
+        assert_eq!(total, amount);
+        let shares: f64 = from_a.iter().map(|l| l.share).sum();
+        assert!((shares - 1.0).abs() < 1e-12);
+        assert!(r
+            .route
+            .links
+            .iter()
+            .all(|l| l.kind == LegKind::Swap && l.liquidity_source == "uniswap-v2"));
+        // Gas: base plus one constant-product swap per step.
+        assert_eq!(
+            r.gas_estimate,
+            Some(gas.base + gas.constant_product * plan.steps.len() as u64)
+        );
+        assert_eq!(r.value, plan.value);
+        assert_eq!(r.upper_bound, plan.upper_bound);
+        assert!(r.zap_fee.is_none());
+        // And it serialises.
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(
+            v["outputTokens"][0]["minAmount"],
+            json!(plan.outputs[0].min_amount.to_string())
+        );
+    }
+
+    #[test]
+    fn from_plan_refuses_a_plan_of_another_graph() {
+        let g = graph();
+        let mut plan = swapzap::plan::Plan::default();
+        plan.inputs.push(swapzap::plan::TokenAmount {
+            token: swapzap::units::TokenId(999),
+            amount: U256::one(),
+        });
+        let e = QuoteResponse::from_plan(&plan, &g, &GasTable::default()).unwrap_err();
+        assert!(e.code() >= 4000 && e.code() < 5000, "{e}");
     }
 }

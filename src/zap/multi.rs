@@ -1,0 +1,624 @@
+//! Plan-level zaps over a [`PoolGraph`]: zap-in (any tokens and LP tokens into one LP),
+//! zap-out (LP tokens and tokens into target tokens by proportions) and LP-to-LP, each one
+//! [`Plan`] whose steps [`Plan::verify`] re-simulates.
+//!
+//! # Order of the steps
+//!
+//! 1. **Fee.** The zap fee ([`ZAP_FEE_BPS`] = 1 bps = 0.01 %, spec item 8: zaps go through
+//!    `swapMulti`) is taken from **each input amount as the user gives it**, before any step:
+//!    `fee = floor(amount · 1 / 10000)` per input token (LP inputs included), listed in
+//!    [`Plan::zap_fee`]. Nothing else is charged: no fee on positive slippage, none on outputs.
+//! 2. **Burns.** Every LP input (other than the target LP of a zap-in, which is passed through
+//!    to the output as it is) is burned proportionally ([`Step::Burn`]).
+//! 3. **Routing.** Tokens that are not coins of the target pool (zap-in) or not outputs
+//!    (zap-out) are routed by [`crate::route::quote`] on the pool states left by the burns. A
+//!    zap-in routes them into the target pool's coins in the value shares of the pool's own
+//!    balances, corrected for target coins the user already holds.
+//! 4. **Mint** (zap-in). [`super::zap_in_pool`] on the target's state after the routing: the
+//!    optimal rebalancing swap through the target pool, then [`Step::Mint`] of the least amounts
+//!    that mint the most LP.
+//!
+//! What the mint does not take is returned in [`Plan::refunds`]: the ratio remainder (ceil
+//! rounding of the deposit, dust below one LP unit) and, with a surplus threshold, the unmatched
+//! surplus the plan chose not to swap ([`ZapInPlan::rebalance`] says which).
+
+use super::{zap_in_pool, Rebalance, ZapConfig};
+use crate::error::ZapError;
+use crate::graph::PoolGraph;
+use crate::plan::{Output, Plan, Step, TokenAmount, ZapFee};
+use crate::pool::Pool;
+use crate::route::{quote, RouteRequest, DEFAULT_MAX_HOPS};
+use crate::units::{PoolId, TokenId};
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+use num_rational::Ratio;
+use primitive_types::U256;
+
+/// The zap fee in basis points: 0.01 % (spec item 8, `swapMulti`).
+pub const ZAP_FEE_BPS: u32 = 1;
+
+/// Options of a plan-level zap.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ZapOptions {
+    /// The single-pool optimiser's settings (surplus threshold).
+    pub config: ZapConfig,
+    /// Slippage limit as a fraction: `min_amount = floor(amount × (1 − slippage))`.
+    pub slippage: Ratio<u64>,
+    /// Hop limit of the swap legs.
+    pub max_hops: usize,
+    /// The zap fee in basis points of each input (default [`ZAP_FEE_BPS`]).
+    pub fee_bps: u32,
+}
+
+impl Default for ZapOptions {
+    fn default() -> Self {
+        Self {
+            config: ZapConfig::default(),
+            slippage: Ratio::new_raw(5, 1000),
+            max_hops: DEFAULT_MAX_HOPS,
+            fee_bps: ZAP_FEE_BPS,
+        }
+    }
+}
+
+/// A zap-in plan and what its final mint decided.
+#[derive(Debug, Clone)]
+pub struct ZapInPlan {
+    /// the plan
+    pub plan: Plan,
+    /// the target pool
+    pub pool: PoolId,
+    /// LP minted by the final mint (the output may also hold target LP passed through)
+    pub minted: U256,
+    /// whether the target pool's rebalancing swap was made, and why
+    pub rebalance: Rebalance,
+}
+
+/// The state of a plan being built: pool states after the steps so far, holdings, steps.
+struct Ctx<'g> {
+    graph: &'g PoolGraph,
+    states: BTreeMap<PoolId, Pool>,
+    hold: BTreeMap<TokenId, U256>,
+    steps: Vec<Step>,
+}
+
+impl<'g> Ctx<'g> {
+    fn new(graph: &'g PoolGraph) -> Self {
+        Self {
+            graph,
+            states: BTreeMap::new(),
+            hold: BTreeMap::new(),
+            steps: Vec::new(),
+        }
+    }
+
+    fn state(&self, p: PoolId) -> Result<&Pool, ZapError> {
+        match self.states.get(&p) {
+            Some(s) => Ok(s),
+            None => self
+                .graph
+                .pool(p)
+                .map(|i| &i.pool)
+                .ok_or(ZapError::Unsupported("pool id out of range")),
+        }
+    }
+
+    fn coins(&self, p: PoolId) -> Result<Vec<TokenId>, ZapError> {
+        self.graph
+            .pool(p)
+            .map(|i| i.tokens.clone())
+            .ok_or(ZapError::Unsupported("pool id out of range"))
+    }
+
+    fn held(&self, t: TokenId) -> U256 {
+        self.hold.get(&t).copied().unwrap_or_default()
+    }
+
+    fn credit(&mut self, t: TokenId, a: U256) -> Result<(), ZapError> {
+        let h = self.hold.entry(t).or_insert_with(U256::zero);
+        *h = crate::math::add(*h, a)?;
+        Ok(())
+    }
+
+    fn debit(&mut self, t: TokenId, a: U256) -> Result<(), ZapError> {
+        let h = self.hold.entry(t).or_insert_with(U256::zero);
+        *h = crate::math::sub(*h, a)?;
+        Ok(())
+    }
+
+    /// Burn `lp` of pool `p` proportionally.
+    fn burn(&mut self, p: PoolId, lp: U256) -> Result<(), ZapError> {
+        let (amounts, after) = self.state(p)?.burn(lp)?;
+        let lp_token = self.graph.lp_token(p)?;
+        self.debit(lp_token, lp)?;
+        for (t, a) in self.coins(p)?.into_iter().zip(amounts.iter()) {
+            self.credit(t, *a)?;
+        }
+        self.steps.push(Step::Burn {
+            pool: p,
+            lp_in: lp,
+            amounts_out: amounts.to_vec(),
+        });
+        self.states.insert(p, after);
+        Ok(())
+    }
+
+    /// Swap `amount_in` of `t_in` for `t_out` through pool `p`; the output.
+    fn swap(&mut self, p: PoolId, t_in: TokenId, t_out: TokenId, amount_in: U256) -> Result<U256, ZapError> {
+        let i = self
+            .graph
+            .coin_index(p, t_in)
+            .ok_or(ZapError::UnknownToken(t_in.0))?;
+        let j = self
+            .graph
+            .coin_index(p, t_out)
+            .ok_or(ZapError::UnknownToken(t_out.0))?;
+        let (out, after) = self.state(p)?.swap(i, j, amount_in)?;
+        self.debit(t_in, amount_in)?;
+        self.credit(t_out, out)?;
+        self.steps.push(Step::Swap {
+            pool: p,
+            token_in: t_in,
+            token_out: t_out,
+            amount_in,
+            amount_out: out,
+        });
+        self.states.insert(p, after);
+        Ok(out)
+    }
+
+    /// The graph the router sees: the original one, or a copy with the states left by the
+    /// steps so far.
+    fn route_graph(&self) -> Result<Option<PoolGraph>, ZapError> {
+        if self.states.is_empty() {
+            return Ok(None);
+        }
+        let mut g = self.graph.clone();
+        for (p, s) in &self.states {
+            g.set_pool_state(*p, s.clone())?;
+        }
+        Ok(Some(g))
+    }
+
+    /// Quote a swap leg on the current states (nothing applied).
+    fn quote(
+        &self,
+        g: Option<&PoolGraph>,
+        inputs: &[(TokenId, U256)],
+        outputs: &[(TokenId, Ratio<u64>)],
+        opts: &ZapOptions,
+    ) -> Result<Plan, ZapError> {
+        let mut req = RouteRequest::new(inputs.to_vec(), outputs.to_vec());
+        req.max_hops = opts.max_hops;
+        req.slippage = opts.slippage;
+        Ok(quote(g.unwrap_or(self.graph), &req)?)
+    }
+
+    /// Replay a router plan's swaps on the current states (they were quoted on them).
+    fn apply_route(&mut self, plan: &Plan) -> Result<(), ZapError> {
+        for s in &plan.steps {
+            match s {
+                Step::Swap {
+                    pool,
+                    token_in,
+                    token_out,
+                    amount_in,
+                    amount_out,
+                } => {
+                    let out = self.swap(*pool, *token_in, *token_out, *amount_in)?;
+                    if out != *amount_out {
+                        return Err(ZapError::Unsupported("route leg does not replay exactly"));
+                    }
+                }
+                _ => return Err(ZapError::Unsupported("route leg with a non-swap step")),
+            }
+        }
+        Ok(())
+    }
+
+    /// Take the fee from each input and credit the rest. Returns the fee record.
+    fn take_inputs(
+        &mut self,
+        inputs: &[(TokenId, U256)],
+        fee_bps: u32,
+    ) -> Result<(Vec<TokenAmount>, Option<ZapFee>), ZapError> {
+        let mut merged: BTreeMap<TokenId, U256> = BTreeMap::new();
+        for (t, a) in inputs {
+            self.graph.token(*t).ok_or(ZapError::UnknownToken(t.0))?;
+            let m = merged.entry(*t).or_insert_with(U256::zero);
+            *m = crate::math::add(*m, *a)?;
+        }
+        merged.retain(|_, a| !a.is_zero());
+        if merged.is_empty() {
+            return Err(ZapError::EmptyInput);
+        }
+        let mut list = Vec::new();
+        let mut taken = Vec::new();
+        for (t, a) in &merged {
+            let fee = crate::math::mul_div(*a, U256::from(fee_bps), U256::from(10_000u32))?;
+            list.push(TokenAmount {
+                token: *t,
+                amount: *a,
+            });
+            if !fee.is_zero() {
+                taken.push(TokenAmount {
+                    token: *t,
+                    amount: fee,
+                });
+            }
+            self.credit(*t, crate::math::sub(*a, fee)?)?;
+        }
+        let fee = (fee_bps > 0).then_some(ZapFee {
+            rate_bps: fee_bps,
+            taken,
+        });
+        Ok((list, fee))
+    }
+
+    /// Non-zero holdings, in token order.
+    fn holdings(&self) -> Vec<(TokenId, U256)> {
+        self.hold
+            .iter()
+            .filter(|(_, a)| !a.is_zero())
+            .map(|(t, a)| (*t, *a))
+            .collect()
+    }
+}
+
+/// `floor(amount × (1 − slippage))`.
+fn min_after_slippage(amount: U256, s: Ratio<u64>) -> Result<U256, ZapError> {
+    let (n, d) = (*s.numer(), *s.denom());
+    if d == 0 || n > d {
+        return Err(ZapError::Proportions);
+    }
+    Ok(crate::math::mul_div(
+        amount,
+        U256::from(d.saturating_sub(n)),
+        U256::from(d),
+    )?)
+}
+
+/// Float shares (positive, any scale) as proportions summing to exactly 1 (parts per 10^9);
+/// zero shares are dropped.
+fn proportions(shares: &[(TokenId, f64)]) -> Vec<(TokenId, Ratio<u64>)> {
+    const DEN: u64 = 1_000_000_000;
+    let total: f64 = shares.iter().map(|s| s.1.max(0.0)).sum();
+    if total <= 0.0 || total.is_nan() {
+        return Vec::new();
+    }
+    let mut parts: Vec<(TokenId, u64)> = shares
+        .iter()
+        .filter_map(|(t, w)| {
+            #[allow(
+                clippy::arithmetic_side_effects,
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                clippy::cast_precision_loss
+            )]
+            // f64 in [0, 1e9]
+            let p = (w.max(0.0) / total * DEN as f64).round() as u64;
+            (p > 0).then_some((*t, p))
+        })
+        .collect();
+    let sum: u64 = parts.iter().map(|p| p.1).fold(0u64, u64::saturating_add);
+    // Put the rounding difference on the largest part.
+    if let Some(big) = parts.iter_mut().max_by_key(|p| p.1) {
+        if sum > DEN {
+            big.1 = big.1.saturating_sub(sum.saturating_sub(DEN));
+        } else {
+            big.1 = big.1.saturating_add(DEN.saturating_sub(sum));
+        }
+    }
+    parts.retain(|p| p.1 > 0);
+    parts
+        .into_iter()
+        .map(|(t, p)| (t, Ratio::new(p, DEN)))
+        .collect()
+}
+
+/// Value of one raw unit of each coin of `pool` in raw units of coin 0, from the pool's own
+/// marginal rates (fee-free mid: `√(rate(k→0) / rate(0→k))`). A guide for the split only.
+fn coin_prices(pool: &Pool) -> Vec<f64> {
+    (0..pool.n_coins())
+        .map(|k| {
+            if k == 0 {
+                return 1.0;
+            }
+            let fwd = pool.marginal_rate(k, 0);
+            let back = pool.marginal_rate(0, k);
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            if fwd > 0.0 && back > 0.0 {
+                super::fsqrt(fwd / back)
+            } else if fwd > 0.0 {
+                fwd
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// Plan a zap into the LP token `lp_out` from any tokens and LP tokens at any ratio.
+///
+/// See the [module docs](self) for the steps. LP-to-LP is this with LP inputs.
+///
+/// # Errors
+/// [`ZapError::NotAnLp`] when `lp_out` is not an LP token of the graph;
+/// [`ZapError::UnknownToken`] / [`ZapError::EmptyInput`] for bad inputs;
+/// [`ZapError::Route`] when a swap leg cannot be routed; [`ZapError::NothingToMint`] when the
+/// final mint mints nothing; [`ZapError::Pool`] when a burn or swap reverts.
+pub fn zap_in(
+    graph: &PoolGraph,
+    inputs: &[(TokenId, U256)],
+    lp_out: TokenId,
+    opts: &ZapOptions,
+) -> Result<ZapInPlan, ZapError> {
+    let target = graph.pool_of_lp(lp_out).ok_or(ZapError::NotAnLp(lp_out.0))?;
+    let mut ctx = Ctx::new(graph);
+    let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
+    let coins = ctx.coins(target)?;
+    // Burn every LP input but the target's own.
+    for (t, a) in ctx.holdings() {
+        if t == lp_out {
+            continue;
+        }
+        if let Some(p) = graph.pool_of_lp(t) {
+            ctx.burn(p, a)?;
+        }
+    }
+    // Route what is not a target coin into the target coins.
+    let external: Vec<(TokenId, U256)> = ctx
+        .holdings()
+        .into_iter()
+        .filter(|(t, _)| *t != lp_out && !coins.contains(t))
+        .collect();
+    if !external.is_empty() {
+        route_into_coins(&mut ctx, target, &coins, &external, opts)?;
+    }
+    // The final single-pool zap on the target's state after the routing.
+    let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
+    let state = ctx.state(target)?.clone();
+    let z = zap_in_pool(&state, &amounts, &opts.config)?;
+    if let Some(sw) = z.swap {
+        let (ti, to) = (
+            *coins.get(sw.from).ok_or(ZapError::Unsupported("coin index"))?,
+            *coins.get(sw.to).ok_or(ZapError::Unsupported("coin index"))?,
+        );
+        let out = ctx.swap(target, ti, to, sw.amount_in)?;
+        if out != sw.amount_out {
+            return Err(ZapError::Unsupported("rebalancing swap does not replay exactly"));
+        }
+    }
+    let before = ctx.state(target)?.clone();
+    let (minted, after) = before.mint(&z.deposit)?;
+    if minted != z.minted || minted.is_zero() {
+        return Err(ZapError::NothingToMint);
+    }
+    for (t, d) in coins.iter().zip(z.deposit.iter()) {
+        ctx.debit(*t, *d)?;
+    }
+    ctx.credit(lp_out, minted)?;
+    ctx.steps.push(Step::Mint {
+        pool: target,
+        amounts_in: z.deposit.to_vec(),
+        lp_out: minted,
+    });
+    ctx.states.insert(target, after);
+    let out_amount = ctx.held(lp_out);
+    let outputs = alloc::vec![Output {
+        token: lp_out,
+        amount: out_amount,
+        min_amount: min_after_slippage(out_amount, opts.slippage)?,
+    }];
+    let refunds: Vec<TokenAmount> = ctx
+        .holdings()
+        .into_iter()
+        .filter(|(t, _)| *t != lp_out)
+        .map(|(token, amount)| TokenAmount { token, amount })
+        .collect();
+    let plan = Plan {
+        inputs: inputs_list,
+        steps: ctx.steps,
+        outputs,
+        refunds,
+        zap_fee,
+        value: super::to_f64(out_amount),
+        upper_bound: None,
+        price_impact: 0.0,
+        gas_units: 0,
+    };
+    Ok(ZapInPlan {
+        plan,
+        pool: target,
+        minted,
+        rebalance: z.rebalance,
+    })
+}
+
+/// Route `external` holdings into the target's coins: split by the value shares of the pool's
+/// balances, less what the user already holds of each coin (a second quote corrects the split
+/// when the held coins are far from their share).
+fn route_into_coins(
+    ctx: &mut Ctx<'_>,
+    target: PoolId,
+    coins: &[TokenId],
+    external: &[(TokenId, U256)],
+    opts: &ZapOptions,
+) -> Result<(), ZapError> {
+    let state = ctx.state(target)?.clone();
+    let prices = coin_prices(&state);
+    let value_of = |k: usize, a: U256| -> f64 {
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let v = super::to_f64(a) * prices.get(k).copied().unwrap_or(0.0);
+        v
+    };
+    let pool_value: Vec<f64> = state
+        .balances()
+        .iter()
+        .enumerate()
+        .map(|(k, b)| value_of(k, *b))
+        .collect();
+    let total_pool: f64 = pool_value.iter().sum();
+    let held: Vec<f64> = coins
+        .iter()
+        .enumerate()
+        .map(|(k, t)| value_of(k, ctx.held(*t)))
+        .collect();
+    let held_total: f64 = held.iter().sum();
+    let g = ctx.route_graph()?;
+    let shares: Vec<(TokenId, f64)> = coins.iter().copied().zip(pool_value.iter().copied()).collect();
+    let first = proportions(&shares);
+    if first.is_empty() || total_pool <= 0.0 {
+        return Err(ZapError::Unsupported("target pool has no value"));
+    }
+    let mut plan = ctx.quote(g.as_ref(), external, &first, opts)?;
+    if held_total > 0.0 {
+        // Value routed in, at the target's prices; then the split that brings every coin to
+        // its share of the total.
+        let routed: f64 = plan
+            .outputs
+            .iter()
+            .filter_map(|o| coins.iter().position(|t| *t == o.token).map(|k| value_of(k, o.amount)))
+            .sum();
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let want: Vec<(TokenId, f64)> = coins
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                let share = pool_value.get(k).copied().unwrap_or(0.0) / total_pool;
+                let need = share * (routed + held_total) - held.get(k).copied().unwrap_or(0.0);
+                (*t, need.max(0.0))
+            })
+            .collect();
+        let second = proportions(&want);
+        let differs = second.len() != first.len()
+            || second
+                .iter()
+                .zip(&first)
+                .any(|(a, b)| a.0 != b.0 || ratio_gap(a.1, b.1) > 0.01);
+        if !second.is_empty() && differs {
+            if let Ok(p2) = ctx.quote(g.as_ref(), external, &second, opts) {
+                plan = p2;
+            }
+        }
+    }
+    ctx.apply_route(&plan)
+}
+
+fn ratio_gap(a: Ratio<u64>, b: Ratio<u64>) -> f64 {
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+    let d = *a.numer() as f64 / *a.denom() as f64 - *b.numer() as f64 / *b.denom() as f64;
+    if d < 0.0 {
+        -d
+    } else {
+        d
+    }
+}
+
+/// Plan a zap out of LP tokens (and tokens) into `outputs` by value proportions.
+///
+/// Each LP input is burned proportionally; every holding that is not an output token is then
+/// routed into the outputs with the given proportions. Coins received from a burn that are
+/// output tokens themselves are delivered as they are (the proportions split the routed part).
+///
+/// # Errors
+/// [`ZapError::Proportions`] when the proportions are empty, zero, repeated or do not sum to 1;
+/// [`ZapError::Unsupported`] for an LP token among the outputs (use [`zap_in`]);
+/// [`ZapError::UnknownToken`] / [`ZapError::EmptyInput`] for bad inputs; [`ZapError::Route`]
+/// when the routing fails; [`ZapError::Pool`] when a burn reverts.
+pub fn zap_out(
+    graph: &PoolGraph,
+    inputs: &[(TokenId, U256)],
+    outputs: &[(TokenId, Ratio<u64>)],
+    opts: &ZapOptions,
+) -> Result<Plan, ZapError> {
+    if outputs.is_empty() {
+        return Err(ZapError::Proportions);
+    }
+    let mut sum = Ratio::new(0u128, 1u128);
+    for (k, (t, w)) in outputs.iter().enumerate() {
+        graph.token(*t).ok_or(ZapError::UnknownToken(t.0))?;
+        if graph.pool_of_lp(*t).is_some() {
+            return Err(ZapError::Unsupported("an LP token as a zap-out output (use zap_in)"));
+        }
+        if *w.numer() == 0 || *w.denom() == 0 || outputs.iter().take(k).any(|(u, _)| u == t) {
+            return Err(ZapError::Proportions);
+        }
+        // a/b + c/d = (ad + cb)/bd, each factor < 2^64 so the u128 products cannot overflow
+        // until the running denominator grows; checked.
+        let (a, b) = (*sum.numer(), *sum.denom());
+        let (c, d) = (u128::from(*w.numer()), u128::from(*w.denom()));
+        let num = a
+            .checked_mul(d)
+            .zip(c.checked_mul(b))
+            .and_then(|(x, y)| x.checked_add(y))
+            .ok_or(ZapError::Proportions)?;
+        let den = b.checked_mul(d).ok_or(ZapError::Proportions)?;
+        sum = Ratio::new(num, den);
+    }
+    if sum != Ratio::new(1u128, 1u128) {
+        return Err(ZapError::Proportions);
+    }
+    let mut ctx = Ctx::new(graph);
+    let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
+    for (t, a) in ctx.holdings() {
+        if let Some(p) = graph.pool_of_lp(t) {
+            ctx.burn(p, a)?;
+        }
+    }
+    let to_route: Vec<(TokenId, U256)> = ctx
+        .holdings()
+        .into_iter()
+        .filter(|(t, _)| !outputs.iter().any(|(o, _)| o == t))
+        .collect();
+    let mut upper = None;
+    let mut impact = 0.0;
+    if !to_route.is_empty() {
+        let g = ctx.route_graph()?;
+        let plan = ctx.quote(g.as_ref(), &to_route, outputs, opts)?;
+        upper = plan.upper_bound;
+        impact = plan.price_impact;
+        ctx.apply_route(&plan)?;
+    }
+    let mut outs = Vec::with_capacity(outputs.len());
+    for (t, _) in outputs {
+        let amount = ctx.held(*t);
+        outs.push(Output {
+            token: *t,
+            amount,
+            min_amount: min_after_slippage(amount, opts.slippage)?,
+        });
+    }
+    let refunds: Vec<TokenAmount> = ctx
+        .holdings()
+        .into_iter()
+        .filter(|(t, _)| !outputs.iter().any(|(o, _)| o == t))
+        .map(|(token, amount)| TokenAmount { token, amount })
+        .collect();
+    let value = outs.first().map_or(0.0, |o| super::to_f64(o.amount));
+    Ok(Plan {
+        inputs: inputs_list,
+        steps: ctx.steps,
+        outputs: outs,
+        refunds,
+        zap_fee,
+        value,
+        upper_bound: if outputs.len() == 1 { upper } else { None },
+        price_impact: impact,
+        gas_units: 0,
+    })
+}
+
+/// LP-to-LP: burn the source LP(s) (and take any tokens), zap into `lp_out`, in one plan. The
+/// same as [`zap_in`] with LP inputs.
+///
+/// # Errors
+/// As [`zap_in`].
+pub fn lp_to_lp(
+    graph: &PoolGraph,
+    inputs: &[(TokenId, U256)],
+    lp_out: TokenId,
+    opts: &ZapOptions,
+) -> Result<ZapInPlan, ZapError> {
+    zap_in(graph, inputs, lp_out, opts)
+}
