@@ -14,6 +14,14 @@
 //! for plain tokens), so `xp_k = balance_k · rate_k / 1e18` is the 18-decimal balance. Fees
 //! are out of 1e10.
 //!
+//! # How it is fast and still exact
+//! The Newton loops (`get_D`, `get_y`, `get_y_D`) and the amount formulas run on u128 values
+//! with 256-bit products and an exact 256-by-128 division (the `x_k · N` divisors of `get_D`
+//! through a precomputed reciprocal), step for step the contract's operations. Whenever a
+//! value leaves that range (balances near 2^128, an overflow, a zero divisor, no convergence)
+//! the computation restarts on the plain checked U256 form, which gives the contract's value
+//! or its revert. Floats are used only by [`StableSwap::marginal_rate`].
+//!
 //! # From a routing snapshot
 //! The routing snapshot gives `a` already multiplied by `a_precision`: use
 //! [`StableSwap::from_snapshot`], which builds a [`Variant::Classic`] pool (or a
