@@ -150,7 +150,7 @@ fn market(n_tokens: usize, n_pools: usize) -> Snapshot {
         tokens.push((hex_addr(k as u64 + 1), format!("T{k}"), dec, price));
     }
     let mut pools = Vec::new();
-    let mut add = |pools: &mut Vec<SnapshotPool>, a: usize, b: usize, kind: u8, rng: &mut Rng| {
+    let add = |pools: &mut Vec<SnapshotPool>, a: usize, b: usize, kind: u8, rng: &mut Rng| {
         let (ta, tb) = (&tokens[a], &tokens[b]);
         let usd = 10f64.powf(4.3 + 3.0 * rng.unit());
         let id = pools.len() as u64 + 10_000;
