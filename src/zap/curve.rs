@@ -26,7 +26,6 @@ struct Eval {
     out: U256,
     minted: U256,
     deposit: Amounts,
-    after: Pool,
 }
 
 /// Exchange `s` of coin `i` into `j`, then add everything held. `None` when a step reverts.
@@ -37,13 +36,12 @@ fn eval(pool: &Pool, a: &[U256], i: usize, j: usize, s: U256) -> Option<Eval> {
     *hi = hi.checked_sub(s)?;
     let hj = h.get_mut(j)?;
     *hj = hj.checked_add(out)?;
-    let (minted, after) = p1.mint(&h).ok()?;
+    let (minted, _) = p1.mint(&h).ok()?;
     Some(Eval {
         s,
         out,
         minted,
         deposit: h,
-        after,
     })
 }
 
@@ -151,14 +149,13 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
     let n = pool.n_coins();
     let direct = pool.mint(amounts);
     let mut best: Option<(Option<(usize, usize)>, Eval)> = match direct {
-        Ok((minted, after)) => Some((
+        Ok((minted, _)) => Some((
             None,
             Eval {
                 s: U256::zero(),
                 out: U256::zero(),
                 minted,
                 deposit: Amounts::from_slice(amounts),
-                after,
             },
         )),
         Err(
@@ -196,7 +193,7 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         }
         cands.sort_by(|x, y| y.3.total_cmp(&x.3));
         for &(i, j, _, f, lo, hi) in cands.iter().take(2) {
-            if f < direct_f * (1.0 - 1e-4) {
+            if f <= direct_f {
                 continue;
             }
             let (s, _) = curve_f64::refine(md, &af, i, j, lo, hi);
@@ -276,6 +273,5 @@ fn finish(
         minted: e.minted,
         deposit: e.deposit,
         leftover,
-        pool_after: e.after,
     })
 }

@@ -246,8 +246,11 @@ impl<'g> Ctx<'g> {
         Ok(quote(g.unwrap_or(self.graph), &req)?)
     }
 
-    /// Replay a router plan's swaps on the current states (they were quoted on them).
-    fn apply_route(&mut self, plan: &Plan) -> Result<(), ZapError> {
+    /// Take a router plan's swaps (quoted exactly on the current states). Steps through a pool
+    /// in `replay` are re-simulated to follow its state (the target pool of a zap-in, whose
+    /// state the final mint needs); the others are taken as the router simulated them, and
+    /// [`Plan::verify`] re-runs everything.
+    fn apply_route(&mut self, plan: &Plan, replay: &[PoolId]) -> Result<(), ZapError> {
         for s in &plan.steps {
             match s {
                 Step::Swap {
@@ -257,9 +260,15 @@ impl<'g> Ctx<'g> {
                     amount_in,
                     amount_out,
                 } => {
-                    let out = self.swap(*pool, *token_in, *token_out, *amount_in)?;
-                    if out != *amount_out {
-                        return Err(ZapError::Unsupported("route leg does not replay exactly"));
+                    if replay.contains(pool) {
+                        let out = self.swap(*pool, *token_in, *token_out, *amount_in)?;
+                        if out != *amount_out {
+                            return Err(ZapError::Unsupported("route leg does not replay exactly"));
+                        }
+                    } else {
+                        self.debit(*token_in, *amount_in)?;
+                        self.credit(*token_out, *amount_out)?;
+                        self.steps.push(s.clone());
                     }
                 }
                 _ => return Err(ZapError::Unsupported("route leg with a non-swap step")),
@@ -554,7 +563,7 @@ fn route_into_coins(
             }
         }
     }
-    ctx.apply_route(&plan)
+    ctx.apply_route(&plan, &[target])
 }
 
 fn ratio_gap(a: Ratio<u64>, b: Ratio<u64>) -> f64 {
@@ -638,7 +647,7 @@ pub fn zap_out(
             upper = None;
             impact = plan.price_impact;
         }
-        ctx.apply_route(&plan)?;
+        ctx.apply_route(&plan, &[])?;
     }
     let mut outs = Vec::with_capacity(outputs.len());
     for (t, _) in outputs {
