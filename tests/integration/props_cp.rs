@@ -2,7 +2,7 @@
 //! after the invariant it protects. Oracles are independent of the library's math: plain
 //! `U512` operator arithmetic (primitive-types' own long division) on the contracts' formulas.
 use proptest::prelude::*;
-use swapzap::pool::{ConstantProduct, Solidly};
+use swapzap::pool::{ConstantProduct, Pool, Solidly};
 use swapzap::{math, U256, U512};
 
 /// Values spread over bit lengths: a 64-bit mantissa shifted left by up to `max_shift`.
@@ -324,5 +324,22 @@ fn solidly_exact_out_near_drained_stable_reserve() {
             pool.amount_out(0, 1, below).map_or(true, |o| o < dy),
             "{below} reaches {dy}"
         );
+    }
+}
+
+/// `Pool::amount_in` on a constant-product pool is the least input, not the router's
+/// `getAmountIn`: with an exact division (1000·500·1000 / (500·1000) = 1000) the router charges
+/// 1001, while 1000 already pays out 500. Checked by brute force below the answer.
+#[test]
+fn pool_amount_in_is_least_for_constant_product() {
+    let cp = ConstantProduct::new([U256::from(1000u64); 2], 0, 1000, U256::from(1000u64)).unwrap();
+    let dy = U256::from(500u64);
+    assert_eq!(cp.amount_in(0, 1, dy).unwrap(), U256::from(1001u64));
+    let pool = Pool::ConstantProduct(cp);
+    let x = pool.amount_in(0, 1, dy).unwrap();
+    assert_eq!(x, U256::from(1000u64));
+    assert!(pool.amount_out(0, 1, x).unwrap() >= dy);
+    for below in 1..1000u64 {
+        assert!(pool.amount_out(0, 1, U256::from(below)).unwrap() < dy);
     }
 }
