@@ -46,6 +46,18 @@ pub enum Step {
         /// amounts returned, one per pool coin, in the pool's coin order
         amounts_out: Vec<U256>,
     },
+    /// A one-coin withdrawal of LP (Curve `remove_liquidity_one_coin`), used by zaps where it
+    /// gives more than the proportional burn.
+    BurnOne {
+        /// the pool
+        pool: PoolId,
+        /// LP burned
+        lp_in: U256,
+        /// the coin withdrawn
+        token_out: TokenId,
+        /// amount returned, as the pool computes it at this point
+        amount_out: U256,
+    },
 }
 
 /// A token and an amount.
@@ -173,9 +185,10 @@ impl Plan {
             let at = Some(k);
             let bad = |why| RouteError::InvalidPlan { step: at, why };
             let pool_id = match step {
-                Step::Swap { pool, .. } | Step::Mint { pool, .. } | Step::Burn { pool, .. } => {
-                    *pool
-                }
+                Step::Swap { pool, .. }
+                | Step::Mint { pool, .. }
+                | Step::Burn { pool, .. }
+                | Step::BurnOne { pool, .. } => *pool,
             };
             let info = graph
                 .pool(pool_id)
@@ -237,6 +250,25 @@ impl Plan {
                     for (t, a) in info.tokens.iter().zip(amts.iter()) {
                         credit(&mut hold, *t, *a, at)?;
                     }
+                    next
+                }
+                Step::BurnOne {
+                    lp_in,
+                    token_out,
+                    amount_out,
+                    ..
+                } => {
+                    let i = graph
+                        .coin_index(pool_id, *token_out)
+                        .ok_or(bad("token_out is not a coin of the pool"))?;
+                    debit(&mut hold, info.lp_token, *lp_in, at)?;
+                    let (o, next) = state
+                        .burn_one(*lp_in, i)
+                        .map_err(|_| bad("the burn reverts"))?;
+                    if o != *amount_out {
+                        return Err(bad("amount_out differs from the exact simulation"));
+                    }
+                    credit(&mut hold, *token_out, o, at)?;
                     next
                 }
             };
@@ -354,6 +386,17 @@ pub mod json {
             /// per coin, pool order
             amounts_out: Vec<String>,
         },
+        /// one-coin withdrawal
+        BurnOne {
+            /// pool id string
+            pool: String,
+            /// LP burned
+            lp_in: String,
+            /// the coin withdrawn
+            token_out: String,
+            /// amount returned
+            amount_out: String,
+        },
     }
 
     /// The zap fee.
@@ -442,6 +485,17 @@ pub mod json {
                         pool: pool(*pl)?,
                         lp_in: lp_in.to_string(),
                         amounts_out: strs(amounts_out),
+                    },
+                    Step::BurnOne {
+                        pool: pl,
+                        lp_in,
+                        token_out,
+                        amount_out,
+                    } => StepJson::BurnOne {
+                        pool: pool(*pl)?,
+                        lp_in: lp_in.to_string(),
+                        token_out: tok(*token_out)?,
+                        amount_out: amount_out.to_string(),
                     },
                 });
             }

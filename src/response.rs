@@ -542,6 +542,26 @@ impl QuoteResponse {
                         });
                     }
                 }
+                Step::BurnOne {
+                    pool,
+                    lp_in,
+                    token_out,
+                    amount_out,
+                } => {
+                    // A one-coin withdrawal (zaps): one burn leg into that coin.
+                    let info = pool_of(*pool)?;
+                    units.push(gas.burn);
+                    legs.push(Leg {
+                        token_in: addr(info.lp_token)?,
+                        token_out: addr(*token_out)?,
+                        pool: info.id.clone(),
+                        liquidity_source: info.source.clone(),
+                        kind: LegKind::Burn,
+                        amount_in: *lp_in,
+                        amount_out: *amount_out,
+                        step: k,
+                    });
+                }
             }
         }
         let ins: Vec<String> = input_tokens

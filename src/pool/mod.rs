@@ -7,6 +7,7 @@
 //! | `swap(i, j, dx)` | the exact-in swap as the contract executes it: the output and the state after |
 //! | `mint(amounts)` | LP minted for a deposit, and the state after |
 //! | `burn(lp)` | the proportional withdrawal, and the state after |
+//! | `burn_one(lp, i)` | one-coin withdrawal (Curve only; other families: `Unsupported`) |
 //! | `marginal_rate(i, j)` | d(out)/d(in) at zero size, fee included, raw units: a float for search only |
 //!
 //! [`Pool`] is a closed enum over the families with the same verbs. Pools are plain values;
@@ -88,10 +89,19 @@ impl Pool {
 
     /// The least input of coin `i` whose exact output of coin `j` is at least `dy`.
     ///
+    /// Constant-product pools answer with [`ConstantProduct::min_amount_in`], not the router's
+    /// `getAmountIn` ([`ConstantProduct::amount_in`], which adds 1 and so is one above the
+    /// least when its division is exact). Stable Solidly pools with non-18-decimal tokens
+    /// guarantee a local minimum only (see [`Solidly::amount_in`]).
+    ///
     /// # Errors
     /// [`PoolError::UnreachableOutput`] when no input reaches `dy`; others as the contract.
     pub fn amount_in(&self, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
-        dispatch!(self, p => p.amount_in(i, j, dy))
+        match self {
+            Pool::ConstantProduct(p) => p.min_amount_in(i, j, dy),
+            Pool::Solidly(p) => p.amount_in(i, j, dy),
+            Pool::StableSwap(p) => p.amount_in(i, j, dy),
+        }
     }
 
     /// The exact-in swap as the contract executes it: the output and the state after.

@@ -26,7 +26,6 @@ struct Eval {
     out: U256,
     minted: U256,
     deposit: Amounts,
-    after: Pool,
 }
 
 /// Exchange `s` of coin `i` into `j`, then add everything held. `None` when a step reverts.
@@ -37,13 +36,12 @@ fn eval(pool: &Pool, a: &[U256], i: usize, j: usize, s: U256) -> Option<Eval> {
     *hi = hi.checked_sub(s)?;
     let hj = h.get_mut(j)?;
     *hj = hj.checked_add(out)?;
-    let (minted, after) = p1.mint(&h).ok()?;
+    let (minted, _) = p1.mint(&h).ok()?;
     Some(Eval {
         s,
         out,
         minted,
         deposit: h,
-        after,
     })
 }
 
@@ -151,14 +149,13 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
     let n = pool.n_coins();
     let direct = pool.mint(amounts);
     let mut best: Option<(Option<(usize, usize)>, Eval)> = match direct {
-        Ok((minted, after)) => Some((
+        Ok((minted, _)) => Some((
             None,
             Eval {
                 s: U256::zero(),
                 out: U256::zero(),
                 minted,
                 deposit: Amounts::from_slice(amounts),
-                after,
             },
         )),
         Err(
@@ -172,9 +169,10 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         ) => None,
         Err(e) => return Err(ZapError::Pool(e)),
     };
+    let direct = best.as_ref().map(|(_, e)| e.clone());
     if pool.total_supply().is_zero() {
         // First deposit: no price to swap against.
-        return finish(best, amounts);
+        return finish(best, direct, amounts, cfg);
     }
     let Pool::StableSwap(ss) = pool else {
         return Err(ZapError::Unsupported("not a stable-swap pool"));
@@ -195,7 +193,7 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         }
         cands.sort_by(|x, y| y.3.total_cmp(&x.3));
         for &(i, j, _, f, lo, hi) in cands.iter().take(2) {
-            if f < direct_f * (1.0 - 1e-4) {
+            if f <= direct_f {
                 continue;
             }
             let (s, _) = curve_f64::refine(md, &af, i, j, lo, hi);
@@ -210,7 +208,7 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         // relative to it, from the float model.
         let noise = curve_f64::unit_sensitivity(md, &af, direct_f);
         if noise <= QUIET {
-            return finish(best, amounts);
+            return finish(best, direct, amounts, cfg);
         }
     }
     for i in 0..n {
@@ -229,13 +227,32 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
             }
         }
     }
-    finish(best, amounts)
+    finish(best, direct, amounts, cfg)
 }
 
-fn finish(best: Option<(Option<(usize, usize)>, Eval)>, amounts: &[U256]) -> Result<ZapIn, ZapError> {
-    let Some((pair, e)) = best else {
+/// The result: the best plan, or the direct add when the swap's gain is at most the surplus
+/// threshold (the LP the direct add leaves unminted, relative to the best mint).
+fn finish(
+    best: Option<(Option<(usize, usize)>, Eval)>,
+    direct: Option<Eval>,
+    amounts: &[U256],
+    cfg: &ZapConfig,
+) -> Result<ZapIn, ZapError> {
+    let Some((mut pair, mut e)) = best else {
         return Err(ZapError::NothingToMint);
     };
+    let mut below = None;
+    if let (Some(_), Some(d)) = (pair, direct) {
+        if cfg.surplus_threshold_ppm > 0 && !d.minted.is_zero() {
+            let gap = to_f64(e.minted.saturating_sub(d.minted));
+            let w = super::ppm(gap, to_f64(e.minted));
+            if w <= cfg.surplus_threshold_ppm {
+                pair = None;
+                e = d;
+                below = Some(w);
+            }
+        }
+    }
     if e.minted.is_zero() {
         return Err(ZapError::NothingToMint);
     }
@@ -247,15 +264,14 @@ fn finish(best: Option<(Option<(usize, usize)>, Eval)>, amounts: &[U256]) -> Res
     });
     let leftover: Amounts = amounts.iter().map(|_| U256::zero()).collect();
     Ok(ZapIn {
-        rebalance: if swap.is_some() {
-            Rebalance::Swapped
-        } else {
-            Rebalance::NotNeeded
+        rebalance: match (swap.is_some(), below) {
+            (_, Some(wasted_ppm)) => Rebalance::BelowThreshold { wasted_ppm },
+            (true, None) => Rebalance::Swapped,
+            (false, None) => Rebalance::NotNeeded,
         },
         swap,
         minted: e.minted,
         deposit: e.deposit,
         leftover,
-        pool_after: e.after,
     })
 }

@@ -83,20 +83,38 @@ impl Model {
     }
 
     fn d(&self, x: &[f64]) -> f64 {
+        self.d_from(x, 0.0)
+    }
+
+    /// `D` by Newton from `start` (a nearby `D`, scaled by the balance sums), or from the sum.
+    fn d_from(&self, x: &[f64], start: f64) -> f64 {
         let nf = self.nf();
         let s: f64 = x.iter().sum();
         if s <= 0.0 {
             return 0.0;
         }
-        let mut d = s;
+        let mut d = if start > 0.0 && start.is_finite() { start } else { s };
+        let mut prod = 1.0;
+        for xk in x {
+            prod *= xk * nf;
+        }
         for _ in 0..64 {
+            // D_P = D^(n+1) / (n^n Π x), in one product (fine in f64 for n ≤ 8 and sane sizes).
             let mut dp = d;
-            for xk in x {
-                dp = dp * d / (xk * nf);
+            for _ in 0..self.n {
+                dp *= d;
+            }
+            dp /= prod;
+            if !dp.is_finite() {
+                // fall back to the contract's incremental form
+                dp = d;
+                for xk in x {
+                    dp = dp * d / (xk * nf);
+                }
             }
             let prev = d;
             d = (self.ann * s + dp * nf) * d / ((self.ann - 1.0) * d + (nf + 1.0) * dp);
-            if fabs(d - prev) <= d * 1e-15 {
+            if fabs(d - prev) <= d * 1e-14 {
                 break;
             }
         }
@@ -155,10 +173,12 @@ impl Model {
             xp[i] = x;
             h[i] -= dx;
             h[j] += out;
-            d0 = self.d(&xp);
+            d0 = self.d_from(&xp, d0);
         }
         let new: Xs = xp.iter().zip(&h).map(|(x, v)| x + v).collect();
-        let d1 = self.d(&new);
+        let s_old: f64 = xp.iter().sum();
+        let s_new: f64 = new.iter().sum();
+        let d1 = self.d_from(&new, d0 * s_new / s_old);
         let nf = self.nf();
         let base = self.fee * nf / (4.0 * (nf - 1.0));
         let ys = (d0 + d1) / nf;
@@ -171,7 +191,7 @@ impl Model {
                 nw - f * fabs(ideal - nw)
             })
             .collect();
-        let d2 = self.d(&after);
+        let d2 = self.d_from(&after, d1);
         self.ts * (d2 - d0) / d0
     }
 }
@@ -184,11 +204,17 @@ pub(super) fn scan_pair(md: &Model, a: &[f64], i: usize, j: usize) -> Option<(f6
     if ai <= 0.0 {
         return None;
     }
-    let mut pts: SmallVec<[f64; 16]> = SmallVec::new();
-    for k in 1..=8u8 {
-        pts.push(ai * f64::from(k) / 8.0);
+    // Only a coin the deposit holds relatively more of than the pool can gain by being sold
+    // into one it holds relatively less of.
+    let share = |k: usize| a.get(k).copied().unwrap_or(0.0) * md.unit(k) / md.xp.get(k).copied().unwrap_or(1.0);
+    if share(i) <= share(j) {
+        return None;
     }
-    for k in [1e-4, 1e-3, 1e-2, 0.04] {
+    let mut pts: SmallVec<[f64; 16]> = SmallVec::new();
+    for k in 1..=6u8 {
+        pts.push(ai * f64::from(k) / 6.0);
+    }
+    for k in [1e-3, 1e-2, 0.05] {
         pts.push(ai * k);
     }
     pts.sort_by(f64::total_cmp);
@@ -200,7 +226,12 @@ pub(super) fn scan_pair(md: &Model, a: &[f64], i: usize, j: usize) -> Option<(f6
         }
     }
     let s = *pts.get(best.0)?;
-    let lo = best.0.checked_sub(1).and_then(|k| pts.get(k)).copied().unwrap_or(0.0);
+    let lo = best
+        .0
+        .checked_sub(1)
+        .and_then(|k| pts.get(k))
+        .copied()
+        .unwrap_or(0.0);
     let hi = pts.get(best.0 + 1).copied().unwrap_or(ai);
     Some((s, best.1, lo, hi))
 }

@@ -141,8 +141,6 @@ pub struct ZapIn {
     pub leftover: Amounts,
     /// why the plan swaps or not
     pub rebalance: Rebalance,
-    /// the pool state after the swap and the mint
-    pub pool_after: Pool,
 }
 
 /// The plan that mints the most LP of `pool` for `amounts` (one per pool coin, any ratio).

@@ -9,7 +9,9 @@
 //!    `fee = floor(amount · 1 / 10000)` per input token (LP inputs included), listed in
 //!    [`Plan::zap_fee`]. Nothing else is charged: no fee on positive slippage, none on outputs.
 //! 2. **Burns.** Every LP input (other than the target LP of a zap-in, which is passed through
-//!    to the output as it is) is burned proportionally ([`Step::Burn`]).
+//!    to the output as it is) is burned proportionally ([`Step::Burn`]); a Curve LP is instead
+//!    withdrawn in one coin ([`Step::BurnOne`]) when that returns more value at the pool's mid
+//!    prices.
 //! 3. **Routing.** Tokens that are not coins of the target pool (zap-in) or not outputs
 //!    (zap-out) are routed by [`crate::route::quote`] on the pool states left by the burns. A
 //!    zap-in routes them into the target pool's coins in the value shares of the pool's own
@@ -143,6 +145,56 @@ impl<'g> Ctx<'g> {
         Ok(())
     }
 
+    /// Burn `lp` of pool `p`: proportionally, or for a Curve pool by a one-coin withdrawal when
+    /// that returns more. When exactly one coin `w` of the pool is among `wanted` (the target
+    /// coins of a zap-in, the outputs of a zap-out), the two are compared exactly: the one-coin
+    /// withdrawal of `w` against the proportional burn followed by swapping the other coins into
+    /// `w` through the same pool (which is what the zap would otherwise have to do at best).
+    fn burn_best(&mut self, p: PoolId, lp: U256, wanted: &[TokenId]) -> Result<(), ZapError> {
+        let state = self.state(p)?;
+        if !matches!(state, Pool::StableSwap(_)) {
+            return self.burn(p, lp);
+        }
+        let coins = self.coins(p)?;
+        let mut hits = coins.iter().enumerate().filter(|(_, t)| wanted.contains(t));
+        let (Some((w, coin)), None) = (hits.next(), hits.next()) else {
+            return self.burn(p, lp);
+        };
+        let coin = *coin;
+        let Ok((one, after_one)) = state.burn_one(lp, w) else {
+            return self.burn(p, lp);
+        };
+        // Proportional, then every other coin into w through the same pool.
+        let (prop, mut st) = state.burn(lp)?;
+        let mut total = prop.get(w).copied().unwrap_or_default();
+        for (k, a) in prop.iter().enumerate() {
+            if k == w || a.is_zero() {
+                continue;
+            }
+            match st.swap(k, w, *a) {
+                Ok((out, next)) => {
+                    total = crate::math::add(total, out)?;
+                    st = next;
+                }
+                Err(_) => return self.burn(p, lp),
+            }
+        }
+        if one <= total {
+            return self.burn(p, lp);
+        }
+        let lp_token = self.graph.lp_token(p)?;
+        self.debit(lp_token, lp)?;
+        self.credit(coin, one)?;
+        self.steps.push(Step::BurnOne {
+            pool: p,
+            lp_in: lp,
+            token_out: coin,
+            amount_out: one,
+        });
+        self.states.insert(p, after_one);
+        Ok(())
+    }
+
     /// Swap `amount_in` of `t_in` for `t_out` through pool `p`; the output.
     fn swap(&mut self, p: PoolId, t_in: TokenId, t_out: TokenId, amount_in: U256) -> Result<U256, ZapError> {
         let i = self
@@ -194,8 +246,11 @@ impl<'g> Ctx<'g> {
         Ok(quote(g.unwrap_or(self.graph), &req)?)
     }
 
-    /// Replay a router plan's swaps on the current states (they were quoted on them).
-    fn apply_route(&mut self, plan: &Plan) -> Result<(), ZapError> {
+    /// Take a router plan's swaps (quoted exactly on the current states). Steps through a pool
+    /// in `replay` are re-simulated to follow its state (the target pool of a zap-in, whose
+    /// state the final mint needs); the others are taken as the router simulated them, and
+    /// [`Plan::verify`] re-runs everything.
+    fn apply_route(&mut self, plan: &Plan, replay: &[PoolId]) -> Result<(), ZapError> {
         for s in &plan.steps {
             match s {
                 Step::Swap {
@@ -205,9 +260,15 @@ impl<'g> Ctx<'g> {
                     amount_in,
                     amount_out,
                 } => {
-                    let out = self.swap(*pool, *token_in, *token_out, *amount_in)?;
-                    if out != *amount_out {
-                        return Err(ZapError::Unsupported("route leg does not replay exactly"));
+                    if replay.contains(pool) {
+                        let out = self.swap(*pool, *token_in, *token_out, *amount_in)?;
+                        if out != *amount_out {
+                            return Err(ZapError::Unsupported("route leg does not replay exactly"));
+                        }
+                    } else {
+                        self.debit(*token_in, *amount_in)?;
+                        self.credit(*token_out, *amount_out)?;
+                        self.steps.push(s.clone());
                     }
                 }
                 _ => return Err(ZapError::Unsupported("route leg with a non-swap step")),
@@ -363,7 +424,7 @@ pub fn zap_in(
             continue;
         }
         if let Some(p) = graph.pool_of_lp(t) {
-            ctx.burn(p, a)?;
+            ctx.burn_best(p, a, &coins)?;
         }
     }
     // Route what is not a target coin into the target coins.
@@ -502,7 +563,7 @@ fn route_into_coins(
             }
         }
     }
-    ctx.apply_route(&plan)
+    ctx.apply_route(&plan, &[target])
 }
 
 fn ratio_gap(a: Ratio<u64>, b: Ratio<u64>) -> f64 {
@@ -517,9 +578,11 @@ fn ratio_gap(a: Ratio<u64>, b: Ratio<u64>) -> f64 {
 
 /// Plan a zap out of LP tokens (and tokens) into `outputs` by value proportions.
 ///
-/// Each LP input is burned proportionally; every holding that is not an output token is then
-/// routed into the outputs with the given proportions. Coins received from a burn that are
-/// output tokens themselves are delivered as they are (the proportions split the routed part).
+/// Each LP input is burned (proportionally, or in one coin where that gives more); every
+/// holding that is not an output token is then routed into the outputs with the given
+/// proportions. When the burns already deliver output tokens, the split is corrected so that
+/// the outputs' values follow the proportions at the router's mid prices: held outputs above
+/// their share are routed into the outputs below it.
 ///
 /// # Errors
 /// [`ZapError::Proportions`] when the proportions are empty, zero, repeated or do not sum to 1;
@@ -561,9 +624,10 @@ pub fn zap_out(
     }
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
+    let wanted: Vec<TokenId> = outputs.iter().map(|o| o.0).collect();
     for (t, a) in ctx.holdings() {
         if let Some(p) = graph.pool_of_lp(t) {
-            ctx.burn(p, a)?;
+            ctx.burn_best(p, a, &wanted)?;
         }
     }
     let to_route: Vec<(TokenId, U256)> = ctx
@@ -575,10 +639,15 @@ pub fn zap_out(
     let mut impact = 0.0;
     if !to_route.is_empty() {
         let g = ctx.route_graph()?;
-        let plan = ctx.quote(g.as_ref(), &to_route, outputs, opts)?;
+        let mut plan = ctx.quote(g.as_ref(), &to_route, outputs, opts)?;
         upper = plan.upper_bound;
         impact = plan.price_impact;
-        ctx.apply_route(&plan)?;
+        if let Some(p2) = rebalance_outputs(&ctx, g.as_ref(), &to_route, outputs, &plan, opts) {
+            plan = p2;
+            upper = None;
+            impact = plan.price_impact;
+        }
+        ctx.apply_route(&plan, &[])?;
     }
     let mut outs = Vec::with_capacity(outputs.len());
     for (t, _) in outputs {
@@ -607,6 +676,64 @@ pub fn zap_out(
         price_impact: impact,
         gas_units: 0,
     })
+}
+
+/// When the burns already delivered some output tokens, the first quote (which splits only the
+/// routed part by the proportions) overshoots those outputs. Its amounts price the outputs
+/// against each other (output k's routed amount is worth `w_k` of the routed value), which
+/// gives each output's target value; held outputs above their target are sold (as extra
+/// inputs) into the outputs below it, in proportion to what each lacks. `None` keeps the
+/// first quote.
+fn rebalance_outputs(
+    ctx: &Ctx<'_>,
+    g: Option<&PoolGraph>,
+    to_route: &[(TokenId, U256)],
+    outputs: &[(TokenId, Ratio<u64>)],
+    first: &Plan,
+    opts: &ZapOptions,
+) -> Option<Plan> {
+    let held: Vec<U256> = outputs.iter().map(|(t, _)| ctx.held(*t)).collect();
+    if held.iter().all(U256::is_zero) || outputs.len() < 2 {
+        return None;
+    }
+    // price of one unit of output k, in units of the routed value
+    let mut price = Vec::with_capacity(outputs.len());
+    for (t, w) in outputs {
+        let routed = first.outputs.iter().find(|o| o.token == *t)?.amount;
+        if routed.is_zero() {
+            return None;
+        }
+        #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+        price.push((*w.numer() as f64 / *w.denom() as f64) / super::to_f64(routed));
+    }
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    let total: f64 = 1.0
+        + held
+            .iter()
+            .zip(&price)
+            .map(|(h, p)| super::to_f64(*h) * p)
+            .sum::<f64>();
+    let mut inputs: Vec<(TokenId, U256)> = to_route.to_vec();
+    let mut lack: Vec<(TokenId, f64)> = Vec::new();
+    for (((t, w), h), p) in outputs.iter().zip(&held).zip(&price) {
+        #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+        let (target, have) = (*w.numer() as f64 / *w.denom() as f64 * total, super::to_f64(*h) * p);
+        if have > target {
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            let excess = super::from_f64_clamped((have - target) / p, *h);
+            if !excess.is_zero() {
+                inputs.push((*t, excess));
+            }
+        } else {
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            lack.push((*t, target - have));
+        }
+    }
+    let outs = proportions(&lack);
+    if outs.is_empty() || inputs.len() == to_route.len() {
+        return None;
+    }
+    ctx.quote(g, &inputs, &outs, opts).ok()
 }
 
 /// LP-to-LP: burn the source LP(s) (and take any tokens), zap into `lp_out`, in one plan. The

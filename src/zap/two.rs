@@ -156,10 +156,7 @@ impl Two<'_> {
             Kind::V2 { k_last, fee_on, .. } => v2_mint_supply(self.ts, k_last, fee_on, r).ok()?,
             Kind::Solidly { .. } => self.ts,
         };
-        let term = [
-            mul_div(h[0], t, r[0]).ok()?,
-            mul_div(h[1], t, r[1]).ok()?,
-        ];
+        let term = [mul_div(h[0], t, r[0]).ok()?, mul_div(h[1], t, r[1]).ok()?];
         Some(Pt {
             s,
             out,
@@ -552,31 +549,21 @@ fn strict_in<F: Fam>(pool: &F, i: usize, p: &Pt) -> Option<()> {
     (minted == l).then_some(())
 }
 
-/// The result for a plan that passed [`strict`]: the swap and the mint run once more through
-/// [`Pool`], which gives the state after.
+/// The result for a plan: re-run once more on the family types ([`strict`]), then described.
 fn materialize(two: &Two<'_>, i: usize, p: &Pt) -> Option<ZapIn> {
+    let p = strict(two, i, p)?;
     let l = p.l();
     let j = other(i);
-    let (swap, after) = if p.s.is_zero() {
-        (None, None)
-    } else {
-        let (out, after) = two.pool.swap(i, j, p.s).ok()?;
-        let sw = ZapSwap {
-            from: i,
-            to: j,
-            amount_in: p.s,
-            amount_out: out,
-        };
-        (Some(sw), Some(after))
-    };
-    let (dep, left) = deposit_of(p, l).ok()?;
-    let (minted, pool_after) = after.as_ref().unwrap_or(two.pool).mint(&dep).ok()?;
-    if minted != l {
-        return None;
-    }
+    let swap = (!p.s.is_zero()).then_some(ZapSwap {
+        from: i,
+        to: j,
+        amount_in: p.s,
+        amount_out: p.out,
+    });
+    let (dep, left) = deposit_of(&p, l).ok()?;
     Some(ZapIn {
         swap,
-        minted,
+        minted: l,
         deposit: Amounts::from_slice(&dep),
         leftover: Amounts::from_slice(&left),
         rebalance: if p.s.is_zero() {
@@ -584,14 +571,13 @@ fn materialize(two: &Two<'_>, i: usize, p: &Pt) -> Option<ZapIn> {
         } else {
             Rebalance::Swapped
         },
-        pool_after,
     })
 }
 
 /// A pool that cannot take a proportional deposit (empty): the direct mint, as the contract
 /// takes it (first deposit).
 fn direct_only(pool: &Pool, a: [U256; 2]) -> Result<ZapIn, ZapError> {
-    let (minted, pool_after) = pool.mint(&a).map_err(|e| match e {
+    let (minted, _) = pool.mint(&a).map_err(|e| match e {
         PoolError::InsufficientLiquidityMinted | PoolError::InvalidFirstDeposit => {
             ZapError::NothingToMint
         }
@@ -603,7 +589,6 @@ fn direct_only(pool: &Pool, a: [U256; 2]) -> Result<ZapIn, ZapError> {
         deposit: Amounts::from_slice(&a),
         leftover: Amounts::from_slice(&[U256::zero(), U256::zero()]),
         rebalance: Rebalance::NotNeeded,
-        pool_after,
     })
 }
 
@@ -631,7 +616,9 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         kind,
         a: [a0, a1],
     };
-    let p0 = two.eval(0, U256::zero()).ok_or(ZapError::Math(crate::error::MathError::Overflow))?;
+    let p0 = two
+        .eval(0, U256::zero())
+        .ok_or(ZapError::Math(crate::error::MathError::Overflow))?;
     let i = if p0.term[0] > p0.term[1] {
         0
     } else if p0.term[1] > p0.term[0] {
@@ -694,7 +681,9 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<P
     let stable = matches!(two.kind, Kind::Solidly { stable: true, .. });
     let cross = |p: &Pt| p.term[i] <= p.term[j];
     let guess = match two.kind {
-        Kind::V2 { fee: (num, den), .. } => {
+        Kind::V2 {
+            fee: (num, den), ..
+        } => {
             #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)]
             // f64 guide; num < den
             let gamma = 1.0 - num as f64 / den as f64;
@@ -720,7 +709,9 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<P
     let (lo, hi) = match two.bracket(i, *p0, ai, guess, &cross) {
         Some((lo, hi)) => two.first_true(i, lo, hi, None, &cross),
         None => {
-            let hi = two.eval(i, ai).or_else(|| two.scan_first_feasible(i, U256::zero(), ai))?;
+            let hi = two
+                .eval(i, ai)
+                .or_else(|| two.scan_first_feasible(i, U256::zero(), ai))?;
             (*p0, hi)
         }
     };
@@ -760,7 +751,13 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<P
     }
     // Left end of the plateau: the first s with B(s) ≥ best (B does not decrease).
     let reach = |p: &Pt| p.term[j] >= best;
-    let (_, mut left) = two.first_true(i, *p0, top, top.s.checked_sub(U256::one()), &reach);
+    // When the crossing's last failing point is right before `top` and does not reach `best`,
+    // `top` is the left end already (B does not decrease); otherwise search for it.
+    let mut left = if lo.s.checked_add(U256::one()) == Some(top.s) && !reach(&lo) {
+        top
+    } else {
+        two.first_true(i, *p0, top, top.s.checked_sub(U256::one()), &reach).1
+    };
     if irregular {
         // Non-monotone quirk: an earlier s may still reach `best`.
         let w = U256::from(STABLE_WINDOW);
@@ -862,7 +859,9 @@ fn keep_most(
             // A(s) only falls from here on: the plateau has ended.
             break;
         }
-        let Some(k) = value_key(two.kind, &q) else { continue };
+        let Some(k) = value_key(two.kind, &q) else {
+            continue;
+        };
         if k.0 > key.0 || (k.0 == key.0 && k.1 > key.1) {
             if let Some(z) = checked(two, i, &q, careful) {
                 chosen = z;

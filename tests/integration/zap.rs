@@ -200,6 +200,23 @@ mod plans {
             plan.verify(&g).unwrap();
             assert_eq!(plan.outputs.len(), 2);
             assert!(plan.outputs.iter().all(|o| o.amount > U256::zero()));
+            // A coin of the pool at 20 %: the burn alone gives it about half of the value, so
+            // part of it must be sold into the other output.
+            let plan = zap_out(
+                &g,
+                &[(lp, lp_in)],
+                &[(coins[0], Ratio::new(1, 5)), (o1, Ratio::new(4, 5))],
+                &ZapOptions::default(),
+            )
+            .unwrap();
+            plan.verify(&g).unwrap();
+            let burned: U256 = match &plan.steps[0] {
+                Step::Burn { amounts_out, .. } => amounts_out[0],
+                Step::BurnOne { token_out, amount_out, .. } if *token_out == coins[0] => *amount_out,
+                _ => U256::zero(),
+            };
+            assert!(plan.outputs[0].amount < burned, "{kind:?}: {:?}", plan.steps);
+            assert!(plan.steps.iter().any(|s| matches!(s, Step::Swap { token_in, .. } if *token_in == coins[0])));
         }
         // Bad proportions are a typed error.
         let p = pool_of(&g, PoolKind::ConstantProduct, false);
@@ -220,10 +237,38 @@ mod plans {
             let amount = g.pool(from).unwrap().pool.total_supply() / U256::from(100_000u32);
             let z = lp_to_lp(&g, &[(lp_from, amount)], lp_to, &ZapOptions::default()).unwrap();
             z.plan.verify(&g).unwrap();
-            assert!(matches!(z.plan.steps[0], Step::Burn { .. }));
+            assert!(matches!(z.plan.steps[0], Step::Burn { .. } | Step::BurnOne { .. }));
             assert!(matches!(z.plan.steps.last(), Some(Step::Mint { .. })));
             assert!(z.minted > U256::zero());
         }
+    }
+
+    /// A Curve LP in a pool that holds too much of one coin is withdrawn in that coin (one-coin
+    /// burn), which returns more than the proportional burn; the plan verifies.
+    #[test]
+    fn curve_lp_uses_one_coin_withdrawal_where_it_gives_more() {
+        let mut g = graph("pub-03-single-t10-p30.json");
+        let p = pool_of(&g, PoolKind::Stableswap, false);
+        let coins = g.pool(p).unwrap().tokens.clone();
+        let state = g.pool(p).unwrap().pool.clone();
+        // Push the pool off balance: sell half of its coin-0 balance of coin 0 into it.
+        let big = state.balances()[0] / U256::from(2u8);
+        let (_, skewed) = state.swap(0, 1, big).unwrap();
+        g.set_pool_state(p, skewed.clone()).unwrap();
+        let lp = g.lp_token(p).unwrap();
+        let lp_in = skewed.total_supply() / U256::from(1000u32);
+        let plan = zap_out(&g, &[(lp, lp_in)], &[(coins[0], Ratio::new(1, 1))], &ZapOptions::default()).unwrap();
+        plan.verify(&g).unwrap();
+        assert!(
+            matches!(plan.steps[0], Step::BurnOne { token_out, .. } if token_out == coins[0]),
+            "{:?}",
+            plan.steps
+        );
+        // It beats the proportional burn followed by swapping coin 1 into coin 0 in the pool.
+        let net = lp_in - lp_in / U256::from(10_000u32);
+        let (prop, after) = skewed.burn(net).unwrap();
+        let (out, _) = after.swap(1, 0, prop[1]).unwrap();
+        assert!(plan.outputs[0].amount > prop[0] + out);
     }
 
     /// Errors, not panics: unknown LP, empty input, dust.
@@ -243,5 +288,145 @@ mod plans {
         let _ = zap_in(&g, &[(t, unit(&g, t, 1))], lp, &opts);
         let after: Vec<Pool> = g.pools().iter().map(|p| p.pool.clone()).collect();
         assert_eq!(before, after);
+    }
+}
+
+mod single_pool {
+    use swapzap::pool::stableswap::{StableSwap, StableSwapParams, Variant};
+    use swapzap::pool::{ConstantProduct, Pool, Solidly};
+    use swapzap::zap::{zap_in_pool, Rebalance, ZapConfig};
+    use swapzap::U256;
+
+    /// xorshift: deterministic inputs without a dependency.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn range(&mut self, lo: u64, hi: u64) -> u64 {
+            lo + self.next() % (hi - lo + 1)
+        }
+    }
+
+    /// The mint of holdings `h` on `pool`, as min_k floor(h_k·T/r_k) re-run through the pool:
+    /// mint the holdings themselves (the pair keeps the excess, the LP is the same).
+    fn mint_of(pool: &Pool, h: &[U256]) -> U256 {
+        pool.mint(h).map(|x| x.0).unwrap_or_default()
+    }
+
+    /// Brute force over every integer swap in both directions: the optimiser mints exactly
+    /// the maximum, and its swap is the smallest one that does (in its direction).
+    #[test]
+    fn two_coin_optimum_matches_brute_force() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for case in 0..300 {
+            let r0 = U256::from(rng.range(1_000, 200_000));
+            let r1 = U256::from(rng.range(1_000, 200_000));
+            let ts = U256::from(rng.range(500, 300_000));
+            let pool = match case % 3 {
+                0 => Pool::ConstantProduct(ConstantProduct::new([r0, r1], 3, 1000, ts).unwrap()),
+                1 => Pool::Solidly(Solidly::new([r0, r1], [18, 18], false, 30, ts).unwrap()),
+                _ => Pool::Solidly(Solidly::new([r0, r0], [18, 18], true, 5, ts).unwrap()),
+            };
+            let a = [U256::from(rng.range(0, 3_000)), U256::from(rng.range(0, 3_000))];
+            if a[0].is_zero() && a[1].is_zero() {
+                continue;
+            }
+            let mut best = mint_of(&pool, &a);
+            let mut smallest: Option<(usize, u64)> = None;
+            for i in 0..2 {
+                let j = 1 - i;
+                for s in 1..=a[i].as_u64() {
+                    let Ok((out, p1)) = pool.swap(i, j, U256::from(s)) else { continue };
+                    if out.is_zero() {
+                        continue;
+                    }
+                    let mut h = a;
+                    h[i] -= U256::from(s);
+                    h[j] += out;
+                    let m = mint_of(&p1, &h);
+                    if m > best {
+                        best = m;
+                        smallest = Some((i, s));
+                    }
+                }
+            }
+            let z = zap_in_pool(&pool, &a, &ZapConfig::exact());
+            if best.is_zero() {
+                assert!(z.is_err() || z.as_ref().unwrap().minted.is_zero(), "case {case}");
+                continue;
+            }
+            let z = z.unwrap_or_else(|e| panic!("case {case}: {e}"));
+            assert_eq!(z.minted, best, "case {case}: {pool:?} {a:?}");
+            match (smallest, z.swap) {
+                (None, None) => {}
+                (Some((i, s)), Some(sw)) => {
+                    assert_eq!(sw.from, i, "case {case}");
+                    // the smallest swap minting the best, or within the keep_most scan
+                    assert!(sw.amount_in >= U256::from(s), "case {case}");
+                    assert!(sw.amount_in <= U256::from(s + 64), "case {case}");
+                }
+                (x, y) => panic!("case {case}: brute force {x:?}, optimiser {y:?}"),
+            }
+        }
+    }
+
+    /// With a surplus threshold, a small imbalance is refunded instead of swapped.
+    #[test]
+    fn surplus_threshold_refunds_small_imbalances() {
+        let pool = Pool::ConstantProduct(
+            ConstantProduct::new([U256::exp10(24), U256::exp10(24)], 3, 1000, U256::exp10(24)).unwrap(),
+        );
+        // 1.0 and 1.00005: 25 ppm of the input is unmatched.
+        let a = [U256::exp10(18), U256::exp10(18) + U256::exp10(14) / 2];
+        let exact = zap_in_pool(&pool, &a, &ZapConfig::exact()).unwrap();
+        assert_eq!(exact.rebalance, Rebalance::Swapped);
+        let lazy = zap_in_pool(&pool, &a, &ZapConfig::exact().with_surplus_threshold_ppm(100)).unwrap();
+        assert!(matches!(lazy.rebalance, Rebalance::BelowThreshold { wasted_ppm } if wasted_ppm <= 100));
+        assert!(lazy.swap.is_none());
+        assert!(lazy.minted < exact.minted);
+        assert!(lazy.leftover[1] > U256::zero());
+        // A large imbalance is still swapped.
+        let b = [U256::exp10(18), U256::exp10(18) * U256::from(3u8)];
+        let z = zap_in_pool(&pool, &b, &ZapConfig::exact().with_surplus_threshold_ppm(100)).unwrap();
+        assert_eq!(z.rebalance, Rebalance::Swapped);
+    }
+
+    /// Curve: the direct add is never beaten by less than it reports, and bad input errors.
+    #[test]
+    fn curve_zap_never_over_reports_and_rejects_bad_input() {
+        let params = StableSwapParams {
+            variant: Variant::Ng,
+            balances: [U256::exp10(24), U256::exp10(12) * U256::from(3u8)].into_iter().collect(),
+            rates: [U256::exp10(18), U256::exp10(30)].into_iter().collect(),
+            a: U256::from(200u32),
+            fee: U256::from(4_000_000u32),
+            admin_fee: U256::from(5_000_000_000u64),
+            total_supply: U256::exp10(24) * U256::from(4u8),
+            admin_balances: [U256::zero(); 2].into_iter().collect(),
+            offpeg_fee_multiplier: U256::from(20_000_000_000u64),
+        };
+        let pool = Pool::StableSwap(StableSwap::new(params).unwrap());
+        let a = [U256::exp10(22), U256::zero()];
+        let z = zap_in_pool(&pool, &a, &ZapConfig::exact()).unwrap();
+        let direct = pool.mint(&a).unwrap().0;
+        assert!(z.minted >= direct);
+        let (rerun, _) = match z.swap {
+            Some(s) => {
+                let (out, p1) = pool.swap(s.from, s.to, s.amount_in).unwrap();
+                let mut h = a;
+                h[s.from] -= s.amount_in;
+                h[s.to] += out;
+                assert_eq!(z.deposit.as_slice(), &h);
+                p1.mint(&h).unwrap()
+            }
+            None => pool.mint(&a).unwrap(),
+        };
+        assert_eq!(rerun, z.minted);
+        assert!(zap_in_pool(&pool, &[U256::one()], &ZapConfig::exact()).is_err());
+        assert!(zap_in_pool(&pool, &[U256::zero(), U256::zero()], &ZapConfig::exact()).is_err());
     }
 }
