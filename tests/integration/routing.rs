@@ -1,6 +1,10 @@
 //! Routing: every instance of `../shared/routing/instances` is routed and checked against
 //! `../shared/routing/results.json` (read at test time), plus property tests.
-#![allow(clippy::print_stderr, clippy::neg_cmp_op_on_partial_ord, clippy::too_many_arguments)]
+#![allow(
+    clippy::print_stderr,
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::too_many_arguments
+)]
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -520,4 +524,32 @@ fn plan_json_has_the_scorer_format() {
         v["outputs"][0]["token"].as_str().unwrap(),
         g.token(TokenId(1)).unwrap().address
     );
+}
+
+/// The request API's typed `Request` converts to the same route as the body path.
+#[test]
+fn from_request_matches_the_body_path() {
+    use swapzap::request::QuoteRequest;
+    for inst in instances().into_iter().take(8) {
+        let mut body = inst.raw["request"].clone();
+        body.as_object_mut().unwrap().remove("userAddr");
+        let q: QuoteRequest = serde_json::from_value(body).unwrap();
+        let req = q.validate(&inst.graph.sources()).unwrap();
+        let r = RouteRequest::from_request(&req, &inst.graph).unwrap();
+        let mut b = inst.req.clone();
+        b.float_safe = false;
+        assert_eq!(r.inputs, b.inputs);
+        assert_eq!(r.outputs.len(), b.outputs.len());
+        for ((t1, w1), (t2, w2)) in r.outputs.iter().zip(&b.outputs) {
+            assert_eq!(t1, t2);
+            assert_eq!(
+                *w1.numer() as u128 * *w2.denom() as u128,
+                *w2.numer() as u128 * *w1.denom() as u128
+            );
+        }
+        assert_eq!(r.slippage, b.slippage);
+        let p = route::quote(&inst.graph, &r).unwrap();
+        p.verify(&inst.graph).unwrap();
+        assert_eq!(p.outputs, route::quote(&inst.graph, &b).unwrap().outputs);
+    }
 }
