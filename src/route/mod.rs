@@ -31,9 +31,15 @@
 //!    step are dropped and the problem re-solved, and the plan (or the single path) with the best
 //!    output net of gas is returned. Chain 101 has no gas pricing.
 //!
-//! The reported [`Plan::upper_bound`] is `h(ν) · (1 + 1e-7)`: the margin covers float error of
-//! the models (≈1e-12) and the sequential-execution gain of Curve pools (fee on the output)
-//! that the aggregate model does not see (≤ 1e-7 relative, see `../shared/routing/README.md`).
+//! The reported [`Plan::upper_bound`] is `h(ν) · (1 + 1e-7) + s`: the relative margin covers
+//! float error of the models (≈1e-12) and the sequential-execution gain of Curve pools (fee on
+//! the output) that the aggregate model does not see (≤ 1e-7 relative, see
+//! `../shared/routing/README.md`); `s` covers integer rounding in the user's favour, per pool
+//! direction of the pruned graph swapped once: a solidly fee rounded down (less than one unit
+//! of the input token), a solidly-stable or Curve output up to two units above the float curve,
+//! each valued at the optimal prices ν. It bounds plans that swap each pool direction once (as
+//! the router's do); splitting one direction into many tiny swaps can dodge rounded-down fees
+//! without limit, which no float model bounds.
 //!
 //! Deterministic: no hashing, no clocks, no thread-dependent order; [`quote_batch`] with the
 //! `parallel` feature maps requests to plans independently and keeps their order.
@@ -661,9 +667,22 @@ impl Ctx<'_> {
             let du = Dual::new(nl, &dedges, &b, &c);
             let h = du.solve(&mut nu, &order, &is_out, 80);
             if round == 0 {
-                bound = h;
+                // integer rounding that can favour the user, per pool direction swapped once:
+                // a solidly fee rounded down (< 1 input unit), a solidly stable or Curve output
+                // a unit or two above the float curve; x·y = k outputs are floors (none)
+                let mut slack = 0.0;
+                for e in &self.edges {
+                    let (vi, vo) = (nu[loc[e.ti.index()]], nu[loc[e.to.index()]]);
+                    slack += match self.graph.pool(e.pool).map(|p| (p.kind, p.stable)) {
+                        Some((PoolKind::Solidly, false)) => vi,
+                        Some((PoolKind::Solidly, true)) => vi + 2.0 * vo,
+                        Some((PoolKind::Stableswap, _)) => 2.0 * vo,
+                        _ => 0.0,
+                    };
+                }
+                bound = h * (1.0 + BOUND_MARGIN) + slack;
                 if bound_only {
-                    return Ok((Plan::default(), h * (1.0 + BOUND_MARGIN)));
+                    return Ok((Plan::default(), bound));
                 }
             }
             let ev = du.eval(&nu);
@@ -722,7 +741,7 @@ impl Ctx<'_> {
             }
         }
         let best = best.ok_or(RouteError::NoRoute)?;
-        Ok((self.finish(best, bound)?, bound * (1.0 + BOUND_MARGIN)))
+        Ok((self.finish(best, bound)?, bound))
     }
 
     /// Output units per unit of dual value (ν of the first output, c·ν = 1).
@@ -1232,7 +1251,7 @@ impl Ctx<'_> {
         } else {
             0.0
         };
-        let ub = bound * (1.0 + BOUND_MARGIN);
+        let ub = bound;
         Ok(Plan {
             inputs,
             steps: c.steps,

@@ -365,6 +365,22 @@ impl SwEdge {
         }
     }
 
+    /// `y(xi) − y(xi + δ)` without cancellation: subtracting the invariant's quadratic at the
+    /// two points gives `Δy = δ (y1 + K'/(u0 u1)) / (y1 + c0/y0)` with `K' = D^(n+1)/(n^n Π Ann)`,
+    /// `c0 = K'/u0`, every term positive.
+    fn dy(&self, delta: f64) -> f64 {
+        if !(delta > 0.0) {
+            return 0.0;
+        }
+        let u0 = self.xi;
+        let u1 = u0 + delta;
+        let y1 = self.y(u1);
+        let kp = self.dn1 / (self.p_o * self.ann);
+        let num = y1 + kp / (u0 * u1);
+        let den = y1 + kp / u0 / self.y0;
+        (delta * num / den).max(0.0)
+    }
+
     /// (y, m, dm/du) at u.
     fn m(&self, u: f64) -> (f64, f64, f64) {
         let y = self.y(u);
@@ -498,10 +514,7 @@ impl EdgeModel {
             EdgeModel::Ss {
                 x0, y0, si, so, g, ..
             } => ss_out_norm(x0, y0, g * a / si) * so,
-            EdgeModel::Sw(s) => {
-                let y = s.y(s.xi + a * s.ci);
-                ((s.y0 - y) * (1.0 - s.fee) / s.cj).max(0.0)
-            }
+            EdgeModel::Sw(s) => s.dy(a * s.ci) * (1.0 - s.fee) / s.cj,
         }
     }
 
@@ -559,9 +572,12 @@ impl EdgeModel {
                 let sc = so / si;
                 let dp = 3.0 * (1.0 - r * r) * (1.0 - r * r)
                     / ((1.0 + 3.0 * r * r) * (1.0 + 3.0 * r * r));
+                // the input from the closed form; the output from the cancellation-free curve
+                // (so the point is on the curve even for inputs tiny against the reserves)
+                let xin = (x1 - x0) / g * si;
                 Arb {
-                    x: (x1 - x0) / g * si,
-                    o: (y0 - y1) * so,
+                    x: xin,
+                    o: ss_out_norm(x0, y0, g * xin / si) * so,
                     f1: g * p * sc,
                     f2: g * sc * dp * (-(g / si) * (p + r) / x1),
                 }
@@ -616,11 +632,11 @@ impl EdgeModel {
                     return none;
                 }
                 let u = s.xi + dl;
-                let (y, m, dm) = s.m(u);
+                let (_, m, dm) = s.m(u);
                 let conv = (1.0 - s.fee) * s.ci / s.cj;
                 Arb {
                     x: dl / s.ci,
-                    o: ((s.y0 - y) * (1.0 - s.fee) / s.cj).max(0.0),
+                    o: s.dy(dl) * (1.0 - s.fee) / s.cj,
                     f1: conv * m,
                     f2: conv * dm * s.ci,
                 }

@@ -56,7 +56,9 @@ pub fn results() -> Value {
 }
 
 /// Single-output and multi-input: the dual bound must sit on the reference optimum T
-/// (an upper bound itself): within 1e-9 below, and not above by more than 1e-6.
+/// (an upper bound itself): within 1e-9 below; above it only by the 1e-7 float margin and
+/// the integer-rounding slack (a few base units per solidly/Curve direction, which is up to
+/// ~3e-5 of the tiniest public trades), so within 1e-4.
 #[test]
 fn dual_bound_matches_reference_optimum() {
     let res = results();
@@ -70,7 +72,7 @@ fn dual_bound_matches_reference_optimum() {
             .unwrap();
         let r = b / t;
         eprintln!("{:32} bound/T = {:.12} ({:?})", inst.name, r, dt);
-        if inst.kind != "multi_output" && !(r > 1.0 - 1e-9 && r < 1.0 + 1e-6) {
+        if inst.kind != "multi_output" && !(r > 1.0 - 1e-9 && r < 1.0 + 1e-4) {
             bad.push((inst.name.clone(), r));
         }
     }
@@ -551,5 +553,33 @@ fn from_request_matches_the_body_path() {
         let p = route::quote(&inst.graph, &r).unwrap();
         p.verify(&inst.graph).unwrap();
         assert_eq!(p.outputs, route::quote(&inst.graph, &b).unwrap().outputs);
+    }
+}
+
+/// Regression (found by the `plan` fuzz target): on trades tiny against the pools, integer
+/// fee rounding favours the user by more than the float margin; the bound still holds.
+#[test]
+fn bound_holds_on_tiny_trades() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+    let s: Snapshot = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let g = PoolGraph::from_snapshot(&s).unwrap();
+    for (amt, hops) in [
+        (1_970_324_836_974_592u64, 2usize),
+        (1_970_324_836_974_592, 6),
+        (10u64.pow(18), 2),
+    ] {
+        let mut req = RouteRequest::new(
+            vec![(TokenId(3), U256::from(amt))],
+            vec![(TokenId(0), Ratio::new(1, 1))],
+        );
+        req.max_hops = hops;
+        let p = route::quote(&g, &req).unwrap();
+        p.verify(&g).unwrap();
+        assert!(
+            p.upper_bound.unwrap() >= p.value,
+            "{amt}: {:?} < {}",
+            p.upper_bound,
+            p.value
+        );
     }
 }
