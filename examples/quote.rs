@@ -282,6 +282,13 @@ fn main() -> ExitCode {
         "impact:   {:.4}% against mid prices (fees included)",
         plan.price_impact * 100.0
     );
+    for r in &plan.refunds {
+        println!(
+            "refund:   {} {} (float-safe margin, returned to the user)",
+            human(r.amount, dec(r.token)),
+            sym(r.token)
+        );
+    }
     if plan.gas_units > 0 {
         println!("gas:      {} units", plan.gas_units);
     }
