@@ -1,8 +1,129 @@
-//! Criterion benches for `route` (ids `area/op/param`, deterministic inputs).
-#![allow(missing_docs)]
-use criterion::{criterion_group, criterion_main, Criterion};
+//! Criterion benches for `route` (ids `route/quote/<tokens>t-<pools>p`, deterministic inputs).
+//!
+//! Generated markets (`tests/integration/route_gen.rs`) from 10 to 2000 pools, several requests
+//! each (hub → long tail, long tail → hub, hub → hub, 1e3..3e6 USD), single thread. Before the
+//! criterion groups a table of median / max quote time per size over all requests is printed
+//! (`cargo bench --bench route`), so the README shows how cost grows with the graph; the public
+//! instances of `../shared/routing` are timed too when that folder is present.
+#![allow(missing_docs, clippy::unwrap_used, clippy::arithmetic_side_effects, clippy::print_stdout)]
 
-fn benches(_c: &mut Criterion) {}
+#[path = "../tests/integration/route_gen.rs"]
+mod route_gen;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use num_rational::Ratio;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+use swapzap::graph::PoolGraph;
+use swapzap::route::{self, RouteRequest};
+use swapzap::units::TokenId;
+use swapzap::U256;
+
+const SIZES: [(usize, usize); 7] = [(10, 40), (25, 100), (60, 400), (120, 800), (180, 1200), (250, 1600), (300, 2000)];
+
+fn requests(m: &route_gen::Market, n_tokens: usize, seed: u64) -> Vec<RouteRequest> {
+    let mut rng = route_gen::Rng(seed);
+    let mut out = Vec::new();
+    for k in 0..24 {
+        let (from, to) = match k % 3 {
+            0 => (rng.below(5), 5 + rng.below(n_tokens - 5)),
+            1 => (5 + rng.below(n_tokens - 5), rng.below(5)),
+            _ => {
+                let a = rng.below(5);
+                (a, (a + 1 + rng.below(4)) % 5)
+            }
+        };
+        let usd = 10f64.powf(rng.range(3.0, 6.5));
+        let a = usd / m.prices[from] * 10f64.powi(i32::from(m.decimals[from]));
+        let a = U256::from_dec_str(&format!("{:.0}", a.max(1.0))).unwrap();
+        out.push(RouteRequest::new(vec![(TokenId(from as u32), a)], vec![(TokenId(to as u32), Ratio::new(1, 1))]));
+    }
+    out
+}
+
+fn table() {
+    println!("route/quote scaling (single thread, 24 requests per size):");
+    println!("{:>7} {:>6} {:>10} {:>10} {:>10} {:>8}", "tokens", "pools", "median", "max", "mean", "ok");
+    for (t, p) in SIZES {
+        let m = route_gen::market(1000 + p as u64, t, p);
+        let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+        let reqs = requests(&m, t, p as u64);
+        let mut times = Vec::new();
+        let mut ok = 0;
+        for r in &reqs {
+            let t0 = Instant::now();
+            let res = route::quote(&g, r);
+            times.push(t0.elapsed());
+            ok += usize::from(res.is_ok());
+        }
+        times.sort();
+        let mean = times.iter().sum::<Duration>() / times.len() as u32;
+        println!(
+            "{:>7} {:>6} {:>10.3?} {:>10.3?} {:>10.3?} {:>5}/{}",
+            t,
+            p,
+            times[times.len() / 2],
+            times[times.len() - 1],
+            mean,
+            ok,
+            reqs.len()
+        );
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/routing/instances");
+    if let Ok(rd) = std::fs::read_dir(&dir) {
+        let mut files: Vec<_> = rd.map(|e| e.unwrap().path()).collect();
+        files.sort();
+        let mut times = Vec::new();
+        for f in files {
+            let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+            let snap: swapzap::snapshot::Snapshot = serde_json::from_value(v["snapshot"].clone()).unwrap();
+            let g = PoolGraph::from_snapshot(&snap).unwrap();
+            let body: swapzap::route::body::QuoteBody = serde_json::from_value(v["request"].clone()).unwrap();
+            let req = body.to_route_request(&g).unwrap();
+            let _ = route::quote(&g, &req); // warm
+            let t0 = Instant::now();
+            let _ = black_box(route::quote(&g, &req));
+            times.push((t0.elapsed(), f.file_stem().unwrap().to_string_lossy().to_string()));
+        }
+        times.sort();
+        if !times.is_empty() {
+            println!(
+                "public instances: median {:?}, max {:?} ({})",
+                times[times.len() / 2].0,
+                times[times.len() - 1].0,
+                times[times.len() - 1].1
+            );
+        }
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    table();
+    let mut group = c.benchmark_group("route/quote");
+    group.sample_size(10).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(300));
+    for (t, p) in SIZES {
+        let m = route_gen::market(1000 + p as u64, t, p);
+        let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+        let reqs = requests(&m, t, p as u64);
+        group.bench_with_input(BenchmarkId::from_parameter(format!("{t}t-{p}p")), &reqs, |b, reqs| {
+            b.iter(|| {
+                for r in reqs.iter().take(6) {
+                    let _ = black_box(route::quote(&g, r));
+                }
+            });
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("route/graph");
+    group.sample_size(10).measurement_time(Duration::from_secs(1)).warm_up_time(Duration::from_millis(200));
+    for (t, p) in [(60, 400), (300, 2000)] {
+        let m = route_gen::market(1000 + p as u64, t, p);
+        group.bench_with_input(BenchmarkId::from_parameter(format!("{t}t-{p}p")), &m.snapshot, |b, s| {
+            b.iter(|| black_box(PoolGraph::from_snapshot(s).unwrap()));
+        });
+    }
+    group.finish();
+}
 
 criterion_group!(group, benches);
 criterion_main!(group);

@@ -41,13 +41,25 @@ fn v2_fee_on() -> Pool {
 fn solidly(stable: bool) -> Pool {
     if stable {
         Pool::Solidly(
-            Solidly::new([e(5_300_000, 6), e(4_900_000, 18)], [6, 18], true, 5, e(5_000_000, 12))
-                .unwrap(),
+            Solidly::new(
+                [e(5_300_000, 6), e(4_900_000, 18)],
+                [6, 18],
+                true,
+                5,
+                e(5_000_000, 12),
+            )
+            .unwrap(),
         )
     } else {
         Pool::Solidly(
-            Solidly::new([e(2_000_000, 6), e(1000, 18)], [6, 18], false, 30, e(44_000, 12))
-                .unwrap(),
+            Solidly::new(
+                [e(2_000_000, 6), e(1000, 18)],
+                [6, 18],
+                false,
+                30,
+                e(44_000, 12),
+            )
+            .unwrap(),
         )
     }
 }
@@ -76,12 +88,32 @@ fn benches(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(300))
         .sample_size(30);
     let cases: Vec<(&str, Pool, Vec<U256>)> = vec![
-        ("in_pool/v2/one_sided", v2(), vec![e(10_000, 6), U256::zero()]),
+        (
+            "in_pool/v2/one_sided",
+            v2(),
+            vec![e(10_000, 6), U256::zero()],
+        ),
         ("in_pool/v2/two_sided", v2(), vec![e(10_000, 6), e(1, 18)]),
-        ("in_pool/v2_fee_on/one_sided", v2_fee_on(), vec![e(10_000, 6), U256::zero()]),
-        ("in_pool/solidly_volatile/one_sided", solidly(false), vec![e(10_000, 6), U256::zero()]),
-        ("in_pool/solidly_stable/one_sided", solidly(true), vec![e(10_000, 6), U256::zero()]),
-        ("in_pool/solidly_stable/two_sided", solidly(true), vec![e(10_000, 6), e(3_000, 18)]),
+        (
+            "in_pool/v2_fee_on/one_sided",
+            v2_fee_on(),
+            vec![e(10_000, 6), U256::zero()],
+        ),
+        (
+            "in_pool/solidly_volatile/one_sided",
+            solidly(false),
+            vec![e(10_000, 6), U256::zero()],
+        ),
+        (
+            "in_pool/solidly_stable/one_sided",
+            solidly(true),
+            vec![e(10_000, 6), U256::zero()],
+        ),
+        (
+            "in_pool/solidly_stable/two_sided",
+            solidly(true),
+            vec![e(10_000, 6), e(3_000, 18)],
+        ),
         (
             "in_pool/curve3_classic/one_sided",
             curve3(Variant::Classic),
@@ -95,7 +127,11 @@ fn benches(c: &mut Criterion) {
     ];
     for (name, pool, amounts) in &cases {
         let z = zap_in_pool(pool, amounts, &cfg).unwrap();
-        println!("{name}: minted {} swap {:?}", z.minted, z.swap.map(|s| (s.from, s.amount_in)));
+        println!(
+            "{name}: minted {} swap {:?}",
+            z.minted,
+            z.swap.map(|s| (s.from, s.amount_in))
+        );
         g.bench_function(*name, |b| {
             b.iter(|| zap_in_pool(black_box(pool), black_box(amounts), &cfg).unwrap())
         });

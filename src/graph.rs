@@ -53,6 +53,11 @@ pub struct PoolInfo {
     pub lp_token: TokenId,
     /// The exact state.
     pub pool: Pool,
+    /// Input granularity at which the pool's integer fee equals its exact fraction: for a
+    /// solidly pool `10000 / gcd(fee_bps, 10000)` (then `floor(a·bps/10000) = a·bps/10000`), 1
+    /// for the others. The router rounds split amounts into solidly pools to multiples of it, so
+    /// its plans also match float models of the pools (the benchmark scorer's) to 1e-9.
+    pub fee_quantum: u64,
 }
 
 /// A validated snapshot: dense ids, exact pools, adjacency, float search models.
@@ -95,13 +100,20 @@ fn normalise(chain_id: u64, a: &str) -> Result<String, RouteError> {
 }
 
 fn num(pool: &str, field: &'static str, s: Option<&String>) -> Result<U256, RouteError> {
-    s.and_then(|s| parse_u256_dec(s)).ok_or(RouteError::BadNumber { pool: pool.to_string(), field })
+    s.and_then(|s| parse_u256_dec(s))
+        .ok_or(RouteError::BadNumber {
+            pool: pool.to_string(),
+            field,
+        })
 }
 
 fn small(pool: &str, field: &'static str, s: Option<&String>) -> Result<u64, RouteError> {
     let v = num(pool, field, s)?;
     if v > U256::from(u64::MAX) {
-        return Err(RouteError::BadNumber { pool: pool.to_string(), field });
+        return Err(RouteError::BadNumber {
+            pool: pool.to_string(),
+            field,
+        });
     }
     Ok(v.low_u64())
 }
@@ -134,7 +146,10 @@ impl PoolGraph {
         for t in &snap.tokens {
             let a = normalise(chain_id, &t.address)?;
             if t.decimals > 77 {
-                return Err(RouteError::BadNumber { pool: String::new(), field: "decimals" });
+                return Err(RouteError::BadNumber {
+                    pool: String::new(),
+                    field: "decimals",
+                });
             }
             g.push_token(a, t.symbol.clone(), t.decimals)?;
         }
@@ -153,13 +168,24 @@ impl PoolGraph {
         Ok(g)
     }
 
-    fn push_token(&mut self, address: String, symbol: String, decimals: u8) -> Result<TokenId, RouteError> {
+    fn push_token(
+        &mut self,
+        address: String,
+        symbol: String,
+        decimals: u8,
+    ) -> Result<TokenId, RouteError> {
         if self.token_index.contains_key(&address) {
             return Err(RouteError::Duplicate(address));
         }
-        let id = TokenId(u32::try_from(self.tokens.len()).map_err(|_| RouteError::TokenOutOfRange(u32::MAX))?);
+        let id = TokenId(
+            u32::try_from(self.tokens.len()).map_err(|_| RouteError::TokenOutOfRange(u32::MAX))?,
+        );
         self.token_index.insert(address.clone(), id);
-        self.tokens.push(TokenInfo { address, symbol, decimals });
+        self.tokens.push(TokenInfo {
+            address,
+            symbol,
+            decimals,
+        });
         Ok(id)
     }
 
@@ -168,7 +194,10 @@ impl PoolGraph {
         if self.pool_index.contains_key(pid_str) {
             return Err(RouteError::Duplicate(pid_str.clone()));
         }
-        let bad = |why| RouteError::BadPool { pool: pid_str.clone(), why };
+        let bad = |why| RouteError::BadPool {
+            pool: pid_str.clone(),
+            why,
+        };
         let n = p.tokens.len();
         if !(2..=8).contains(&n) {
             return Err(bad("a pool needs 2 to 8 coins"));
@@ -185,7 +214,10 @@ impl PoolGraph {
             let t = *self
                 .token_index
                 .get(&a)
-                .ok_or_else(|| RouteError::UnknownToken { pool: pid_str.clone(), address: a.clone() })?;
+                .ok_or_else(|| RouteError::UnknownToken {
+                    pool: pid_str.clone(),
+                    address: a.clone(),
+                })?;
             if toks.contains(&t) {
                 return Err(bad("a coin appears twice"));
             }
@@ -193,7 +225,10 @@ impl PoolGraph {
         }
         let mut reserves = Vec::with_capacity(n);
         for r in &p.reserves {
-            reserves.push(parse_u256_dec(r).ok_or(RouteError::BadNumber { pool: pid_str.clone(), field: "reserves" })?);
+            reserves.push(parse_u256_dec(r).ok_or(RouteError::BadNumber {
+                pool: pid_str.clone(),
+                field: "reserves",
+            })?);
         }
         // LP total supply: informational in the snapshot. When missing, a V2-style
         // √(r0·r1) (stable-swap: Σ xp) is assumed, so the solidly fee index and mint/burn
@@ -207,6 +242,16 @@ impl PoolGraph {
             .map(|t| self.tokens.get(t.index()).map_or(18, |i| i.decimals))
             .collect();
         let (pool, params) = build_exact(p, &reserves, &decs, total_supply)?;
+        let quantum = match (p.kind, p.fee_bps.as_deref().and_then(parse_u256_dec)) {
+            (PoolKind::Solidly, Some(b)) if b < U256::from(10_000u32) => {
+                let (mut x, mut y) = (b.low_u64(), 10_000u64);
+                while y != 0 {
+                    (x, y) = (y, x.checked_rem(y).unwrap_or(0));
+                }
+                10_000u64.checked_div(x).unwrap_or(1)
+            }
+            _ => 1,
+        };
         // LP token: given, else the pool's own address from its id.
         let lp_addr = match &p.lp_token {
             Some(a) => normalise(self.chain_id, a)?,
@@ -222,7 +267,9 @@ impl PoolGraph {
         if toks.contains(&lp) {
             return Err(bad("the LP token is one of the pool's coins"));
         }
-        let id = PoolId(u32::try_from(self.pools.len()).map_err(|_| RouteError::PoolOutOfRange(u32::MAX))?);
+        let id = PoolId(
+            u32::try_from(self.pools.len()).map_err(|_| RouteError::PoolOutOfRange(u32::MAX))?,
+        );
         if self.lp_index.insert(lp, id).is_some() {
             return Err(RouteError::Duplicate(String::from("lp token")));
         }
@@ -237,6 +284,7 @@ impl PoolGraph {
             tokens: toks,
             lp_token: lp,
             pool,
+            fee_quantum: quantum,
         });
         Ok(())
     }
@@ -307,7 +355,10 @@ impl PoolGraph {
     /// # Errors
     /// [`RouteError::PoolOutOfRange`] for an unknown pool.
     pub fn lp_token(&self, p: PoolId) -> Result<TokenId, RouteError> {
-        self.pools.get(p.index()).map(|i| i.lp_token).ok_or(RouteError::PoolOutOfRange(p.0))
+        self.pools
+            .get(p.index())
+            .map(|i| i.lp_token)
+            .ok_or(RouteError::PoolOutOfRange(p.0))
     }
 
     /// The pool whose LP token is `t`, if any.
@@ -325,7 +376,11 @@ impl PoolGraph {
     /// Coin index of token `t` in pool `p`.
     #[must_use]
     pub fn coin_index(&self, p: PoolId, t: TokenId) -> Option<usize> {
-        self.pools.get(p.index())?.tokens.iter().position(|x| *x == t)
+        self.pools
+            .get(p.index())?
+            .tokens
+            .iter()
+            .position(|x| *x == t)
     }
 
     /// Replace one pool's exact state (e.g. after a simulated swap). The search models follow.
@@ -334,13 +389,22 @@ impl PoolGraph {
     /// [`RouteError::PoolOutOfRange`] for an unknown pool; [`RouteError::BadPool`] when the
     /// new state is of another family or coin count.
     pub fn set_pool_state(&mut self, p: PoolId, state: Pool) -> Result<(), RouteError> {
-        let info = self.pools.get_mut(p.index()).ok_or(RouteError::PoolOutOfRange(p.0))?;
+        let info = self
+            .pools
+            .get_mut(p.index())
+            .ok_or(RouteError::PoolOutOfRange(p.0))?;
         if core::mem::discriminant(&info.pool) != core::mem::discriminant(&state)
             || info.pool.n_coins() != state.n_coins()
         {
-            return Err(RouteError::BadPool { pool: info.id.clone(), why: "new state of another family" });
+            return Err(RouteError::BadPool {
+                pool: info.id.clone(),
+                why: "new state of another family",
+            });
         }
-        let params = self.params.get(p.index()).ok_or(RouteError::PoolOutOfRange(p.0))?;
+        let params = self
+            .params
+            .get(p.index())
+            .ok_or(RouteError::PoolOutOfRange(p.0))?;
         let model = FloatPool::new(params, state.balances());
         if let Some(m) = self.models.get_mut(p.index()) {
             *m = model;
@@ -386,20 +450,32 @@ fn build_exact(
     total_supply: U256,
 ) -> Result<(Pool, FamilyParams), RouteError> {
     let id = &p.id;
-    let bad = |why| RouteError::BadPool { pool: id.clone(), why };
+    let bad = |why| RouteError::BadPool {
+        pool: id.clone(),
+        why,
+    };
     match p.kind {
         PoolKind::ConstantProduct => {
             let (fnum, fden) = match &p.fee {
-                Some(FeeField::Fraction(f)) => {
-                    (small(id, "fee.num", Some(&f.num))?, small(id, "fee.den", Some(&f.den))?)
-                }
+                Some(FeeField::Fraction(f)) => (
+                    small(id, "fee.num", Some(&f.num))?,
+                    small(id, "fee.den", Some(&f.den))?,
+                ),
                 None => (3, 1000),
-                Some(FeeField::Units(_)) => return Err(bad("constant-product fee must be {num, den}")),
+                Some(FeeField::Units(_)) => {
+                    return Err(bad("constant-product fee must be {num, den}"))
+                }
             };
             if fden == 0 || fnum >= fden {
-                return Err(RouteError::BadNumber { pool: id.clone(), field: "fee" });
+                return Err(RouteError::BadNumber {
+                    pool: id.clone(),
+                    field: "fee",
+                });
             }
-            let r = [reserves.first().copied().unwrap_or_default(), reserves.get(1).copied().unwrap_or_default()];
+            let r = [
+                reserves.first().copied().unwrap_or_default(),
+                reserves.get(1).copied().unwrap_or_default(),
+            ];
             let pool = Pool::ConstantProduct(ConstantProduct::new(r, fnum, fden, total_supply)?);
             #[allow(clippy::arithmetic_side_effects)] // f64, fnum < fden
             let gamma = 1.0 - fnum as f64 / fden as f64;
@@ -409,18 +485,36 @@ fn build_exact(
             let stable = p.stable.ok_or(bad("solidly pool without `stable`"))?;
             let bps = small(id, "fee_bps", p.fee_bps.as_ref())?;
             if bps >= 10_000 {
-                return Err(RouteError::BadNumber { pool: id.clone(), field: "fee_bps" });
+                return Err(RouteError::BadNumber {
+                    pool: id.clone(),
+                    field: "fee_bps",
+                });
             }
             let d = match &p.decimals {
-                Some(d) if d.len() == 2 => [d.first().copied().unwrap_or(18), d.get(1).copied().unwrap_or(18)],
+                Some(d) if d.len() == 2 => [
+                    d.first().copied().unwrap_or(18),
+                    d.get(1).copied().unwrap_or(18),
+                ],
                 Some(_) => return Err(bad("solidly decimals need 2 entries")),
-                None => [decs.first().copied().unwrap_or(18), decs.get(1).copied().unwrap_or(18)],
+                None => [
+                    decs.first().copied().unwrap_or(18),
+                    decs.get(1).copied().unwrap_or(18),
+                ],
             };
             if d.iter().any(|x| *x > 18) {
-                return Err(RouteError::BadNumber { pool: id.clone(), field: "decimals" });
+                return Err(RouteError::BadNumber {
+                    pool: id.clone(),
+                    field: "decimals",
+                });
             }
-            let r = [reserves.first().copied().unwrap_or_default(), reserves.get(1).copied().unwrap_or_default()];
-            let bps32 = u32::try_from(bps).map_err(|_| RouteError::BadNumber { pool: id.clone(), field: "fee_bps" })?;
+            let r = [
+                reserves.first().copied().unwrap_or_default(),
+                reserves.get(1).copied().unwrap_or_default(),
+            ];
+            let bps32 = u32::try_from(bps).map_err(|_| RouteError::BadNumber {
+                pool: id.clone(),
+                field: "fee_bps",
+            })?;
             let pool = Pool::Solidly(Solidly::new(r, d, stable, bps32, total_supply)?);
             #[allow(clippy::arithmetic_side_effects)] // f64, bps < 10000
             let gamma = 1.0 - bps as f64 / 10_000.0;
@@ -454,14 +548,24 @@ fn build_exact(
                 None => {
                     let mut v = Vec::with_capacity(n);
                     for d in decs {
-                        let e = 36u8.checked_sub(*d).ok_or(RouteError::BadNumber { pool: id.clone(), field: "decimals" })?;
+                        let e = 36u8.checked_sub(*d).ok_or(RouteError::BadNumber {
+                            pool: id.clone(),
+                            field: "decimals",
+                        })?;
                         v.push(U256::exp10(usize::from(e)));
                     }
                     v
                 }
             };
-            if a.is_zero() || a_prec.is_zero() || fee >= U256::exp10(10) || rates.iter().any(U256::is_zero) {
-                return Err(RouteError::BadNumber { pool: id.clone(), field: "a/fee/rates" });
+            if a.is_zero()
+                || a_prec.is_zero()
+                || fee >= U256::exp10(10)
+                || rates.iter().any(U256::is_zero)
+            {
+                return Err(RouteError::BadNumber {
+                    pool: id.clone(),
+                    field: "a/fee/rates",
+                });
             }
             let admin_fee = match &p.admin_fee {
                 Some(s) => Some(num(id, "admin_fee", Some(s))?),
@@ -469,7 +573,13 @@ fn build_exact(
             };
             let ss = match p.variant.as_deref() {
                 None | Some("classic" | "3pool" | "three_pool") => StableSwap::from_snapshot(
-                    reserves, &rates, a, a_prec, fee, admin_fee, total_supply,
+                    reserves,
+                    &rates,
+                    a,
+                    a_prec,
+                    fee,
+                    admin_fee,
+                    total_supply,
                 )?,
                 Some("ng") => {
                     let offpeg = match &p.offpeg_fee_multiplier {

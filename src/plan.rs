@@ -123,17 +123,31 @@ pub struct Plan {
     pub gas_units: u64,
 }
 
-fn credit(hold: &mut BTreeMap<TokenId, U256>, t: TokenId, a: U256, step: Option<usize>) -> Result<(), RouteError> {
+fn credit(
+    hold: &mut BTreeMap<TokenId, U256>,
+    t: TokenId,
+    a: U256,
+    step: Option<usize>,
+) -> Result<(), RouteError> {
     let h = hold.entry(t).or_insert_with(U256::zero);
-    *h = h.checked_add(a).ok_or(RouteError::InvalidPlan { step, why: "holding overflows" })?;
+    *h = h.checked_add(a).ok_or(RouteError::InvalidPlan {
+        step,
+        why: "holding overflows",
+    })?;
     Ok(())
 }
 
-fn debit(hold: &mut BTreeMap<TokenId, U256>, t: TokenId, a: U256, step: Option<usize>) -> Result<(), RouteError> {
+fn debit(
+    hold: &mut BTreeMap<TokenId, U256>,
+    t: TokenId,
+    a: U256,
+    step: Option<usize>,
+) -> Result<(), RouteError> {
     let h = hold.entry(t).or_insert_with(U256::zero);
-    *h = h
-        .checked_sub(a)
-        .ok_or(RouteError::InvalidPlan { step, why: "spends more than is held at this point" })?;
+    *h = h.checked_sub(a).ok_or(RouteError::InvalidPlan {
+        step,
+        why: "spends more than is held at this point",
+    })?;
     Ok(())
 }
 
@@ -156,7 +170,9 @@ impl Plan {
     pub fn verify(&self, graph: &PoolGraph) -> Result<(), RouteError> {
         let mut hold: BTreeMap<TokenId, U256> = BTreeMap::new();
         for i in &self.inputs {
-            graph.token(i.token).ok_or(RouteError::TokenOutOfRange(i.token.0))?;
+            graph
+                .token(i.token)
+                .ok_or(RouteError::TokenOutOfRange(i.token.0))?;
             credit(&mut hold, i.token, i.amount, None)?;
         }
         if let Some(f) = &self.zap_fee {
@@ -174,38 +190,58 @@ impl Plan {
                 | Step::Burn { pool, .. }
                 | Step::BurnOne { pool, .. } => *pool,
             };
-            let info = graph.pool(pool_id).ok_or(RouteError::PoolOutOfRange(pool_id.0))?;
+            let info = graph
+                .pool(pool_id)
+                .ok_or(RouteError::PoolOutOfRange(pool_id.0))?;
             let state = states.get(&pool_id).unwrap_or(&info.pool);
             let next = match step {
-                Step::Swap { token_in, token_out, amount_in, amount_out, .. } => {
-                    let i = graph.coin_index(pool_id, *token_in).ok_or(bad("token_in is not a coin of the pool"))?;
-                    let j = graph.coin_index(pool_id, *token_out).ok_or(bad("token_out is not a coin of the pool"))?;
+                Step::Swap {
+                    token_in,
+                    token_out,
+                    amount_in,
+                    amount_out,
+                    ..
+                } => {
+                    let i = graph
+                        .coin_index(pool_id, *token_in)
+                        .ok_or(bad("token_in is not a coin of the pool"))?;
+                    let j = graph
+                        .coin_index(pool_id, *token_out)
+                        .ok_or(bad("token_out is not a coin of the pool"))?;
                     if amount_in.is_zero() {
                         return Err(bad("zero amount_in"));
                     }
                     debit(&mut hold, *token_in, *amount_in, at)?;
-                    let (o, next) = state.swap(i, j, *amount_in).map_err(|_| bad("the swap reverts"))?;
+                    let (o, next) = state
+                        .swap(i, j, *amount_in)
+                        .map_err(|_| bad("the swap reverts"))?;
                     if o != *amount_out {
                         return Err(bad("amount_out differs from the exact simulation"));
                     }
                     credit(&mut hold, *token_out, o, at)?;
                     next
                 }
-                Step::Mint { amounts_in, lp_out, .. } => {
+                Step::Mint {
+                    amounts_in, lp_out, ..
+                } => {
                     if amounts_in.len() != info.tokens.len() {
                         return Err(bad("amounts_in needs one amount per coin"));
                     }
                     for (t, a) in info.tokens.iter().zip(amounts_in) {
                         debit(&mut hold, *t, *a, at)?;
                     }
-                    let (lp, next) = state.mint(amounts_in).map_err(|_| bad("the mint reverts"))?;
+                    let (lp, next) = state
+                        .mint(amounts_in)
+                        .map_err(|_| bad("the mint reverts"))?;
                     if lp != *lp_out {
                         return Err(bad("lp_out differs from the exact simulation"));
                     }
                     credit(&mut hold, info.lp_token, lp, at)?;
                     next
                 }
-                Step::Burn { lp_in, amounts_out, .. } => {
+                Step::Burn {
+                    lp_in, amounts_out, ..
+                } => {
                     debit(&mut hold, info.lp_token, *lp_in, at)?;
                     let (amts, next) = state.burn(*lp_in).map_err(|_| bad("the burn reverts"))?;
                     if amts.as_slice() != amounts_out.as_slice() {
@@ -232,7 +268,10 @@ impl Plan {
         let mut expect: BTreeMap<TokenId, U256> = BTreeMap::new();
         for o in &self.outputs {
             if o.min_amount > o.amount {
-                return Err(RouteError::InvalidPlan { step: None, why: "min_amount above amount" });
+                return Err(RouteError::InvalidPlan {
+                    step: None,
+                    why: "min_amount above amount",
+                });
             }
             credit(&mut expect, o.token, o.amount, None)?;
         }
@@ -250,7 +289,10 @@ impl Plan {
         }
         for (t, e) in &expect {
             if !e.is_zero() && hold.get(t).copied().unwrap_or_default() != *e {
-                return Err(RouteError::InvalidPlan { step: None, why: "an output is not delivered" });
+                return Err(RouteError::InvalidPlan {
+                    step: None,
+                    why: "an output is not delivered",
+                });
             }
         }
         Ok(())
@@ -384,16 +426,33 @@ pub mod json {
 
     impl PlanJson {
         pub(super) fn new(p: &Plan, g: &PoolGraph) -> Result<Self, RouteError> {
-            let tok = |t: TokenId| g.token(t).map(|i| i.address.clone()).ok_or(RouteError::TokenOutOfRange(t.0));
-            let pool = |p: PoolId| g.pool(p).map(|i| i.id.clone()).ok_or(RouteError::PoolOutOfRange(p.0));
+            let tok = |t: TokenId| {
+                g.token(t)
+                    .map(|i| i.address.clone())
+                    .ok_or(RouteError::TokenOutOfRange(t.0))
+            };
+            let pool = |p: PoolId| {
+                g.pool(p)
+                    .map(|i| i.id.clone())
+                    .ok_or(RouteError::PoolOutOfRange(p.0))
+            };
             let amt = |a: &TokenAmount| -> Result<AmountJson, RouteError> {
-                Ok(AmountJson { token: tok(a.token)?, amount: a.amount.to_string() })
+                Ok(AmountJson {
+                    token: tok(a.token)?,
+                    amount: a.amount.to_string(),
+                })
             };
             let strs = |v: &[U256]| v.iter().map(ToString::to_string).collect::<Vec<_>>();
             let mut steps = Vec::with_capacity(p.steps.len());
             for s in &p.steps {
                 steps.push(match s {
-                    Step::Swap { pool: pl, token_in, token_out, amount_in, amount_out } => StepJson::Swap {
+                    Step::Swap {
+                        pool: pl,
+                        token_in,
+                        token_out,
+                        amount_in,
+                        amount_out,
+                    } => StepJson::Swap {
                         pool: pool(*pl)?,
                         token_in: tok(*token_in)?,
                         token_out: tok(*token_out)?,

@@ -78,60 +78,103 @@ pub struct SnapshotPool {
     #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de_vec"))]
     pub reserves: Vec<String>,
     /// LP token address (optional; defaults to the pool's own address).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub lp_token: Option<String>,
     /// LP total supply (optional; defaults to zero).
     #[cfg_attr(
         feature = "serde",
-        serde(default, deserialize_with = "num_str::de_opt", skip_serializing_if = "Option::is_none")
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub total_supply: Option<String>,
     /// Constant-product fee fraction, or Curve fee in 1e10 units.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub fee: Option<FeeField>,
     /// Solidly: stable (x³y + xy³) or volatile (x·y).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub stable: Option<bool>,
     /// Solidly: fee in basis points.
     #[cfg_attr(
         feature = "serde",
-        serde(default, deserialize_with = "num_str::de_opt", skip_serializing_if = "Option::is_none")
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub fee_bps: Option<String>,
     /// Solidly: decimals of the two tokens (defaults to the token table's).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub decimals: Option<Vec<u8>>,
     /// Curve: amplification already multiplied by `a_precision`.
     #[cfg_attr(
         feature = "serde",
-        serde(default, deserialize_with = "num_str::de_opt", skip_serializing_if = "Option::is_none")
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub a: Option<String>,
     /// Curve: A_PRECISION (default 100).
     #[cfg_attr(
         feature = "serde",
-        serde(default, deserialize_with = "num_str::de_opt", skip_serializing_if = "Option::is_none")
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub a_precision: Option<String>,
     /// Curve: `10^(36 - decimals)` per coin (defaults from the token table's decimals).
     #[cfg_attr(
         feature = "serde",
-        serde(default, deserialize_with = "num_str::de_opt_vec", skip_serializing_if = "Option::is_none")
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt_vec",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub rates: Option<Vec<String>>,
     /// Curve: admin share of the fee, 1e10 units (default 0).
     #[cfg_attr(
         feature = "serde",
-        serde(default, deserialize_with = "num_str::de_opt", skip_serializing_if = "Option::is_none")
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub admin_fee: Option<String>,
     /// Curve: contract variant (`"classic"` default, `"3pool"`, `"ng"`).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub variant: Option<String>,
     /// Curve NG: off-peg fee multiplier, 1e10 units (default 1e10 = none).
     #[cfg_attr(
         feature = "serde",
-        serde(default, deserialize_with = "num_str::de_opt", skip_serializing_if = "Option::is_none")
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub offpeg_fee_multiplier: Option<String>,
 }

@@ -28,7 +28,9 @@ fn u(v: &Value) -> U256 {
 }
 
 fn us(v: &Value) -> Vec<U256> {
-    v.as_array().map(|a| a.iter().map(u).collect()).unwrap_or_default()
+    v.as_array()
+        .map(|a| a.iter().map(u).collect())
+        .unwrap_or_default()
 }
 
 fn small(v: &Value) -> Result<u64, String> {
@@ -55,7 +57,9 @@ pub fn pool_of(v: &Value) -> Result<Pool, String> {
             .map_err(|e| e.to_string())?;
             let k_last = p.get("k_last").map_or(U256::zero(), u);
             let fee_on = p["fee_on"].as_bool().unwrap_or(false);
-            Ok(Pool::ConstantProduct(pool.with_protocol_fee(k_last, fee_on)))
+            Ok(Pool::ConstantProduct(
+                pool.with_protocol_fee(k_last, fee_on),
+            ))
         }
         Some("solidly") => {
             let r = us(&p["reserves"]);
@@ -196,7 +200,10 @@ pub fn check(v: &Value, o: &Outcome) -> Result<(), String> {
         .mint(&z.deposit)
         .map_err(|err| format!("{id}: own mint reverts: {err}"))?;
     if minted != z.minted {
-        return Err(format!("{id}: reports {} but the plan mints {minted}", z.minted));
+        return Err(format!(
+            "{id}: reports {} but the plan mints {minted}",
+            z.minted
+        ));
     }
     match family {
         "uniswap_v2" | "solidly" => {
@@ -357,7 +364,8 @@ pub fn baseline_table(records: &[Value], outcomes: &[Outcome]) -> String {
         };
         let two = reserves.len() == 2 && !v["family"].as_str().unwrap_or("").starts_with("curve");
         let input_value = if two {
-            to_f(a[0]) + to_f(a[1]) * spot_price(v["family"].as_str().unwrap_or(""), pool, &reserves)
+            to_f(a[0])
+                + to_f(a[1]) * spot_price(v["family"].as_str().unwrap_or(""), pool, &reserves)
         } else {
             1.0
         };
@@ -370,22 +378,22 @@ pub fn baseline_table(records: &[Value], outcomes: &[Outcome]) -> String {
         let mut push = |name: &str, minted_u: U256, dust: Option<f64>| {
             let minted = to_f(minted_u);
             for key in [fam.clone(), "(all)".to_string()] {
-            let row = rows.entry((key, name.to_string())).or_default();
-            row.n += 1;
-            let opt = minted_u >= floor;
-            if opt {
-                row.optimal += 1;
-            }
-            let keeps = dust.map_or(true, |d| d + 1.0 >= keep * (1.0 - 1e-12));
-            if opt && keeps {
-                row.pass += 1;
-            }
-            row.short_bps.push(((best - minted) / best * 1e4).max(0.0));
-            if let Some(d) = dust {
-                if two {
-                    row.dust_bps.push(d / input_value * 1e4);
+                let row = rows.entry((key, name.to_string())).or_default();
+                row.n += 1;
+                let opt = minted_u >= floor;
+                if opt {
+                    row.optimal += 1;
                 }
-            }
+                let keeps = dust.map_or(true, |d| d + 1.0 >= keep * (1.0 - 1e-12));
+                if opt && keeps {
+                    row.pass += 1;
+                }
+                row.short_bps.push(((best - minted) / best * 1e4).max(0.0));
+                if let Some(d) = dust {
+                    if two {
+                        row.dust_bps.push(d / input_value * 1e4);
+                    }
+                }
             }
         };
         if let Some(b) = v["baselines"].as_object() {

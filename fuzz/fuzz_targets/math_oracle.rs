@@ -18,9 +18,7 @@ struct Input {
 }
 
 fn big(x: U256) -> BigUint {
-    let mut bytes = [0u8; 32];
-    x.to_little_endian(&mut bytes);
-    BigUint::from_bytes_le(&bytes)
+    BigUint::from_bytes_le(&x.to_little_endian())
 }
 
 fn fits(x: &BigUint) -> Option<U256> {
@@ -47,20 +45,40 @@ fuzz_target!(|inp: Input| {
         let q = &p / &bd;
         let r = &p % &bd;
         assert_eq!(math::mul_div(a, b, d).ok(), fits(&q), "mul_div {a} {b} {d}");
-        let q_up = if r.is_zero() { q.clone() } else { &q + BigUint::one() };
-        assert_eq!(math::mul_div_up(a, b, d).ok(), fits(&q_up), "mul_div_up {a} {b} {d}");
+        let q_up = if r.is_zero() {
+            q.clone()
+        } else {
+            &q + BigUint::one()
+        };
+        assert_eq!(
+            math::mul_div_up(a, b, d).ok(),
+            fits(&q_up),
+            "mul_div_up {a} {b} {d}"
+        );
         let then = fits(&p).map(|_| q.clone()).and_then(|q| fits(&q));
-        assert_eq!(math::mul_then_div(a, b, d).ok(), then, "mul_then_div {a} {b} {d}");
+        assert_eq!(
+            math::mul_then_div(a, b, d).ok(),
+            then,
+            "mul_then_div {a} {b} {d}"
+        );
         let (dq, dr) = math::div_rem(a, d).expect("nonzero divisor");
-        assert_eq!((big(dq), big(dr)), (&ba / &bd, &ba % &bd), "div_rem {a} {d}");
+        assert_eq!(
+            (big(dq), big(dr)),
+            (&ba / &bd, &ba % &bd),
+            "div_rem {a} {d}"
+        );
         let up = (&ba + &bd - BigUint::one()) / &bd;
         assert_eq!(big(math::div_up(a, d).expect("nonzero divisor")), up);
         // The W path, including the reciprocal division by 1e18.
-        let w = W::from_u256(a).checked_div_rem(W::from_u256(d)).expect("nonzero divisor");
+        let w = W::from_u256(a)
+            .checked_div_rem(W::from_u256(d))
+            .expect("nonzero divisor");
         assert_eq!((w.0.to_u256(), w.1.to_u256()), (dq, dr));
     }
     let e18 = BigUint::from(10u64).pow(18);
-    let via_e18 = math::w_mul_div_e18(W::from_u256(a), W::from_u256(b)).ok().map(W::to_u256);
+    let via_e18 = math::w_mul_div_e18(W::from_u256(a), W::from_u256(b))
+        .ok()
+        .map(W::to_u256);
     assert_eq!(via_e18, fits(&p).map(|_| &p / &e18).and_then(|q| fits(&q)));
 
     let s = big(math::sqrt(a));

@@ -30,9 +30,7 @@ struct Input {
 }
 
 fn big(x: U256) -> BigUint {
-    let mut bytes = [0u8; 32];
-    x.to_little_endian(&mut bytes);
-    BigUint::from_bytes_le(&bytes)
+    BigUint::from_bytes_le(&x.to_little_endian())
 }
 
 fuzz_target!(|inp: Input| {

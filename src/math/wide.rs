@@ -116,14 +116,20 @@ pub fn div_256_by_128(u1: u128, u0: u128, v: u128) -> (u128, u128) {
         (u1 << s) | (u0 >> (128 - s))
     };
     let un10 = u0 << s;
-    let (q1, r) = div_3by2_preinv(
-        (un32 >> 64) as u64,
-        un32 as u64,
-        (un10 >> 64) as u64,
-        d1,
-        d0,
-        inv,
-    );
+    let top3 = (un32 << 64) | (un10 >> 64);
+    let (q1, r) = if (un32 >> 64) == 0 && top3 < vn {
+        // The high quotient digit is 0 (quotients below 2^64 are common): skip its step.
+        (0, top3)
+    } else {
+        div_3by2_preinv(
+            (un32 >> 64) as u64,
+            un32 as u64,
+            (un10 >> 64) as u64,
+            d1,
+            d0,
+            inv,
+        )
+    };
     let (q0, r) = div_3by2_preinv((r >> 64) as u64, r as u64, un10 as u64, d1, d0, inv);
     ((u128::from(q1) << 64) | u128::from(q0), r >> s)
 }
@@ -323,6 +329,24 @@ impl W {
             let (q0, r) = div_2by1_preinv(r, s0, E18_NORM, E18_INV);
             return (
                 W::small((u128::from(q1) << 64) | u128::from(q0)),
+                r >> E18_SHIFT,
+            );
+        }
+        if self.hi <= LO64 {
+            // Three limbs: the same steps on (0, l2, l1, l0).
+            let (l2, l1, l0) = (self.hi as u64, (self.lo >> 64) as u64, self.lo as u64);
+            let top = l2 >> (64 - E18_SHIFT);
+            let s2 = (l2 << E18_SHIFT) | (l1 >> (64 - E18_SHIFT));
+            let s1 = (l1 << E18_SHIFT) | (l0 >> (64 - E18_SHIFT));
+            let s0 = l0 << E18_SHIFT;
+            let (q2, r) = div_2by1_preinv(top, s2, E18_NORM, E18_INV);
+            let (q1, r) = div_2by1_preinv(r, s1, E18_NORM, E18_INV);
+            let (q0, r) = div_2by1_preinv(r, s0, E18_NORM, E18_INV);
+            return (
+                W {
+                    hi: u128::from(q2),
+                    lo: (u128::from(q1) << 64) | u128::from(q0),
+                },
                 r >> E18_SHIFT,
             );
         }

@@ -7,6 +7,7 @@
 //! | `swap(i, j, dx)` | the exact-in swap as the contract executes it: the output and the state after |
 //! | `mint(amounts)` | LP minted for a deposit, and the state after |
 //! | `burn(lp)` | the proportional withdrawal, and the state after |
+//! | `burn_one(lp, i)` | one-coin withdrawal (Curve only; other families: `Unsupported`) |
 //! | `marginal_rate(i, j)` | d(out)/d(in) at zero size, fee included, raw units: a float for search only |
 //!
 //! [`Pool`] is a closed enum over the families with the same verbs. Pools are plain values;

@@ -13,6 +13,7 @@
 
 use super::Amounts;
 use crate::error::{MathError, PoolError};
+use crate::math::wide::{mul_div_128, to_u128};
 use crate::math::{
     self, add, div, mul, mul_then_div, pow10, sqrt, sub, w_add, w_div, w_mul, w_mul_div_e18, w_sub,
     E18, W, W_E18,
@@ -264,6 +265,13 @@ impl Solidly {
             let y = w_sub(rb, self.get_y(w_add(an, ra)?, xy, rb)?)?;
             Ok(w_mul_div_e18(y, W::from_u256(self.scale[j]))?.to_u256())
         } else {
+            if let (Some(a), Some(ri), Some(ro)) = (to_u128(&a), to_u128(&r_in), to_u128(&r_out)) {
+                // Native fast path: a·r_out < 2^256 cannot revert, and the quotient is below
+                // r_out; same value as the checked path below.
+                if let Some(q) = ri.checked_add(a).and_then(|d| mul_div_128(a, ro, d)) {
+                    return Ok(U256::from(q));
+                }
+            }
             Ok(mul_then_div(a, r_out, add(r_in, a)?)?)
         }
     }
@@ -271,6 +279,13 @@ impl Solidly {
     /// The fee the pool takes from an input: `a·fee/10000`, rounded down.
     #[inline]
     fn fee_of(&self, a: U256) -> Result<U256, MathError> {
+        if let Some(f) = to_u128(&a)
+            .and_then(|x| x.checked_mul(u128::from(self.fee_bps)))
+            .and_then(|p| p.checked_div(u128::from(FEE_DENOMINATOR)))
+        {
+            // a·fee < 2^128: no revert possible; the division is the contract's floor.
+            return Ok(U256::from(f));
+        }
         mul_then_div(a, U256::from(self.fee_bps), U256::from(FEE_DENOMINATOR))
     }
 

@@ -57,16 +57,18 @@ const PROP_DEN: u64 = 1_000_000_000;
 
 impl QuoteBody {
     /// The router request for this body on `graph`. Proportions are rounded to 1e-9 (the last
-    /// output takes the rounding so they sum to exactly 1); slippage to 1e-8.
+    /// output takes the rounding so they sum to exactly 1); slippage to 1e-8; the plan is
+    /// float-safe ([`RouteRequest::float_safe`]).
     ///
     /// # Errors
     /// [`RouteError::UnknownToken`] for an address not in the graph, [`RouteError::BadRequest`]
     /// for amounts, proportions or slippage out of range.
     pub fn to_route_request(&self, graph: &PoolGraph) -> Result<RouteRequest, RouteError> {
         let tok = |a: &String| {
-            graph
-                .token_id(a)
-                .ok_or_else(|| RouteError::UnknownToken { pool: String::new(), address: a.clone() })
+            graph.token_id(a).ok_or_else(|| RouteError::UnknownToken {
+                pool: String::new(),
+                address: a.clone(),
+            })
         };
         let mut inputs = Vec::new();
         for i in &self.input_tokens {
@@ -82,7 +84,9 @@ impl QuoteBody {
             }
             // ≤ 1e9 by the check above; +0.5 then truncation rounds to nearest (core has no `round`)
             let num = if n + 1 == k {
-                PROP_DEN.checked_sub(used).ok_or(RouteError::BadRequest("proportions sum above 1"))?
+                PROP_DEN
+                    .checked_sub(used)
+                    .ok_or(RouteError::BadRequest("proportions sum above 1"))?
             } else {
                 (o.proportion * PROP_DEN as f64 + 0.5) as u64
             };
@@ -101,6 +105,8 @@ impl QuoteBody {
         r.slippage = Ratio::new((sl * 1e6 + 0.5) as u64, 100_000_000);
         r.source_whitelist = self.source_whitelist.clone();
         r.source_blacklist = self.source_blacklist.clone().unwrap_or_default();
+        // plans of this body are re-simulated with float models by the benchmark scorer
+        r.float_safe = true;
         Ok(r)
     }
 }

@@ -20,8 +20,8 @@
 
 use super::model::{Arb, EdgeModel};
 use alloc::vec;
-use core::cell::Cell;
 use alloc::vec::Vec;
+use core::cell::Cell;
 
 /// One directed edge of the pruned problem (local token indices).
 #[derive(Debug, Clone, Copy)]
@@ -62,7 +62,15 @@ impl<'a> Dual<'a> {
             in_e[e.to].push(k);
         }
         let warm = (0..edges.len()).map(|_| Cell::new(0.0)).collect();
-        Dual { n, edges, b, c, out_e, in_e, warm }
+        Dual {
+            n,
+            edges,
+            b,
+            c,
+            out_e,
+            in_e,
+            warm,
+        }
     }
 
     #[inline]
@@ -163,7 +171,13 @@ impl<'a> Dual<'a> {
     }
 
     /// Minimise h from `nu` (modified in place, normalised to c·ν = 1). Returns h(ν).
-    pub fn solve(&self, nu: &mut Vec<f64>, order: &[usize], is_out: &[bool], max_newton: usize) -> f64 {
+    pub fn solve(
+        &self,
+        nu: &mut Vec<f64>,
+        order: &[usize],
+        is_out: &[bool],
+        max_newton: usize,
+    ) -> f64 {
         let n = self.n;
         normalise(nu, self.c);
         // Gauss–Seidel sweeps over the non-output tokens
@@ -224,7 +238,11 @@ impl<'a> Dual<'a> {
                 pos[k] = p;
             }
             let dim = m + 1;
-            let mut kk = vec![0.0; dim * dim];
+            let dense = m <= DENSE_MAX;
+            let mut kk = if dense { vec![0.0; dim * dim] } else { Vec::new() };
+            // the scaled Hessian as 2×2 blocks per active edge (symmetric: h_io = h_oi)
+            let mut blocks: Vec<(usize, usize, f64, f64, f64)> = Vec::new();
+            let mut diag = vec![0.0; m];
             for (e, a) in self.edges.iter().zip(&ev.arb) {
                 if !(a.x > 0.0) || !(a.f2 < 0.0) {
                     continue;
@@ -235,15 +253,19 @@ impl<'a> Dual<'a> {
                 let so = nu[e.to];
                 let dxi = 1.0 / (no * a.f2);
                 let dxo = -a.f1 / (no * a.f2);
-                kk[i * dim + i] += -dxi * si * si;
-                kk[i * dim + o] += -dxo * si * so;
-                kk[o * dim + i] += a.f1 * dxi * so * si;
-                kk[o * dim + o] += a.f1 * dxo * so * so;
+                let (hii, hio, hoo) = (-dxi * si * si, -dxo * si * so, a.f1 * dxo * so * so);
+                diag[i] += hii;
+                diag[o] += hoo;
+                if dense {
+                    kk[i * dim + i] += hii;
+                    kk[i * dim + o] += hio;
+                    kk[o * dim + i] += hio;
+                    kk[o * dim + o] += hoo;
+                } else {
+                    blocks.push((i, o, hii, hio, hoo));
+                }
             }
-            let mut dmax: f64 = 0.0;
-            for p in 0..m {
-                dmax = dmax.max(kk[p * dim + p]);
-            }
+            let dmax: f64 = diag.iter().copied().fold(0.0, f64::max);
             if !(dmax > 0.0) {
                 // nothing active: sweep and retry
                 for &k in order {
@@ -259,11 +281,16 @@ impl<'a> Dual<'a> {
                 }
                 continue;
             }
-            for (p, &k) in rset.iter().enumerate() {
-                let cs = self.c[k] * nu[k];
-                kk[p * dim + m] = -cs;
-                kk[m * dim + p] = cs;
+            if dense {
+                for (p, &k) in rset.iter().enumerate() {
+                    let cs = self.c[k] * nu[k];
+                    kk[p * dim + m] = -cs;
+                    kk[m * dim + p] = cs;
+                }
             }
+            let cs: Vec<f64> = rset.iter().map(|&k| self.c[k] * nu[k]).collect();
+            // the pinned coordinate of the sparse solve: the output with the largest c_k ν_k
+            let p0 = (0..m).fold(0, |b, p| if cs[p] > cs[b] { p } else { b });
             let mut rhs = vec![0.0; dim];
             for (p, &k) in rset.iter().enumerate() {
                 rhs[p] = -(ev.grad[k] - t * self.c[k]) * nu[k];
@@ -271,14 +298,20 @@ impl<'a> Dual<'a> {
             rhs[m] = 1.0 - dot(self.c, nu);
             let h_cur = t;
             let mut accepted = false;
-            for lam in [0.0, 1e-10, 1e-7, 1e-4, 1e-2] {
-                let mut a = kk.clone();
-                if lam > 0.0 {
-                    for p in 0..m {
-                        a[p * dim + p] += lam * dmax;
+            let lams: &[f64] = if dense { &[0.0, 1e-10, 1e-7, 1e-4, 1e-2] } else { &[1e-12, 1e-8, 1e-4] };
+            for &lam in lams {
+                let sol = if dense {
+                    let mut a = kk.clone();
+                    if lam > 0.0 {
+                        for p in 0..m {
+                            a[p * dim + p] += lam * dmax;
+                        }
                     }
-                }
-                let Some(sol) = solve_dense(&mut a, rhs.clone(), dim) else {
+                    solve_dense(&mut a, rhs.clone(), dim)
+                } else {
+                    sparse_kkt(&blocks, &diag, &cs, &rhs, m, p0, lam * dmax)
+                };
+                let Some(sol) = sol else {
                     continue;
                 };
                 let mut alpha = 1.0;
@@ -356,6 +389,104 @@ impl<'a> Dual<'a> {
         }
         hc
     }
+}
+
+/// Largest active set solved densely; above it the sparse (block-Jacobi CG) path.
+const DENSE_MAX: usize = 48;
+
+/// y ← A v for the scaled Hessian blocks, with coordinate `p0` pinned to 0 (row and column).
+fn matvec(blocks: &[(usize, usize, f64, f64, f64)], v: &[f64], out: &mut [f64], p0: usize, reg: &[f64]) {
+    for (o, (x, r)) in out.iter_mut().zip(v.iter().zip(reg)) {
+        *o = r * x;
+    }
+    for &(i, o, hii, hio, hoo) in blocks {
+        let (vi, vo) = (if i == p0 { 0.0 } else { v[i] }, if o == p0 { 0.0 } else { v[o] });
+        out[i] += hii * vi + hio * vo;
+        out[o] += hio * vi + hoo * vo;
+    }
+    out[p0] = 0.0;
+}
+
+/// Preconditioned conjugate gradients on the pinned system; `None` on breakdown.
+fn pcg(blocks: &[(usize, usize, f64, f64, f64)], pre: &[f64], reg: &[f64], b: &[f64], p0: usize) -> Option<Vec<f64>> {
+    let m = b.len();
+    let mut x = vec![0.0; m];
+    let mut r = b.to_vec();
+    r[p0] = 0.0;
+    let bn = dot(&r, &r).max(1e-300);
+    let mut z: Vec<f64> = r.iter().zip(pre).map(|(a, d)| a / d).collect();
+    let mut p = z.clone();
+    let mut rz = dot(&r, &z);
+    let mut ap = vec![0.0; m];
+    for _ in 0..(4 * m + 50) {
+        if dot(&r, &r) <= 1e-26 * bn {
+            break;
+        }
+        matvec(blocks, &p, &mut ap, p0, reg);
+        let pap = dot(&p, &ap);
+        if !(pap > 0.0) || !pap.is_finite() {
+            return if dot(&r, &r) < 1e-8 * bn { Some(x) } else { None };
+        }
+        let alpha = rz / pap;
+        for k in 0..m {
+            x[k] += alpha * p[k];
+            r[k] -= alpha * ap[k];
+        }
+        r[p0] = 0.0;
+        for k in 0..m {
+            z[k] = r[k] / pre[k];
+        }
+        let rz2 = dot(&r, &z);
+        let beta = rz2 / rz;
+        rz = rz2;
+        for k in 0..m {
+            p[k] = z[k] + beta * p[k];
+        }
+    }
+    x[p0] = 0.0;
+    Some(x)
+}
+
+/// The bordered Newton system `[H −c; ·] [y; dT] = [rhs]` solved with the coordinate `p0`
+/// pinned (the scale of ν is free: h is homogeneous of degree 0) by two CG solves and the
+/// `p0` row for dT. Returns `[y (m entries), dT]`.
+fn sparse_kkt(
+    blocks: &[(usize, usize, f64, f64, f64)],
+    diag: &[f64],
+    cs: &[f64],
+    rhs: &[f64],
+    m: usize,
+    p0: usize,
+    lam: f64,
+) -> Option<Vec<f64>> {
+    let reg: Vec<f64> = diag.iter().map(|d| if *d > 0.0 { lam } else { 1.0 }).collect();
+    let pre: Vec<f64> = diag.iter().zip(&reg).map(|(d, r)| d + r).collect();
+    let x = pcg(blocks, &pre, &reg, &rhs[..m], p0)?;
+    let mut cz = cs.to_vec();
+    cz[p0] = 0.0;
+    let z = if cz.iter().any(|v| *v != 0.0) { pcg(blocks, &pre, &reg, &cz, p0)? } else { vec![0.0; m] };
+    // row p0 of H times a vector
+    let row = |v: &[f64]| -> f64 {
+        let mut s = 0.0;
+        for &(i, o, hii, hio, hoo) in blocks {
+            if i == p0 {
+                s += hii * v[i] + hio * v[o];
+            }
+            if o == p0 {
+                s += hio * v[i] + hoo * v[o];
+            }
+        }
+        s
+    };
+    let den = row(&z) - cs[p0];
+    if !(den.abs() > 0.0) {
+        return None;
+    }
+    let dt = (rhs[p0] - row(&x)) / den;
+    let mut sol: Vec<f64> = x.iter().zip(&z).map(|(a, b)| a + b * dt).collect();
+    sol[p0] = 0.0;
+    sol.push(dt);
+    sol.iter().all(|v| v.is_finite()).then_some(sol)
 }
 
 pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {

@@ -15,7 +15,11 @@ pub fn sqrt(x: f64) -> f64 {
     #[cfg(not(feature = "std"))]
     {
         if !(x > 0.0) || x == f64::INFINITY {
-            return if x == 0.0 || x == f64::INFINITY { x } else { f64::NAN };
+            return if x == 0.0 || x == f64::INFINITY {
+                x
+            } else {
+                f64::NAN
+            };
         }
         let mut y = f64::from_bits((x.to_bits() >> 1) + 0x1FF8_0000_0000_0000);
         for _ in 0..6 {

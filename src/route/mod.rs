@@ -120,6 +120,11 @@ pub struct RouteRequest {
     pub source_whitelist: Option<Vec<String>>,
     /// Never pools of these sources (not applied on chain 101).
     pub source_blacklist: Vec<String>,
+    /// Keep every amount a float re-simulation of the plan would credit (see
+    /// [`REFUND_MARGIN_DIVISOR`]): a 1e-9 margin of each swap output and sub-quantum
+    /// remainders of small solidly legs (at most 5e-7 of the value in all) are returned as
+    /// refunds instead of being spent. Off by default (exact plans spend everything).
+    pub float_safe: bool,
 }
 
 impl RouteRequest {
@@ -134,6 +139,7 @@ impl RouteRequest {
             slippage: Ratio::new_raw(5, 1000),
             source_whitelist: None,
             source_blacklist: Vec::new(),
+            float_safe: false,
         }
     }
 }
@@ -434,11 +440,38 @@ struct Ctx<'a> {
     d_in: Vec<usize>,
 }
 
+/// Steps, claimed outputs, refunds.
+type Settled = (Vec<Step>, Vec<U256>, Vec<TokenAmount>);
+
+/// Relative margin kept back from every amount a swap delivers (`floor(amount / 10^9)`), returned
+/// to the user as a refund. The exact amounts need no margin; it keeps every spend and every
+/// claimed output below what a float re-simulation of the plan (float pool models accurate to
+/// about 1e-12, such as the benchmark scorer `../shared/routing/tools/score.py`) credits, at a
+/// cost of 1e-10 of the output per hop.
+pub const REFUND_MARGIN_DIVISOR: u64 = 1_000_000_000;
+
+fn margin(x: U256) -> U256 {
+    if x.is_zero() {
+        return U256::zero();
+    }
+    math::div(x, U256::from(REFUND_MARGIN_DIVISOR)).unwrap_or_default()
+}
+
+/// [`margin`] when the request asks for float-safe plans, else 0.
+fn margin_if(on: bool, x: U256) -> U256 {
+    if on {
+        margin(x)
+    } else {
+        U256::zero()
+    }
+}
+
 /// A candidate plan before it becomes a [`Plan`].
 #[derive(Debug, Clone)]
 struct Candidate {
     steps: Vec<Step>,
     outs: Vec<U256>,
+    refunds: Vec<TokenAmount>,
     value: f64,
     gas: u64,
     net: f64,
@@ -531,7 +564,12 @@ impl Ctx<'_> {
             }
             let keep: Vec<(TokenId, f64)> =
                 self.out_toks.iter().map(|t| (*t, ev.grad[loc[t.index()]].max(0.0))).collect();
-            let cand = self.recover(&flows, &keep, gas)?;
+            // value of one base unit of each token, in units of the objective (c·ν = 1)
+            let mut tok_val = vec![0.0; self.graph.n_tokens()];
+            for (l, g) in glob.iter().enumerate() {
+                tok_val[g.index()] = nu[l];
+            }
+            let cand = self.recover(&flows, &keep, &tok_val, h, gas)?;
             if let Some(cand) = cand {
                 if best.as_ref().map_or(true, |b| cand.net > b.net) {
                     best = Some(cand);
@@ -594,17 +632,24 @@ impl Ctx<'_> {
     }
 
     /// Exact forward propagation of flows; drops edges that fail to simulate or close a cycle.
-    fn recover(&self, flows: &[Flow], keep: &[(TokenId, f64)], gas: Option<GasModel>) -> Result<Option<Candidate>, RouteError> {
+    fn recover(
+        &self,
+        flows: &[Flow],
+        keep: &[(TokenId, f64)],
+        tok_val: &[f64],
+        t_total: f64,
+        gas: Option<GasModel>,
+    ) -> Result<Option<Candidate>, RouteError> {
         let mut flows: Vec<Flow> = flows.to_vec();
         for _attempt in 0..8 {
             if flows.is_empty() {
                 return Ok(None);
             }
-            match self.propagate(&flows, keep) {
-                Ok((steps, outs)) => {
+            match self.propagate(&flows, keep, tok_val, t_total) {
+                Ok((steps, outs, refunds)) => {
                     let value = self.objective(&outs);
                     let (units, cost) = self.gas_of(&steps, gas);
-                    return Ok(Some(Candidate { steps, outs, value, gas: units, net: value - cost }));
+                    return Ok(Some(Candidate { steps, outs, refunds, value, gas: units, net: value - cost }));
                 }
                 Err(drop) => {
                     flows.retain(|f| f.e != drop);
@@ -615,7 +660,13 @@ impl Ctx<'_> {
     }
 
     /// Propagate; on failure returns the edge to drop.
-    fn propagate(&self, flows: &[Flow], keep: &[(TokenId, f64)]) -> Result<(Vec<Step>, Vec<U256>), usize> {
+    fn propagate(
+        &self,
+        flows: &[Flow],
+        keep: &[(TokenId, f64)],
+        tok_val: &[f64],
+        t_total: f64,
+    ) -> Result<Settled, usize> {
         let n = self.graph.n_tokens();
         let mut indeg = vec![0usize; n];
         let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -672,14 +723,31 @@ impl Ctx<'_> {
             return Err(worst.map_or(flows[0].e, |w| w.1));
         }
         let mut hold = vec![U256::zero(); n];
+        let mut inflow = vec![U256::zero(); n];
         for (t, a) in &self.prep.inputs {
             hold[t.index()] = *a;
         }
         let mut states: Vec<Option<Pool>> = vec![None; self.graph.n_pools()];
+        // tokens (not inputs or outputs) leaving by one quantised edge
+        let mut sink_q = vec![1u64; n];
+        for t in &nodes {
+            let t = *t;
+            if outs[t].len() == 1
+                && !self.in_toks.iter().any(|x| x.index() == t)
+                && !self.out_toks.iter().any(|x| x.index() == t)
+            {
+                let k = outs[t][0];
+                sink_q[t] = self.graph.pool(self.edges[flows[k].e].pool).map_or(1, |p| p.fee_quantum.max(1));
+            }
+        }
         let mut steps = Vec::new();
+        let mut budget = 0.0;
         const ONE: u64 = 1 << 52;
         for t in topo {
-            let s = hold[t];
+            let is_input = self.in_toks.iter().any(|x| x.index() == t);
+            // what this token may spend: its holding less the margin on what swaps brought in
+            // (an input token is spent exactly, inflow included)
+            let s = if is_input { hold[t] } else { hold[t].saturating_sub(margin_if(self.req.float_safe, inflow[t])) };
             let mut ks = outs[t].clone();
             if ks.is_empty() || s.is_zero() {
                 continue;
@@ -688,51 +756,140 @@ impl Ctx<'_> {
             let kp = keep.iter().find(|(x, _)| x.index() == t).map_or(0.0, |k| k.1);
             let is_output = keep.iter().any(|(x, _)| x.index() == t);
             let tot: f64 = ks.iter().map(|k| flows[*k].x).sum::<f64>() + kp;
+            // the edge taking the remainder: the largest one whose pool has no fee quantum
+            let quantum = |k: usize| {
+                self.graph.pool(self.edges[flows[k].e].pool).map_or(1, |p| p.fee_quantum.max(1))
+            };
+            let rem = ks.iter().position(|k| quantum(*k) == 1).unwrap_or(0);
             let mut amts = vec![U256::zero(); ks.len()];
             let mut used = U256::zero();
+            let round_q = |a: U256, k: usize| {
+                let qk = U256::from(quantum(k));
+                a.checked_sub(a.checked_rem(qk).unwrap_or_default()).unwrap_or(a)
+            };
             for (p, k) in ks.iter().enumerate() {
-                if p == 0 && !is_output {
+                if p == rem && !is_output {
                     continue;
                 }
                 let fr = (flows[*k].x / tot).clamp(0.0, 1.0);
                 let q = (fr * ONE as f64) as u64;
                 let a = math::mul_div(s, U256::from(q), U256::from(ONE)).map_err(|_| flows[*k].e)?;
-                amts[p] = a;
-                used = used.saturating_add(a);
+                amts[p] = round_q(a, *k);
+                used = used.saturating_add(amts[p]);
             }
-            if is_output {
-                if used > s {
-                    return Err(flows[ks[0]].e);
+            // Execute the other edges first, then the remainder edge with what is left. An edge
+            // into a token whose only outlet is a quantised pool delivers a multiple of that
+            // quantum when a slightly smaller input can (`amount_in`); the input saved goes to
+            // the remainder edge.
+            let mut order: Vec<usize> = (0..ks.len()).filter(|p| is_output || *p != rem).collect();
+            if !is_output {
+                order.push(rem);
+            }
+            for p in order {
+                let k = ks[p];
+                let e = &self.edges[flows[k].e];
+                let mut a = amts[p];
+                if !is_output && p == rem {
+                    // the remainder edge takes everything left; when its pool has a quantum the
+                    // part below it is refunded while all such refunds stay within 5e-7 of the
+                    // plan's value and the amount is small enough for the rounding to matter
+                    let r = s.checked_sub(used).ok_or(flows[ks[0]].e)?;
+                    let rq = round_q(r, k);
+                    let left = u256_to_f64(r.saturating_sub(rq)) * tok_val.get(t).copied().unwrap_or(f64::INFINITY);
+                    a = if self.req.float_safe
+                        && !is_input
+                        && r < U256::from(10_000_000_000u64)
+                        && budget + left <= 5e-7 * t_total
+                    {
+                        budget += left;
+                        rq
+                    } else {
+                        r
+                    };
                 }
-            } else {
-                amts[0] = s.checked_sub(used).ok_or(flows[ks[0]].e)?;
-            }
-            for (p, k) in ks.iter().enumerate() {
-                let a = amts[p];
                 if a.is_zero() {
                     continue;
                 }
-                let e = &self.edges[flows[*k].e];
                 let cur = match &states[e.pool.index()] {
                     Some(p) => p,
-                    None => &self.graph.pool(e.pool).ok_or(flows[*k].e)?.pool,
+                    None => &self.graph.pool(e.pool).ok_or(flows[k].e)?.pool,
                 };
-                let (o, next) = cur.swap(e.i, e.j, a).map_err(|_| flows[*k].e)?;
+                let (mut o, mut next) = cur.swap(e.i, e.j, a).map_err(|_| flows[k].e)?;
+                let sq = sink_q.get(e.to.index()).copied().unwrap_or(1);
+                if sq > 1 && !(p == rem && !is_output) {
+                    let qq = U256::from(sq);
+                    let target = o.saturating_sub(o.checked_rem(qq).unwrap_or_default());
+                    if !target.is_zero() && target < o {
+                        if let Ok(a2) = cur.amount_in(e.i, e.j, target) {
+                            if a2 < a && !a2.is_zero() {
+                                if let Ok((o2, n2)) = cur.swap(e.i, e.j, a2) {
+                                    if o2.checked_rem(qq).unwrap_or_default().is_zero() {
+                                        used = used.saturating_sub(a.saturating_sub(a2));
+                                        a = a2;
+                                        o = o2;
+                                        next = n2;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
                 states[e.pool.index()] = Some(next);
-                hold[t] = hold[t].checked_sub(a).ok_or(flows[*k].e)?;
-                hold[e.to.index()] = hold[e.to.index()].checked_add(o).ok_or(flows[*k].e)?;
+                hold[t] = hold[t].checked_sub(a).ok_or(flows[k].e)?;
+                hold[e.to.index()] = hold[e.to.index()].checked_add(o).ok_or(flows[k].e)?;
+                inflow[e.to.index()] = inflow[e.to.index()].saturating_add(o);
                 steps.push(Step::Swap { pool: e.pool, token_in: e.ti, token_out: e.to, amount_in: a, amount_out: o });
             }
+            if is_output && used > s {
+                return Err(flows[ks[0]].e);
+            }
         }
-        // nothing may be left on intermediate tokens (inputs spent exactly)
+        // nothing is stranded on an intermediate token (a token reached by flows whose own
+        // flows were dropped): drop an edge into it and try again
         for (t, h) in hold.iter().enumerate() {
-            if !h.is_zero() && !self.out_toks.iter().any(|x| x.index() == t) {
+            if h.is_zero() || self.out_toks.iter().any(|x| x.index() == t) {
+                continue;
+            }
+            if outs[t].is_empty() || !self.req.float_safe {
                 let f = flows.iter().find(|f| self.edges[f.e].to.index() == t).map_or(flows[0].e, |f| f.e);
                 return Err(f);
             }
         }
-        let outs = self.out_toks.iter().map(|t| hold[t.index()]).collect();
-        Ok((steps, outs))
+        // inputs are spent exactly
+        for (t, _) in &self.prep.inputs {
+            if !hold[t.index()].is_zero() {
+                return Err(flows.iter().find(|f| self.edges[f.e].ti == *t).map_or(flows[0].e, |f| f.e));
+            }
+        }
+        Ok(self.settle(steps, &hold))
+    }
+
+    /// Outputs (each less its margin) and refunds (every other leftover, and the margins).
+    fn settle(&self, steps: Vec<Step>, hold: &[U256]) -> Settled {
+        let mut outs = Vec::with_capacity(self.out_toks.len());
+        let mut refunds = Vec::new();
+        for (t, h) in hold.iter().enumerate() {
+            if h.is_zero() {
+                continue;
+            }
+            if let Some(_o) = self.out_toks.iter().find(|x| x.index() == t) {
+                continue;
+            }
+            if let Ok(tid) = u32::try_from(t) {
+                refunds.push(TokenAmount { token: TokenId(tid), amount: *h });
+            }
+        }
+        for t in &self.out_toks {
+            let h = hold.get(t.index()).copied().unwrap_or_default();
+            let m = margin_if(self.req.float_safe, h);
+            outs.push(h.saturating_sub(m));
+            let r = h.saturating_sub(h.saturating_sub(m));
+            if !r.is_zero() {
+                refunds.push(TokenAmount { token: *t, amount: r });
+            }
+        }
+        refunds.sort_by_key(|r| r.token);
+        (steps, outs, refunds)
     }
 
     /// Best single path (hop-bounded DP on float amounts), simulated exactly.
@@ -782,7 +939,18 @@ impl Ctx<'_> {
         let mut states: Vec<Option<Pool>> = vec![None; self.graph.n_pools()];
         let mut a = amt;
         let mut steps = Vec::new();
-        for k in path {
+        let mut hold = vec![U256::zero(); n];
+        for (h, k) in path.into_iter().enumerate() {
+            if h > 0 {
+                // keep the margin back (see REFUND_MARGIN_DIVISOR)
+                let m = margin_if(self.req.float_safe, a);
+                let t = self.edges[k].ti.index();
+                hold[t] = hold[t].saturating_add(m);
+                a = a.saturating_sub(m);
+                if a.is_zero() {
+                    return Ok(None);
+                }
+            }
             let e = &self.edges[k];
             let cur = match &states[e.pool.index()] {
                 Some(p) => p,
@@ -799,10 +967,11 @@ impl Ctx<'_> {
                 return Ok(None);
             }
         }
-        let outs = vec![a];
+        hold[dst.index()] = hold[dst.index()].saturating_add(a);
+        let (steps, outs, refunds) = self.settle(steps, &hold);
         let value = self.objective(&outs);
         let (units, cost) = self.gas_of(&steps, gas);
-        Ok(Some(Candidate { steps, outs, value, gas: units, net: value - cost }))
+        Ok(Some(Candidate { steps, outs, refunds, value, gas: units, net: value - cost }))
     }
 
     fn finish(&self, c: Candidate, bound: f64) -> Result<Plan, RouteError> {
@@ -821,7 +990,7 @@ impl Ctx<'_> {
             inputs,
             steps: c.steps,
             outputs,
-            refunds: Vec::new(),
+            refunds: c.refunds,
             zap_fee: None,
             value: c.net,
             upper_bound: if ub.is_finite() { Some(ub) } else { None },

@@ -146,20 +146,36 @@ impl FloatPool {
     pub fn new(params: &FamilyParams, balances: &[U256]) -> Self {
         let b = |k: usize| balances.get(k).map_or(0.0, |v| u256_to_f64(*v));
         match params {
-            FamilyParams::Cp { gamma } => FloatPool::Cp { r: [b(0), b(1)], gamma: *gamma, fee_kept: true },
-            FamilyParams::SolidlyVolatile { gamma } => {
-                FloatPool::Cp { r: [b(0), b(1)], gamma: *gamma, fee_kept: false }
-            }
+            FamilyParams::Cp { gamma } => FloatPool::Cp {
+                r: [b(0), b(1)],
+                gamma: *gamma,
+                fee_kept: true,
+            },
+            FamilyParams::SolidlyVolatile { gamma } => FloatPool::Cp {
+                r: [b(0), b(1)],
+                gamma: *gamma,
+                fee_kept: false,
+            },
             FamilyParams::SolidlyStable { gamma, decimals } => {
                 let scale = [pow10(decimals[0]), pow10(decimals[1])];
-                FloatPool::SolStable { x: [b(0) / scale[0], b(1) / scale[1]], scale, gamma: *gamma }
+                FloatPool::SolStable {
+                    x: [b(0) / scale[0], b(1) / scale[1]],
+                    scale,
+                    gamma: *gamma,
+                }
             }
             FamilyParams::Stable { amp, fee, conv } => {
                 let xp: SmallVec<[f64; 4]> =
                     conv.iter().enumerate().map(|(k, c)| b(k) * c).collect();
                 let ann = amp * xp.len() as f64;
                 let d = stable_d(&xp, ann);
-                FloatPool::Stable { xp, conv: conv.clone(), ann, fee: *fee, d }
+                FloatPool::Stable {
+                    xp,
+                    conv: conv.clone(),
+                    ann,
+                    fee: *fee,
+                    d,
+                }
             }
         }
     }
@@ -171,9 +187,11 @@ impl FloatPool {
             return None;
         }
         let e = match self {
-            FloatPool::Cp { r, gamma, .. } => {
-                EdgeModel::Cp { ri: *r.get(i)?, ro: *r.get(j)?, g: *gamma }
-            }
+            FloatPool::Cp { r, gamma, .. } => EdgeModel::Cp {
+                ri: *r.get(i)?,
+                ro: *r.get(j)?,
+                g: *gamma,
+            },
             FloatPool::SolStable { x, scale, gamma } => {
                 let (x0, y0) = (*x.get(i)?, *x.get(j)?);
                 EdgeModel::Ss {
@@ -185,7 +203,13 @@ impl FloatPool {
                     k: x0 * y0 * (x0 * x0 + y0 * y0),
                 }
             }
-            FloatPool::Stable { xp, conv, ann, fee, d } => {
+            FloatPool::Stable {
+                xp,
+                conv,
+                ann,
+                fee,
+                d,
+            } => {
                 let n = xp.len();
                 let nf = n as f64;
                 let (mut s_o, mut p_o) = (0.0, 1.0);
@@ -238,7 +262,10 @@ impl FloatPool {
                 }
             }
             FloatPool::SolStable { x, scale, gamma } => {
-                let (si, sj) = (scale.get(i).copied().unwrap_or(1.0), scale.get(j).copied().unwrap_or(1.0));
+                let (si, sj) = (
+                    scale.get(i).copied().unwrap_or(1.0),
+                    scale.get(j).copied().unwrap_or(1.0),
+                );
                 if let Some(v) = x.get_mut(i) {
                     *v += *gamma * a / si;
                 }
@@ -246,8 +273,17 @@ impl FloatPool {
                     *v -= o / sj;
                 }
             }
-            FloatPool::Stable { xp, conv, ann, fee, d } => {
-                let (ci, cj) = (conv.get(i).copied().unwrap_or(0.0), conv.get(j).copied().unwrap_or(0.0));
+            FloatPool::Stable {
+                xp,
+                conv,
+                ann,
+                fee,
+                d,
+            } => {
+                let (ci, cj) = (
+                    conv.get(i).copied().unwrap_or(0.0),
+                    conv.get(j).copied().unwrap_or(0.0),
+                );
                 let _ = fee;
                 if let Some(v) = xp.get_mut(i) {
                     *v += a * ci;
@@ -368,7 +404,9 @@ fn ss_out_norm(x0: f64, y0: f64, a: f64) -> f64 {
     let mut d: f64 = 0.0;
     for _ in 0..100 {
         let yd = y0 - d;
-        let f = c0 - x1 * x1 * x1 * d + x0 * (-3.0 * y0 * y0 * d + 3.0 * y0 * d * d - d * d * d) + a * yd * yd * yd;
+        let f = c0 - x1 * x1 * x1 * d
+            + x0 * (-3.0 * y0 * y0 * d + 3.0 * y0 * d * d - d * d * d)
+            + a * yd * yd * yd;
         let fp = -(x1 * x1 * x1) - 3.0 * x1 * yd * yd;
         let mut dn = d - f / fp;
         if dn >= y0 {
@@ -388,7 +426,9 @@ impl EdgeModel {
     pub fn rate0(&self) -> f64 {
         match *self {
             EdgeModel::Cp { ri, ro, g } => g * ro / ri,
-            EdgeModel::Ss { x0, y0, si, so, g, .. } => g * stable_p(y0 / x0) * so / si,
+            EdgeModel::Ss {
+                x0, y0, si, so, g, ..
+            } => g * stable_p(y0 / x0) * so / si,
             EdgeModel::Sw(s) => (1.0 - s.fee) * s.m(s.xi).1 * s.ci / s.cj,
         }
     }
@@ -421,7 +461,9 @@ impl EdgeModel {
         }
         match *self {
             EdgeModel::Cp { ri, ro, g } => g * a * ro / (ri + g * a),
-            EdgeModel::Ss { x0, y0, si, so, g, .. } => ss_out_norm(x0, y0, g * a / si) * so,
+            EdgeModel::Ss {
+                x0, y0, si, so, g, ..
+            } => ss_out_norm(x0, y0, g * a / si) * so,
             EdgeModel::Sw(s) => {
                 let y = s.y(s.xi + a * s.ci);
                 ((s.y0 - y) * (1.0 - s.fee) / s.cj).max(0.0)
@@ -451,9 +493,21 @@ impl EdgeModel {
                     return none;
                 }
                 let f1 = g * ri * ro / (s * s);
-                Arb { x: (s - ri) / g, o: ro * (s - ri) / s, f1, f2: -2.0 * g * f1 / s }
+                Arb {
+                    x: (s - ri) / g,
+                    o: ro * (s - ri) / s,
+                    f1,
+                    f2: -2.0 * g * f1 / s,
+                }
             }
-            EdgeModel::Ss { x0, y0, si, so, g, k } => {
+            EdgeModel::Ss {
+                x0,
+                y0,
+                si,
+                so,
+                g,
+                k,
+            } => {
                 let ni = nu_in * si;
                 let no = nu_out * so;
                 let q = (g * no - ni) / (g * no + ni);
@@ -469,7 +523,8 @@ impl EdgeModel {
                 }
                 let p = stable_p(r);
                 let sc = so / si;
-                let dp = 3.0 * (1.0 - r * r) * (1.0 - r * r) / ((1.0 + 3.0 * r * r) * (1.0 + 3.0 * r * r));
+                let dp = 3.0 * (1.0 - r * r) * (1.0 - r * r)
+                    / ((1.0 + 3.0 * r * r) * (1.0 + 3.0 * r * r));
                 Arb {
                     x: (x1 - x0) / g * si,
                     o: (y0 - y1) * so,
@@ -487,7 +542,11 @@ impl EdgeModel {
                 }
                 let mut lo = 0.0;
                 let mut hi = f64::INFINITY;
-                let lin = if dm0 < 0.0 { (target - m0) / dm0 } else { s.xi * 1e-3 };
+                let lin = if dm0 < 0.0 {
+                    (target - m0) / dm0
+                } else {
+                    s.xi * 1e-3
+                };
                 let mut dl = if hint > 0.0 { hint } else { lin };
                 if !(dl > 0.0) || !dl.is_finite() {
                     dl = s.xi * 1e-3;
@@ -506,9 +565,14 @@ impl EdgeModel {
                     }
                     let mut nd = dl - (m - target) / dm;
                     if !(nd > lo && nd < hi && nd.is_finite()) {
-                        nd = if hi.is_finite() { 0.5 * (lo + hi) } else { 4.0 * dl };
+                        nd = if hi.is_finite() {
+                            0.5 * (lo + hi)
+                        } else {
+                            4.0 * dl
+                        };
                     }
-                    let done = (nd - dl).abs() <= 1e-14 * nd || (hi.is_finite() && hi - lo <= 1e-15 * hi);
+                    let done =
+                        (nd - dl).abs() <= 1e-14 * nd || (hi.is_finite() && hi - lo <= 1e-15 * hi);
                     dl = nd;
                     if done {
                         break;
@@ -539,7 +603,12 @@ mod tests {
         let a = e.arb(nu_in, nu_out);
         assert!(a.x > 0.0);
         // output consistent with out(), marginal matches price ratio
-        assert!((e.out(a.x) / a.o - 1.0).abs() < 1e-9, "{} {}", e.out(a.x), a.o);
+        assert!(
+            (e.out(a.x) / a.o - 1.0).abs() < 1e-9,
+            "{} {}",
+            e.out(a.x),
+            a.o
+        );
         let h = a.x * 1e-6;
         let fd = (e.out(a.x + h) - e.out(a.x - h)) / (2.0 * h);
         assert!((fd / a.f1 - 1.0).abs() < 1e-5, "{fd} {}", a.f1);
@@ -550,18 +619,34 @@ mod tests {
 
     #[test]
     fn arb_models() {
-        let cp = FloatPool::Cp { r: [1e21, 3e9], gamma: 0.997, fee_kept: true };
+        let cp = FloatPool::Cp {
+            r: [1e21, 3e9],
+            gamma: 0.997,
+            fee_kept: true,
+        };
         let e = cp.edge(0, 1).unwrap();
         check_arb(&e, 2.9e-12 * 0.9, 1.0);
         let ss = FloatPool::new(
-            &FamilyParams::SolidlyStable { gamma: 0.9995, decimals: [6, 18] },
+            &FamilyParams::SolidlyStable {
+                gamma: 0.9995,
+                decimals: [6, 18],
+            },
             &[U256::from(1_000_000_000_000u64), U256::exp10(24)],
         );
         let e = ss.edge(0, 1).unwrap();
         check_arb(&e, 1e12 * 0.99, 1.0);
         let sw = FloatPool::new(
-            &FamilyParams::stable(U256::from(100_000u64), U256::from(100u64), U256::from(4_000_000u64), &[U256::exp10(30), U256::exp10(30), U256::exp10(18)]),
-            &[U256::from(2_000_000_000_000u64), U256::from(3_000_000_000_000u64), U256::exp10(24) * 25],
+            &FamilyParams::stable(
+                U256::from(100_000u64),
+                U256::from(100u64),
+                U256::from(4_000_000u64),
+                &[U256::exp10(30), U256::exp10(30), U256::exp10(18)],
+            ),
+            &[
+                U256::from(2_000_000_000_000u64),
+                U256::from(3_000_000_000_000u64),
+                U256::exp10(24) * 25,
+            ],
         );
         let e = sw.edge(0, 2).unwrap();
         check_arb(&e, 1e12 * 0.995, 1.0);

@@ -226,7 +226,12 @@ pub(super) fn scan_pair(md: &Model, a: &[f64], i: usize, j: usize) -> Option<(f6
         }
     }
     let s = *pts.get(best.0)?;
-    let lo = best.0.checked_sub(1).and_then(|k| pts.get(k)).copied().unwrap_or(0.0);
+    let lo = best
+        .0
+        .checked_sub(1)
+        .and_then(|k| pts.get(k))
+        .copied()
+        .unwrap_or(0.0);
     let hi = pts.get(best.0 + 1).copied().unwrap_or(ai);
     Some((s, best.1, lo, hi))
 }

@@ -156,10 +156,7 @@ impl Two<'_> {
             Kind::V2 { k_last, fee_on, .. } => v2_mint_supply(self.ts, k_last, fee_on, r).ok()?,
             Kind::Solidly { .. } => self.ts,
         };
-        let term = [
-            mul_div(h[0], t, r[0]).ok()?,
-            mul_div(h[1], t, r[1]).ok()?,
-        ];
+        let term = [mul_div(h[0], t, r[0]).ok()?, mul_div(h[1], t, r[1]).ok()?];
         Some(Pt {
             s,
             out,
@@ -619,7 +616,9 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         kind,
         a: [a0, a1],
     };
-    let p0 = two.eval(0, U256::zero()).ok_or(ZapError::Math(crate::error::MathError::Overflow))?;
+    let p0 = two
+        .eval(0, U256::zero())
+        .ok_or(ZapError::Math(crate::error::MathError::Overflow))?;
     let i = if p0.term[0] > p0.term[1] {
         0
     } else if p0.term[1] > p0.term[0] {
@@ -682,7 +681,9 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<P
     let stable = matches!(two.kind, Kind::Solidly { stable: true, .. });
     let cross = |p: &Pt| p.term[i] <= p.term[j];
     let guess = match two.kind {
-        Kind::V2 { fee: (num, den), .. } => {
+        Kind::V2 {
+            fee: (num, den), ..
+        } => {
             #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)]
             // f64 guide; num < den
             let gamma = 1.0 - num as f64 / den as f64;
@@ -708,7 +709,9 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<P
     let (lo, hi) = match two.bracket(i, *p0, ai, guess, &cross) {
         Some((lo, hi)) => two.first_true(i, lo, hi, None, &cross),
         None => {
-            let hi = two.eval(i, ai).or_else(|| two.scan_first_feasible(i, U256::zero(), ai))?;
+            let hi = two
+                .eval(i, ai)
+                .or_else(|| two.scan_first_feasible(i, U256::zero(), ai))?;
             (*p0, hi)
         }
     };
@@ -856,7 +859,9 @@ fn keep_most(
             // A(s) only falls from here on: the plateau has ended.
             break;
         }
-        let Some(k) = value_key(two.kind, &q) else { continue };
+        let Some(k) = value_key(two.kind, &q) else {
+            continue;
+        };
         if k.0 > key.0 || (k.0 == key.0 && k.1 > key.1) {
             if let Some(z) = checked(two, i, &q, careful) {
                 chosen = z;

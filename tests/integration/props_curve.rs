@@ -209,7 +209,7 @@ proptest! {
     }
 
     #[test]
-    fn one_coin_withdrawal_pays_no_more_than_a_swap_of_the_proportional_share(
+    fn one_coin_withdrawal_matches_its_quote_and_keeps_the_virtual_price(
         s in spec(), i in 0usize..4, f in 1u64..100_000,
     ) {
         let p = build(&s);

@@ -588,15 +588,28 @@ pub(super) fn exchange(
 fn estimate_in(p: &StableSwap, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
     let xp = p.xp()?;
     let d = p.inner.d?;
-    let fee = if p.inner.variant == Variant::Ng {
-        invariant::dynamic_fee(xp[i], xp[j], p.inner.fee, p.inner.offpeg)?
-    } else {
-        p.inner.fee
+    let t = add(mul_div(dy, p.rate(j), PRECISION)?, U256::one())?;
+    // The input that gives `dy` out with fee rate `fee`: the xp output before fee, the new
+    // `y`, then `get_y` for the input coin.
+    let solve = |fee: U256| -> Result<(U256, U256), PoolError> {
+        let dyx = crate::math::div_up(mul(t, FEE_DENOMINATOR)?, sub(FEE_DENOMINATOR, fee)?)?;
+        let y = sub(sub(xp[j], dyx)?, U256::one())?;
+        Ok((get_y(j, i, y, xp, p.inner.amp, d, p.inner.variant)?, y))
     };
-    let t = add(div(mul(dy, p.rate(j))?, PRECISION)?, U256::one())?;
-    let dyx = crate::math::div_up(mul(t, FEE_DENOMINATOR)?, sub(FEE_DENOMINATOR, fee)?)?;
-    let y = sub(sub(xp[j], dyx)?, U256::one())?;
-    let x = get_y(j, i, y, xp, p.inner.amp, d, p.inner.variant)?;
+    let (mut x, mut y) = solve(p.inner.fee)?;
+    if p.inner.variant == Variant::Ng {
+        // NG charges the fee at the trade's average balances: refine it twice.
+        let two = U256::from(2u8);
+        for _ in 0..2 {
+            let f = invariant::dynamic_fee(
+                div(add(xp[i], x)?, two)?,
+                div(add(xp[j], y)?, two)?,
+                p.inner.fee,
+                p.inner.offpeg,
+            )?;
+            (x, y) = solve(f)?;
+        }
+    }
     crate::math::div_up(mul(sub(x, xp[i])?, PRECISION)?, p.rate(i)).map_err(PoolError::from)
 }
 
@@ -783,6 +796,48 @@ mod tests {
                 assert_eq!(dv.div(w).map(U256::from), Some(want), "{w:?} / {d}");
             }
         }
+    }
+
+    /// The u128 forms against the U256 reference loops on random states of every variant and
+    /// size, from tiny to near-2^128 balances (where the fast forms must bail out correctly).
+    #[test]
+    fn fast_loops_match_the_reference_loops() {
+        let mut rng = Rng(0x51_7CC1_B727_220A);
+        let variants = [Variant::Classic, Variant::ThreePool, Variant::Ng];
+        let mut fast_hits = 0u32;
+        for round in 0..20_000u32 {
+            let v = variants[(round % 3) as usize];
+            let n = 2 + (rng.next() % 7) as usize;
+            let scale = 20 + (rng.next() % 108) as u32;
+            let xp: Vec<U256> = (0..n)
+                .map(|_| U256::from(rng.bits(scale) | 1) * U256::from(1 + rng.next() % 3))
+                .collect();
+            let amp = U256::from(1 + rng.next() % 500_000);
+            let d_ref = invariant::get_d(&xp, amp, v);
+            assert_eq!(get_d(&xp, amp, v), d_ref, "get_D {v:?} {xp:?} {amp}");
+            let Ok(d) = d_ref else { continue };
+            let i = (rng.next() as usize) % n;
+            let j = (i + 1 + (rng.next() as usize) % (n - 1)) % n;
+            let x = xp[i] + U256::from(rng.bits(scale));
+            assert_eq!(
+                get_y(i, j, x, &xp, amp, d, v),
+                invariant::get_y(i, j, x, &xp, amp, d, v),
+                "get_y {v:?} {i} {j} {x} {xp:?} {amp} {d}"
+            );
+            let d1 = d - d / U256::from(1 + rng.next() % 1000);
+            assert_eq!(
+                get_y_d(i, &xp, amp, d1, v),
+                invariant::get_y_d(i, &xp, amp, d1, v),
+                "get_y_D {v:?} {i} {xp:?} {amp} {d1}"
+            );
+            if small(&xp)
+                .and_then(|(a, k)| get_d_128(&a[..k], to_u128(amp)?, v))
+                .is_some()
+            {
+                fast_hits += 1;
+            }
+        }
+        assert!(fast_hits > 5_000, "{fast_hits}");
     }
 
     #[test]

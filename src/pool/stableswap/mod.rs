@@ -14,6 +14,14 @@
 //! for plain tokens), so `xp_k = balance_k · rate_k / 1e18` is the 18-decimal balance. Fees
 //! are out of 1e10.
 //!
+//! # How it is fast and still exact
+//! The Newton loops (`get_D`, `get_y`, `get_y_D`) and the amount formulas run on u128 values
+//! with 256-bit products and an exact 256-by-128 division (the `x_k · N` divisors of `get_D`
+//! through a precomputed reciprocal), step for step the contract's operations. Whenever a
+//! value leaves that range (balances near 2^128, an overflow, a zero divisor, no convergence)
+//! the computation restarts on the plain checked U256 form, which gives the contract's value
+//! or its revert. Floats are used only by [`StableSwap::marginal_rate`].
+//!
 //! # From a routing snapshot
 //! The routing snapshot gives `a` already multiplied by `a_precision`: use
 //! [`StableSwap::from_snapshot`], which builds a [`Variant::Classic`] pool (or a
@@ -61,8 +69,6 @@ impl Variant {
     }
 }
 
-/// Largest `A` (as `A()` returns it) the contracts accept: `MAX_A = 10^6` (exclusive).
-const MAX_A: u64 = 1_000_000;
 /// `MAX_FEE = 5e9` (50 %): NG bounds `offpeg_fee_multiplier · fee` by `MAX_FEE · 1e10`.
 const MAX_FEE: u64 = 5_000_000_000;
 /// Most coins a pool may have (NG's `MAX_COINS`).
@@ -99,7 +105,8 @@ pub struct StableSwapParams {
 /// # Invariants
 /// Checked by [`StableSwap::new`]: 2 to [`MAX_COINS`] coins, one rate and one admin balance per
 /// coin, every rate non-zero (classic variants: a multiple of 1e18, i.e. decimals at most 18),
-/// `0 < A < 10^6`, `fee < 1e10`, `admin_fee <= 1e10`, and for NG
+/// `A > 0` (the contracts' ramp keeps it below `MAX_A = 10^6`, but the math does not need
+/// that), `fee < 1e10`, `admin_fee <= 1e10`, and for NG
 /// `offpeg_fee_multiplier · fee <= 5e9 · 1e10` (what the NG factory and `set_new_fee` enforce).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StableSwap {
@@ -138,6 +145,33 @@ struct OneCoin {
 
 impl StableSwap {
     /// Builds and validates a pool state.
+    ///
+    /// # Example
+    /// ```
+    /// use swapzap::pool::stableswap::{StableSwap, StableSwapParams, Variant};
+    /// use swapzap::U256;
+    ///
+    /// // A USDC (6 decimals) / DAI (18 decimals) classic pool with A = 200 and a 0.04 % fee.
+    /// let pool = StableSwap::new(StableSwapParams {
+    ///     variant: Variant::Classic,
+    ///     balances: [U256::exp10(12), U256::exp10(24)].into_iter().collect(),
+    ///     rates: [U256::exp10(30), U256::exp10(18)].into_iter().collect(),
+    ///     a: U256::from(200u8),
+    ///     fee: U256::from(4_000_000u32),
+    ///     admin_fee: U256::zero(),
+    ///     total_supply: U256::exp10(24) * 2,
+    ///     admin_balances: Default::default(),
+    ///     offpeg_fee_multiplier: U256::zero(),
+    /// })?;
+    /// // 1000 USDC in: a little under 1000 DAI out (the 0.04 % fee and the curve).
+    /// let out = pool.get_dy(0, 1, U256::exp10(9))?;
+    /// assert!(out < U256::exp10(21) && out > U256::exp10(21) * 9995 / 10000);
+    /// // The same as the state change of the exchange.
+    /// let (paid, after) = pool.exchange(0, 1, U256::exp10(9))?;
+    /// assert_eq!(paid, out);
+    /// assert_eq!(after.balances()[1], pool.balances()[1] - out);
+    /// # Ok::<(), swapzap::PoolError>(())
+    /// ```
     ///
     /// # Errors
     /// [`PoolError::InvalidState`] naming the field that breaks an invariant (see the type's
@@ -209,9 +243,8 @@ impl StableSwap {
                 ));
             }
         }
-        let ap = p.variant.a_precision();
-        if amp.is_zero() || amp >= mul(U256::from(MAX_A), ap)? {
-            return Err(PoolError::InvalidState("A: must be in 1..10^6"));
+        if amp.is_zero() {
+            return Err(PoolError::InvalidState("A: zero"));
         }
         if p.fee >= FEE_DENOMINATOR {
             return Err(PoolError::InvalidState("fee: at or above 1e10"));
@@ -374,7 +407,8 @@ impl StableSwap {
     }
 
     /// The parameters this state was built from (with its current balances and supply):
-    /// `StableSwap::new(p.params())` rebuilds an equal pool.
+    /// `StableSwap::new(p.params())` rebuilds an equal pool (for a pool from
+    /// [`StableSwap::from_snapshot`], when `a_precise` is a multiple of `a_precision`).
     #[must_use]
     pub fn params(&self) -> StableSwapParams {
         StableSwapParams {
@@ -721,7 +755,9 @@ impl StableSwap {
     }
 
     /// `remove_liquidity(lp, [0..])`: coins out (`balance · lp / supply`, rounded down) and
-    /// the state after. No fee.
+    /// the state after. No fee. NG pools also pay out the admin balances to the fee receiver
+    /// in this call when one is set; that leaves `balances` unchanged, and this model keeps
+    /// `admin_balances` as they were (a pool without a fee receiver).
     ///
     /// # Errors
     /// [`PoolError::BurnExceedsSupply`] when `lp` is above the supply; NG refuses `lp = 0`
@@ -947,13 +983,10 @@ impl StableSwap {
     pub(crate) fn forward_min(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
         let q = self.get_dy(i, j, dx)?;
         if self.inner.variant == Variant::ThreePool {
-            let xp = self.xp()?;
-            let d = self.inner.d?;
-            let x = add(xp[i], md(dx, self.rate(i), PRECISION)?)?;
-            let y = fast::get_y(i, j, x, xp, self.inner.amp, d, self.inner.variant)?;
-            let dyx = sub(sub(xp[j], y)?, U256::one())?;
-            let fee = md(dyx, self.inner.fee, FEE_DENOMINATOR)?;
-            let out = md(sub(dyx, fee)?, PRECISION, self.rate(j))?;
+            let out = match fast::exchange(self, i, j, dx) {
+                Some((out, ..)) => out,
+                None => self.exchange_amounts(i, j, dx)?.0,
+            };
             return Ok(q.min(out));
         }
         Ok(q)
