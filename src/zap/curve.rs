@@ -15,6 +15,10 @@ use super::{to_f64, Rebalance, ZapConfig, ZapIn, ZapSwap};
 /// integer rounding of `minted(s)` is far below the 1e-6 target, and the float model's optimum
 /// (checked exactly against the direct add) is used without an integer search.
 const QUIET: f64 = 1e-8;
+
+/// In the noisy regime, pairs whose input is at most this many raw units are searched
+/// exhaustively (every integer swap amount).
+const EXHAUSTIVE: u32 = 4096;
 use crate::error::{PoolError, ZapError};
 use crate::pool::{Amounts, Pool};
 use primitive_types::U256;
@@ -81,6 +85,15 @@ fn search_pair(pool: &Pool, a: &[U256], i: usize, j: usize, cfg: &ZapConfig) -> 
         best: None,
         evals: 0,
     };
+    // Small inputs (where the integer noise is largest): every swap amount.
+    if ai <= U256::from(EXHAUSTIVE) {
+        let mut s = U256::one();
+        while s <= ai {
+            let _ = b.minted_at(pool, a, i, j, s);
+            s = s.saturating_add(U256::one());
+        }
+        return b.best;
+    }
     // Grid: uniform and geometric points on [1, a_i].
     let mut grid: alloc::vec::Vec<U256> = alloc::vec::Vec::new();
     let n_uniform = 48u32;
@@ -207,7 +220,13 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         // Rounding noise: what one raw unit of a coin (or one LP unit) moves the mint by,
         // relative to it, from the float model.
         let noise = curve_f64::unit_sensitivity(md, &af, direct_f);
-        if noise <= QUIET {
+        // One LP unit against the exact direct mint (the float model can be far off in
+        // drained pools); no direct mint at all counts as noisy.
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let lp_unit = direct
+            .as_ref()
+            .map_or(1.0, |d| 1.0 / to_f64(d.minted).max(1.0));
+        if noise.max(lp_unit) <= QUIET {
             return finish(best, direct, amounts, cfg);
         }
     }
