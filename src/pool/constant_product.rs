@@ -236,7 +236,8 @@ impl ConstantProduct {
     /// `getAmountIn` for `dy` of coin `j` out: exactly what the V2 router charges for an
     /// exact-out swap, `floor(r_in·dy·den / ((r_out − dy)·γ)) + 1`. It is the least input whose
     /// [`Self::amount_out`] reaches `dy`, or one more when that division is exact (see
-    /// [`Self::min_amount_in`]).
+    /// [`Self::min_amount_in`]). Kept as the contract function (the test vectors check it);
+    /// [`super::Pool::amount_in`] uses [`Self::min_amount_in`] instead.
     ///
     /// # Errors
     /// [`PoolError::InsufficientOutputAmount`] for `dy == 0`, [`PoolError::UnreachableOutput`]
@@ -250,6 +251,7 @@ impl ConstantProduct {
     /// The least input of coin `i` whose [`Self::amount_out`] is at least `dy`:
     /// `ceil(r_in·dy·den / ((r_out − dy)·γ))`. Exact by construction: `out(x) >= dy` is
     /// equivalent to `x·γ·(r_out − dy) >= dy·r_in·den`.
+    /// This is what [`super::Pool::amount_in`] answers for constant-product pools.
     ///
     /// # Errors
     /// As [`Self::amount_in`].

@@ -89,10 +89,19 @@ impl Pool {
 
     /// The least input of coin `i` whose exact output of coin `j` is at least `dy`.
     ///
+    /// Constant-product pools answer with [`ConstantProduct::min_amount_in`], not the router's
+    /// `getAmountIn` ([`ConstantProduct::amount_in`], which adds 1 and so is one above the
+    /// least when its division is exact). Stable Solidly pools with non-18-decimal tokens
+    /// guarantee a local minimum only (see [`Solidly::amount_in`]).
+    ///
     /// # Errors
     /// [`PoolError::UnreachableOutput`] when no input reaches `dy`; others as the contract.
     pub fn amount_in(&self, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
-        dispatch!(self, p => p.amount_in(i, j, dy))
+        match self {
+            Pool::ConstantProduct(p) => p.min_amount_in(i, j, dy),
+            Pool::Solidly(p) => p.amount_in(i, j, dy),
+            Pool::StableSwap(p) => p.amount_in(i, j, dy),
+        }
     }
 
     /// The exact-in swap as the contract executes it: the output and the state after.

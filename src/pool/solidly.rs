@@ -302,14 +302,22 @@ impl Solidly {
         self.net_amount_out(i, a)
     }
 
-    /// The least input of coin `i` whose exact [`Self::amount_out`] is at least `dy` (the
-    /// contract has no such function). A closed-form or float guess is refined by an integer
-    /// search on the exact forward function, so the answer is checked, not estimated.
+    /// An input of coin `i` whose exact [`Self::amount_out`] is at least `dy` while one unit
+    /// less gives less (or reverts); the contract has no such function. A closed-form or float
+    /// guess is refined by an integer search on the exact forward function, so the answer is
+    /// checked, not estimated.
+    ///
+    /// Volatile pools, and stable pools whose forward function is monotone, get the least such
+    /// input. The stable `_get_y` quirk (the mis-scaled "y + 1" test with non-18-decimal
+    /// tokens) makes the forward function slightly non-monotone and lets it revert at scattered
+    /// inputs, so there the guarantee is a local minimum: `amount_out(x) >= dy` and
+    /// `amount_out(x − 1) < dy` or reverts. The answer is never above an input the search
+    /// evaluated that reaches `dy`.
     ///
     /// # Errors
     /// [`PoolError::InsufficientOutputAmount`] for `dy == 0`, [`PoolError::UnreachableOutput`]
-    /// when `dy >= reserve` or no input reaches `dy` without the forward function reverting,
-    /// index errors.
+    /// when `dy >= reserve` or the search finds no input reaching `dy` below 2^256, index
+    /// errors.
     pub fn amount_in(&self, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
         pair(i, j)?;
         if dy.is_zero() {
@@ -318,18 +326,30 @@ impl Solidly {
         if dy >= self.reserves[j] {
             return Err(PoolError::UnreachableOutput);
         }
-        let reaches = |x: U256| -> bool { matches!(self.amount_out(i, j, x), Ok(o) if o >= dy) };
+        // A probe of the exact forward function: Some(reaches dy), or None when it reverts.
+        let probe = |x: U256| -> Option<bool> { self.amount_out(i, j, x).ok().map(|o| o >= dy) };
+        let reaches = |x: U256| -> bool { probe(x) == Some(true) };
         let two = U256::from(2u8);
         let mut guess = self.amount_in_guess(i, j, dy).max(U256::one());
         if self.stable {
             guess = self.refine_guess(i, j, dy, guess);
         }
-        // Bracket the answer around the guess with steps growing from 1, so a good guess costs
+        // A guess where the forward function reverts may lie beyond the inputs it can take
+        // (a revert region above the answer): step down until it answers.
+        let mut start = guess;
+        let mut start_probe = probe(start);
+        let mut step = U256::one();
+        while start_probe.is_none() && !start.is_zero() {
+            start = start.saturating_sub(step);
+            start_probe = probe(start);
+            step = step.saturating_mul(two);
+        }
+        // Bracket the answer around the start with steps growing from 1, so a good guess costs
         // only a few forward evaluations. Invariant after bracketing: !reaches(lo), reaches(hi).
         let (mut lo, mut hi);
-        if reaches(guess) {
-            hi = guess;
-            let mut step = U256::one();
+        if start_probe == Some(true) {
+            hi = start;
+            step = U256::one();
             loop {
                 let cand = hi.saturating_sub(step);
                 if !reaches(cand) {
@@ -345,16 +365,30 @@ impl Solidly {
                 step = step.saturating_mul(two);
             }
         } else {
-            lo = guess;
-            let mut step = U256::one();
+            // `start` gives less than dy (or is 0). Step up; a revert may be a scattered one or
+            // the start of a revert region past the answer, so the step is halved back towards
+            // `lo` first, and only a revert one unit above `lo` is stepped over.
+            lo = start;
+            step = U256::one();
+            let mut step_over = false;
             loop {
                 let cand = add(lo, step).map_err(|_| PoolError::UnreachableOutput)?;
-                if reaches(cand) {
-                    hi = cand;
-                    break;
+                match probe(cand) {
+                    Some(true) => {
+                        hi = cand;
+                        break;
+                    }
+                    Some(false) => {
+                        lo = cand;
+                        step = mul(step, two).map_err(|_| PoolError::UnreachableOutput)?;
+                    }
+                    None if step > U256::one() && !step_over => step = div(step, two)?,
+                    None => {
+                        step_over = true;
+                        lo = cand;
+                        step = mul(step, two).map_err(|_| PoolError::UnreachableOutput)?;
+                    }
                 }
-                lo = cand;
-                step = mul(step, two).map_err(|_| PoolError::UnreachableOutput)?;
             }
         }
         while hi > add(lo, U256::one())? {
@@ -443,7 +477,9 @@ impl Solidly {
         let sj = math::to_f64(self.scale[j]);
         let x = math::to_f64(r_in) / si;
         let y = math::to_f64(r_out) / sj;
-        let y_new = y - math::to_f64(dy) / sj;
+        // The remaining reserve from the exact integer difference: `y − dy/sj` in floats
+        // cancels to nothing (or below zero) when dy is within 1e-16 of the reserve.
+        let y_new = math::to_f64(r_out.saturating_sub(dy)) / sj;
         if !positive(y_new) || !positive(x) {
             return U256::MAX;
         }

@@ -2,7 +2,7 @@
 //! after the invariant it protects. Oracles are independent of the library's math: plain
 //! `U512` operator arithmetic (primitive-types' own long division) on the contracts' formulas.
 use proptest::prelude::*;
-use swapzap::pool::{ConstantProduct, Solidly};
+use swapzap::pool::{ConstantProduct, Pool, Solidly};
 use swapzap::{math, U256, U512};
 
 /// Values spread over bit lengths: a 64-bit mantissa shifted left by up to `max_shift`.
@@ -297,5 +297,49 @@ proptest! {
         prop_assert!(r.full_mul(r) <= U512::from(x));
         let r1 = U512::from(r) + U512::one();
         prop_assert!(r1 * r1 > U512::from(x));
+    }
+}
+
+/// The minimal failing case of `solidly_exact_out_gives_at_least_wanted_and_one_less_gives_less`:
+/// an 8/18-decimal stable pool drained to within 106 wei of its 18-decimal reserve. The float
+/// guess used to cancel to nothing there, and the search then reported the output unreachable.
+/// Checked by brute force over a window of inputs below the answer.
+#[test]
+fn solidly_exact_out_near_drained_stable_reserve() {
+    let r = [
+        U256::from(30_303_600_000_000u64),
+        U256::from(2_000_000_000_000_000_000u64),
+    ];
+    let pool = Solidly::new(r, [8, 18], true, 0, U256::from(7_785_062_620_172_043u64)).unwrap();
+    let a = U256::from(8_070_450_532_247_928_832u64);
+    let dy = pool.amount_out(0, 1, a).unwrap();
+    assert_eq!(dy, U256::from(1_999_999_999_999_999_894u64));
+    let x = pool.amount_in(0, 1, dy).unwrap();
+    assert!(x <= a, "{x} above {a}");
+    assert!(pool.amount_out(0, 1, x).unwrap() >= dy);
+    // Every input in the 4096 below x gives less (or reverts).
+    for d in 1..=4096u64 {
+        let below = x - U256::from(d);
+        assert!(
+            pool.amount_out(0, 1, below).map_or(true, |o| o < dy),
+            "{below} reaches {dy}"
+        );
+    }
+}
+
+/// `Pool::amount_in` on a constant-product pool is the least input, not the router's
+/// `getAmountIn`: with an exact division (1000·500·1000 / (500·1000) = 1000) the router charges
+/// 1001, while 1000 already pays out 500. Checked by brute force below the answer.
+#[test]
+fn pool_amount_in_is_least_for_constant_product() {
+    let cp = ConstantProduct::new([U256::from(1000u64); 2], 0, 1000, U256::from(1000u64)).unwrap();
+    let dy = U256::from(500u64);
+    assert_eq!(cp.amount_in(0, 1, dy).unwrap(), U256::from(1001u64));
+    let pool = Pool::ConstantProduct(cp);
+    let x = pool.amount_in(0, 1, dy).unwrap();
+    assert_eq!(x, U256::from(1000u64));
+    assert!(pool.amount_out(0, 1, x).unwrap() >= dy);
+    for below in 1..1000u64 {
+        assert!(pool.amount_out(0, 1, U256::from(below)).unwrap() < dy);
     }
 }
