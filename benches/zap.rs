@@ -27,9 +27,9 @@
 )]
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::time::Duration;
+use swapzap::graph::PoolGraph;
 use swapzap::pool::stableswap::{StableSwap, StableSwapParams, Variant};
 use swapzap::pool::{ConstantProduct, Pool, Solidly};
-use swapzap::graph::PoolGraph;
 use swapzap::snapshot::{FeeField, FeeFraction, PoolKind, Snapshot, SnapshotPool, SnapshotToken};
 use swapzap::units::TokenId;
 use swapzap::zap::{zap_in, zap_in_pool, ZapConfig, ZapOptions};
@@ -230,7 +230,10 @@ fn market(n_tokens: usize, n_pools: usize) -> Snapshot {
         match kind {
             0 | 1 => {
                 p.source = if kind == 0 { "uniswap-v2" } else { "sushiswap" }.into();
-                p.fee = Some(FeeField::Fraction(FeeFraction { num: "3".into(), den: "1000".into() }));
+                p.fee = Some(FeeField::Fraction(FeeFraction {
+                    num: "3".into(),
+                    den: "1000".into(),
+                }));
             }
             2 | 3 => {
                 p.source = "aerodrome".into();
@@ -283,7 +286,11 @@ fn market(n_tokens: usize, n_pools: usize) -> Snapshot {
         chain_id: 8453,
         tokens: tokens
             .into_iter()
-            .map(|(address, symbol, decimals, _)| SnapshotToken { address, symbol, decimals })
+            .map(|(address, symbol, decimals, _)| SnapshotToken {
+                address,
+                symbol,
+                decimals,
+            })
             .collect(),
         pools,
     }
@@ -316,14 +323,19 @@ fn graph_benches(c: &mut Criterion) {
         z.plan.steps.len()
     );
     let mut grp = c.benchmark_group("zap");
-    grp.measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_millis(500)).sample_size(20);
+    grp.measurement_time(Duration::from_secs(4))
+        .warm_up_time(Duration::from_millis(500))
+        .sample_size(20);
     grp.bench_function("graph/zap_in/multi_token_p2000", |b| {
         b.iter(|| zap_in(black_box(&g), black_box(&inputs), lp, &opts).unwrap())
     });
     // The router alone on the same legs (inputs into WETH and USDC at 50/50), for reference.
     let req = swapzap::route::RouteRequest::new(
         inputs.clone(),
-        vec![(weth, num_rational::Ratio::new(1, 2)), (usdc, num_rational::Ratio::new(1, 2))],
+        vec![
+            (weth, num_rational::Ratio::new(1, 2)),
+            (usdc, num_rational::Ratio::new(1, 2)),
+        ],
     );
     grp.bench_function("graph/route_reference/multi_token_p2000", |b| {
         b.iter(|| swapzap::route::quote(black_box(&g), black_box(&req)).unwrap())

@@ -252,10 +252,19 @@ impl Plan {
                     }
                     next
                 }
-                Step::BurnOne { lp_in, token_out, amount_out, .. } => {
-                    let i = graph.coin_index(pool_id, *token_out).ok_or(bad("token_out is not a coin of the pool"))?;
+                Step::BurnOne {
+                    lp_in,
+                    token_out,
+                    amount_out,
+                    ..
+                } => {
+                    let i = graph
+                        .coin_index(pool_id, *token_out)
+                        .ok_or(bad("token_out is not a coin of the pool"))?;
                     debit(&mut hold, info.lp_token, *lp_in, at)?;
-                    let (o, next) = state.burn_one(*lp_in, i).map_err(|_| bad("the burn reverts"))?;
+                    let (o, next) = state
+                        .burn_one(*lp_in, i)
+                        .map_err(|_| bad("the burn reverts"))?;
                     if o != *amount_out {
                         return Err(bad("amount_out differs from the exact simulation"));
                     }
@@ -459,13 +468,30 @@ pub mod json {
                         amount_in: amount_in.to_string(),
                         amount_out: amount_out.to_string(),
                     },
-                    Step::Mint { pool: pl, amounts_in, lp_out } => {
-                        StepJson::Mint { pool: pool(*pl)?, amounts_in: strs(amounts_in), lp_out: lp_out.to_string() }
-                    }
-                    Step::Burn { pool: pl, lp_in, amounts_out } => {
-                        StepJson::Burn { pool: pool(*pl)?, lp_in: lp_in.to_string(), amounts_out: strs(amounts_out) }
-                    }
-                    Step::BurnOne { pool: pl, lp_in, token_out, amount_out } => StepJson::BurnOne {
+                    Step::Mint {
+                        pool: pl,
+                        amounts_in,
+                        lp_out,
+                    } => StepJson::Mint {
+                        pool: pool(*pl)?,
+                        amounts_in: strs(amounts_in),
+                        lp_out: lp_out.to_string(),
+                    },
+                    Step::Burn {
+                        pool: pl,
+                        lp_in,
+                        amounts_out,
+                    } => StepJson::Burn {
+                        pool: pool(*pl)?,
+                        lp_in: lp_in.to_string(),
+                        amounts_out: strs(amounts_out),
+                    },
+                    Step::BurnOne {
+                        pool: pl,
+                        lp_in,
+                        token_out,
+                        amount_out,
+                    } => StepJson::BurnOne {
                         pool: pool(*pl)?,
                         lp_in: lp_in.to_string(),
                         token_out: tok(*token_out)?,

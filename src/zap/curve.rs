@@ -161,7 +161,13 @@ fn search_pair(pool: &Pool, a: &[U256], i: usize, j: usize, cfg: &ZapConfig) -> 
 /// least input that yields it ([`Pool::amount_in`]). Used where the output coin is coarser than
 /// the input (a 6-decimal or drained coin): `minted(s)` then has a saw-tooth whose teeth start
 /// exactly at those least inputs, and `o ↦ minted(amount_in(o))` runs along the tops.
-fn search_pair_by_output(pool: &Pool, a: &[U256], i: usize, j: usize, cfg: &ZapConfig) -> Option<Eval> {
+fn search_pair_by_output(
+    pool: &Pool,
+    a: &[U256],
+    i: usize,
+    j: usize,
+    cfg: &ZapConfig,
+) -> Option<Eval> {
     let ai = *a.get(i)?;
     if ai.is_zero() {
         return None;
@@ -315,7 +321,10 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
                 continue;
             }
             let by_out = search_pair_by_output(pool, amounts, i, j, cfg);
-            for e in [search_pair(pool, amounts, i, j, cfg), by_out].into_iter().flatten() {
+            for e in [search_pair(pool, amounts, i, j, cfg), by_out]
+                .into_iter()
+                .flatten()
+            {
                 let better = match &best {
                     None => true,
                     Some((_, b)) => e.minted > b.minted,

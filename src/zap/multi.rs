@@ -172,7 +172,13 @@ impl<'g> Ctx<'g> {
     }
 
     /// Swap `amount_in` of `t_in` for `t_out` through pool `p`; the output.
-    fn swap(&mut self, p: PoolId, t_in: TokenId, t_out: TokenId, amount_in: U256) -> Result<U256, ZapError> {
+    fn swap(
+        &mut self,
+        p: PoolId,
+        t_in: TokenId,
+        t_out: TokenId,
+        amount_in: U256,
+    ) -> Result<U256, ZapError> {
         let i = self
             .graph
             .coin_index(p, t_in)
@@ -391,7 +397,9 @@ pub fn zap_in(
     lp_out: TokenId,
     opts: &ZapOptions,
 ) -> Result<ZapInPlan, ZapError> {
-    let target = graph.pool_of_lp(lp_out).ok_or(ZapError::NotAnLp(lp_out.0))?;
+    let target = graph
+        .pool_of_lp(lp_out)
+        .ok_or(ZapError::NotAnLp(lp_out.0))?;
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
     let coins = ctx.coins(target)?;
@@ -419,12 +427,18 @@ pub fn zap_in(
     let z = zap_in_pool(&state, &amounts, &opts.config)?;
     if let Some(sw) = z.swap {
         let (ti, to) = (
-            *coins.get(sw.from).ok_or(ZapError::Unsupported("coin index"))?,
-            *coins.get(sw.to).ok_or(ZapError::Unsupported("coin index"))?,
+            *coins
+                .get(sw.from)
+                .ok_or(ZapError::Unsupported("coin index"))?,
+            *coins
+                .get(sw.to)
+                .ok_or(ZapError::Unsupported("coin index"))?,
         );
         let out = ctx.swap(target, ti, to, sw.amount_in)?;
         if out != sw.amount_out {
-            return Err(ZapError::Unsupported("rebalancing swap does not replay exactly"));
+            return Err(ZapError::Unsupported(
+                "rebalancing swap does not replay exactly",
+            ));
         }
     }
     let before = ctx.state(target)?.clone();
@@ -504,7 +518,11 @@ fn route_into_coins(
         .collect();
     let held_total: f64 = held.iter().sum();
     let g = ctx.route_graph()?;
-    let shares: Vec<(TokenId, f64)> = coins.iter().copied().zip(pool_value.iter().copied()).collect();
+    let shares: Vec<(TokenId, f64)> = coins
+        .iter()
+        .copied()
+        .zip(pool_value.iter().copied())
+        .collect();
     let first = proportions(&shares);
     if first.is_empty() || total_pool <= 0.0 {
         return Err(ZapError::Unsupported("target pool has no value"));
@@ -516,7 +534,12 @@ fn route_into_coins(
         let routed: f64 = plan
             .outputs
             .iter()
-            .filter_map(|o| coins.iter().position(|t| *t == o.token).map(|k| value_of(k, o.amount)))
+            .filter_map(|o| {
+                coins
+                    .iter()
+                    .position(|t| *t == o.token)
+                    .map(|k| value_of(k, o.amount))
+            })
             .sum();
         #[allow(clippy::arithmetic_side_effects)] // f64
         let want: Vec<(TokenId, f64)> = coins
@@ -579,7 +602,9 @@ pub fn zap_out(
     for (k, (t, w)) in outputs.iter().enumerate() {
         graph.token(*t).ok_or(ZapError::UnknownToken(t.0))?;
         if graph.pool_of_lp(*t).is_some() {
-            return Err(ZapError::Unsupported("an LP token as a zap-out output (use zap_in)"));
+            return Err(ZapError::Unsupported(
+                "an LP token as a zap-out output (use zap_in)",
+            ));
         }
         if *w.numer() == 0 || *w.denom() == 0 || outputs.iter().take(k).any(|(u, _)| u == t) {
             return Err(ZapError::Proportions);
@@ -694,7 +719,10 @@ fn rebalance_outputs(
     let mut lack: Vec<(TokenId, f64)> = Vec::new();
     for (((t, w), h), p) in outputs.iter().zip(&held).zip(&price) {
         #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
-        let (target, have) = (*w.numer() as f64 / *w.denom() as f64 * total, super::to_f64(*h) * p);
+        let (target, have) = (
+            *w.numer() as f64 / *w.denom() as f64 * total,
+            super::to_f64(*h) * p,
+        );
         if have > target {
             #[allow(clippy::arithmetic_side_effects)] // f64
             let excess = super::from_f64_clamped((have - target) / p, *h);

@@ -756,7 +756,8 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<P
     let mut left = if lo.s.checked_add(U256::one()) == Some(top.s) && !reach(&lo) {
         top
     } else {
-        two.first_true(i, *p0, top, top.s.checked_sub(U256::one()), &reach).1
+        two.first_true(i, *p0, top, top.s.checked_sub(U256::one()), &reach)
+            .1
     };
     if irregular {
         // Non-monotone quirk: an earlier s may still reach `best`.

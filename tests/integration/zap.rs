@@ -111,7 +111,9 @@ mod plans {
             let t = outside(&g, p);
             let a = unit(&g, t, 3);
             let z = zap_in(&g, &[(t, a)], lp, &opts).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
-            z.plan.verify(&g).unwrap_or_else(|e| panic!("{kind:?}: {e} {:#?}", z.plan));
+            z.plan
+                .verify(&g)
+                .unwrap_or_else(|e| panic!("{kind:?}: {e} {:#?}", z.plan));
             assert!(z.minted > U256::zero());
             assert_eq!(z.plan.outputs.len(), 1);
             assert_eq!(z.plan.outputs[0].token, lp);
@@ -128,7 +130,9 @@ mod plans {
                     .steps
                     .iter()
                     .filter_map(|s| match s {
-                        Step::Mint { amounts_in, pool, .. } if *pool == p => {
+                        Step::Mint {
+                            amounts_in, pool, ..
+                        } if *pool == p => {
                             let k = g.coin_index(p, r.token)?;
                             Some(amounts_in[k])
                         }
@@ -136,7 +140,8 @@ mod plans {
                     })
                     .fold(U256::zero(), |x, y| x + y);
                 assert!(
-                    r.amount * U256::from(10_000u32) <= minted_from.max(U256::one()) * U256::from(2u8),
+                    r.amount * U256::from(10_000u32)
+                        <= minted_from.max(U256::one()) * U256::from(2u8),
                     "{kind:?}: refund {} of token {} against a deposit of {minted_from}",
                     r.amount,
                     r.token.0
@@ -158,7 +163,11 @@ mod plans {
             .filter(|t| !coins.contains(t) && *t != t1 && g.pool_of_lp(*t).is_none())
             .max_by_key(|t| g.pools_of(*t).len())
             .unwrap();
-        let inputs = [(t1, unit(&g, t1, 2)), (t2, unit(&g, t2, 5)), (coins[0], unit(&g, coins[0], 1))];
+        let inputs = [
+            (t1, unit(&g, t1, 2)),
+            (t2, unit(&g, t2, 5)),
+            (coins[0], unit(&g, coins[0], 1)),
+        ];
         let z = zap_in(&g, &inputs, lp, &ZapOptions::default()).unwrap();
         z.plan.verify(&g).unwrap();
         assert!(z.minted > U256::zero());
@@ -170,15 +179,23 @@ mod plans {
     #[test]
     fn zap_out_verifies_and_follows_proportions() {
         let g = graph("pub-03-single-t10-p30.json");
-        for (kind, stable) in [(PoolKind::ConstantProduct, false), (PoolKind::Stableswap, false)] {
+        for (kind, stable) in [
+            (PoolKind::ConstantProduct, false),
+            (PoolKind::Stableswap, false),
+        ] {
             let p = pool_of(&g, kind, stable);
             let lp = g.lp_token(p).unwrap();
             let supply = g.pool(p).unwrap().pool.total_supply();
             let lp_in = supply / U256::from(10_000u32);
             let coins = g.pool(p).unwrap().tokens.clone();
             // One output, a coin of the pool: burn, route the other coin into it.
-            let plan = zap_out(&g, &[(lp, lp_in)], &[(coins[0], Ratio::new(1, 1))], &ZapOptions::default())
-                .unwrap();
+            let plan = zap_out(
+                &g,
+                &[(lp, lp_in)],
+                &[(coins[0], Ratio::new(1, 1))],
+                &ZapOptions::default(),
+            )
+            .unwrap();
             plan.verify(&g).unwrap();
             assert!(matches!(plan.steps[0], Step::Burn { .. }));
             assert!(plan.outputs[0].amount > U256::zero());
@@ -212,17 +229,34 @@ mod plans {
             plan.verify(&g).unwrap();
             let burned: U256 = match &plan.steps[0] {
                 Step::Burn { amounts_out, .. } => amounts_out[0],
-                Step::BurnOne { token_out, amount_out, .. } if *token_out == coins[0] => *amount_out,
+                Step::BurnOne {
+                    token_out,
+                    amount_out,
+                    ..
+                } if *token_out == coins[0] => *amount_out,
                 _ => U256::zero(),
             };
-            assert!(plan.outputs[0].amount < burned, "{kind:?}: {:?}", plan.steps);
-            assert!(plan.steps.iter().any(|s| matches!(s, Step::Swap { token_in, .. } if *token_in == coins[0])));
+            assert!(
+                plan.outputs[0].amount < burned,
+                "{kind:?}: {:?}",
+                plan.steps
+            );
+            assert!(plan
+                .steps
+                .iter()
+                .any(|s| matches!(s, Step::Swap { token_in, .. } if *token_in == coins[0])));
         }
         // Bad proportions are a typed error.
         let p = pool_of(&g, PoolKind::ConstantProduct, false);
         let lp = g.lp_token(p).unwrap();
         let t = outside(&g, p);
-        assert!(zap_out(&g, &[(lp, U256::one())], &[(t, Ratio::new(1, 2))], &ZapOptions::default()).is_err());
+        assert!(zap_out(
+            &g,
+            &[(lp, U256::one())],
+            &[(t, Ratio::new(1, 2))],
+            &ZapOptions::default()
+        )
+        .is_err());
     }
 
     /// LP-to-LP: burn a constant-product LP and zap into a Curve LP (and the reverse).
@@ -237,7 +271,10 @@ mod plans {
             let amount = g.pool(from).unwrap().pool.total_supply() / U256::from(100_000u32);
             let z = lp_to_lp(&g, &[(lp_from, amount)], lp_to, &ZapOptions::default()).unwrap();
             z.plan.verify(&g).unwrap();
-            assert!(matches!(z.plan.steps[0], Step::Burn { .. } | Step::BurnOne { .. }));
+            assert!(matches!(
+                z.plan.steps[0],
+                Step::Burn { .. } | Step::BurnOne { .. }
+            ));
             assert!(matches!(z.plan.steps.last(), Some(Step::Mint { .. })));
             assert!(z.minted > U256::zero());
         }
@@ -257,7 +294,13 @@ mod plans {
         g.set_pool_state(p, skewed.clone()).unwrap();
         let lp = g.lp_token(p).unwrap();
         let lp_in = skewed.total_supply() / U256::from(1000u32);
-        let plan = zap_out(&g, &[(lp, lp_in)], &[(coins[0], Ratio::new(1, 1))], &ZapOptions::default()).unwrap();
+        let plan = zap_out(
+            &g,
+            &[(lp, lp_in)],
+            &[(coins[0], Ratio::new(1, 1))],
+            &ZapOptions::default(),
+        )
+        .unwrap();
         plan.verify(&g).unwrap();
         assert!(
             matches!(plan.steps[0], Step::BurnOne { token_out, .. } if token_out == coins[0]),
@@ -342,7 +385,10 @@ mod single_pool {
                         .with_protocol_fee(r0 * r1 / U256::from(3u8), true),
                 ),
             };
-            let a = [U256::from(rng.range(0, 3_000)), U256::from(rng.range(0, 3_000))];
+            let a = [
+                U256::from(rng.range(0, 3_000)),
+                U256::from(rng.range(0, 3_000)),
+            ];
             if a[0].is_zero() && a[1].is_zero() {
                 continue;
             }
@@ -351,7 +397,9 @@ mod single_pool {
             for i in 0..2 {
                 let j = 1 - i;
                 for s in 1..=a[i].as_u64() {
-                    let Ok((out, p1)) = pool.swap(i, j, U256::from(s)) else { continue };
+                    let Ok((out, p1)) = pool.swap(i, j, U256::from(s)) else {
+                        continue;
+                    };
                     if out.is_zero() {
                         continue;
                     }
@@ -367,7 +415,10 @@ mod single_pool {
             }
             let z = zap_in_pool(&pool, &a, &ZapConfig::exact());
             if best.is_zero() {
-                assert!(z.is_err() || z.as_ref().unwrap().minted.is_zero(), "case {case}");
+                assert!(
+                    z.is_err() || z.as_ref().unwrap().minted.is_zero(),
+                    "case {case}"
+                );
                 continue;
             }
             let z = z.unwrap_or_else(|e| panic!("case {case}: {e}"));
@@ -397,7 +448,8 @@ mod single_pool {
             let scale = |d: u8| U256::exp10(d as usize);
             // value of each side in whole tokens, up to 10^9 apart
             let v0 = rng.range(1, 1_000_000);
-            let v1 = (v0 as f64 * 10f64.powf(rng.range(0, 180) as f64 / 10.0 - 9.0)).max(1.0) as u64;
+            let v1 =
+                (v0 as f64 * 10f64.powf(rng.range(0, 180) as f64 / 10.0 - 9.0)).max(1.0) as u64;
             let r0 = U256::from(v0) * scale(d0) / U256::from(1000u32);
             let r1 = U256::from(v1) * scale(d1) / U256::from(1000u32);
             if r0.is_zero() || r1.is_zero() {
@@ -405,9 +457,14 @@ mod single_pool {
             }
             let ts = U256::from(rng.range(1_000, 1_000_000_000));
             let fee = [1u32, 5, 30, 100][case % 4];
-            let Ok(sol) = Solidly::new([r0, r1], [d0, d1], true, fee, ts) else { continue };
+            let Ok(sol) = Solidly::new([r0, r1], [d0, d1], true, fee, ts) else {
+                continue;
+            };
             let pool = Pool::Solidly(sol);
-            let a = [U256::from(rng.range(0, 2_500)), U256::from(rng.range(0, 2_500))];
+            let a = [
+                U256::from(rng.range(0, 2_500)),
+                U256::from(rng.range(0, 2_500)),
+            ];
             if a[0].is_zero() && a[1].is_zero() {
                 continue;
             }
@@ -415,7 +472,9 @@ mod single_pool {
             for i in 0..2 {
                 let j = 1 - i;
                 for s in 1..=a[i].as_u64() {
-                    let Ok((out, p1)) = pool.swap(i, j, U256::from(s)) else { continue };
+                    let Ok((out, p1)) = pool.swap(i, j, U256::from(s)) else {
+                        continue;
+                    };
                     let mut h = a;
                     h[i] -= U256::from(s);
                     h[j] += out;
@@ -424,7 +483,10 @@ mod single_pool {
             }
             let z = zap_in_pool(&pool, &a, &ZapConfig::exact());
             if best.is_zero() {
-                assert!(z.is_err() || z.as_ref().unwrap().minted.is_zero(), "case {case}");
+                assert!(
+                    z.is_err() || z.as_ref().unwrap().minted.is_zero(),
+                    "case {case}"
+                );
                 continue;
             }
             let z = z.unwrap_or_else(|e| panic!("case {case}: {e} {pool:?} {a:?}"));
@@ -451,9 +513,15 @@ mod single_pool {
                 continue;
             }
             let params = StableSwapParams {
-                variant: if case % 2 == 0 { Variant::Classic } else { Variant::Ng },
+                variant: if case % 2 == 0 {
+                    Variant::Classic
+                } else {
+                    Variant::Ng
+                },
                 balances: [b0, b1].into_iter().collect(),
-                rates: [U256::exp10(36 - decs.0), U256::exp10(36 - decs.1)].into_iter().collect(),
+                rates: [U256::exp10(36 - decs.0), U256::exp10(36 - decs.1)]
+                    .into_iter()
+                    .collect(),
                 a: U256::from([1u64, 10, 100, 1000, 5000][case % 5]),
                 fee: U256::from([1_000_000u64, 4_000_000, 30_000_000][case % 3]),
                 admin_fee: U256::from(5_000_000_000u64),
@@ -461,14 +529,21 @@ mod single_pool {
                 admin_balances: [U256::zero(); 2].into_iter().collect(),
                 offpeg_fee_multiplier: U256::from([0u64, 20_000_000_000, 50_000_000_000][case % 3]),
             };
-            let Ok(ss) = StableSwap::new(params) else { continue };
+            let Ok(ss) = StableSwap::new(params) else {
+                continue;
+            };
             let pool = Pool::StableSwap(ss);
-            let a = [U256::from(rng.range(0, 1200)), U256::from(rng.range(0, 1200))];
+            let a = [
+                U256::from(rng.range(0, 1200)),
+                U256::from(rng.range(0, 1200)),
+            ];
             let mut best = pool.mint(&a).map(|x| x.0).unwrap_or_default();
             for i in 0..2 {
                 let j = 1 - i;
                 for s in 1..=a[i].as_u64() {
-                    let Ok((out, p1)) = pool.swap(i, j, U256::from(s)) else { continue };
+                    let Ok((out, p1)) = pool.swap(i, j, U256::from(s)) else {
+                        continue;
+                    };
                     let mut h = a;
                     h[i] -= U256::from(s);
                     h[j] += out;
@@ -491,20 +566,33 @@ mod single_pool {
     #[test]
     fn surplus_threshold_refunds_small_imbalances() {
         let pool = Pool::ConstantProduct(
-            ConstantProduct::new([U256::exp10(24), U256::exp10(24)], 3, 1000, U256::exp10(24)).unwrap(),
+            ConstantProduct::new([U256::exp10(24), U256::exp10(24)], 3, 1000, U256::exp10(24))
+                .unwrap(),
         );
         // 1.0 and 1.00005: 25 ppm of the input is unmatched.
         let a = [U256::exp10(18), U256::exp10(18) + U256::exp10(14) / 2];
         let exact = zap_in_pool(&pool, &a, &ZapConfig::exact()).unwrap();
         assert_eq!(exact.rebalance, Rebalance::Swapped);
-        let lazy = zap_in_pool(&pool, &a, &ZapConfig::exact().with_surplus_threshold_ppm(100)).unwrap();
-        assert!(matches!(lazy.rebalance, Rebalance::BelowThreshold { wasted_ppm } if wasted_ppm <= 100));
+        let lazy = zap_in_pool(
+            &pool,
+            &a,
+            &ZapConfig::exact().with_surplus_threshold_ppm(100),
+        )
+        .unwrap();
+        assert!(
+            matches!(lazy.rebalance, Rebalance::BelowThreshold { wasted_ppm } if wasted_ppm <= 100)
+        );
         assert!(lazy.swap.is_none());
         assert!(lazy.minted < exact.minted);
         assert!(lazy.leftover[1] > U256::zero());
         // A large imbalance is still swapped.
         let b = [U256::exp10(18), U256::exp10(18) * U256::from(3u8)];
-        let z = zap_in_pool(&pool, &b, &ZapConfig::exact().with_surplus_threshold_ppm(100)).unwrap();
+        let z = zap_in_pool(
+            &pool,
+            &b,
+            &ZapConfig::exact().with_surplus_threshold_ppm(100),
+        )
+        .unwrap();
         assert_eq!(z.rebalance, Rebalance::Swapped);
     }
 
@@ -513,7 +601,9 @@ mod single_pool {
     fn curve_zap_never_over_reports_and_rejects_bad_input() {
         let params = StableSwapParams {
             variant: Variant::Ng,
-            balances: [U256::exp10(24), U256::exp10(12) * U256::from(3u8)].into_iter().collect(),
+            balances: [U256::exp10(24), U256::exp10(12) * U256::from(3u8)]
+                .into_iter()
+                .collect(),
             rates: [U256::exp10(18), U256::exp10(30)].into_iter().collect(),
             a: U256::from(200u32),
             fee: U256::from(4_000_000u32),
