@@ -423,8 +423,54 @@ pub fn zap_in(
     }
     // The final single-pool zap on the target's state after the routing.
     let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
+    // Only the target's own LP was given: it passes through, nothing to mint.
+    let (minted, rebalance) = if amounts.iter().all(U256::is_zero) && !ctx.held(lp_out).is_zero() {
+        (U256::zero(), Rebalance::NotNeeded)
+    } else {
+        final_mint(&mut ctx, target, lp_out, &coins, &amounts, opts)?
+    };
+    let out_amount = ctx.held(lp_out);
+    let outputs = alloc::vec![Output {
+        token: lp_out,
+        amount: out_amount,
+        min_amount: min_after_slippage(out_amount, opts.slippage)?,
+    }];
+    let refunds: Vec<TokenAmount> = ctx
+        .holdings()
+        .into_iter()
+        .filter(|(t, _)| *t != lp_out)
+        .map(|(token, amount)| TokenAmount { token, amount })
+        .collect();
+    let plan = Plan {
+        inputs: inputs_list,
+        steps: ctx.steps,
+        outputs,
+        refunds,
+        zap_fee,
+        value: super::to_f64(out_amount),
+        upper_bound: None,
+        price_impact: 0.0,
+        gas_units: 0,
+    };
+    Ok(ZapInPlan {
+        plan,
+        pool: target,
+        minted,
+        rebalance,
+    })
+}
+
+/// The target pool's optimal swap and mint on the holdings `amounts` of its coins.
+fn final_mint(
+    ctx: &mut Ctx<'_>,
+    target: PoolId,
+    lp_out: TokenId,
+    coins: &[TokenId],
+    amounts: &[U256],
+    opts: &ZapOptions,
+) -> Result<(U256, Rebalance), ZapError> {
     let state = ctx.state(target)?.clone();
-    let z = zap_in_pool(&state, &amounts, &opts.config)?;
+    let z = zap_in_pool(&state, amounts, &opts.config)?;
     if let Some(sw) = z.swap {
         let (ti, to) = (
             *coins
@@ -456,35 +502,7 @@ pub fn zap_in(
         lp_out: minted,
     });
     ctx.states.insert(target, after);
-    let out_amount = ctx.held(lp_out);
-    let outputs = alloc::vec![Output {
-        token: lp_out,
-        amount: out_amount,
-        min_amount: min_after_slippage(out_amount, opts.slippage)?,
-    }];
-    let refunds: Vec<TokenAmount> = ctx
-        .holdings()
-        .into_iter()
-        .filter(|(t, _)| *t != lp_out)
-        .map(|(token, amount)| TokenAmount { token, amount })
-        .collect();
-    let plan = Plan {
-        inputs: inputs_list,
-        steps: ctx.steps,
-        outputs,
-        refunds,
-        zap_fee,
-        value: super::to_f64(out_amount),
-        upper_bound: None,
-        price_impact: 0.0,
-        gas_units: 0,
-    };
-    Ok(ZapInPlan {
-        plan,
-        pool: target,
-        minted,
-        rebalance: z.rebalance,
-    })
+    Ok((minted, z.rebalance))
 }
 
 /// Route `external` holdings into the target's coins: split by the value shares of the pool's

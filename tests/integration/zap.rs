@@ -326,6 +326,11 @@ mod plans {
         assert!(zap_in(&g, &[], lp, &opts).is_err());
         assert!(zap_in(&g, &[(t, U256::zero())], lp, &opts).is_err());
         assert!(zap_in(&g, &[(TokenId(9_999), U256::one())], lp, &opts).is_err());
+        // The target's own LP alone passes through (less the fee), with no step.
+        let own = zap_in(&g, &[(lp, U256::from(1_000_000u32))], lp, &opts).unwrap();
+        own.plan.verify(&g).unwrap();
+        assert!(own.plan.steps.is_empty());
+        assert_eq!(own.plan.outputs[0].amount, U256::from(999_900u32));
         // Pools are plain values: a zap never changes the graph.
         let before: Vec<Pool> = g.pools().iter().map(|p| p.pool.clone()).collect();
         let _ = zap_in(&g, &[(t, unit(&g, t, 1))], lp, &opts);
