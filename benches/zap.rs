@@ -1,6 +1,24 @@
 //! Criterion benches for `zap` (ids `area/op/param`, deterministic inputs).
 //!
-//! Targets: V2 zap-in ≤ 2 µs, solidly stable zap-in ≤ 30 µs, Curve 3-coin zap-in ≤ 50 µs.
+//! Targets: V2 zap-in ≤ 2 µs, solidly stable zap-in ≤ 30 µs, Curve 3-coin zap-in ≤ 50 µs,
+//! multi-token zap-in on a 2000-pool snapshot within the routing targets.
+//!
+//! Recorded (2026-11-21, shared 2-core machine, load average 3; medians, 2 s measurements):
+//!
+//! | id | median |
+//! |---|---|
+//! | `zap/in_pool/v2/one_sided` | 1.90 µs |
+//! | `zap/in_pool/v2/two_sided` | 1.99 µs |
+//! | `zap/in_pool/v2_fee_on/one_sided` | 2.44 µs |
+//! | `zap/in_pool/solidly_volatile/one_sided` | 2.16 µs |
+//! | `zap/in_pool/solidly_stable/one_sided` | 7.29 µs |
+//! | `zap/in_pool/solidly_stable/two_sided` | 6.49 µs |
+//! | `zap/in_pool/curve3_classic/one_sided` | 6.68 µs |
+//! | `zap/in_pool/curve3_ng/two_sided` | 10.1 µs |
+//! | `zap/graph/zap_in/multi_token_p2000` | 4.1 – 4.8 ms (router ≈ 95 % of it) |
+//! | `zap/graph/route_reference/multi_token_p2000` | 25 – 28 ms (router alone, 50/50 split) |
+//!
+//! Under load average 6 the same benches ran 2–3× slower (V2 3.7–4.3 µs).
 #![allow(
     missing_docs,
     clippy::unwrap_used,

@@ -292,10 +292,3 @@ pub(super) fn unit_sensitivity(md: &Model, a: &[f64], direct: f64) -> f64 {
     }
     worst
 }
-
-/// TEMP debug
-#[doc(hidden)]
-#[must_use]
-pub fn debug_minted(p: &StableSwap, a: &[f64], i: usize, j: usize, s: f64) -> f64 {
-    Model::new(p).map_or(f64::NAN, |m| m.minted(a, i, j, s))
-}

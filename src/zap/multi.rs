@@ -1,28 +1,4 @@
-//! Plan-level zaps over a [`PoolGraph`]: zap-in (any tokens and LP tokens into one LP),
-//! zap-out (LP tokens and tokens into target tokens by proportions) and LP-to-LP, each one
-//! [`Plan`] whose steps [`Plan::verify`] re-simulates.
-//!
-//! # Order of the steps
-//!
-//! 1. **Fee.** The zap fee ([`ZAP_FEE_BPS`] = 1 bps = 0.01 %, spec item 8: zaps go through
-//!    `swapMulti`) is taken from **each input amount as the user gives it**, before any step:
-//!    `fee = floor(amount · 1 / 10000)` per input token (LP inputs included), listed in
-//!    [`Plan::zap_fee`]. Nothing else is charged: no fee on positive slippage, none on outputs.
-//! 2. **Burns.** Every LP input (other than the target LP of a zap-in, which is passed through
-//!    to the output as it is) is burned proportionally ([`Step::Burn`]); a Curve LP is instead
-//!    withdrawn in one coin ([`Step::BurnOne`]) when that returns more value at the pool's mid
-//!    prices.
-//! 3. **Routing.** Tokens that are not coins of the target pool (zap-in) or not outputs
-//!    (zap-out) are routed by [`crate::route::quote`] on the pool states left by the burns. A
-//!    zap-in routes them into the target pool's coins in the value shares of the pool's own
-//!    balances, corrected for target coins the user already holds.
-//! 4. **Mint** (zap-in). [`super::zap_in_pool`] on the target's state after the routing: the
-//!    optimal rebalancing swap through the target pool, then [`Step::Mint`] of the least amounts
-//!    that mint the most LP.
-//!
-//! What the mint does not take is returned in [`Plan::refunds`]: the ratio remainder (ceil
-//! rounding of the deposit, dust below one LP unit) and, with a surplus threshold, the unmatched
-//! surplus the plan chose not to swap ([`ZapInPlan::rebalance`] says which).
+//! Plan-level zaps over a [`PoolGraph`]; documented in the [`zap`](super) module.
 
 use super::{zap_in_pool, Rebalance, ZapConfig};
 use crate::error::ZapError;
@@ -357,7 +333,7 @@ fn proportions(shares: &[(TokenId, f64)]) -> Vec<(TokenId, Ratio<u64>)> {
                 clippy::cast_precision_loss
             )]
             // f64 in [0, 1e9]
-            let p = (w.max(0.0) / total * DEN as f64).round() as u64;
+            let p = (w.max(0.0) / total * DEN as f64 + 0.5) as u64;
             (p > 0).then_some((*t, p))
         })
         .collect();
@@ -401,7 +377,8 @@ fn coin_prices(pool: &Pool) -> Vec<f64> {
 
 /// Plan a zap into the LP token `lp_out` from any tokens and LP tokens at any ratio.
 ///
-/// See the [module docs](self) for the steps. LP-to-LP is this with LP inputs.
+/// See the [`zap` module docs](super) for the steps (fee, burns, routing, mint). LP-to-LP is
+/// this with LP inputs.
 ///
 /// # Errors
 /// [`ZapError::NotAnLp`] when `lp_out` is not an LP token of the graph;
