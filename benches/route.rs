@@ -5,7 +5,12 @@
 //! criterion groups a table of median / max quote time per size over all requests is printed
 //! (`cargo bench --bench route`), so the README shows how cost grows with the graph; the public
 //! instances of `../shared/routing` are timed too when that folder is present.
-#![allow(missing_docs, clippy::unwrap_used, clippy::arithmetic_side_effects, clippy::print_stdout)]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects,
+    clippy::print_stdout
+)]
 
 #[path = "../tests/integration/route_gen.rs"]
 mod route_gen;
@@ -19,7 +24,15 @@ use swapzap::route::{self, RouteRequest};
 use swapzap::units::TokenId;
 use swapzap::U256;
 
-const SIZES: [(usize, usize); 7] = [(10, 40), (25, 100), (60, 400), (120, 800), (180, 1200), (250, 1600), (300, 2000)];
+const SIZES: [(usize, usize); 7] = [
+    (10, 40),
+    (25, 100),
+    (60, 400),
+    (120, 800),
+    (180, 1200),
+    (250, 1600),
+    (300, 2000),
+];
 
 fn requests(m: &route_gen::Market, n_tokens: usize, seed: u64) -> Vec<RouteRequest> {
     let mut rng = route_gen::Rng(seed);
@@ -36,14 +49,20 @@ fn requests(m: &route_gen::Market, n_tokens: usize, seed: u64) -> Vec<RouteReque
         let usd = 10f64.powf(rng.range(3.0, 6.5));
         let a = usd / m.prices[from] * 10f64.powi(i32::from(m.decimals[from]));
         let a = U256::from_dec_str(&format!("{:.0}", a.max(1.0))).unwrap();
-        out.push(RouteRequest::new(vec![(TokenId(from as u32), a)], vec![(TokenId(to as u32), Ratio::new(1, 1))]));
+        out.push(RouteRequest::new(
+            vec![(TokenId(from as u32), a)],
+            vec![(TokenId(to as u32), Ratio::new(1, 1))],
+        ));
     }
     out
 }
 
 fn table() {
     println!("route/quote scaling (single thread, 24 requests per size):");
-    println!("{:>7} {:>6} {:>10} {:>10} {:>10} {:>8}", "tokens", "pools", "median", "max", "mean", "ok");
+    println!(
+        "{:>7} {:>6} {:>10} {:>10} {:>10} {:>8}",
+        "tokens", "pools", "median", "max", "mean", "ok"
+    );
     for (t, p) in SIZES {
         let m = route_gen::market(1000 + p as u64, t, p);
         let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
@@ -75,15 +94,21 @@ fn table() {
         files.sort();
         let mut times = Vec::new();
         for f in files {
-            let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
-            let snap: swapzap::snapshot::Snapshot = serde_json::from_value(v["snapshot"].clone()).unwrap();
+            let v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+            let snap: swapzap::snapshot::Snapshot =
+                serde_json::from_value(v["snapshot"].clone()).unwrap();
             let g = PoolGraph::from_snapshot(&snap).unwrap();
-            let body: swapzap::route::body::QuoteBody = serde_json::from_value(v["request"].clone()).unwrap();
+            let body: swapzap::route::body::QuoteBody =
+                serde_json::from_value(v["request"].clone()).unwrap();
             let req = body.to_route_request(&g).unwrap();
             let _ = route::quote(&g, &req); // warm
             let t0 = Instant::now();
             let _ = black_box(route::quote(&g, &req));
-            times.push((t0.elapsed(), f.file_stem().unwrap().to_string_lossy().to_string()));
+            times.push((
+                t0.elapsed(),
+                f.file_stem().unwrap().to_string_lossy().to_string(),
+            ));
         }
         times.sort();
         if !times.is_empty() {
@@ -100,27 +125,41 @@ fn table() {
 fn benches(c: &mut Criterion) {
     table();
     let mut group = c.benchmark_group("route/quote");
-    group.sample_size(10).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(300));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(300));
     for (t, p) in SIZES {
         let m = route_gen::market(1000 + p as u64, t, p);
         let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
         let reqs = requests(&m, t, p as u64);
-        group.bench_with_input(BenchmarkId::from_parameter(format!("{t}t-{p}p")), &reqs, |b, reqs| {
-            b.iter(|| {
-                for r in reqs.iter().take(6) {
-                    let _ = black_box(route::quote(&g, r));
-                }
-            });
-        });
+        group.bench_with_input(
+            BenchmarkId::from_parameter(format!("{t}t-{p}p")),
+            &reqs,
+            |b, reqs| {
+                b.iter(|| {
+                    for r in reqs.iter().take(6) {
+                        let _ = black_box(route::quote(&g, r));
+                    }
+                });
+            },
+        );
     }
     group.finish();
     let mut group = c.benchmark_group("route/graph");
-    group.sample_size(10).measurement_time(Duration::from_secs(1)).warm_up_time(Duration::from_millis(200));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(1))
+        .warm_up_time(Duration::from_millis(200));
     for (t, p) in [(60, 400), (300, 2000)] {
         let m = route_gen::market(1000 + p as u64, t, p);
-        group.bench_with_input(BenchmarkId::from_parameter(format!("{t}t-{p}p")), &m.snapshot, |b, s| {
-            b.iter(|| black_box(PoolGraph::from_snapshot(s).unwrap()));
-        });
+        group.bench_with_input(
+            BenchmarkId::from_parameter(format!("{t}t-{p}p")),
+            &m.snapshot,
+            |b, s| {
+                b.iter(|| black_box(PoolGraph::from_snapshot(s).unwrap()));
+            },
+        );
     }
     group.finish();
 }

@@ -10,7 +10,12 @@
 //! `--json` prints the plan JSON alone on stdout (the format `../shared/routing/tools/score.py`
 //! reads); otherwise a readable route: each step with pool, source, tokens, amounts and share of
 //! the token spent, the outputs with minimum amounts, the dual upper bound and the time taken.
-#![allow(missing_docs, clippy::unwrap_used, clippy::arithmetic_side_effects, clippy::print_stdout)]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects,
+    clippy::print_stdout
+)]
 #![allow(clippy::print_stderr)]
 
 use std::collections::BTreeMap;
@@ -79,8 +84,12 @@ fn main() -> ExitCode {
             return Ok((v["snapshot"].clone(), v["request"].clone()));
         }
         let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
-        let sp = snapshot_path.clone().unwrap_or_else(|| format!("{data}/snapshot.json"));
-        let rp = request_path.clone().unwrap_or_else(|| format!("{data}/request.json"));
+        let sp = snapshot_path
+            .clone()
+            .unwrap_or_else(|| format!("{data}/snapshot.json"));
+        let rp = request_path
+            .clone()
+            .unwrap_or_else(|| format!("{data}/request.json"));
         Ok((read(&sp)?, read(&rp)?))
     })();
     let (snap_v, req_v) = match loaded {
@@ -140,7 +149,10 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&plan.to_json(&graph).unwrap()).unwrap());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&plan.to_json(&graph).unwrap()).unwrap()
+        );
         return ExitCode::SUCCESS;
     }
 
@@ -160,19 +172,32 @@ fn main() -> ExitCode {
         graph.n_pools(),
         graph_time
     );
-    let ins: Vec<String> =
-        plan.inputs.iter().map(|i| format!("{} {}", human(i.amount, dec(i.token)), sym(i.token))).collect();
+    let ins: Vec<String> = plan
+        .inputs
+        .iter()
+        .map(|i| format!("{} {}", human(i.amount, dec(i.token)), sym(i.token)))
+        .collect();
     let outs: Vec<String> = req
         .outputs
         .iter()
         .map(|(t, w)| format!("{} ({}/{})", sym(*t), w.numer(), w.denom()))
         .collect();
-    println!("request:  {} -> {}, max {} hops", ins.join(" + "), outs.join(" + "), req.max_hops);
+    println!(
+        "request:  {} -> {}, max {} hops",
+        ins.join(" + "),
+        outs.join(" + "),
+        req.max_hops
+    );
     println!();
     // totals spent per token, for the share column
     let mut spent: BTreeMap<u32, U256> = BTreeMap::new();
     for s in &plan.steps {
-        if let Step::Swap { token_in, amount_in, .. } = s {
+        if let Step::Swap {
+            token_in,
+            amount_in,
+            ..
+        } = s
+        {
             let e = spent.entry(token_in.0).or_default();
             *e += *amount_in;
         }
@@ -182,7 +207,14 @@ fn main() -> ExitCode {
         "#", "source", "pool", "swap", "amount in", "amount out", "share"
     );
     for (k, s) in plan.steps.iter().enumerate() {
-        if let Step::Swap { pool, token_in, token_out, amount_in, amount_out } = s {
+        if let Step::Swap {
+            pool,
+            token_in,
+            token_out,
+            amount_in,
+            amount_out,
+        } = s
+        {
             let p = graph.pool(*pool).unwrap();
             let kind = match (p.kind, p.stable) {
                 (swapzap::snapshot::PoolKind::ConstantProduct, _) => "x*y=k",
@@ -191,12 +223,18 @@ fn main() -> ExitCode {
                 (swapzap::snapshot::PoolKind::Stableswap, _) => "curve",
             };
             let addr = p.id.rsplit(':').next().unwrap_or(&p.id);
-            let short = format!("{}..{} {}", &addr[..6.min(addr.len())], &addr[addr.len().saturating_sub(4)..], kind);
+            let short = format!(
+                "{}..{} {}",
+                &addr[..6.min(addr.len())],
+                &addr[addr.len().saturating_sub(4)..],
+                kind
+            );
             let total = spent.get(&token_in.0).copied().unwrap_or_default();
             let share = if total.is_zero() {
                 0.0
             } else {
-                amount_in.to_string().parse::<f64>().unwrap() / total.to_string().parse::<f64>().unwrap()
+                amount_in.to_string().parse::<f64>().unwrap()
+                    / total.to_string().parse::<f64>().unwrap()
             };
             println!(
                 "{:>3}  {:<12} {:<17} {:<13} {:>22} {:>22} {:>6.2}%",
@@ -226,7 +264,11 @@ fn main() -> ExitCode {
         // value and bound are in base units of the (first) output token
         let o0 = plan.outputs[0].token;
         let scale = 10f64.powi(i32::from(dec(o0)));
-        let what = if plan.outputs.len() == 1 { "" } else { " worth of basket" };
+        let what = if plan.outputs.len() == 1 {
+            ""
+        } else {
+            " worth of basket"
+        };
         println!(
             "bound:    no plan can give more than {:.6} {}{} (this plan: {:.6}, within {:.2e} of optimal)",
             ub / scale,
@@ -236,7 +278,10 @@ fn main() -> ExitCode {
             gap
         );
     }
-    println!("impact:   {:.4}% against mid prices (fees included)", plan.price_impact * 100.0);
+    println!(
+        "impact:   {:.4}% against mid prices (fees included)",
+        plan.price_impact * 100.0
+    );
     if plan.gas_units > 0 {
         println!("gas:      {} units", plan.gas_units);
     }

@@ -367,6 +367,16 @@ impl PoolGraph {
         self.lp_index.get(&t).copied()
     }
 
+    /// The distinct liquidity source ids of the pools, sorted (the `known_sources` of
+    /// [`crate::request::QuoteRequest::validate`]).
+    #[must_use]
+    pub fn sources(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.pools.iter().map(|p| p.source.as_str()).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
     /// The float search model of a pool on its current state (never used for amounts).
     #[must_use]
     pub fn float_model(&self, p: PoolId) -> Option<&FloatPool> {

@@ -89,7 +89,12 @@ impl GasModel {
     /// output base units per gas unit.
     #[must_use]
     pub fn typical(gas_price: f64) -> Self {
-        GasModel { constant_product: 60_000, solidly: 80_000, stableswap: 110_000, gas_price }
+        GasModel {
+            constant_product: 60_000,
+            solidly: 80_000,
+            stableswap: 110_000,
+            gas_price,
+        }
     }
 
     /// Gas units of one step through a pool of this kind.
@@ -128,6 +133,64 @@ pub struct RouteRequest {
 }
 
 impl RouteRequest {
+    /// The router's request for a validated quote request ([`crate::request::Request`]) on
+    /// `graph`: addresses become token ids (0x hex case-insensitively), proportions stay exact
+    /// (parts per 10^18), the slippage fraction is kept exactly when it fits `u64` terms and
+    /// otherwise rounded down at 10^-18 (a minimum never below the exact one's floor by more
+    /// than 1e-18 of the amount), the source whitelist applies, the blacklist only where the
+    /// request says so (not on chain 101). Default hops, no gas model, exact (not float-safe).
+    ///
+    /// # Errors
+    /// [`RouteError::UnknownToken`] for an address the graph does not hold,
+    /// [`RouteError::BadRequest`] for a proportion or slippage that cannot be represented.
+    pub fn from_request(
+        req: &crate::request::Request,
+        graph: &PoolGraph,
+    ) -> Result<Self, RouteError> {
+        use alloc::string::ToString;
+        let tok = |a: &crate::request::Address| {
+            let s = a.to_string();
+            graph.token_id(&s).ok_or(RouteError::UnknownToken {
+                pool: String::new(),
+                address: s,
+            })
+        };
+        let mut inputs = Vec::with_capacity(req.inputs.len());
+        for i in &req.inputs {
+            inputs.push((tok(&i.token)?, i.amount));
+        }
+        let mut outputs = Vec::with_capacity(req.outputs.len());
+        for o in &req.outputs {
+            outputs.push((
+                tok(&o.token)?,
+                Ratio::new(o.proportion.parts(), 1_000_000_000_000_000_000u64),
+            ));
+        }
+        let f = req.slippage.as_fraction();
+        let (p, q) = (*f.numer(), *f.denom());
+        let slippage = match (u64::try_from(p), u64::try_from(q)) {
+            (Ok(p), Ok(q)) if q != 0 => Ratio::new(p, q),
+            _ => {
+                const E18: u128 = 1_000_000_000_000_000_000;
+                let num = p
+                    .checked_mul(E18)
+                    .and_then(|x| x.checked_div(q))
+                    .and_then(|x| u64::try_from(x).ok())
+                    .ok_or(RouteError::BadRequest("slippage out of range"))?;
+                Ratio::new(num, 1_000_000_000_000_000_000u64)
+            }
+        };
+        let mut r = RouteRequest::new(inputs, outputs);
+        r.slippage = slippage;
+        r.source_whitelist = req.sources.whitelist.clone();
+        r.source_blacklist = if req.sources.apply_blacklist {
+            req.sources.blacklist.clone().unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        Ok(r)
+    }
+
     /// A request with default hops, no gas, no source filter and 0.5 % slippage.
     #[must_use]
     pub fn new(inputs: Vec<(TokenId, U256)>, outputs: Vec<(TokenId, Ratio<u64>)>) -> Self {
@@ -181,7 +244,9 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
         return Err(RouteError::BadRequest("max_hops must be at least 1"));
     }
     if *req.slippage.denom() == 0 || req.slippage.numer() > req.slippage.denom() {
-        return Err(RouteError::BadRequest("slippage must be a fraction in [0, 1]"));
+        return Err(RouteError::BadRequest(
+            "slippage must be a fraction in [0, 1]",
+        ));
     }
     let mut inputs: Vec<(TokenId, U256)> = Vec::new();
     for (t, a) in &req.inputs {
@@ -199,7 +264,9 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
     for (t, w) in &req.outputs {
         graph.token(*t).ok_or(RouteError::TokenOutOfRange(t.0))?;
         if *w.denom() == 0 || *w.numer() == 0 {
-            return Err(RouteError::BadRequest("output proportions must be positive"));
+            return Err(RouteError::BadRequest(
+                "output proportions must be positive",
+            ));
         }
         if outputs.iter().any(|(x, _)| x == t) {
             return Err(RouteError::BadRequest("repeated output token"));
@@ -209,7 +276,10 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
         }
         let r = Ratio::new(u128::from(*w.numer()), u128::from(*w.denom()));
         let (a, b2, c2, d) = (*sum.numer(), *sum.denom(), *r.numer(), *r.denom());
-        let num = a.checked_mul(d).zip(c2.checked_mul(b2)).and_then(|(x, y)| x.checked_add(y));
+        let num = a
+            .checked_mul(d)
+            .zip(c2.checked_mul(b2))
+            .and_then(|(x, y)| x.checked_add(y));
         let den = b2.checked_mul(d);
         sum = match (num, den) {
             (Some(x), Some(y)) if y != 0 => Ratio::new(x, y),
@@ -220,7 +290,9 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
         outputs.push((*t, wf));
     }
     if sum != Ratio::new_raw(1, 1) {
-        return Err(RouteError::BadRequest("output proportions must sum to exactly 1"));
+        return Err(RouteError::BadRequest(
+            "output proportions must sum to exactly 1",
+        ));
     }
     Ok(Prepared { inputs, outputs })
 }
@@ -254,7 +326,15 @@ fn all_edges(graph: &PoolGraph, req: &RouteRequest) -> Vec<GEdge> {
                 if let Some(m) = fm.edge(i, j) {
                     let rate0 = m.rate0();
                     if rate0 > 0.0 && rate0.is_finite() {
-                        v.push(GEdge { pool: PoolId(pid), i, j, ti: *ti, to: *to, m, rate0 });
+                        v.push(GEdge {
+                            pool: PoolId(pid),
+                            i,
+                            j,
+                            ti: *ti,
+                            to: *to,
+                            m,
+                            rate0,
+                        });
                     }
                 }
             }
@@ -404,7 +484,9 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
         }
     }
     // 2. valuation (mid prices in units of the first output)
-    let out0 = *out_toks.first().ok_or(RouteError::BadRequest("no outputs"))?;
+    let out0 = *out_toks
+        .first()
+        .ok_or(RouteError::BadRequest("no outputs"))?;
     let fwd0 = best_rates(n, &all, out0, hops, false);
     let mut vout = Vec::with_capacity(out_toks.len());
     for (k, t) in out_toks.iter().enumerate() {
@@ -424,7 +506,17 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
         let f = best_rates(n, &all, *t, hops, false);
         vin.push(mid_value(&f, &fwd0, *t, out0));
     }
-    Ok(Ctx { graph, req, prep, edges, vout, vin, out_toks, in_toks, d_in })
+    Ok(Ctx {
+        graph,
+        req,
+        prep,
+        edges,
+        vout,
+        vin,
+        out_toks,
+        in_toks,
+        d_in,
+    })
 }
 
 /// Everything one quote needs after pruning.
@@ -480,7 +572,11 @@ struct Candidate {
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
 impl Ctx<'_> {
     fn run(&self, bound_only: bool) -> Result<(Plan, f64), RouteError> {
-        let gas = if self.graph.chain_id() == CHAIN_101 { None } else { self.req.gas };
+        let gas = if self.graph.chain_id() == CHAIN_101 {
+            None
+        } else {
+            self.req.gas
+        };
         // local indexing
         let n = self.graph.n_tokens();
         let mut loc = vec![usize::MAX; n];
@@ -523,14 +619,26 @@ impl Ctx<'_> {
                 }
             }
         }
-        let tiny = nu0.iter().copied().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
+        let tiny = nu0
+            .iter()
+            .copied()
+            .filter(|v| *v > 0.0)
+            .fold(f64::INFINITY, f64::min);
         for v in &mut nu0 {
             if !(*v > 0.0) {
                 *v = if tiny.is_finite() { tiny * 1e-6 } else { 1.0 };
             }
         }
         let mut order: Vec<usize> = (0..nl).collect();
-        order.sort_by_key(|k| (self.d_in.get(glob[*k].index()).copied().unwrap_or(UNREACHED), *k));
+        order.sort_by_key(|k| {
+            (
+                self.d_in
+                    .get(glob[*k].index())
+                    .copied()
+                    .unwrap_or(UNREACHED),
+                *k,
+            )
+        });
 
         let mut excluded = vec![false; self.edges.len()];
         let mut best: Option<Candidate> = None;
@@ -542,7 +650,12 @@ impl Ctx<'_> {
                 .iter()
                 .map(|k| {
                     let e = &self.edges[*k];
-                    DEdge { ti: loc[e.ti.index()], to: loc[e.to.index()], m: e.m, rate0: e.rate0 }
+                    DEdge {
+                        ti: loc[e.ti.index()],
+                        to: loc[e.to.index()],
+                        m: e.m,
+                        rate0: e.rate0,
+                    }
                 })
                 .collect();
             let du = Dual::new(nl, &dedges, &b, &c);
@@ -562,8 +675,11 @@ impl Ctx<'_> {
                     flows.push(Flow { e: idx[k], x: a.x });
                 }
             }
-            let keep: Vec<(TokenId, f64)> =
-                self.out_toks.iter().map(|t| (*t, ev.grad[loc[t.index()]].max(0.0))).collect();
+            let keep: Vec<(TokenId, f64)> = self
+                .out_toks
+                .iter()
+                .map(|t| (*t, ev.grad[loc[t.index()]].max(0.0)))
+                .collect();
             // value of one base unit of each token, in units of the objective (c·ν = 1)
             let mut tok_val = vec![0.0; self.graph.n_tokens()];
             for (l, g) in glob.iter().enumerate() {
@@ -582,7 +698,10 @@ impl Ctx<'_> {
                 if a.x > 0.0 {
                     let e = &self.edges[idx[k]];
                     let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
-                    let kind = self.graph.pool(e.pool).map_or(PoolKind::ConstantProduct, |p| p.kind);
+                    let kind = self
+                        .graph
+                        .pool(e.pool)
+                        .map_or(PoolKind::ConstantProduct, |p| p.kind);
                     let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
                     if profit < cost {
                         excluded[idx[k]] = true;
@@ -624,7 +743,10 @@ impl Ctx<'_> {
         let mut units = 0u64;
         for s in steps {
             if let Step::Swap { pool, .. } = s {
-                let kind = self.graph.pool(*pool).map_or(PoolKind::ConstantProduct, |p| p.kind);
+                let kind = self
+                    .graph
+                    .pool(*pool)
+                    .map_or(PoolKind::ConstantProduct, |p| p.kind);
                 units = units.saturating_add(gm.units(kind));
             }
         }
@@ -649,7 +771,14 @@ impl Ctx<'_> {
                 Ok((steps, outs, refunds)) => {
                     let value = self.objective(&outs);
                     let (units, cost) = self.gas_of(&steps, gas);
-                    return Ok(Some(Candidate { steps, outs, refunds, value, gas: units, net: value - cost }));
+                    return Ok(Some(Candidate {
+                        steps,
+                        outs,
+                        refunds,
+                        value,
+                        gas: units,
+                        net: value - cost,
+                    }));
                 }
                 Err(drop) => {
                     flows.retain(|f| f.e != drop);
@@ -737,7 +866,10 @@ impl Ctx<'_> {
                 && !self.out_toks.iter().any(|x| x.index() == t)
             {
                 let k = outs[t][0];
-                sink_q[t] = self.graph.pool(self.edges[flows[k].e].pool).map_or(1, |p| p.fee_quantum.max(1));
+                sink_q[t] = self
+                    .graph
+                    .pool(self.edges[flows[k].e].pool)
+                    .map_or(1, |p| p.fee_quantum.max(1));
             }
         }
         let mut steps = Vec::new();
@@ -747,25 +879,41 @@ impl Ctx<'_> {
             let is_input = self.in_toks.iter().any(|x| x.index() == t);
             // what this token may spend: its holding less the margin on what swaps brought in
             // (an input token is spent exactly, inflow included)
-            let s = if is_input { hold[t] } else { hold[t].saturating_sub(margin_if(self.req.float_safe, inflow[t])) };
+            let s = if is_input {
+                hold[t]
+            } else {
+                hold[t].saturating_sub(margin_if(self.req.float_safe, inflow[t]))
+            };
             let mut ks = outs[t].clone();
             if ks.is_empty() || s.is_zero() {
                 continue;
             }
-            ks.sort_by(|a, b| flows[*b].x.partial_cmp(&flows[*a].x).unwrap_or(core::cmp::Ordering::Equal).then(a.cmp(b)));
-            let kp = keep.iter().find(|(x, _)| x.index() == t).map_or(0.0, |k| k.1);
+            ks.sort_by(|a, b| {
+                flows[*b]
+                    .x
+                    .partial_cmp(&flows[*a].x)
+                    .unwrap_or(core::cmp::Ordering::Equal)
+                    .then(a.cmp(b))
+            });
+            let kp = keep
+                .iter()
+                .find(|(x, _)| x.index() == t)
+                .map_or(0.0, |k| k.1);
             let is_output = keep.iter().any(|(x, _)| x.index() == t);
             let tot: f64 = ks.iter().map(|k| flows[*k].x).sum::<f64>() + kp;
             // the edge taking the remainder: the largest one whose pool has no fee quantum
             let quantum = |k: usize| {
-                self.graph.pool(self.edges[flows[k].e].pool).map_or(1, |p| p.fee_quantum.max(1))
+                self.graph
+                    .pool(self.edges[flows[k].e].pool)
+                    .map_or(1, |p| p.fee_quantum.max(1))
             };
             let rem = ks.iter().position(|k| quantum(*k) == 1).unwrap_or(0);
             let mut amts = vec![U256::zero(); ks.len()];
             let mut used = U256::zero();
             let round_q = |a: U256, k: usize| {
                 let qk = U256::from(quantum(k));
-                a.checked_sub(a.checked_rem(qk).unwrap_or_default()).unwrap_or(a)
+                a.checked_sub(a.checked_rem(qk).unwrap_or_default())
+                    .unwrap_or(a)
             };
             for (p, k) in ks.iter().enumerate() {
                 if p == rem && !is_output {
@@ -773,7 +921,8 @@ impl Ctx<'_> {
                 }
                 let fr = (flows[*k].x / tot).clamp(0.0, 1.0);
                 let q = (fr * ONE as f64) as u64;
-                let a = math::mul_div(s, U256::from(q), U256::from(ONE)).map_err(|_| flows[*k].e)?;
+                let a =
+                    math::mul_div(s, U256::from(q), U256::from(ONE)).map_err(|_| flows[*k].e)?;
                 amts[p] = round_q(a, *k);
                 used = used.saturating_add(amts[p]);
             }
@@ -795,7 +944,8 @@ impl Ctx<'_> {
                     // plan's value and the amount is small enough for the rounding to matter
                     let r = s.checked_sub(used).ok_or(flows[ks[0]].e)?;
                     let rq = round_q(r, k);
-                    let left = u256_to_f64(r.saturating_sub(rq)) * tok_val.get(t).copied().unwrap_or(f64::INFINITY);
+                    let left = u256_to_f64(r.saturating_sub(rq))
+                        * tok_val.get(t).copied().unwrap_or(f64::INFINITY);
                     a = if self.req.float_safe
                         && !is_input
                         && r < U256::from(10_000_000_000u64)
@@ -814,9 +964,47 @@ impl Ctx<'_> {
                     Some(p) => p,
                     None => &self.graph.pool(e.pool).ok_or(flows[k].e)?.pool,
                 };
+                let first_use = states[e.pool.index()].is_none();
                 let (mut o, mut next) = cur.swap(e.i, e.j, a).map_err(|_| flows[k].e)?;
+                // Float-safe plans: a swap into an input token must not deliver more than a float
+                // model of the pool says (a float re-simulation then credits all of it, and the
+                // input is spent exactly). Among a − j·δ, j < 48, with δ a third of the input that
+                // moves the output by one float ulp, pick the first amount that holds.
+                let into_input = self.in_toks.contains(&e.to);
+                let is_rem = p == rem && !is_output;
+                if self.req.float_safe && into_input && first_use && !is_rem {
+                    if let EdgeModel::Cp { .. } = e.m {
+                        let of = u256_to_f64(o);
+                        let rate = of / u256_to_f64(a);
+                        let ulp = f64::from_bits(of.to_bits() + 1) - of;
+                        let step = model::f64_to_u256_floor(ulp / rate / 3.0).max(U256::one());
+                        for j in 0..48u64 {
+                            let Some(a2) = step
+                                .checked_mul(U256::from(j))
+                                .and_then(|d| a.checked_sub(d))
+                            else {
+                                break;
+                            };
+                            if a2.is_zero() {
+                                break;
+                            }
+                            let Ok((o2, n2)) = cur.swap(e.i, e.j, a2) else {
+                                break;
+                            };
+                            // the same float operations as the scorer's x·y = k model
+                            let f = e.m.out(u256_to_f64(a2));
+                            if o2 <= model::f64_to_u256_floor(f) {
+                                used = used.saturating_sub(a.saturating_sub(a2));
+                                a = a2;
+                                o = o2;
+                                next = n2;
+                                break;
+                            }
+                        }
+                    }
+                }
                 let sq = sink_q.get(e.to.index()).copied().unwrap_or(1);
-                if sq > 1 && !(p == rem && !is_output) {
+                if sq > 1 && !is_rem {
                     let qq = U256::from(sq);
                     let target = o.saturating_sub(o.checked_rem(qq).unwrap_or_default());
                     if !target.is_zero() && target < o {
@@ -838,7 +1026,13 @@ impl Ctx<'_> {
                 hold[t] = hold[t].checked_sub(a).ok_or(flows[k].e)?;
                 hold[e.to.index()] = hold[e.to.index()].checked_add(o).ok_or(flows[k].e)?;
                 inflow[e.to.index()] = inflow[e.to.index()].saturating_add(o);
-                steps.push(Step::Swap { pool: e.pool, token_in: e.ti, token_out: e.to, amount_in: a, amount_out: o });
+                steps.push(Step::Swap {
+                    pool: e.pool,
+                    token_in: e.ti,
+                    token_out: e.to,
+                    amount_in: a,
+                    amount_out: o,
+                });
             }
             if is_output && used > s {
                 return Err(flows[ks[0]].e);
@@ -851,14 +1045,20 @@ impl Ctx<'_> {
                 continue;
             }
             if outs[t].is_empty() || !self.req.float_safe {
-                let f = flows.iter().find(|f| self.edges[f.e].to.index() == t).map_or(flows[0].e, |f| f.e);
+                let f = flows
+                    .iter()
+                    .find(|f| self.edges[f.e].to.index() == t)
+                    .map_or(flows[0].e, |f| f.e);
                 return Err(f);
             }
         }
         // inputs are spent exactly
         for (t, _) in &self.prep.inputs {
             if !hold[t.index()].is_zero() {
-                return Err(flows.iter().find(|f| self.edges[f.e].ti == *t).map_or(flows[0].e, |f| f.e));
+                return Err(flows
+                    .iter()
+                    .find(|f| self.edges[f.e].ti == *t)
+                    .map_or(flows[0].e, |f| f.e));
             }
         }
         Ok(self.settle(steps, &hold))
@@ -876,7 +1076,10 @@ impl Ctx<'_> {
                 continue;
             }
             if let Ok(tid) = u32::try_from(t) {
-                refunds.push(TokenAmount { token: TokenId(tid), amount: *h });
+                refunds.push(TokenAmount {
+                    token: TokenId(tid),
+                    amount: *h,
+                });
             }
         }
         for t in &self.out_toks {
@@ -885,7 +1088,10 @@ impl Ctx<'_> {
             outs.push(h.saturating_sub(m));
             let r = h.saturating_sub(h.saturating_sub(m));
             if !r.is_zero() {
-                refunds.push(TokenAmount { token: *t, amount: r });
+                refunds.push(TokenAmount {
+                    token: *t,
+                    amount: r,
+                });
             }
         }
         refunds.sort_by_key(|r| r.token);
@@ -916,7 +1122,9 @@ impl Ctx<'_> {
                     }
                 }
             }
-            cost_layer += gas.map_or(0.0, |g| g.stableswap.min(g.solidly).min(g.constant_product) as f64) * gm_price;
+            cost_layer += gas.map_or(0.0, |g| {
+                g.stableswap.min(g.solidly).min(g.constant_product) as f64
+            }) * gm_price;
             let v = next[dst.index()] - cost_layer;
             parents.push(par);
             if next[dst.index()] > 0.0 && best.map_or(true, |(b, _)| v > b) {
@@ -924,7 +1132,9 @@ impl Ctx<'_> {
             }
             layer = next;
         }
-        let Some((_, hbest)) = best else { return Ok(None) };
+        let Some((_, hbest)) = best else {
+            return Ok(None);
+        };
         let mut path = Vec::new();
         let mut t = dst.index();
         for h in (0..=hbest).rev() {
@@ -959,9 +1169,17 @@ impl Ctx<'_> {
                     None => return Ok(None),
                 },
             };
-            let Ok((o, next)) = cur.swap(e.i, e.j, a) else { return Ok(None) };
+            let Ok((o, next)) = cur.swap(e.i, e.j, a) else {
+                return Ok(None);
+            };
             states[e.pool.index()] = Some(next);
-            steps.push(Step::Swap { pool: e.pool, token_in: e.ti, token_out: e.to, amount_in: a, amount_out: o });
+            steps.push(Step::Swap {
+                pool: e.pool,
+                token_in: e.ti,
+                token_out: e.to,
+                amount_in: a,
+                amount_out: o,
+            });
             a = o;
             if a.is_zero() {
                 return Ok(None);
@@ -971,7 +1189,14 @@ impl Ctx<'_> {
         let (steps, outs, refunds) = self.settle(steps, &hold);
         let value = self.objective(&outs);
         let (units, cost) = self.gas_of(&steps, gas);
-        Ok(Some(Candidate { steps, outs, refunds, value, gas: units, net: value - cost }))
+        Ok(Some(Candidate {
+            steps,
+            outs,
+            refunds,
+            value,
+            gas: units,
+            net: value - cost,
+        }))
     }
 
     fn finish(&self, c: Candidate, bound: f64) -> Result<Plan, RouteError> {
@@ -980,11 +1205,33 @@ impl Ctx<'_> {
         let den = U256::from(*s.denom());
         let mut outputs = Vec::with_capacity(c.outs.len());
         for (t, a) in self.out_toks.iter().zip(&c.outs) {
-            outputs.push(Output { token: *t, amount: *a, min_amount: math::mul_div(*a, keep_num, den)? });
+            outputs.push(Output {
+                token: *t,
+                amount: *a,
+                min_amount: math::mul_div(*a, keep_num, den)?,
+            });
         }
-        let inputs = self.prep.inputs.iter().map(|(t, a)| TokenAmount { token: *t, amount: *a }).collect();
-        let in_value: f64 = self.prep.inputs.iter().zip(&self.vin).map(|((_, a), v)| u256_to_f64(*a) * v).sum();
-        let price_impact = if in_value > 0.0 { 1.0 - c.value / in_value } else { 0.0 };
+        let inputs = self
+            .prep
+            .inputs
+            .iter()
+            .map(|(t, a)| TokenAmount {
+                token: *t,
+                amount: *a,
+            })
+            .collect();
+        let in_value: f64 = self
+            .prep
+            .inputs
+            .iter()
+            .zip(&self.vin)
+            .map(|((_, a), v)| u256_to_f64(*a) * v)
+            .sum();
+        let price_impact = if in_value > 0.0 {
+            1.0 - c.value / in_value
+        } else {
+            0.0
+        };
         let ub = bound * (1.0 + BOUND_MARGIN);
         Ok(Plan {
             inputs,

@@ -20,12 +20,46 @@ use super::fmath::{cbrt, sqrt};
 use primitive_types::U256;
 use smallvec::SmallVec;
 
-/// U256 to the nearest-ish f64 (relative error below 1e-15).
+/// U256 to the nearest f64 (correctly rounded, ties to even, like Python's `float(int)`).
 #[must_use]
 pub fn u256_to_f64(v: U256) -> f64 {
-    let l = v.0;
-    const P64: f64 = 18_446_744_073_709_551_616.0;
-    (((l[3] as f64 * P64 + l[2] as f64) * P64 + l[1] as f64) * P64) + l[0] as f64
+    let bits = v.bits();
+    if bits <= 64 {
+        return v.low_u64() as f64;
+    }
+    let shift = bits - 64;
+    let top = (v >> shift).low_u64();
+    // a sticky bit for everything shifted out keeps the single rounding of u64 → f64 correct
+    let sticky = u64::from(!(v & ((U256::one() << shift) - U256::one())).is_zero());
+    let mut f = (top | sticky) as f64;
+    // exact scaling by 2^shift (shift ≤ 192)
+    let mut s = shift;
+    while s >= 32 {
+        f *= 4_294_967_296.0;
+        s -= 32;
+    }
+    f * (1u64 << s) as f64
+}
+
+/// floor(f) as U256 for finite f ≥ 0 (0 for anything else; saturates at 2^256 − 1).
+#[must_use]
+pub fn f64_to_u256_floor(f: f64) -> U256 {
+    if !(f >= 1.0) || !f.is_finite() {
+        return U256::zero();
+    }
+    let bits = f.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64 - 1075;
+    let mant = (bits & ((1u64 << 52) - 1)) | (1u64 << 52);
+    if exp >= 0 {
+        if exp > 200 {
+            return U256::MAX;
+        }
+        U256::from(mant) << (exp as usize)
+    } else if exp > -64 {
+        U256::from(mant >> ((-exp) as u32))
+    } else {
+        U256::zero()
+    }
 }
 
 /// 10^d as f64.

@@ -42,7 +42,12 @@ pub struct Market {
 
 fn address(tag: u64, k: u64) -> String {
     let mut r = Rng(tag.wrapping_mul(0x1000_0000_01B3) ^ k);
-    format!("0x{:016x}{:016x}{:08x}", r.next_u64(), r.next_u64(), r.next_u64() as u32)
+    format!(
+        "0x{:016x}{:016x}{:08x}",
+        r.next_u64(),
+        r.next_u64(),
+        r.next_u64() as u32
+    )
 }
 
 fn amount(usd: f64, price: f64, dec: u8) -> String {
@@ -66,7 +71,11 @@ impl Builder {
     }
 
     fn cp(&mut self, a: usize, b: usize, usd: f64, source: &str) {
-        let (num, den) = if source == "uniswap-v2" { (3, 1000) } else { (25, 10000) };
+        let (num, den) = if source == "uniswap-v2" {
+            (3, 1000)
+        } else {
+            (25, 10000)
+        };
         let half = num as f64 / den as f64 / 2.0;
         let dev = self.rng.range(-half, half) * 0.9;
         let id = self.pool_id(source);
@@ -74,14 +83,20 @@ impl Builder {
             id,
             source: source.into(),
             kind: PoolKind::ConstantProduct,
-            tokens: vec![self.tokens[a].address.clone(), self.tokens[b].address.clone()],
+            tokens: vec![
+                self.tokens[a].address.clone(),
+                self.tokens[b].address.clone(),
+            ],
             reserves: vec![
                 amount(usd / 2.0, self.prices[a], self.decimals[a]),
                 amount(usd / 2.0 * (1.0 + dev), self.prices[b], self.decimals[b]),
             ],
             lp_token: None,
             total_supply: None,
-            fee: Some(FeeField::Fraction(FeeFraction { num: num.to_string(), den: den.to_string() })),
+            fee: Some(FeeField::Fraction(FeeFraction {
+                num: num.to_string(),
+                den: den.to_string(),
+            })),
             stable: None,
             fee_bps: None,
             decimals: None,
@@ -95,18 +110,37 @@ impl Builder {
     }
 
     fn solidly(&mut self, a: usize, b: usize, usd: f64, stable: bool) {
-        let bps: u32 = if stable { 1 + self.rng.below(5) as u32 } else { [5, 20, 30, 100][self.rng.below(4)] };
-        let dev = if stable { 0.0 } else { self.rng.range(-1.0, 1.0) * bps as f64 / 2e4 * 0.9 };
-        let skew = if stable { self.rng.range(0.95, 1.05) } else { 1.0 };
+        let bps: u32 = if stable {
+            1 + self.rng.below(5) as u32
+        } else {
+            [5, 20, 30, 100][self.rng.below(4)]
+        };
+        let dev = if stable {
+            0.0
+        } else {
+            self.rng.range(-1.0, 1.0) * bps as f64 / 2e4 * 0.9
+        };
+        let skew = if stable {
+            self.rng.range(0.95, 1.05)
+        } else {
+            1.0
+        };
         let id = self.pool_id("aerodrome");
         self.pools.push(SnapshotPool {
             id,
             source: "aerodrome".into(),
             kind: PoolKind::Solidly,
-            tokens: vec![self.tokens[a].address.clone(), self.tokens[b].address.clone()],
+            tokens: vec![
+                self.tokens[a].address.clone(),
+                self.tokens[b].address.clone(),
+            ],
             reserves: vec![
                 amount(usd / 2.0 * skew, self.prices[a], self.decimals[a]),
-                amount(usd / 2.0 / skew * (1.0 + dev), self.prices[b], self.decimals[b]),
+                amount(
+                    usd / 2.0 / skew * (1.0 + dev),
+                    self.prices[b],
+                    self.decimals[b],
+                ),
             ],
             lp_token: None,
             total_supply: None,
@@ -128,13 +162,22 @@ impl Builder {
         let n = coins.len() as f64;
         let reserves = coins
             .iter()
-            .map(|&c| amount(usd / n * self.rng.range(0.9, 1.1), self.prices[c], self.decimals[c]))
+            .map(|&c| {
+                amount(
+                    usd / n * self.rng.range(0.9, 1.1),
+                    self.prices[c],
+                    self.decimals[c],
+                )
+            })
             .collect();
         self.pools.push(SnapshotPool {
             id,
             source: "curve".into(),
             kind: PoolKind::Stableswap,
-            tokens: coins.iter().map(|&c| self.tokens[c].address.clone()).collect(),
+            tokens: coins
+                .iter()
+                .map(|&c| self.tokens[c].address.clone())
+                .collect(),
             reserves,
             lp_token: None,
             total_supply: None,
@@ -144,7 +187,12 @@ impl Builder {
             decimals: None,
             a: Some((amp * 100).to_string()),
             a_precision: Some("100".into()),
-            rates: Some(coins.iter().map(|&c| format!("1{}", "0".repeat(36 - self.decimals[c] as usize))).collect()),
+            rates: Some(
+                coins
+                    .iter()
+                    .map(|&c| format!("1{}", "0".repeat(36 - self.decimals[c] as usize)))
+                    .collect(),
+            ),
             admin_fee: None,
             variant: None,
             offpeg_fee_multiplier: None,
@@ -159,17 +207,38 @@ impl Builder {
 /// A market with `n_tokens` tokens (at least 5) and about `n_pools` pools (at least 10).
 pub fn market(seed: u64, n_tokens: usize, n_pools: usize) -> Market {
     let n_tokens = n_tokens.max(5);
-    let mut b = Builder { rng: Rng(seed), tokens: vec![], prices: vec![], decimals: vec![], pools: vec![], seed };
-    let hubs = [("WETH", 18u8, 3000.0), ("USDC", 6, 1.0), ("USDT", 6, 1.0), ("DAI", 18, 1.0), ("WBTC", 8, 60000.0)];
+    let mut b = Builder {
+        rng: Rng(seed),
+        tokens: vec![],
+        prices: vec![],
+        decimals: vec![],
+        pools: vec![],
+        seed,
+    };
+    let hubs = [
+        ("WETH", 18u8, 3000.0),
+        ("USDC", 6, 1.0),
+        ("USDT", 6, 1.0),
+        ("DAI", 18, 1.0),
+        ("WBTC", 8, 60000.0),
+    ];
     for (k, (s, d, p)) in hubs.iter().enumerate() {
-        b.tokens.push(SnapshotToken { address: address(seed, k as u64), symbol: (*s).into(), decimals: *d });
+        b.tokens.push(SnapshotToken {
+            address: address(seed, k as u64),
+            symbol: (*s).into(),
+            decimals: *d,
+        });
         b.prices.push(*p);
         b.decimals.push(*d);
     }
     for k in 5..n_tokens {
         let d = [6u8, 8, 18][b.rng.below(3)];
         let p = 10f64.powf(b.rng.range(-4.0, 3.0));
-        b.tokens.push(SnapshotToken { address: address(seed, k as u64), symbol: format!("T{k:03}"), decimals: d });
+        b.tokens.push(SnapshotToken {
+            address: address(seed, k as u64),
+            symbol: format!("T{k:03}"),
+            decimals: d,
+        });
         b.prices.push(p);
         b.decimals.push(d);
     }
@@ -192,7 +261,11 @@ pub fn market(seed: u64, n_tokens: usize, n_pools: usize) -> Market {
         let h = [0, 0, 1, 1, 2, 3, 4][b.rng.below(7)];
         let usd = b.depth();
         if b.rng.f() < 0.6 {
-            let src = if b.rng.f() < 0.6 { "uniswap-v2" } else { "sushiswap" };
+            let src = if b.rng.f() < 0.6 {
+                "uniswap-v2"
+            } else {
+                "sushiswap"
+            };
             b.cp(k, h, usd, src);
         } else {
             b.solidly(k, h, usd, false);
@@ -201,7 +274,11 @@ pub fn market(seed: u64, n_tokens: usize, n_pools: usize) -> Market {
     // the rest at random
     while b.pools.len() < n_pools {
         let a = b.rng.below(n_tokens);
-        let c = if b.rng.f() < 0.6 { b.rng.below(5) } else { b.rng.below(n_tokens) };
+        let c = if b.rng.f() < 0.6 {
+            b.rng.below(5)
+        } else {
+            b.rng.below(n_tokens)
+        };
         if a == c {
             continue;
         }
@@ -216,7 +293,11 @@ pub fn market(seed: u64, n_tokens: usize, n_pools: usize) -> Market {
         }
     }
     Market {
-        snapshot: Snapshot { chain_id: 8453, tokens: b.tokens, pools: b.pools },
+        snapshot: Snapshot {
+            chain_id: 8453,
+            tokens: b.tokens,
+            pools: b.pools,
+        },
         prices: b.prices,
         decimals: b.decimals,
     }

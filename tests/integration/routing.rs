@@ -1,5 +1,10 @@
 //! Routing: every instance of `../shared/routing/instances` is routed and checked against
 //! `../shared/routing/results.json` (read at test time), plus property tests.
+#![allow(
+    clippy::print_stderr,
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::too_many_arguments
+)]
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -18,7 +23,10 @@ pub struct Instance {
 
 pub fn instances() -> Vec<Instance> {
     let dir = crate::shared().join("routing/instances");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     files
         .into_iter()
@@ -41,7 +49,10 @@ pub fn instances() -> Vec<Instance> {
 }
 
 pub fn results() -> Value {
-    serde_json::from_str(&std::fs::read_to_string(crate::shared().join("routing/results.json")).unwrap()).unwrap()
+    serde_json::from_str(
+        &std::fs::read_to_string(crate::shared().join("routing/results.json")).unwrap(),
+    )
+    .unwrap()
 }
 
 /// Single-output and multi-input: the dual bound must sit on the reference optimum T
@@ -54,7 +65,9 @@ fn dual_bound_matches_reference_optimum() {
         let t0 = std::time::Instant::now();
         let b = route::dual_bound(&inst.graph, &inst.req).unwrap();
         let dt = t0.elapsed();
-        let t = res["instances"][&inst.name]["optimum"]["T"].as_f64().unwrap();
+        let t = res["instances"][&inst.name]["optimum"]["T"]
+            .as_f64()
+            .unwrap();
         let r = b / t;
         eprintln!("{:32} bound/T = {:.12} ({:?})", inst.name, r, dt);
         if inst.kind != "multi_output" && !(r > 1.0 - 1e-9 && r < 1.0 + 1e-6) {
@@ -63,7 +76,6 @@ fn dual_bound_matches_reference_optimum() {
     }
     assert!(bad.is_empty(), "{bad:?}");
 }
-
 
 /// The instance's score of a plan: the output amount, or for several outputs the basket's USD
 /// value `min_k p_k z_k / w_k` at `meta.reference_prices_usd` (as score.py computes it).
@@ -113,9 +125,18 @@ fn instances_reach_reference_optimum() {
         let ub = plan.upper_bound.unwrap();
         eprintln!(
             "{:32} ratio {:.9} vs single {:.6} steps {:2} bound/value {:.3e} ({:?})",
-            inst.name, ratio, sc / single, plan.steps.len(), ub / plan.value - 1.0, dt
+            inst.name,
+            ratio,
+            sc / single,
+            plan.steps.len(),
+            ub / plan.value - 1.0,
+            dt
         );
-        let need = if inst.kind == "multi_output" { 0.999 } else { 1.0 - 1e-6 };
+        let need = if inst.kind == "multi_output" {
+            0.999
+        } else {
+            1.0 - 1e-6
+        };
         // the plan keeps a 1e-9 refund margin per hop (route::REFUND_MARGIN_DIVISOR)
         if !(ratio >= need) || sc < single * (1.0 - 1e-8) || ub < plan.value {
             bad.push((inst.name.clone(), ratio));
@@ -138,7 +159,10 @@ fn path_out(g: &PoolGraph, path: &[(usize, usize, usize)], a: U256) -> Option<U2
     let mut states: std::collections::HashMap<usize, swapzap::pool::Pool> = Default::default();
     let mut x = a;
     for &(p, i, j) in path {
-        let cur = states.get(&p).cloned().unwrap_or_else(|| g.pools()[p].pool.clone());
+        let cur = states
+            .get(&p)
+            .cloned()
+            .unwrap_or_else(|| g.pools()[p].pool.clone());
         let (o, next) = cur.swap(i, j, x).ok()?;
         states.insert(p, next);
         x = o;
@@ -183,7 +207,16 @@ fn best_single_path(g: &PoolGraph, from: TokenId, to: TokenId, a: U256, hops: us
         }
     }
     let mut best = U256::zero();
-    rec(g, from, to, a, hops, &mut vec![from], &mut vec![], &mut best);
+    rec(
+        g,
+        from,
+        to,
+        a,
+        hops,
+        &mut vec![from],
+        &mut vec![],
+        &mut best,
+    );
     best
 }
 
@@ -194,7 +227,11 @@ fn small_market(seed: u64, n_tokens: usize, n_pools: usize) -> (PoolGraph, route
 
 /// `usd` worth of token `t` in base units.
 fn usd_amount(m: &route_gen::Market, t: usize, usd: f64) -> U256 {
-    U256::from_dec_str(&format!("{:.0}", usd / m.prices[t] * 10f64.powi(m.decimals[t] as i32))).unwrap()
+    U256::from_dec_str(&format!(
+        "{:.0}",
+        usd / m.prices[t] * 10f64.powi(m.decimals[t] as i32)
+    ))
+    .unwrap()
 }
 
 fn out_amount(plan: &Plan) -> U256 {
@@ -270,7 +307,10 @@ proptest! {
 #[test]
 fn verify_rejects_tampered_plans() {
     let (g, m) = small_market(7, 10, 30);
-    let req = RouteRequest::new(vec![(TokenId(0), usd_amount(&m, 0, 2e5))], vec![(TokenId(6), Ratio::new(1, 1))]);
+    let req = RouteRequest::new(
+        vec![(TokenId(0), usd_amount(&m, 0, 2e5))],
+        vec![(TokenId(6), Ratio::new(1, 1))],
+    );
     let plan = route::quote(&g, &req).unwrap();
     plan.verify(&g).unwrap();
     for k in 0..plan.steps.len() {
@@ -307,35 +347,86 @@ fn bad_input_is_a_typed_error() {
     let a = usd_amount(&m, 0, 1e4);
     let one = Ratio::new(1, 1);
     let q = |r: RouteRequest| route::quote(&g, &r);
-    assert!(matches!(q(RouteRequest::new(vec![], vec![(TokenId(1), one)])), Err(RouteError::BadRequest(_))));
-    assert!(matches!(q(RouteRequest::new(vec![(TokenId(0), a)], vec![])), Err(RouteError::BadRequest(_))));
-    assert!(matches!(q(RouteRequest::new(vec![(TokenId(0), U256::zero())], vec![(TokenId(1), one)])), Err(RouteError::BadRequest(_))));
-    assert!(matches!(q(RouteRequest::new(vec![(TokenId(999), a)], vec![(TokenId(1), one)])), Err(RouteError::TokenOutOfRange(999))));
-    assert!(matches!(q(RouteRequest::new(vec![(TokenId(0), a)], vec![(TokenId(0), one)])), Err(RouteError::BadRequest(_))));
     assert!(matches!(
-        q(RouteRequest::new(vec![(TokenId(0), a)], vec![(TokenId(1), Ratio::new(1, 2)), (TokenId(2), Ratio::new(1, 3))])),
+        q(RouteRequest::new(vec![], vec![(TokenId(1), one)])),
+        Err(RouteError::BadRequest(_))
+    ));
+    assert!(matches!(
+        q(RouteRequest::new(vec![(TokenId(0), a)], vec![])),
+        Err(RouteError::BadRequest(_))
+    ));
+    assert!(matches!(
+        q(RouteRequest::new(
+            vec![(TokenId(0), U256::zero())],
+            vec![(TokenId(1), one)]
+        )),
+        Err(RouteError::BadRequest(_))
+    ));
+    assert!(matches!(
+        q(RouteRequest::new(
+            vec![(TokenId(999), a)],
+            vec![(TokenId(1), one)]
+        )),
+        Err(RouteError::TokenOutOfRange(999))
+    ));
+    assert!(matches!(
+        q(RouteRequest::new(
+            vec![(TokenId(0), a)],
+            vec![(TokenId(0), one)]
+        )),
+        Err(RouteError::BadRequest(_))
+    ));
+    assert!(matches!(
+        q(RouteRequest::new(
+            vec![(TokenId(0), a)],
+            vec![
+                (TokenId(1), Ratio::new(1, 2)),
+                (TokenId(2), Ratio::new(1, 3))
+            ]
+        )),
         Err(RouteError::BadRequest(_))
     ));
     // an LP token with no pool holding it: no route
     let lp = g.lp_token(swapzap::units::PoolId(0)).unwrap();
-    assert!(matches!(q(RouteRequest::new(vec![(TokenId(0), a)], vec![(lp, one)])), Err(RouteError::NoRoute)));
+    assert!(matches!(
+        q(RouteRequest::new(vec![(TokenId(0), a)], vec![(lp, one)])),
+        Err(RouteError::NoRoute)
+    ));
     // an input above what the pools can take still quotes or fails cleanly
-    let _ = q(RouteRequest::new(vec![(TokenId(0), U256::MAX)], vec![(TokenId(1), one)]));
+    let _ = q(RouteRequest::new(
+        vec![(TokenId(0), U256::MAX)],
+        vec![(TokenId(1), one)],
+    ));
     // snapshots
     let mut s = m.snapshot.clone();
     s.pools[3].tokens[0] = "0x00000000000000000000000000000000000000ff".into();
-    assert!(matches!(PoolGraph::from_snapshot(&s), Err(RouteError::UnknownToken { .. })));
+    assert!(matches!(
+        PoolGraph::from_snapshot(&s),
+        Err(RouteError::UnknownToken { .. })
+    ));
     let mut s = m.snapshot.clone();
     s.pools[3].reserves[1] = "12x".into();
-    assert!(matches!(PoolGraph::from_snapshot(&s), Err(RouteError::BadNumber { .. })));
+    assert!(matches!(
+        PoolGraph::from_snapshot(&s),
+        Err(RouteError::BadNumber { .. })
+    ));
     let mut s = m.snapshot.clone();
     s.tokens[2].address = "0x12".into();
-    assert!(matches!(PoolGraph::from_snapshot(&s), Err(RouteError::BadAddress(_))));
+    assert!(matches!(
+        PoolGraph::from_snapshot(&s),
+        Err(RouteError::BadAddress(_))
+    ));
     let mut s = m.snapshot.clone();
     s.pools[4].id = s.pools[3].id.clone();
-    assert!(matches!(PoolGraph::from_snapshot(&s), Err(RouteError::Duplicate(_))));
+    assert!(matches!(
+        PoolGraph::from_snapshot(&s),
+        Err(RouteError::Duplicate(_))
+    ));
     // addresses are case-insensitive
-    let up = m.snapshot.tokens[1].address.to_uppercase().replacen("0X", "0x", 1);
+    let up = m.snapshot.tokens[1]
+        .address
+        .to_uppercase()
+        .replacen("0X", "0x", 1);
     assert_eq!(g.token_id(&up), Some(TokenId(1)));
 }
 
@@ -347,7 +438,11 @@ fn gas_model_drops_legs_that_do_not_pay() {
     let (g, m) = small_market(11, 30, 150);
     let a = usd_amount(&m, 0, 3e6);
     let to = TokenId(1);
-    let free = route::quote(&g, &RouteRequest::new(vec![(TokenId(0), a)], vec![(to, Ratio::new(1, 1))])).unwrap();
+    let free = route::quote(
+        &g,
+        &RouteRequest::new(vec![(TokenId(0), a)], vec![(to, Ratio::new(1, 1))]),
+    )
+    .unwrap();
     // price: one USDC base unit per 10 gas units → 60k gas ≈ 6000 units = $0.006 per step
     for price in [0.1, 1e3, 1e5] {
         let mut req = RouteRequest::new(vec![(TokenId(0), a)], vec![(to, Ratio::new(1, 1))]);
@@ -364,7 +459,11 @@ fn gas_model_drops_legs_that_do_not_pay() {
             })
             .sum();
         let free_net = free.value - free_gas as f64 * price;
-        assert!(p.value >= free_net * (1.0 - 1e-9) - 1.0, "price {price}: {} < {free_net}", p.value);
+        assert!(
+            p.value >= free_net * (1.0 - 1e-9) - 1.0,
+            "price {price}: {} < {free_net}",
+            p.value
+        );
         assert!(p.steps.len() <= free.steps.len());
         assert!(p.gas_units > 0);
     }
@@ -381,7 +480,10 @@ fn batch_quotes_are_deterministic() {
     let reqs: Vec<RouteRequest> = (0..12)
         .map(|k| {
             RouteRequest::new(
-                vec![(TokenId(k % 5), usd_amount(&m, (k % 5) as usize, 1e4 * (k + 1) as f64))],
+                vec![(
+                    TokenId(k % 5),
+                    usd_amount(&m, (k % 5) as usize, 1e4 * (k + 1) as f64),
+                )],
                 vec![(TokenId(5 + k), Ratio::new(1, 1))],
             )
         })
@@ -400,13 +502,54 @@ fn batch_quotes_are_deterministic() {
 #[test]
 fn plan_json_has_the_scorer_format() {
     let (g, m) = small_market(9, 10, 30);
-    let plan = route::quote(&g, &RouteRequest::new(vec![(TokenId(0), usd_amount(&m, 0, 5e4))], vec![(TokenId(1), Ratio::new(1, 1))])).unwrap();
+    let plan = route::quote(
+        &g,
+        &RouteRequest::new(
+            vec![(TokenId(0), usd_amount(&m, 0, 5e4))],
+            vec![(TokenId(1), Ratio::new(1, 1))],
+        ),
+    )
+    .unwrap();
     let v = serde_json::to_value(plan.to_json(&g).unwrap()).unwrap();
     let st = &v["steps"][0];
     for k in ["pool", "token_in", "token_out", "amount_in", "amount_out"] {
         assert!(st[k].is_string(), "{k}");
     }
     assert!(st["pool"].as_str().unwrap().contains(":0x"));
-    assert_eq!(v["outputs"][0]["amount"].as_str().unwrap(), plan.outputs[0].amount.to_string());
-    assert_eq!(v["outputs"][0]["token"].as_str().unwrap(), g.token(TokenId(1)).unwrap().address);
+    assert_eq!(
+        v["outputs"][0]["amount"].as_str().unwrap(),
+        plan.outputs[0].amount.to_string()
+    );
+    assert_eq!(
+        v["outputs"][0]["token"].as_str().unwrap(),
+        g.token(TokenId(1)).unwrap().address
+    );
+}
+
+/// The request API's typed `Request` converts to the same route as the body path.
+#[test]
+fn from_request_matches_the_body_path() {
+    use swapzap::request::QuoteRequest;
+    for inst in instances().into_iter().take(8) {
+        let mut body = inst.raw["request"].clone();
+        body.as_object_mut().unwrap().remove("userAddr");
+        let q: QuoteRequest = serde_json::from_value(body).unwrap();
+        let req = q.validate(&inst.graph.sources()).unwrap();
+        let r = RouteRequest::from_request(&req, &inst.graph).unwrap();
+        let mut b = inst.req.clone();
+        b.float_safe = false;
+        assert_eq!(r.inputs, b.inputs);
+        assert_eq!(r.outputs.len(), b.outputs.len());
+        for ((t1, w1), (t2, w2)) in r.outputs.iter().zip(&b.outputs) {
+            assert_eq!(t1, t2);
+            assert_eq!(
+                *w1.numer() as u128 * *w2.denom() as u128,
+                *w2.numer() as u128 * *w1.denom() as u128
+            );
+        }
+        assert_eq!(r.slippage, b.slippage);
+        let p = route::quote(&inst.graph, &r).unwrap();
+        p.verify(&inst.graph).unwrap();
+        assert_eq!(p.outputs, route::quote(&inst.graph, &b).unwrap().outputs);
+    }
 }
