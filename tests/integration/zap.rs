@@ -567,6 +567,77 @@ mod single_pool {
         assert!(checked > 30, "only {checked} cases");
     }
 
+    /// Leftover value of the plan selling `s` of coin `i` (x·y, mint supply = total supply),
+    /// and its mint, re-run through the pool.
+    fn plan_value(pool: &Pool, a: [U256; 2], i: usize, s: u64) -> Option<(U256, f64)> {
+        let j = 1 - i;
+        let (out, p1) = if s == 0 {
+            (U256::zero(), pool.clone())
+        } else {
+            pool.swap(i, j, U256::from(s)).ok()?
+        };
+        let mut h = a;
+        h[i] -= U256::from(s);
+        h[j] += out;
+        let r = p1.balances().to_vec();
+        let (m, _) = p1.mint(&h).ok()?;
+        let ts = p1.total_supply();
+        let d0 = (m * r[0] + ts - 1) / ts;
+        let d1 = (m * r[1] + ts - 1) / ts;
+        let v = (h[0] - d0).as_u128() as f64
+            + (h[1] - d1).as_u128() as f64 * (r[0].as_u128() as f64 / r[1].as_u128() as f64);
+        Some((m, v))
+    }
+
+    /// Wide plateaus (reserves far above the supply): the plan keeps at least the most leftover
+    /// value found by scanning the whole plateau (up to 4096 points), which can sit at either
+    /// end because the post-swap price moves along it.
+    #[test]
+    fn wide_plateaus_keep_the_most_value() {
+        let mut rng = Rng(5);
+        for case in 0..80 {
+            let ts = U256::from(rng.range(100, 2000));
+            let r0 = ts * U256::from(rng.range(500, 4000));
+            let r1 = ts * U256::from(rng.range(1, 4000));
+            let pool = if case % 2 == 0 {
+                Pool::ConstantProduct(ConstantProduct::new([r0, r1], 3, 1000, ts).unwrap())
+            } else {
+                Pool::Solidly(
+                    Solidly::new([r0, r1], [18, 18], false, [1u32, 5, 30][case % 3], ts).unwrap(),
+                )
+            };
+            let a = [
+                U256::from(rng.range(10_000, 3_000_000)),
+                U256::from(rng.range(0, 30_000)),
+            ];
+            let Ok(z) = zap_in_pool(&pool, &a, &ZapConfig::exact()) else {
+                continue;
+            };
+            let i = z.swap.map_or(0, |s| s.from);
+            let s0 = z.swap.map_or(0, |s| s.amount_in.as_u64());
+            let (m0, mine) = plan_value(&pool, a, i, s0).unwrap();
+            assert_eq!(m0, z.minted, "case {case}");
+            let mut left = s0;
+            while left > 0 && plan_value(&pool, a, i, left - 1).is_some_and(|x| x.0 == z.minted) {
+                left -= 1;
+            }
+            let mut best = mine;
+            let mut s = left;
+            while s < left + 4096 {
+                match plan_value(&pool, a, i, s) {
+                    Some((m, v)) if m == z.minted => best = best.max(v),
+                    _ if s > s0 => break,
+                    _ => {}
+                }
+                s += 1;
+            }
+            assert!(
+                mine.floor() >= best.floor() || mine + 1e-9 * best >= best,
+                "case {case}: value {mine} at {s0}, plateau best {best}"
+            );
+        }
+    }
+
     /// With a surplus threshold, a small imbalance is refunded instead of swapped.
     #[test]
     fn surplus_threshold_refunds_small_imbalances() {
