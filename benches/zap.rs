@@ -1,6 +1,24 @@
 //! Criterion benches for `zap` (ids `area/op/param`, deterministic inputs).
 //!
-//! Targets: V2 zap-in ≤ 2 µs, solidly stable zap-in ≤ 30 µs, Curve 3-coin zap-in ≤ 50 µs.
+//! Targets: V2 zap-in ≤ 2 µs, solidly stable zap-in ≤ 30 µs, Curve 3-coin zap-in ≤ 50 µs,
+//! multi-token zap-in on a 2000-pool snapshot within the routing targets.
+//!
+//! Recorded (2026-11-21, shared 2-core machine, load average 3; medians, 2 s measurements):
+//!
+//! | id | median |
+//! |---|---|
+//! | `zap/in_pool/v2/one_sided` | 1.90 µs |
+//! | `zap/in_pool/v2/two_sided` | 1.99 µs |
+//! | `zap/in_pool/v2_fee_on/one_sided` | 2.44 µs |
+//! | `zap/in_pool/solidly_volatile/one_sided` | 2.16 µs |
+//! | `zap/in_pool/solidly_stable/one_sided` | 7.29 µs |
+//! | `zap/in_pool/solidly_stable/two_sided` | 6.49 µs |
+//! | `zap/in_pool/curve3_classic/one_sided` | 6.68 µs |
+//! | `zap/in_pool/curve3_ng/two_sided` | 10.1 µs |
+//! | `zap/graph/zap_in/multi_token_p2000` | 4.1 – 4.8 ms with the router of 19:58 UTC, 12.4 ms with the one merged at 20:06 (the router is ≈ 95 % of the profile) |
+//! | `zap/graph/route_reference/multi_token_p2000` | 24 – 28 ms (the router alone on the same legs at exactly 50/50) |
+//!
+//! Under load average 6 the same benches ran 2–3× slower (V2 3.7–4.3 µs).
 #![allow(
     missing_docs,
     clippy::unwrap_used,
@@ -9,9 +27,9 @@
 )]
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::time::Duration;
+use swapzap::graph::PoolGraph;
 use swapzap::pool::stableswap::{StableSwap, StableSwapParams, Variant};
 use swapzap::pool::{ConstantProduct, Pool, Solidly};
-use swapzap::graph::PoolGraph;
 use swapzap::snapshot::{FeeField, FeeFraction, PoolKind, Snapshot, SnapshotPool, SnapshotToken};
 use swapzap::units::TokenId;
 use swapzap::zap::{zap_in, zap_in_pool, ZapConfig, ZapOptions};
@@ -212,7 +230,10 @@ fn market(n_tokens: usize, n_pools: usize) -> Snapshot {
         match kind {
             0 | 1 => {
                 p.source = if kind == 0 { "uniswap-v2" } else { "sushiswap" }.into();
-                p.fee = Some(FeeField::Fraction(FeeFraction { num: "3".into(), den: "1000".into() }));
+                p.fee = Some(FeeField::Fraction(FeeFraction {
+                    num: "3".into(),
+                    den: "1000".into(),
+                }));
             }
             2 | 3 => {
                 p.source = "aerodrome".into();
@@ -265,7 +286,11 @@ fn market(n_tokens: usize, n_pools: usize) -> Snapshot {
         chain_id: 8453,
         tokens: tokens
             .into_iter()
-            .map(|(address, symbol, decimals, _)| SnapshotToken { address, symbol, decimals })
+            .map(|(address, symbol, decimals, _)| SnapshotToken {
+                address,
+                symbol,
+                decimals,
+            })
             .collect(),
         pools,
     }
@@ -298,14 +323,19 @@ fn graph_benches(c: &mut Criterion) {
         z.plan.steps.len()
     );
     let mut grp = c.benchmark_group("zap");
-    grp.measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_millis(500)).sample_size(20);
+    grp.measurement_time(Duration::from_secs(4))
+        .warm_up_time(Duration::from_millis(500))
+        .sample_size(20);
     grp.bench_function("graph/zap_in/multi_token_p2000", |b| {
         b.iter(|| zap_in(black_box(&g), black_box(&inputs), lp, &opts).unwrap())
     });
     // The router alone on the same legs (inputs into WETH and USDC at 50/50), for reference.
     let req = swapzap::route::RouteRequest::new(
         inputs.clone(),
-        vec![(weth, num_rational::Ratio::new(1, 2)), (usdc, num_rational::Ratio::new(1, 2))],
+        vec![
+            (weth, num_rational::Ratio::new(1, 2)),
+            (usdc, num_rational::Ratio::new(1, 2)),
+        ],
     );
     grp.bench_function("graph/route_reference/multi_token_p2000", |b| {
         b.iter(|| swapzap::route::quote(black_box(&g), black_box(&req)).unwrap())

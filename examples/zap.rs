@@ -40,9 +40,13 @@ fn units(g: &PoolGraph, t: TokenId, whole: f64) -> U256 {
 }
 
 fn show(g: &PoolGraph, title: &str, plan: &Plan) {
-    plan.verify(g).unwrap_or_else(|e| panic!("{title}: plan does not verify: {e}"));
+    plan.verify(g)
+        .unwrap_or_else(|e| panic!("{title}: plan does not verify: {e}"));
     println!("== {title} (verified)");
-    println!("{}", serde_json::to_string_pretty(&plan.to_json(g).unwrap()).unwrap());
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&plan.to_json(g).unwrap()).unwrap()
+    );
 }
 
 fn main() {
@@ -63,7 +67,9 @@ fn main() {
         .pools()
         .iter()
         .position(|p| {
-            p.kind == PoolKind::ConstantProduct && p.tokens.contains(&weth) && p.tokens.contains(&usdc)
+            p.kind == PoolKind::ConstantProduct
+                && p.tokens.contains(&weth)
+                && p.tokens.contains(&usdc)
         })
         .expect("a WETH/USDC constant-product pool");
     let target = swapzap::units::PoolId(target as u32);
@@ -96,7 +102,11 @@ fn main() {
     show(&g, "zap-out LP -> WETH 30 % / DAI 70 %", &out2);
 
     // 3. LP-to-LP into a Curve pool, if the snapshot has one.
-    if let Some(k) = g.pools().iter().position(|p| p.kind == PoolKind::Stableswap) {
+    if let Some(k) = g
+        .pools()
+        .iter()
+        .position(|p| p.kind == PoolKind::Stableswap)
+    {
         let curve_lp = g.lp_token(swapzap::units::PoolId(k as u32)).unwrap();
         let z2 = lp_to_lp(&g, &[(lp, half)], curve_lp, &opts).unwrap();
         println!("lp-to-lp: {} LP of pool {}", z2.minted, g.pools()[k].id);

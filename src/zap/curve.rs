@@ -15,6 +15,10 @@ use super::{to_f64, Rebalance, ZapConfig, ZapIn, ZapSwap};
 /// integer rounding of `minted(s)` is far below the 1e-6 target, and the float model's optimum
 /// (checked exactly against the direct add) is used without an integer search.
 const QUIET: f64 = 1e-8;
+
+/// In the noisy regime, pairs whose input is at most this many raw units are searched
+/// exhaustively (every integer swap amount).
+const EXHAUSTIVE: u32 = 4096;
 use crate::error::{PoolError, ZapError};
 use crate::pool::{Amounts, Pool};
 use primitive_types::U256;
@@ -81,6 +85,15 @@ fn search_pair(pool: &Pool, a: &[U256], i: usize, j: usize, cfg: &ZapConfig) -> 
         best: None,
         evals: 0,
     };
+    // Small inputs (where the integer noise is largest): every swap amount.
+    if ai <= U256::from(EXHAUSTIVE) {
+        let mut s = U256::one();
+        while s <= ai {
+            let _ = b.minted_at(pool, a, i, j, s);
+            s = s.saturating_add(U256::one());
+        }
+        return b.best;
+    }
     // Grid: uniform and geometric points on [1, a_i].
     let mut grid: alloc::vec::Vec<U256> = alloc::vec::Vec::new();
     let n_uniform = 48u32;
@@ -140,6 +153,91 @@ fn search_pair(pool: &Pool, a: &[U256], i: usize, j: usize, cfg: &ZapConfig) -> 
     while s <= end {
         let _ = b.minted_at(pool, a, i, j, s);
         s = s.saturating_add(U256::one());
+    }
+    b.best
+}
+
+/// The same search over the swap's output `o` instead of its input, each `o` bought with the
+/// least input that yields it ([`Pool::amount_in`]). Used where the output coin is coarser than
+/// the input (a 6-decimal or drained coin): `minted(s)` then has a saw-tooth whose teeth start
+/// exactly at those least inputs, and `o ↦ minted(amount_in(o))` runs along the tops.
+fn search_pair_by_output(
+    pool: &Pool,
+    a: &[U256],
+    i: usize,
+    j: usize,
+    cfg: &ZapConfig,
+) -> Option<Eval> {
+    let ai = *a.get(i)?;
+    if ai.is_zero() {
+        return None;
+    }
+    let o_max = pool.amount_out(i, j, ai).ok()?;
+    if o_max.is_zero() || o_max >= ai {
+        return None;
+    }
+    let mut b = Best {
+        best: None,
+        evals: 0,
+    };
+    let at = |b: &mut Best, o: U256| -> U256 {
+        match pool.amount_in(i, j, o) {
+            Ok(s) if s <= ai && !s.is_zero() => b.minted_at(pool, a, i, j, s),
+            _ => U256::zero(),
+        }
+    };
+    if o_max <= U256::from(EXHAUSTIVE) {
+        let mut o = U256::one();
+        while o <= o_max {
+            let _ = at(&mut b, o);
+            o = o.saturating_add(U256::one());
+        }
+        return b.best;
+    }
+    let n_uniform = 48u32;
+    let mut grid: alloc::vec::Vec<U256> = (1..=n_uniform)
+        .filter_map(|k| crate::math::mul_div(o_max, U256::from(k), U256::from(n_uniform)).ok())
+        .filter(|o| !o.is_zero())
+        .collect();
+    grid.dedup();
+    let vals: alloc::vec::Vec<U256> = grid.iter().map(|&o| at(&mut b, o)).collect();
+    let (k_best, _) = vals
+        .iter()
+        .enumerate()
+        .max_by(|x, y| x.1.cmp(y.1).then(y.0.cmp(&x.0)))?;
+    let mut lo = if k_best == 0 {
+        U256::one()
+    } else {
+        *grid.get(k_best.checked_sub(1)?)?
+    };
+    let mut hi = grid.get(k_best.saturating_add(1)).copied().unwrap_or(o_max);
+    let mut best_o = *grid.get(k_best)?;
+    let mut best_v = *vals.get(k_best)?;
+    let mut used = 0u32;
+    while hi.saturating_sub(lo) > U256::from(8u8) && used < cfg.curve_search_budget {
+        #[allow(clippy::arithmetic_side_effects)] // division by a non-zero constant
+        let third = hi.saturating_sub(lo) / 3;
+        let (m1, m2) = (lo.saturating_add(third), hi.saturating_sub(third));
+        let (v1, v2) = (at(&mut b, m1), at(&mut b, m2));
+        for (o, v) in [(m1, v1), (m2, v2)] {
+            if v > best_v {
+                best_v = v;
+                best_o = o;
+            }
+        }
+        used = used.saturating_add(2);
+        if v1 < v2 {
+            lo = m1;
+        } else {
+            hi = m2;
+        }
+    }
+    let w = U256::from(64u8);
+    let mut o = best_o.saturating_sub(w).max(U256::one());
+    let end = best_o.saturating_add(w).min(o_max);
+    while o <= end {
+        let _ = at(&mut b, o);
+        o = o.saturating_add(U256::one());
     }
     b.best
 }
@@ -207,7 +305,13 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         // Rounding noise: what one raw unit of a coin (or one LP unit) moves the mint by,
         // relative to it, from the float model.
         let noise = curve_f64::unit_sensitivity(md, &af, direct_f);
-        if noise <= QUIET {
+        // One LP unit against the exact direct mint (the float model can be far off in
+        // drained pools); no direct mint at all counts as noisy.
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let lp_unit = direct
+            .as_ref()
+            .map_or(1.0, |d| 1.0 / to_f64(d.minted).max(1.0));
+        if noise.max(lp_unit) <= QUIET {
             return finish(best, direct, amounts, cfg);
         }
     }
@@ -216,7 +320,11 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
             if i == j {
                 continue;
             }
-            if let Some(e) = search_pair(pool, amounts, i, j, cfg) {
+            let by_out = search_pair_by_output(pool, amounts, i, j, cfg);
+            for e in [search_pair(pool, amounts, i, j, cfg), by_out]
+                .into_iter()
+                .flatten()
+            {
                 let better = match &best {
                     None => true,
                     Some((_, b)) => e.minted > b.minted,

@@ -93,7 +93,11 @@ impl Model {
         if s <= 0.0 {
             return 0.0;
         }
-        let mut d = if start > 0.0 && start.is_finite() { start } else { s };
+        let mut d = if start > 0.0 && start.is_finite() {
+            start
+        } else {
+            s
+        };
         let mut prod = 1.0;
         for xk in x {
             prod *= xk * nf;
@@ -206,7 +210,9 @@ pub(super) fn scan_pair(md: &Model, a: &[f64], i: usize, j: usize) -> Option<(f6
     }
     // Only a coin the deposit holds relatively more of than the pool can gain by being sold
     // into one it holds relatively less of.
-    let share = |k: usize| a.get(k).copied().unwrap_or(0.0) * md.unit(k) / md.xp.get(k).copied().unwrap_or(1.0);
+    let share = |k: usize| {
+        a.get(k).copied().unwrap_or(0.0) * md.unit(k) / md.xp.get(k).copied().unwrap_or(1.0)
+    };
     if share(i) <= share(j) {
         return None;
     }
@@ -291,11 +297,4 @@ pub(super) fn unit_sensitivity(md: &Model, a: &[f64], direct: f64) -> f64 {
         }
     }
     worst
-}
-
-/// TEMP debug
-#[doc(hidden)]
-#[must_use]
-pub fn debug_minted(p: &StableSwap, a: &[f64], i: usize, j: usize, s: f64) -> f64 {
-    Model::new(p).map_or(f64::NAN, |m| m.minted(a, i, j, s))
 }

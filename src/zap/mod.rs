@@ -34,11 +34,42 @@
 //!
 //! The result's `minted` is always re-simulated: the swap and the mint of the returned plan
 //! are run through the pool types, and the optimiser never reports more than they mint.
+//!
+//! # Plan-level zaps ([`zap_in`], [`zap_out`], [`lp_to_lp`])
+//!
+//! Each returns one [`crate::plan::Plan`] (steps `Swap`, `Mint`, `Burn`, `BurnOne`, refunds,
+//! zap fee) that [`crate::plan::Plan::verify`] re-simulates step by step.
+//!
+//! # Order of the steps
+//!
+//! 1. **Fee.** The zap fee ([`ZAP_FEE_BPS`] = 1 bps = 0.01 %, spec item 8: zaps go through
+//!    `swapMulti`) is taken from **each input amount as the user gives it**, before any step:
+//!    `fee = floor(amount · 1 / 10000)` per input token (LP inputs included), listed in
+//!    [`crate::plan::Plan::zap_fee`]. Nothing else is charged: no fee on positive slippage,
+//!    none on outputs, none on the rebalancing swap.
+//! 2. **Burns.** Every LP input (other than the target LP of a zap-in, which is passed through
+//!    to the output as it is) is burned proportionally ([`crate::plan::Step::Burn`]). A Curve
+//!    LP whose pool has exactly one coin the zap needs is instead withdrawn in that coin
+//!    ([`crate::plan::Step::BurnOne`]) when that returns more of it than burning proportionally
+//!    and swapping the other coins into it through the same pool (compared exactly).
+//! 3. **Routing.** Tokens that are not coins of the target pool (zap-in) or not outputs
+//!    (zap-out) are routed by [`crate::route::quote`] on the pool states left by the burns. A
+//!    zap-in routes them into the target pool's coins in the value shares of the pool's own
+//!    balances, corrected for target coins the user already holds. A zap-out routes them into
+//!    the outputs by the proportions; output tokens the burns already delivered count toward
+//!    their share, and any excess of them is routed into the other outputs.
+//! 4. **Mint** (zap-in). [`zap_in_pool`] on the target's state after the routing: the
+//!    optimal rebalancing swap through the target pool, then [`crate::plan::Step::Mint`] of
+//!    the least amounts that mint the most LP.
+//!
+//! What the mint does not take is returned in [`crate::plan::Plan::refunds`]: the ratio
+//! remainder (ceil rounding of the deposit, dust below one LP unit) and, with a surplus
+//! threshold, the unmatched surplus the plan chose not to swap ([`ZapInPlan::rebalance`] says
+//! which).
 
 mod curve;
+mod curve_f64;
 mod multi;
-#[doc(hidden)]
-pub mod curve_f64;
 mod two;
 
 pub use multi::{lp_to_lp, zap_in, zap_out, ZapInPlan, ZapOptions, ZAP_FEE_BPS};

@@ -1,28 +1,4 @@
-//! Plan-level zaps over a [`PoolGraph`]: zap-in (any tokens and LP tokens into one LP),
-//! zap-out (LP tokens and tokens into target tokens by proportions) and LP-to-LP, each one
-//! [`Plan`] whose steps [`Plan::verify`] re-simulates.
-//!
-//! # Order of the steps
-//!
-//! 1. **Fee.** The zap fee ([`ZAP_FEE_BPS`] = 1 bps = 0.01 %, spec item 8: zaps go through
-//!    `swapMulti`) is taken from **each input amount as the user gives it**, before any step:
-//!    `fee = floor(amount · 1 / 10000)` per input token (LP inputs included), listed in
-//!    [`Plan::zap_fee`]. Nothing else is charged: no fee on positive slippage, none on outputs.
-//! 2. **Burns.** Every LP input (other than the target LP of a zap-in, which is passed through
-//!    to the output as it is) is burned proportionally ([`Step::Burn`]); a Curve LP is instead
-//!    withdrawn in one coin ([`Step::BurnOne`]) when that returns more value at the pool's mid
-//!    prices.
-//! 3. **Routing.** Tokens that are not coins of the target pool (zap-in) or not outputs
-//!    (zap-out) are routed by [`crate::route::quote`] on the pool states left by the burns. A
-//!    zap-in routes them into the target pool's coins in the value shares of the pool's own
-//!    balances, corrected for target coins the user already holds.
-//! 4. **Mint** (zap-in). [`super::zap_in_pool`] on the target's state after the routing: the
-//!    optimal rebalancing swap through the target pool, then [`Step::Mint`] of the least amounts
-//!    that mint the most LP.
-//!
-//! What the mint does not take is returned in [`Plan::refunds`]: the ratio remainder (ceil
-//! rounding of the deposit, dust below one LP unit) and, with a surplus threshold, the unmatched
-//! surplus the plan chose not to swap ([`ZapInPlan::rebalance`] says which).
+//! Plan-level zaps over a [`PoolGraph`]; documented in the [`zap`](super) module.
 
 use super::{zap_in_pool, Rebalance, ZapConfig};
 use crate::error::ZapError;
@@ -196,7 +172,13 @@ impl<'g> Ctx<'g> {
     }
 
     /// Swap `amount_in` of `t_in` for `t_out` through pool `p`; the output.
-    fn swap(&mut self, p: PoolId, t_in: TokenId, t_out: TokenId, amount_in: U256) -> Result<U256, ZapError> {
+    fn swap(
+        &mut self,
+        p: PoolId,
+        t_in: TokenId,
+        t_out: TokenId,
+        amount_in: U256,
+    ) -> Result<U256, ZapError> {
         let i = self
             .graph
             .coin_index(p, t_in)
@@ -357,7 +339,7 @@ fn proportions(shares: &[(TokenId, f64)]) -> Vec<(TokenId, Ratio<u64>)> {
                 clippy::cast_precision_loss
             )]
             // f64 in [0, 1e9]
-            let p = (w.max(0.0) / total * DEN as f64).round() as u64;
+            let p = (w.max(0.0) / total * DEN as f64 + 0.5) as u64;
             (p > 0).then_some((*t, p))
         })
         .collect();
@@ -401,7 +383,8 @@ fn coin_prices(pool: &Pool) -> Vec<f64> {
 
 /// Plan a zap into the LP token `lp_out` from any tokens and LP tokens at any ratio.
 ///
-/// See the [module docs](self) for the steps. LP-to-LP is this with LP inputs.
+/// See the [`zap` module docs](super) for the steps (fee, burns, routing, mint). LP-to-LP is
+/// this with LP inputs.
 ///
 /// # Errors
 /// [`ZapError::NotAnLp`] when `lp_out` is not an LP token of the graph;
@@ -414,7 +397,9 @@ pub fn zap_in(
     lp_out: TokenId,
     opts: &ZapOptions,
 ) -> Result<ZapInPlan, ZapError> {
-    let target = graph.pool_of_lp(lp_out).ok_or(ZapError::NotAnLp(lp_out.0))?;
+    let target = graph
+        .pool_of_lp(lp_out)
+        .ok_or(ZapError::NotAnLp(lp_out.0))?;
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
     let coins = ctx.coins(target)?;
@@ -438,33 +423,12 @@ pub fn zap_in(
     }
     // The final single-pool zap on the target's state after the routing.
     let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
-    let state = ctx.state(target)?.clone();
-    let z = zap_in_pool(&state, &amounts, &opts.config)?;
-    if let Some(sw) = z.swap {
-        let (ti, to) = (
-            *coins.get(sw.from).ok_or(ZapError::Unsupported("coin index"))?,
-            *coins.get(sw.to).ok_or(ZapError::Unsupported("coin index"))?,
-        );
-        let out = ctx.swap(target, ti, to, sw.amount_in)?;
-        if out != sw.amount_out {
-            return Err(ZapError::Unsupported("rebalancing swap does not replay exactly"));
-        }
-    }
-    let before = ctx.state(target)?.clone();
-    let (minted, after) = before.mint(&z.deposit)?;
-    if minted != z.minted || minted.is_zero() {
-        return Err(ZapError::NothingToMint);
-    }
-    for (t, d) in coins.iter().zip(z.deposit.iter()) {
-        ctx.debit(*t, *d)?;
-    }
-    ctx.credit(lp_out, minted)?;
-    ctx.steps.push(Step::Mint {
-        pool: target,
-        amounts_in: z.deposit.to_vec(),
-        lp_out: minted,
-    });
-    ctx.states.insert(target, after);
+    // Only the target's own LP was given: it passes through, nothing to mint.
+    let (minted, rebalance) = if amounts.iter().all(U256::is_zero) && !ctx.held(lp_out).is_zero() {
+        (U256::zero(), Rebalance::NotNeeded)
+    } else {
+        final_mint(&mut ctx, target, lp_out, &coins, &amounts, opts)?
+    };
     let out_amount = ctx.held(lp_out);
     let outputs = alloc::vec![Output {
         token: lp_out,
@@ -492,8 +456,53 @@ pub fn zap_in(
         plan,
         pool: target,
         minted,
-        rebalance: z.rebalance,
+        rebalance,
     })
+}
+
+/// The target pool's optimal swap and mint on the holdings `amounts` of its coins.
+fn final_mint(
+    ctx: &mut Ctx<'_>,
+    target: PoolId,
+    lp_out: TokenId,
+    coins: &[TokenId],
+    amounts: &[U256],
+    opts: &ZapOptions,
+) -> Result<(U256, Rebalance), ZapError> {
+    let state = ctx.state(target)?.clone();
+    let z = zap_in_pool(&state, amounts, &opts.config)?;
+    if let Some(sw) = z.swap {
+        let (ti, to) = (
+            *coins
+                .get(sw.from)
+                .ok_or(ZapError::Unsupported("coin index"))?,
+            *coins
+                .get(sw.to)
+                .ok_or(ZapError::Unsupported("coin index"))?,
+        );
+        let out = ctx.swap(target, ti, to, sw.amount_in)?;
+        if out != sw.amount_out {
+            return Err(ZapError::Unsupported(
+                "rebalancing swap does not replay exactly",
+            ));
+        }
+    }
+    let before = ctx.state(target)?.clone();
+    let (minted, after) = before.mint(&z.deposit)?;
+    if minted != z.minted || minted.is_zero() {
+        return Err(ZapError::NothingToMint);
+    }
+    for (t, d) in coins.iter().zip(z.deposit.iter()) {
+        ctx.debit(*t, *d)?;
+    }
+    ctx.credit(lp_out, minted)?;
+    ctx.steps.push(Step::Mint {
+        pool: target,
+        amounts_in: z.deposit.to_vec(),
+        lp_out: minted,
+    });
+    ctx.states.insert(target, after);
+    Ok((minted, z.rebalance))
 }
 
 /// Route `external` holdings into the target's coins: split by the value shares of the pool's
@@ -527,7 +536,11 @@ fn route_into_coins(
         .collect();
     let held_total: f64 = held.iter().sum();
     let g = ctx.route_graph()?;
-    let shares: Vec<(TokenId, f64)> = coins.iter().copied().zip(pool_value.iter().copied()).collect();
+    let shares: Vec<(TokenId, f64)> = coins
+        .iter()
+        .copied()
+        .zip(pool_value.iter().copied())
+        .collect();
     let first = proportions(&shares);
     if first.is_empty() || total_pool <= 0.0 {
         return Err(ZapError::Unsupported("target pool has no value"));
@@ -539,7 +552,12 @@ fn route_into_coins(
         let routed: f64 = plan
             .outputs
             .iter()
-            .filter_map(|o| coins.iter().position(|t| *t == o.token).map(|k| value_of(k, o.amount)))
+            .filter_map(|o| {
+                coins
+                    .iter()
+                    .position(|t| *t == o.token)
+                    .map(|k| value_of(k, o.amount))
+            })
             .sum();
         #[allow(clippy::arithmetic_side_effects)] // f64
         let want: Vec<(TokenId, f64)> = coins
@@ -602,7 +620,9 @@ pub fn zap_out(
     for (k, (t, w)) in outputs.iter().enumerate() {
         graph.token(*t).ok_or(ZapError::UnknownToken(t.0))?;
         if graph.pool_of_lp(*t).is_some() {
-            return Err(ZapError::Unsupported("an LP token as a zap-out output (use zap_in)"));
+            return Err(ZapError::Unsupported(
+                "an LP token as a zap-out output (use zap_in)",
+            ));
         }
         if *w.numer() == 0 || *w.denom() == 0 || outputs.iter().take(k).any(|(u, _)| u == t) {
             return Err(ZapError::Proportions);
@@ -717,7 +737,10 @@ fn rebalance_outputs(
     let mut lack: Vec<(TokenId, f64)> = Vec::new();
     for (((t, w), h), p) in outputs.iter().zip(&held).zip(&price) {
         #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
-        let (target, have) = (*w.numer() as f64 / *w.denom() as f64 * total, super::to_f64(*h) * p);
+        let (target, have) = (
+            *w.numer() as f64 / *w.denom() as f64 * total,
+            super::to_f64(*h) * p,
+        );
         if have > target {
             #[allow(clippy::arithmetic_side_effects)] // f64
             let excess = super::from_f64_clamped((have - target) / p, *h);

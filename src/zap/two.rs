@@ -756,7 +756,8 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<P
     let mut left = if lo.s.checked_add(U256::one()) == Some(top.s) && !reach(&lo) {
         top
     } else {
-        two.first_true(i, *p0, top, top.s.checked_sub(U256::one()), &reach).1
+        two.first_true(i, *p0, top, top.s.checked_sub(U256::one()), &reach)
+            .1
     };
     if irregular {
         // Non-monotone quirk: an earlier s may still reach `best`.
@@ -800,7 +801,13 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<P
 }
 
 /// How many points right of the plateau's left end are compared by leftover value.
-const KEEP_SCAN: u32 = 64;
+/// x·y pools stop at the plateau's end, so this only costs on wide plateaus, where the ceil
+/// roundings can put the best value a few hundred units in (the donation per unit of swap is
+/// about the fee, the rounding up to a unit of each coin). Stable pools scan less: their
+/// evaluations cost more and holes are skipped rather than ending the scan.
+const KEEP_SCAN: u32 = 2048;
+/// The same for solidly stable pools.
+const KEEP_SCAN_STABLE: u32 = 256;
 
 /// Rank of a plan's leftover value: the floor of the value in raw coin-0 units, then the
 /// fraction. Exact for x·y (`l0 + l1·r0/r1`); the stable curve's price is a float.
@@ -844,30 +851,72 @@ fn keep_most(
         return chosen;
     };
     let ai = two.a.get(i).copied().unwrap_or_default();
+    let n = if matches!(two.kind, Kind::Solidly { stable: true, .. }) {
+        KEEP_SCAN_STABLE
+    } else {
+        KEEP_SCAN
+    };
+    let consider = |q: &Pt, chosen: &mut Pt, key: &mut (U256, f64)| {
+        if q.l() < best {
+            return;
+        }
+        let Some(k) = value_key(two.kind, q) else {
+            return;
+        };
+        if k.0 > key.0 || (k.0 == key.0 && k.1 > key.1) {
+            if let Some(z) = checked(two, i, q, careful) {
+                *chosen = z;
+                *key = k;
+            }
+        }
+    };
+    // Window right of the left end.
     let mut s = p.s;
-    for _ in 0..KEEP_SCAN {
+    let mut last_on = p;
+    let mut ended = false;
+    for _ in 0..n {
         s = s.saturating_add(U256::one());
         if s > ai {
+            ended = true;
             break;
         }
         let Some(q) = two.eval(i, s) else { continue };
-        let l = q.l();
-        if l < best {
+        if q.l() < best {
             if irregular {
                 continue;
             }
             // A(s) only falls from here on: the plateau has ended.
+            ended = true;
             break;
         }
-        let Some(k) = value_key(two.kind, &q) else {
-            continue;
-        };
-        if k.0 > key.0 || (k.0 == key.0 && k.1 > key.1) {
-            if let Some(z) = checked(two, i, &q, careful) {
-                chosen = z;
-                key = k;
-            }
+        last_on = q;
+        consider(&q, &mut chosen, &mut key);
+    }
+    if ended {
+        return chosen;
+    }
+    // A wide plateau: the leftover value is about linear in s along it (the donation pulls it
+    // down, the moving post-swap price can push it up), so the other end's window counts too.
+    // Its right end is the last s with A(s) ≥ best (A does not increase).
+    let off = |q: &Pt| q.term[i] < best;
+    let Some(far) = two
+        .eval(i, ai)
+        .or_else(|| two.eval_near(i, ai.saturating_sub(U256::one()), last_on.s, ai))
+    else {
+        return chosen;
+    };
+    let right = if off(&far) {
+        two.first_true(i, last_on, far, None, &off).0
+    } else {
+        far
+    };
+    let mut s = right.s;
+    let stop = s.saturating_sub(U256::from(n)).max(last_on.s);
+    while s > stop {
+        if let Some(q) = two.eval(i, s) {
+            consider(&q, &mut chosen, &mut key);
         }
+        s = s.saturating_sub(U256::one());
     }
     chosen
 }
