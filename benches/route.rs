@@ -88,6 +88,25 @@ fn table() {
             reqs.len()
         );
     }
+    // batch: the same requests one by one and through quote_batch (rayon with `parallel`)
+    let (t, p) = (60, 400);
+    let m = route_gen::market(1000 + p as u64, t, p);
+    let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+    let reqs: Vec<RouteRequest> = (0..8).flat_map(|k| requests(&m, t, k)).collect();
+    let t0 = Instant::now();
+    let seq: Vec<_> = reqs.iter().map(|r| route::quote(&g, r)).collect();
+    let t_seq = t0.elapsed();
+    let t0 = Instant::now();
+    let par = route::quote_batch(&g, &reqs);
+    let t_par = t0.elapsed();
+    assert_eq!(seq, par);
+    println!(
+        "batch of {} on {t}t-{p}p: sequential {:?}, quote_batch {:?} (parallel feature: {})",
+        reqs.len(),
+        t_seq,
+        t_par,
+        cfg!(feature = "parallel")
+    );
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/routing/instances");
     if let Ok(rd) = std::fs::read_dir(&dir) {
         let mut files: Vec<_> = rd.map(|e| e.unwrap().path()).collect();
