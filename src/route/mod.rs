@@ -27,9 +27,10 @@
 //!    swapped once, on its aggregate flow). For one input and one output the best single path
 //!    (hop-bounded dynamic programme) is simulated too and the better plan is returned.
 //! 5. **Gas** (optional, EVM chains): each step costs `gas units × gas price` in units of the
-//!    (first) output; edges whose arbitrage profit at the optimal prices does not pay for their
-//!    step are dropped and the problem re-solved, and the plan (or the single path) with the best
-//!    output net of gas is returned. Chain 101 has no gas pricing.
+//!    (first) output; the active edge whose arbitrage profit at the optimal prices falls
+//!    shortest of its step's gas is dropped and the problem re-solved, one edge at a time, and
+//!    the plan (or the single path) with the best output net of gas is returned. Chain 101 has
+//!    no gas pricing.
 //!
 //! The reported [`Plan::upper_bound`] is `h(ν) · (1 + 1e-7) + s`: the relative margin covers
 //! float error of the models (≈1e-12) and the sequential-execution gain of Curve pools (fee on
@@ -653,7 +654,8 @@ impl Ctx<'_> {
         let mut best: Option<Candidate> = None;
         let mut bound = f64::INFINITY;
         let mut nu = nu0.clone();
-        for round in 0..6 {
+        let mut no_gain = 0;
+        for round in 0..24 {
             let idx: Vec<usize> = (0..self.edges.len()).filter(|k| !excluded[*k]).collect();
             let dedges: Vec<DEdge> = idx
                 .iter()
@@ -711,11 +713,15 @@ impl Ctx<'_> {
             if let Some(cand) = cand {
                 if best.as_ref().map_or(true, |b| cand.net > b.net) {
                     best = Some(cand);
+                    no_gain = 0;
                 }
             }
-            // gas: drop the edges whose arbitrage profit does not pay for their step
+            // gas: drop the active edge whose arbitrage profit (its surplus at the optimal
+            // prices, what removing it costs to first order) falls shortest of its step's gas,
+            // re-solve, keep the best plan net of gas; stop when every edge pays or five
+            // drops in a row did not improve the net output
             let Some(gm) = gas else { break };
-            let mut dropped = false;
+            let mut worst: Option<(f64, usize)> = None;
             for (k, a) in ev.arb.iter().enumerate() {
                 if a.x > 0.0 {
                     let e = &self.edges[idx[k]];
@@ -725,13 +731,18 @@ impl Ctx<'_> {
                         .pool(e.pool)
                         .map_or(PoolKind::ConstantProduct, |p| p.kind);
                     let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
-                    if profit < cost {
-                        excluded[idx[k]] = true;
-                        dropped = true;
+                    let short = profit - cost;
+                    if short < 0.0 && worst.map_or(true, |(w, _)| short < w) {
+                        worst = Some((short, idx[k]));
                     }
                 }
             }
-            if !dropped {
+            let Some((_, drop)) = worst else { break };
+            excluded[drop] = true;
+            if round > 0 {
+                no_gain += 1;
+            }
+            if no_gain > 4 {
                 break;
             }
         }
