@@ -649,9 +649,22 @@ impl EdgeModel {
 mod tests {
     use super::*;
 
+    impl EdgeModel {
+        /// out'(x) by a central difference of out (test helper)
+        fn arb_f1_at(&self, x: f64) -> f64 {
+            let h = x * 1e-7;
+            (self.out(x + h) - self.out(x - h)) / (2.0 * h)
+        }
+    }
+
     fn check_arb(e: &EdgeModel, nu_in: f64, nu_out: f64) {
         let a = e.arb(nu_in, nu_out);
-        assert!(a.x > 0.0);
+        assert!(
+            a.x > 0.0,
+            "inactive: rate0 {} vs {}",
+            e.rate0(),
+            nu_in / nu_out
+        );
         // output consistent with out(), marginal matches price ratio
         assert!(
             (e.out(a.x) / a.o - 1.0).abs() < 1e-9,
@@ -663,7 +676,9 @@ mod tests {
         let fd = (e.out(a.x + h) - e.out(a.x - h)) / (2.0 * h);
         assert!((fd / a.f1 - 1.0).abs() < 1e-5, "{fd} {}", a.f1);
         assert!((a.f1 * nu_out / nu_in - 1.0).abs() < 1e-9);
-        let fd2 = (e.out(a.x + h) - 2.0 * e.out(a.x) + e.out(a.x - h)) / (h * h);
+        // second differences need a wider step (cancellation): f' at ±1e-3·x
+        let h2 = a.x * 1e-3;
+        let fd2 = (e.arb_f1_at(a.x + h2) - e.arb_f1_at(a.x - h2)) / (2.0 * h2);
         assert!((fd2 / a.f2 - 1.0).abs() < 1e-2, "{fd2} {}", a.f2);
     }
 
@@ -701,6 +716,6 @@ mod tests {
         let e = sw.edge(0, 2).unwrap();
         check_arb(&e, 1e12 * 0.995, 1.0);
         let e = sw.edge(2, 1).unwrap();
-        check_arb(&e, 1e-12 * 0.99, 1.0);
+        check_arb(&e, 1e-12 * 0.97, 1.0);
     }
 }
