@@ -15,6 +15,35 @@
 //! | [`request`] | the spec's quote and assemble bodies; validation per deployment into a typed [`request::Request`]; quote lifetime |
 //! | [`response`] | the quote response body and a route graph for display |
 //! | [`pricing`] | token and LP prices in a numeraire; the routable test for zap tokens |
+//! | [`snapshot`], [`graph`] | a pool snapshot (serde) and the [`graph::PoolGraph`] with dense ids built from it |
+//! | [`route`] | split-route search with an optimality bound, exact Plans, batch quoting |
+//! | [`zap`] | zap-in (tokens and LPs to one LP, any ratio), zap-out, LP-to-LP, the single-pool optimiser |
+//!
+//! ## Example
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use num_rational::Ratio;
+//! use swapzap::{graph::PoolGraph, pool::ConstantProduct, route, snapshot::Snapshot, U256};
+//!
+//! // One pool: Uniswap V2 getAmountOut, exactly (1000 * 997 * 2e6 / (1e6 * 1000 + 1000 * 997)).
+//! let pair = ConstantProduct::new([U256::from(1_000_000u64), U256::from(2_000_000u64)], 3, 1000, U256::zero())?;
+//! assert_eq!(pair.amount_out(0, 1, U256::from(1_000u64))?, U256::from(1_992u64));
+//!
+//! // A snapshot (the schema of ../shared/routing/README.md) and a quote: 100 WETH to USDT.
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+//! let snapshot: Snapshot = serde_json::from_str(&std::fs::read_to_string(path)?)?;
+//! let graph = PoolGraph::from_snapshot(&snapshot)?;
+//! let weth = graph.token_id("0x871a5bb9551428cbf417b18853b2088ddcf3ab3a").ok_or("no WETH")?;
+//! let usdt = graph.token_id("0xdfd3c19fc05f01668134ddc1ac095f04406fa41b").ok_or("no USDT")?;
+//! let request = route::RouteRequest::new(vec![(weth, U256::exp10(20))], vec![(usdt, Ratio::from_integer(1))]);
+//! let plan = route::quote(&graph, &request)?;
+//! plan.verify(&graph)?; // re-simulates every step exactly and checks conservation
+//! let out = plan.outputs[0].amount;
+//! assert!(plan.upper_bound.is_some_and(|b| b >= swapzap::math::to_f64(out)));
+//! # Ok(())
+//! # }
+//! ```
 //!
 //! ## Features
 //!

@@ -13,6 +13,7 @@ mod routing;
 mod zap;
 
 /// The shared folder beside the repo.
+#[must_use]
 pub fn shared() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
 }
