@@ -248,7 +248,7 @@ fn main() -> ExitCode {
             );
         }
     }
-    println!("     (share: of all {{token_in}} the plan spends; for an input token, of the input)");
+    println!("     (share: of all of the step's input token that the plan swaps; for an input token, of the input)");
     println!();
     for o in &plan.outputs {
         println!(
