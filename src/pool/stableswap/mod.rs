@@ -720,6 +720,27 @@ impl StableSwap {
             );
             return Ok((d1, st));
         }
+        let (stored, admin_balances, d2) = self.charge_imbalance_fee(old, new, d0, d1)?;
+        let minted = md(ts, sub(d2, d0)?, d0)?;
+        let known = self.known_d_after_fees(d1, d2);
+        let st = self.with_state_d(stored, admin_balances, add(ts, minted)?, known);
+        Ok((minted, st))
+    }
+
+    /// The imbalance fee that `add_liquidity` and `remove_liquidity_imbalance` both charge:
+    /// per coin `fee_k = f_k · |D1·old_k/D0 − new_k| / 1e10` (NG: `f_k` the dynamic fee at
+    /// `xs = rate·(old + new)/1e18`, `ys = (D0 + D1)/N`), the admin share leaving the stored
+    /// balance. Returns the stored balances, the admin balances after and D2 (computed on
+    /// `new − fee`), with the NG oracle check on the post-fee state.
+    fn charge_imbalance_fee(
+        &self,
+        old: &Amounts,
+        mut new: Amounts,
+        d0: U256,
+        d1: U256,
+    ) -> Result<(Amounts, Amounts, U256), PoolError> {
+        let n = self.n_coins();
+        let ng = self.inner.variant == Variant::Ng;
         let base_fee = self.base_fee()?;
         let ys = if ng {
             div(add(d0, d1)?, invariant::nu(n))?
@@ -745,13 +766,10 @@ impl StableSwap {
         }
         let xp2 = xp_mem(&self.inner.rates, &new)?;
         let d2 = fast::get_d(&xp2, self.inner.amp, self.inner.variant)?;
-        let minted = md(ts, sub(d2, d0)?, d0)?;
         if ng {
             invariant::oracle_check(&xp2, self.inner.amp, d2)?;
         }
-        let known = self.known_d_after_fees(d1, d2);
-        let st = self.with_state_d(stored, admin_balances, add(ts, minted)?, known);
-        Ok((minted, st))
+        Ok((stored, admin_balances, d2))
     }
 
     /// `remove_liquidity(lp, [0..])`: coins out (`balance · lp / supply`, rounded down) and
@@ -894,8 +912,6 @@ impl StableSwap {
         if self.inner.variant == Variant::ThreePool && ts.is_zero() {
             return Err(PoolError::InsufficientLiquidity);
         }
-        let ng = self.inner.variant == Variant::Ng;
-        let n = self.n_coins();
         let d0 = self.inner.d?;
         let old = &self.inner.balances;
         let mut new = old.clone();
@@ -907,34 +923,7 @@ impl StableSwap {
             self.inner.amp,
             self.inner.variant,
         )?;
-        let base_fee = self.base_fee()?;
-        let ys = if ng {
-            div(add(d0, d1)?, invariant::nu(n))?
-        } else {
-            U256::zero()
-        };
-        let mut stored = new.clone();
-        let mut admin_balances = self.inner.admin_balances.clone();
-        for k in 0..n {
-            let ideal = md(d1, old[k], d0)?;
-            let diff = abs_diff(ideal, new[k]);
-            let f = if ng {
-                let xs = md(self.rate(k), add(old[k], new[k])?, PRECISION)?;
-                invariant::dynamic_fee(xs, ys, base_fee, self.inner.offpeg)?
-            } else {
-                base_fee
-            };
-            let fee_k = md(f, diff, FEE_DENOMINATOR)?;
-            let admin_k = md(fee_k, self.inner.admin_fee, FEE_DENOMINATOR)?;
-            stored[k] = sub(new[k], admin_k)?;
-            admin_balances[k] = add(admin_balances[k], admin_k)?;
-            new[k] = sub(new[k], fee_k)?;
-        }
-        let xp2 = xp_mem(&self.inner.rates, &new)?;
-        let d2 = fast::get_d(&xp2, self.inner.amp, self.inner.variant)?;
-        if ng {
-            invariant::oracle_check(&xp2, self.inner.amp, d2)?;
-        }
+        let (stored, admin_balances, d2) = self.charge_imbalance_fee(old, new, d0, d1)?;
         let burned = md(sub(d0, d2)?, ts, d0)?;
         if burned.is_zero() {
             return Err(PoolError::InsufficientLiquidityBurned);
