@@ -202,8 +202,10 @@ impl<'a> Dual<'a> {
         };
         let mut stall = 0;
         let mut slow = 0;
-        // Newton iterations since the best point so far, and the residual there
+        // Newton iterations since h last fell by more than its float noise (1e-13 relative),
+        // and the residual at the best point so far
         let mut since_best = 0usize;
+        let mut ref_h = f64::INFINITY;
         let mut best_err = f64::INFINITY;
         let mut prev_err = f64::INFINITY;
         for _it in 0..max_newton {
@@ -223,14 +225,17 @@ impl<'a> Dual<'a> {
             let rset: Vec<usize> = (0..n).filter(|k| in_r[*k]).collect();
             let err = resid(&ev, nu, t, &rset);
             if t <= best_h {
-                since_best = 0;
                 best_err = err;
+            }
+            if t < ref_h * (1.0 - 1e-13) {
+                ref_h = t;
+                since_best = 0;
             } else {
                 since_best += 1;
             }
             // The best point is returned: once it balances to 1e-7 and six more iterations
-            // (sweeps and line searches at the float noise floor) did not improve on it,
-            // stop. They cost hundreds of evaluations without changing the result.
+            // (sweeps and line searches at the float noise floor) did not lower h beyond its
+            // noise, stop. They cost hundreds of evaluations without changing the result.
             if since_best >= 6 && best_err < 1e-7 {
                 break;
             }
@@ -333,7 +338,10 @@ impl<'a> Dual<'a> {
                     }
                     solve_dense(&mut a, rhs.clone(), dim)
                 } else {
-                    sparse_kkt(&blocks, &diag, &cs, &rhs, m, p0, lam * dmax)
+                    // inexact Newton: CG to a relative residual of err/100 (at most 1e-4,
+                    // at least 1e-13), which keeps the quadratic convergence near the optimum
+                    let tol = (err * 1e-2).clamp(1e-13, 1e-4);
+                    sparse_kkt(&blocks, &diag, &cs, &rhs, p0, lam * dmax, tol * tol)
                 };
                 let Some(sol) = sol else {
                     continue;
@@ -452,6 +460,7 @@ fn pcg(
     reg: &[f64],
     b: &[f64],
     p0: usize,
+    tol2: f64,
 ) -> Option<Vec<f64>> {
     let m = b.len();
     let mut x = vec![0.0; m];
@@ -463,7 +472,7 @@ fn pcg(
     let mut rz = dot(&r, &z);
     let mut ap = vec![0.0; m];
     for _ in 0..(4 * m + 50) {
-        if dot(&r, &r) <= 1e-26 * bn {
+        if dot(&r, &r) <= tol2 * bn {
             break;
         }
         matvec(blocks, &p, &mut ap, p0, reg);
@@ -503,20 +512,21 @@ fn sparse_kkt(
     diag: &[f64],
     cs: &[f64],
     rhs: &[f64],
-    m: usize,
     p0: usize,
     lam: f64,
+    tol2: f64,
 ) -> Option<Vec<f64>> {
+    let m = diag.len();
     let reg: Vec<f64> = diag
         .iter()
         .map(|d| if *d > 0.0 { lam } else { 1.0 })
         .collect();
     let pre: Vec<f64> = diag.iter().zip(&reg).map(|(d, r)| d + r).collect();
-    let x = pcg(blocks, &pre, &reg, &rhs[..m], p0)?;
+    let x = pcg(blocks, &pre, &reg, &rhs[..m], p0, tol2)?;
     let mut cz = cs.to_vec();
     cz[p0] = 0.0;
     let z = if cz.iter().any(|v| *v != 0.0) {
-        pcg(blocks, &pre, &reg, &cz, p0)?
+        pcg(blocks, &pre, &reg, &cz, p0, tol2)?
     } else {
         vec![0.0; m]
     };
