@@ -41,6 +41,9 @@ pub(crate) struct Dual<'a> {
     pub c: &'a [f64],
     pub out_e: Vec<Vec<usize>>,
     pub in_e: Vec<Vec<usize>>,
+    /// per edge (input token, output token, zero-size rate): the activity test of an
+    /// evaluation reads these 16 bytes instead of the whole edge model
+    hot: Vec<(u32, u32, f64)>,
     /// last Curve solution per edge (coin units), to warm-start the next one
     warm: Vec<Cell<f64>>,
 }
@@ -62,6 +65,17 @@ impl<'a> Dual<'a> {
             in_e[e.to].push(k);
         }
         let warm = (0..edges.len()).map(|_| Cell::new(0.0)).collect();
+        // local token indices are < n, which fits u32 for any graph the router builds
+        let hot = edges
+            .iter()
+            .map(|e| {
+                (
+                    u32::try_from(e.ti).unwrap_or(u32::MAX),
+                    u32::try_from(e.to).unwrap_or(u32::MAX),
+                    e.rate0,
+                )
+            })
+            .collect();
         Dual {
             n,
             edges,
@@ -69,6 +83,7 @@ impl<'a> Dual<'a> {
             c,
             out_e,
             in_e,
+            hot,
             warm,
         }
     }
@@ -95,12 +110,18 @@ impl<'a> Dual<'a> {
         let mut grad = self.b.to_vec();
         let mut g: f64 = self.b.iter().zip(nu).map(|(b, v)| b * v).sum();
         let mut arb = Vec::with_capacity(self.edges.len());
-        for (k, e) in self.edges.iter().enumerate() {
+        for (k, &(ti, to, rate0)) in self.hot.iter().enumerate() {
+            let (ti, to) = (ti as usize, to as usize);
+            // inactive unless its zero-size rate beats the price ratio (as in `arb_of`)
+            if !(nu[to] * rate0 > nu[ti]) {
+                arb.push(Arb::default());
+                continue;
+            }
             let a = self.arb_of(k, nu);
             if a.x > 0.0 {
-                g += nu[e.to] * a.o - nu[e.ti] * a.x;
-                grad[e.to] += a.o;
-                grad[e.ti] -= a.x;
+                g += nu[to] * a.o - nu[ti] * a.x;
+                grad[to] += a.o;
+                grad[ti] -= a.x;
             }
             arb.push(a);
         }
