@@ -41,6 +41,9 @@ pub(crate) struct Dual<'a> {
     pub c: &'a [f64],
     pub out_e: Vec<Vec<usize>>,
     pub in_e: Vec<Vec<usize>>,
+    /// per edge (input token, output token, zero-size rate): the activity test of an
+    /// evaluation reads these 16 bytes instead of the whole edge model
+    hot: Vec<(u32, u32, f64)>,
     /// last Curve solution per edge (coin units), to warm-start the next one
     warm: Vec<Cell<f64>>,
 }
@@ -62,6 +65,17 @@ impl<'a> Dual<'a> {
             in_e[e.to].push(k);
         }
         let warm = (0..edges.len()).map(|_| Cell::new(0.0)).collect();
+        // local token indices are < n, which fits u32 for any graph the router builds
+        let hot = edges
+            .iter()
+            .map(|e| {
+                (
+                    u32::try_from(e.ti).unwrap_or(u32::MAX),
+                    u32::try_from(e.to).unwrap_or(u32::MAX),
+                    e.rate0,
+                )
+            })
+            .collect();
         Dual {
             n,
             edges,
@@ -69,6 +83,7 @@ impl<'a> Dual<'a> {
             c,
             out_e,
             in_e,
+            hot,
             warm,
         }
     }
@@ -95,12 +110,18 @@ impl<'a> Dual<'a> {
         let mut grad = self.b.to_vec();
         let mut g: f64 = self.b.iter().zip(nu).map(|(b, v)| b * v).sum();
         let mut arb = Vec::with_capacity(self.edges.len());
-        for (k, e) in self.edges.iter().enumerate() {
+        for (k, &(ti, to, rate0)) in self.hot.iter().enumerate() {
+            let (ti, to) = (ti as usize, to as usize);
+            // inactive unless its zero-size rate beats the price ratio (as in `arb_of`)
+            if !(nu[to] * rate0 > nu[ti]) {
+                arb.push(Arb::default());
+                continue;
+            }
             let a = self.arb_of(k, nu);
             if a.x > 0.0 {
-                g += nu[e.to] * a.o - nu[e.ti] * a.x;
-                grad[e.to] += a.o;
-                grad[e.ti] -= a.x;
+                g += nu[to] * a.o - nu[ti] * a.x;
+                grad[to] += a.o;
+                grad[ti] -= a.x;
             }
             arb.push(a);
         }
@@ -202,6 +223,11 @@ impl<'a> Dual<'a> {
         };
         let mut stall = 0;
         let mut slow = 0;
+        // Newton iterations since h last fell by more than its float noise (1e-13 relative),
+        // and the residual at the best point so far
+        let mut since_best = 0usize;
+        let mut ref_h = f64::INFINITY;
+        let mut best_err = f64::INFINITY;
         let mut prev_err = f64::INFINITY;
         for _it in 0..max_newton {
             // active set
@@ -219,6 +245,21 @@ impl<'a> Dual<'a> {
             }
             let rset: Vec<usize> = (0..n).filter(|k| in_r[*k]).collect();
             let err = resid(&ev, nu, t, &rset);
+            if t <= best_h {
+                best_err = err;
+            }
+            if t < ref_h * (1.0 - 1e-13) {
+                ref_h = t;
+                since_best = 0;
+            } else {
+                since_best += 1;
+            }
+            // The best point is returned: once it balances to 1e-7 and six more iterations
+            // (sweeps and line searches at the float noise floor) did not lower h beyond its
+            // noise, stop. They cost hundreds of evaluations without changing the result.
+            if since_best >= 6 && best_err < 1e-7 {
+                break;
+            }
             // 1e-11: the recovered plan is then within ~1e-10 of the bound
             if err < 1e-11 {
                 break;
@@ -318,7 +359,10 @@ impl<'a> Dual<'a> {
                     }
                     solve_dense(&mut a, rhs.clone(), dim)
                 } else {
-                    sparse_kkt(&blocks, &diag, &cs, &rhs, m, p0, lam * dmax)
+                    // inexact Newton: CG to a relative residual of err/100 (at most 1e-4,
+                    // at least 1e-13), which keeps the quadratic convergence near the optimum
+                    let tol = (err * 1e-2).clamp(1e-13, 1e-4);
+                    sparse_kkt(&blocks, &diag, &cs, &rhs, p0, lam * dmax, tol * tol)
                 };
                 let Some(sol) = sol else {
                     continue;
@@ -383,12 +427,13 @@ impl<'a> Dual<'a> {
                 }
             } else {
                 // keep c·ν = 1 (h and the flows are invariant to the scale)
+                // (the flows and the gradient are invariant too; only g scales)
                 let s = dot(self.c, nu);
                 if s > 0.0 && (s - 1.0).abs() > 1e-12 {
                     for v in nu.iter_mut() {
                         *v /= s;
                     }
-                    ev = self.eval(nu);
+                    ev.g /= s;
                 }
             }
         }
@@ -436,6 +481,7 @@ fn pcg(
     reg: &[f64],
     b: &[f64],
     p0: usize,
+    tol2: f64,
 ) -> Option<Vec<f64>> {
     let m = b.len();
     let mut x = vec![0.0; m];
@@ -447,7 +493,7 @@ fn pcg(
     let mut rz = dot(&r, &z);
     let mut ap = vec![0.0; m];
     for _ in 0..(4 * m + 50) {
-        if dot(&r, &r) <= 1e-26 * bn {
+        if dot(&r, &r) <= tol2 * bn {
             break;
         }
         matvec(blocks, &p, &mut ap, p0, reg);
@@ -487,20 +533,21 @@ fn sparse_kkt(
     diag: &[f64],
     cs: &[f64],
     rhs: &[f64],
-    m: usize,
     p0: usize,
     lam: f64,
+    tol2: f64,
 ) -> Option<Vec<f64>> {
+    let m = diag.len();
     let reg: Vec<f64> = diag
         .iter()
         .map(|d| if *d > 0.0 { lam } else { 1.0 })
         .collect();
     let pre: Vec<f64> = diag.iter().zip(&reg).map(|(d, r)| d + r).collect();
-    let x = pcg(blocks, &pre, &reg, &rhs[..m], p0)?;
+    let x = pcg(blocks, &pre, &reg, &rhs[..m], p0, tol2)?;
     let mut cz = cs.to_vec();
     cz[p0] = 0.0;
     let z = if cz.iter().any(|v| *v != 0.0) {
-        pcg(blocks, &pre, &reg, &cz, p0)?
+        pcg(blocks, &pre, &reg, &cz, p0, tol2)?
     } else {
         vec![0.0; m]
     };

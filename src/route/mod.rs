@@ -322,7 +322,8 @@ fn pool_allowed(graph: &PoolGraph, req: &RouteRequest, source: &str) -> bool {
 
 /// All usable directed edges of the graph (index order: pool, then i, then j).
 fn all_edges(graph: &PoolGraph, req: &RouteRequest) -> Vec<GEdge> {
-    let mut v = Vec::new();
+    // two directions per pool, six for a 3-coin pool
+    let mut v = Vec::with_capacity(graph.n_pools().saturating_mul(2));
     for (k, (p, fm)) in graph.pools().iter().zip(&graph.models).enumerate() {
         if !pool_allowed(graph, req, &p.source) {
             continue;
@@ -565,6 +566,42 @@ fn margin_if(on: bool, x: U256) -> U256 {
         margin(x)
     } else {
         U256::zero()
+    }
+}
+
+/// The evolving pool states of one simulation: only the pools swapped so far are stored
+/// (a slot per pool of the graph, and the states), so a simulation on a large graph does not
+/// allocate and clear a pool-sized state for every pool.
+struct PoolStates {
+    slot: Vec<usize>,
+    pools: Vec<Pool>,
+}
+
+impl PoolStates {
+    fn new(n_pools: usize) -> Self {
+        PoolStates {
+            slot: vec![usize::MAX; n_pools],
+            pools: Vec::new(),
+        }
+    }
+
+    /// The current state of `p` when it was swapped in this simulation.
+    fn get(&self, p: PoolId) -> Option<&Pool> {
+        self.slot.get(p.index()).and_then(|k| self.pools.get(*k))
+    }
+
+    /// Record the state of `p` after a swap.
+    fn set(&mut self, p: PoolId, pool: Pool) {
+        let Some(k) = self.slot.get_mut(p.index()) else {
+            return;
+        };
+        match self.pools.get_mut(*k) {
+            Some(x) => *x = pool,
+            None => {
+                *k = self.pools.len();
+                self.pools.push(pool);
+            }
+        }
     }
 }
 
@@ -889,7 +926,7 @@ impl Ctx<'_> {
         for (t, a) in &self.prep.inputs {
             hold[t.index()] = *a;
         }
-        let mut states: Vec<Option<Pool>> = vec![None; self.graph.n_pools()];
+        let mut states = PoolStates::new(self.graph.n_pools());
         // tokens (not inputs or outputs) leaving by one quantised edge
         let mut sink_q = vec![1u64; n];
         for t in &nodes {
@@ -993,11 +1030,11 @@ impl Ctx<'_> {
                 if a.is_zero() {
                     continue;
                 }
-                let cur = match &states[e.pool.index()] {
+                let cur = match states.get(e.pool) {
                     Some(p) => p,
                     None => &self.graph.pool(e.pool).ok_or(flows[k].e)?.pool,
                 };
-                let first_use = states[e.pool.index()].is_none();
+                let first_use = states.get(e.pool).is_none();
                 let (mut o, mut next) = cur.swap(e.i, e.j, a).map_err(|_| flows[k].e)?;
                 // Float-safe plans: a swap into an input token must not deliver more than a float
                 // model of the pool says (a float re-simulation then credits all of it, and the
@@ -1055,7 +1092,7 @@ impl Ctx<'_> {
                         }
                     }
                 }
-                states[e.pool.index()] = Some(next);
+                states.set(e.pool, next);
                 hold[t] = hold[t].checked_sub(a).ok_or(flows[k].e)?;
                 hold[e.to.index()] = hold[e.to.index()].checked_add(o).ok_or(flows[k].e)?;
                 inflow[e.to.index()] = inflow[e.to.index()].saturating_add(o);
@@ -1179,7 +1216,7 @@ impl Ctx<'_> {
             t = self.edges[k].ti.index();
         }
         path.reverse();
-        let mut states: Vec<Option<Pool>> = vec![None; self.graph.n_pools()];
+        let mut states = PoolStates::new(self.graph.n_pools());
         let mut a = amt;
         let mut steps = Vec::new();
         let mut hold = vec![U256::zero(); n];
@@ -1195,7 +1232,7 @@ impl Ctx<'_> {
                 }
             }
             let e = &self.edges[k];
-            let cur = match &states[e.pool.index()] {
+            let cur = match states.get(e.pool) {
                 Some(p) => p,
                 None => match self.graph.pool(e.pool) {
                     Some(p) => &p.pool,
@@ -1205,7 +1242,7 @@ impl Ctx<'_> {
             let Ok((o, next)) = cur.swap(e.i, e.j, a) else {
                 return Ok(None);
             };
-            states[e.pool.index()] = Some(next);
+            states.set(e.pool, next);
             steps.push(Step::Swap {
                 pool: e.pool,
                 token_in: e.ti,
