@@ -238,6 +238,31 @@ impl<'a> Dual<'a> {
                     in_r[e.to] = true;
                 }
             }
+            // A supplied token (b > 0) without an active edge has no curvature: Newton cannot
+            // move its price, and a sweep further down the chain may have pushed its edges back
+            // out of the money. Balance it by its own coordinate first (h only falls).
+            let mut moved = false;
+            for (k, r) in in_r.iter().enumerate() {
+                if !*r && self.b[k] > 0.0 && !is_out.get(k).copied().unwrap_or(true) {
+                    self.coord(k, nu);
+                    moved = true;
+                }
+            }
+            if moved {
+                ev = self.eval(nu);
+                t = self.h(nu, &ev);
+                if t < best_h {
+                    best_h = t;
+                    best_nu.clone_from(nu);
+                }
+                in_r.iter_mut().for_each(|r| *r = false);
+                for (e, a) in self.edges.iter().zip(&ev.arb) {
+                    if a.x > 0.0 {
+                        in_r[e.ti] = true;
+                        in_r[e.to] = true;
+                    }
+                }
+            }
             for (k, r) in in_r.iter_mut().enumerate() {
                 if self.b[k] > 0.0 || self.c[k] > 0.0 {
                     *r = true;

@@ -583,3 +583,32 @@ fn bound_holds_on_tiny_trades() {
         );
     }
 }
+
+/// Regression: a trade large against the deep pools of its input (generated market, 1200
+/// pools). The initial prices leave every edge out of the input at its threshold; a sweep down
+/// the chain pushed them back out of the money, and Newton, which only moves prices of tokens
+/// with an active edge, could not reactivate them: the dual stalled at the starting point (plan
+/// at 0.38 of a loose bound). Supplied tokens without an active edge are now balanced by their
+/// own coordinate inside the Newton loop.
+#[test]
+fn dual_reactivates_a_stranded_input() {
+    let (g, _m) = small_market(2200, 180, 1200);
+    for (from, amt, to) in [
+        (3u32, "945646372384043167645696", 81u32),
+        (1, "68929290214", 12),
+    ] {
+        let req = RouteRequest::new(
+            vec![(TokenId(from), U256::from_dec_str(amt).unwrap())],
+            vec![(TokenId(to), Ratio::new(1, 1))],
+        );
+        let p = route::quote(&g, &req).unwrap();
+        p.verify(&g).unwrap();
+        let b = p.upper_bound.unwrap();
+        assert!(
+            p.value >= (1.0 - 1e-6) * b,
+            "{from}->{to}: value {} bound {b} ratio {}",
+            p.value,
+            p.value / b
+        );
+    }
+}
