@@ -3,22 +3,24 @@
 //! Targets: V2 zap-in ≤ 2 µs, solidly stable zap-in ≤ 30 µs, Curve 3-coin zap-in ≤ 50 µs,
 //! multi-token zap-in on a 2000-pool snapshot within the routing targets.
 //!
-//! Recorded (2026-11-21, shared 2-core machine, load average 3; medians, 2 s measurements):
+//! Recorded (2026-11-21 20:13 UTC, shared 2-core machine, load average 2.4; medians of 2 s
+//! measurements):
 //!
 //! | id | median |
 //! |---|---|
-//! | `zap/in_pool/v2/one_sided` | 1.90 µs |
-//! | `zap/in_pool/v2/two_sided` | 1.99 µs |
-//! | `zap/in_pool/v2_fee_on/one_sided` | 2.44 µs |
-//! | `zap/in_pool/solidly_volatile/one_sided` | 2.16 µs |
-//! | `zap/in_pool/solidly_stable/one_sided` | 7.29 µs |
-//! | `zap/in_pool/solidly_stable/two_sided` | 6.49 µs |
-//! | `zap/in_pool/curve3_classic/one_sided` | 6.68 µs |
-//! | `zap/in_pool/curve3_ng/two_sided` | 10.1 µs |
-//! | `zap/graph/zap_in/multi_token_p2000` | 4.1 – 4.8 ms with the router of 19:58 UTC, 12.4 ms with the one merged at 20:06 (the router is ≈ 95 % of the profile) |
-//! | `zap/graph/route_reference/multi_token_p2000` | 24 – 28 ms (the router alone on the same legs at exactly 50/50) |
+//! | `zap/in_pool/v2/one_sided` | 2.2 – 2.4 µs |
+//! | `zap/in_pool/v2/two_sided` | 1.8 – 2.3 µs |
+//! | `zap/in_pool/v2_fee_on/one_sided` | 2.6 – 2.7 µs |
+//! | `zap/in_pool/solidly_volatile/one_sided` | 2.3 µs |
+//! | `zap/in_pool/solidly_stable/one_sided` | 8.4 µs |
+//! | `zap/in_pool/solidly_stable/two_sided` | 7.1 µs |
+//! | `zap/in_pool/curve3_classic/one_sided` | 6.8 µs |
+//! | `zap/in_pool/curve3_ng/two_sided` | 10.8 µs |
+//! | `zap/graph/zap_in/multi_token_p2000` | 11.1 ms (4.1 – 4.8 ms with the router of 19:58 UTC; the router is ≈ 95 % of the profile) |
+//! | `zap/graph/route_reference/multi_token_p2000` | 17.8 ms (the router alone on the same legs at exactly 50/50) |
 //!
-//! Under load average 6 the same benches ran 2–3× slower (V2 3.7–4.3 µs).
+//! Under load average 6 the same benches ran 2–3× slower (V2 3.7–4.3 µs); at load 3 the V2
+//! one-sided zap-in measured 1.90 µs.
 #![allow(
     missing_docs,
     clippy::unwrap_used,
