@@ -49,11 +49,12 @@ pub(crate) struct Dual<'a> {
 }
 
 /// The state at one ν.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Eval {
     pub g: f64,
     pub grad: Vec<f64>,
-    pub arb: Vec<Arb>,
+    /// the active edges (index, arbitrage solution with x > 0), in edge order
+    pub act: Vec<(usize, Arb)>,
 }
 
 impl<'a> Dual<'a> {
@@ -107,25 +108,47 @@ impl<'a> Dual<'a> {
     }
 
     pub fn eval(&self, nu: &[f64]) -> Eval {
-        let mut grad = self.b.to_vec();
-        let mut g: f64 = self.b.iter().zip(nu).map(|(b, v)| b * v).sum();
-        let mut arb = Vec::with_capacity(self.edges.len());
-        for (k, &(ti, to, rate0)) in self.hot.iter().enumerate() {
+        let mut ev = Eval::default();
+        self.eval_into(nu, None, &mut ev);
+        ev
+    }
+
+    /// Evaluate at `nu` into `ev` (buffers reused), over every edge or only over `cand` (edge
+    /// indices in increasing order). Restricting to `cand` gives exactly the full result when
+    /// every edge outside it was inactive and kept both its prices: such an edge contributes
+    /// nothing to g or the gradient, and the active terms are summed in the same order.
+    pub fn eval_into(&self, nu: &[f64], cand: Option<&[usize]>, ev: &mut Eval) {
+        ev.grad.clear();
+        ev.grad.extend_from_slice(self.b);
+        ev.g = self.b.iter().zip(nu).map(|(b, v)| b * v).sum();
+        ev.act.clear();
+        let mut visit = |k: usize, ti: u32, to: u32, rate0: f64| {
             let (ti, to) = (ti as usize, to as usize);
             // inactive unless its zero-size rate beats the price ratio (as in `arb_of`)
             if !(nu[to] * rate0 > nu[ti]) {
-                arb.push(Arb::default());
-                continue;
+                return;
             }
             let a = self.arb_of(k, nu);
             if a.x > 0.0 {
-                g += nu[to] * a.o - nu[ti] * a.x;
-                grad[to] += a.o;
-                grad[ti] -= a.x;
+                ev.g += nu[to] * a.o - nu[ti] * a.x;
+                ev.grad[to] += a.o;
+                ev.grad[ti] -= a.x;
+                ev.act.push((k, a));
             }
-            arb.push(a);
+        };
+        match cand {
+            None => {
+                for (k, &(ti, to, rate0)) in self.hot.iter().enumerate() {
+                    visit(k, ti, to, rate0);
+                }
+            }
+            Some(ks) => {
+                for &k in ks {
+                    let (ti, to, rate0) = self.hot[k];
+                    visit(k, ti, to, rate0);
+                }
+            }
         }
-        Eval { g, grad, arb }
     }
 
     pub fn h(&self, nu: &[f64], ev: &Eval) -> f64 {
@@ -229,14 +252,16 @@ impl<'a> Dual<'a> {
         let mut ref_h = f64::INFINITY;
         let mut best_err = f64::INFINITY;
         let mut prev_err = f64::INFINITY;
+        let mut cand: Vec<usize> = Vec::new();
+        let mut evn = Eval::default();
+        let mut nn = nu.clone();
         for _it in 0..max_newton {
             // active set
             let mut in_r = vec![false; n];
-            for (e, a) in self.edges.iter().zip(&ev.arb) {
-                if a.x > 0.0 {
-                    in_r[e.ti] = true;
-                    in_r[e.to] = true;
-                }
+            for &(k, _) in &ev.act {
+                let e = &self.edges[k];
+                in_r[e.ti] = true;
+                in_r[e.to] = true;
             }
             // A supplied token (b > 0) without an active edge has no curvature: Newton cannot
             // move its price, and a sweep further down the chain may have pushed its edges back
@@ -256,11 +281,10 @@ impl<'a> Dual<'a> {
                     best_nu.clone_from(nu);
                 }
                 in_r.iter_mut().for_each(|r| *r = false);
-                for (e, a) in self.edges.iter().zip(&ev.arb) {
-                    if a.x > 0.0 {
-                        in_r[e.ti] = true;
-                        in_r[e.to] = true;
-                    }
+                for &(k, _) in &ev.act {
+                    let e = &self.edges[k];
+                    in_r[e.ti] = true;
+                    in_r[e.to] = true;
                 }
             }
             for (k, r) in in_r.iter_mut().enumerate() {
@@ -269,6 +293,14 @@ impl<'a> Dual<'a> {
                 }
             }
             let rset: Vec<usize> = (0..n).filter(|k| in_r[*k]).collect();
+            // the edges a step on the rset prices can change: those touching an rset token
+            // (every other edge is inactive and keeps both its prices)
+            cand.clear();
+            for (e, &(ti, to, _)) in self.hot.iter().enumerate() {
+                if in_r[ti as usize] || in_r[to as usize] {
+                    cand.push(e);
+                }
+            }
             let err = resid(&ev, nu, t, &rset);
             if t <= best_h {
                 best_err = err;
@@ -283,6 +315,11 @@ impl<'a> Dual<'a> {
             // (sweeps and line searches at the float noise floor) did not lower h beyond its
             // noise, stop. They cost hundreds of evaluations without changing the result.
             if since_best >= 6 && best_err < 1e-7 {
+                break;
+            }
+            // whatever the residual, twelve iterations without a lower h are a stall (an edge
+            // flipping at its activity boundary, or float noise): the best point stands
+            if since_best >= 12 {
                 break;
             }
             // 1e-11: the recovered plan is then within ~1e-10 of the bound
@@ -314,8 +351,9 @@ impl<'a> Dual<'a> {
             // the scaled Hessian as 2×2 blocks per active edge (symmetric: h_io = h_oi)
             let mut blocks: Vec<(usize, usize, f64, f64, f64)> = Vec::new();
             let mut diag = vec![0.0; m];
-            for (e, a) in self.edges.iter().zip(&ev.arb) {
-                if !(a.x > 0.0) || !(a.f2 < 0.0) {
+            for (k, a) in &ev.act {
+                let e = &self.edges[*k];
+                if !(a.f2 < 0.0) {
                     continue;
                 }
                 let (i, o) = (pos[e.ti], pos[e.to]);
@@ -384,17 +422,26 @@ impl<'a> Dual<'a> {
                     }
                     solve_dense(&mut a, rhs.clone(), dim)
                 } else {
-                    // inexact Newton: CG to a relative residual of err/100 (at most 1e-4,
-                    // at least 1e-13), which keeps the quadratic convergence near the optimum
-                    let tol = (err * 1e-2).clamp(1e-13, 1e-4);
-                    sparse_kkt(&blocks, &diag, &cs, &rhs, p0, lam * dmax, tol * tol)
+                    sparse_kkt(&blocks, &diag, &cs, &rhs, p0, lam * dmax, err)
                 };
                 let Some(sol) = sol else {
                     continue;
                 };
                 let mut alpha = 1.0;
-                for _ in 0..30 {
-                    let mut nn = nu.clone();
+                // the slope at 0 of h along the step, h(α) with ν_k(1 + α s_k), for the
+                // interpolated backtracking below
+                let (mut dg, mut dc) = (0.0, 0.0);
+                for (p, &k) in rset.iter().enumerate() {
+                    dg += ev.grad[k] * nu[k] * sol[p];
+                    dc += self.c[k] * nu[k] * sol[p];
+                }
+                let cn = dot(self.c, nu);
+                let d0 = (dg - h_cur * dc) / cn;
+
+                // near the optimum a failing full step is float noise, not a bad direction
+                let halvings = if err < 1e-6 { 12 } else { 30 };
+                for _ in 0..halvings {
+                    nn.copy_from_slice(nu);
                     let mut ok = true;
                     for (p, &k) in rset.iter().enumerate() {
                         let v = nu[k] * (1.0 + alpha * sol[p]);
@@ -405,15 +452,15 @@ impl<'a> Dual<'a> {
                         nn[k] = v;
                     }
                     if ok {
-                        let evn = self.eval(&nn);
+                        self.eval_into(&nn, Some(&cand), &mut evn);
                         let hn = self.h(&nn, &evn);
                         // h is the merit; within its float noise, the balance residual decides
                         let errn = resid(&evn, &nn, hn, &rset);
                         let better = hn < h_cur * (1.0 - 1e-14)
                             || (hn <= h_cur * (1.0 + 1e-14) && errn < err * (1.0 - 1e-4 * alpha));
                         if hn > 0.0 && better {
-                            *nu = nn;
-                            ev = evn;
+                            nu.copy_from_slice(&nn);
+                            core::mem::swap(&mut ev, &mut evn);
                             t = hn;
                             accepted = true;
                             if hn < best_h {
@@ -422,14 +469,22 @@ impl<'a> Dual<'a> {
                             }
                             break;
                         }
+                        // backtrack to the minimum of the quadratic through h(0), h'(0), h(α),
+                        // kept within [α/10, α/2]
+                        let curv = hn - h_cur - d0 * alpha;
+                        if d0 < 0.0 && curv > 0.0 && hn.is_finite() {
+                            let aq = -d0 * alpha * alpha / (2.0 * curv);
+                            alpha = aq.clamp(0.1 * alpha, 0.5 * alpha);
+                            continue;
+                        }
                     }
                     alpha *= 0.5;
                 }
-                if accepted {
+                if accepted || err < 1e-7 {
                     break;
                 }
             }
-            if !accepted && err < 1e-9 {
+            if !accepted && err < 1e-7 {
                 // at the float noise floor: nothing left to gain
                 break;
             }
@@ -560,21 +615,43 @@ fn sparse_kkt(
     rhs: &[f64],
     p0: usize,
     lam: f64,
-    tol2: f64,
+    err: f64,
 ) -> Option<Vec<f64>> {
     let m = diag.len();
+    // inexact Newton: CG to a relative residual of err (at most 1e-3, at least 1e-12), which
+    // keeps the superlinear convergence near the optimum; below DIRECT_BELOW the exact sparse
+    // factorisation
+    let tol = err.clamp(1e-12, 1e-3);
+    let tol2 = tol * tol;
+    let direct = err < DIRECT_BELOW;
     let reg: Vec<f64> = diag
         .iter()
         .map(|d| if *d > 0.0 { lam } else { 1.0 })
         .collect();
     let pre: Vec<f64> = diag.iter().zip(&reg).map(|(d, r)| d + r).collect();
-    let x = pcg(blocks, &pre, &reg, &rhs[..m], p0, tol2)?;
     let mut cz = cs.to_vec();
     cz[p0] = 0.0;
-    let z = if cz.iter().any(|v| *v != 0.0) {
-        pcg(blocks, &pre, &reg, &cz, p0, tol2)?
+    let two = cz.iter().any(|v| *v != 0.0);
+    let f = if direct {
+        Elim::factor(blocks, diag, &reg, p0)
     } else {
-        vec![0.0; m]
+        None
+    };
+    let (x, z) = match f {
+        Some(f) => {
+            let x = f.solve(&rhs[..m])?;
+            let z = if two { f.solve(&cz)? } else { vec![0.0; m] };
+            (x, z)
+        }
+        None => {
+            let x = pcg(blocks, &pre, &reg, &rhs[..m], p0, tol2)?;
+            let z = if two {
+                pcg(blocks, &pre, &reg, &cz, p0, tol2)?
+            } else {
+                vec![0.0; m]
+            };
+            (x, z)
+        }
     };
     // row p0 of H times a vector
     let row = |v: &[f64]| -> f64 {
@@ -598,6 +675,193 @@ fn sparse_kkt(
     sol[p0] = 0.0;
     sol.push(dt);
     sol.iter().all(|v| v.is_finite()).then_some(sol)
+}
+
+/// Residual below which the sparse Newton system is solved directly ([`Elim`]); above it the
+/// truncated CG (tolerance = the residual) takes shorter steps, which crosses the changes of
+/// the active set in fewer line-search evaluations than the exact Newton step.
+const DIRECT_BELOW: f64 = 1e-6;
+
+/// Largest core (what is left after leaf and series elimination) factored densely; above it
+/// the CG path.
+const CORE_MAX: usize = 160;
+
+/// One eliminated token: its index, pivot, and its (at most two) neighbours with couplings.
+#[derive(Debug, Clone, Copy)]
+struct ElimStep {
+    v: usize,
+    piv: f64,
+    nb: [(usize, f64); 2],
+    n: usize,
+}
+
+/// A direct factorisation of the pinned, regularised Newton matrix.
+///
+/// The scaled dual Hessian of one edge is rank one with zero row sums (arb is homogeneous of
+/// degree 1 in its two prices), so the matrix is a weighted graph Laplacian on the active
+/// tokens. Tokens with at most two neighbours are eliminated exactly (a leaf folds into its
+/// neighbour, a series token becomes one edge between its two neighbours: no fill), which on
+/// market graphs leaves a core of a few dozen hubs, factored by dense Cholesky. Exact, unlike
+/// CG, whose iteration count grows with the spread of pool depths.
+struct Elim {
+    m: usize,
+    p0: usize,
+    /// eliminated tokens in order: (token, pivot, up to two (neighbour, coupling))
+    steps: Vec<ElimStep>,
+    /// core tokens and the dense Cholesky factor (row-major lower triangle)
+    core: Vec<usize>,
+    chol: Vec<f64>,
+}
+
+impl Elim {
+    fn factor(
+        blocks: &[(usize, usize, f64, f64, f64)],
+        diag: &[f64],
+        reg: &[f64],
+        p0: usize,
+    ) -> Option<Elim> {
+        let m = diag.len();
+        // merged adjacency without p0 (pinned to 0): neighbour lists and the diagonal
+        let mut d: Vec<f64> = diag.iter().zip(reg).map(|(a, r)| a + r).collect();
+        let mut adj: Vec<Vec<(usize, f64)>> = vec![Vec::new(); m];
+        for &(i, o, _, hio, _) in blocks {
+            if i == o || i == p0 || o == p0 {
+                continue;
+            }
+            add_entry(&mut adj[i], o, hio);
+            add_entry(&mut adj[o], i, hio);
+        }
+        let mut gone = vec![false; m];
+        gone[p0] = true;
+        let mut steps = Vec::new();
+        let mut queue: Vec<usize> = (0..m).filter(|v| *v != p0 && adj[*v].len() <= 2).collect();
+        while let Some(v) = queue.pop() {
+            if gone[v] || adj[v].len() > 2 {
+                continue;
+            }
+            let piv = d[v];
+            if !(piv > 0.0) || !piv.is_finite() {
+                return None;
+            }
+            let nb = core::mem::take(&mut adj[v]);
+            let mut rec = [(usize::MAX, 0.0); 2];
+            for (s, &(a, w)) in nb.iter().enumerate() {
+                rec[s] = (a, w);
+                d[a] -= w * w / piv;
+                adj[a].retain(|e| e.0 != v);
+            }
+            if let [(a, wa), (b, wb)] = nb[..] {
+                let f = -wa * wb / piv;
+                add_entry(&mut adj[a], b, f);
+                add_entry(&mut adj[b], a, f);
+            }
+            for &(a, _) in &nb {
+                if adj[a].len() <= 2 {
+                    queue.push(a);
+                }
+            }
+            gone[v] = true;
+            steps.push(ElimStep {
+                v,
+                piv,
+                nb: rec,
+                n: nb.len(),
+            });
+        }
+        let core: Vec<usize> = (0..m).filter(|v| !gone[*v]).collect();
+        let c = core.len();
+        if c > CORE_MAX {
+            return None;
+        }
+        let mut pos = vec![usize::MAX; m];
+        for (p, &v) in core.iter().enumerate() {
+            pos[v] = p;
+        }
+        let mut a = vec![0.0; c * c];
+        for (p, &v) in core.iter().enumerate() {
+            a[p * c + p] = d[v];
+            for &(u, w) in &adj[v] {
+                let q = pos[u];
+                if q != usize::MAX {
+                    a[p * c + q] += w;
+                }
+            }
+        }
+        // Cholesky, lower triangle in place
+        for j in 0..c {
+            let mut s = a[j * c + j];
+            for k in 0..j {
+                s -= a[j * c + k] * a[j * c + k];
+            }
+            if !(s > 0.0) || !s.is_finite() {
+                return None;
+            }
+            let l = super::fmath::sqrt(s);
+            a[j * c + j] = l;
+            for i in j + 1..c {
+                let mut t = a[i * c + j];
+                for k in 0..j {
+                    t -= a[i * c + k] * a[j * c + k];
+                }
+                a[i * c + j] = t / l;
+            }
+        }
+        Some(Elim {
+            m,
+            p0,
+            steps,
+            core,
+            chol: a,
+        })
+    }
+
+    /// Solve for one right-hand side (entry `p0` ignored; the answer has 0 there).
+    fn solve(&self, rhs: &[f64]) -> Option<Vec<f64>> {
+        let mut r = rhs.to_vec();
+        r[self.p0] = 0.0;
+        for st in &self.steps {
+            for &(a, w) in &st.nb[..st.n] {
+                r[a] -= w / st.piv * r[st.v];
+            }
+        }
+        let c = self.core.len();
+        let l = &self.chol;
+        let mut y: Vec<f64> = self.core.iter().map(|v| r[*v]).collect();
+        for i in 0..c {
+            let mut t = y[i];
+            for k in 0..i {
+                t -= l[i * c + k] * y[k];
+            }
+            y[i] = t / l[i * c + i];
+        }
+        for i in (0..c).rev() {
+            let mut t = y[i];
+            for k in i + 1..c {
+                t -= l[k * c + i] * y[k];
+            }
+            y[i] = t / l[i * c + i];
+        }
+        let mut x = vec![0.0; self.m];
+        for (p, &v) in self.core.iter().enumerate() {
+            x[v] = y[p];
+        }
+        for st in self.steps.iter().rev() {
+            let mut t = r[st.v];
+            for &(a, w) in &st.nb[..st.n] {
+                t -= w * x[a];
+            }
+            x[st.v] = t / st.piv;
+        }
+        x.iter().all(|v| v.is_finite()).then_some(x)
+    }
+}
+
+/// Add `w` to the entry for neighbour `u` (a new entry when absent).
+fn add_entry(list: &mut Vec<(usize, f64)>, u: usize, w: f64) {
+    match list.iter_mut().find(|e| e.0 == u) {
+        Some(e) => e.1 += w,
+        None => list.push((u, w)),
+    }
 }
 
 pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
@@ -657,4 +921,101 @@ fn solve_dense(a: &mut [f64], mut b: Vec<f64>, n: usize) -> Option<Vec<f64>> {
         }
     }
     Some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Deterministic pseudo-random numbers in [0, 1).
+    struct Lcg(u64);
+    impl Lcg {
+        fn f(&mut self) -> f64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// Laplacian blocks (w, −w, w) of a random graph: a chain through all nodes (leaves and
+    /// series tokens) plus `extra` random edges among the first `hub` nodes (the core), weights
+    /// spread over twelve orders of magnitude like pool depths.
+    fn laplacian(
+        m: usize,
+        hub: usize,
+        extra: usize,
+        seed: u64,
+    ) -> (Vec<(usize, usize, f64, f64, f64)>, Vec<f64>) {
+        let mut r = Lcg(seed);
+        let mut blocks = Vec::new();
+        let mut diag = vec![0.0; m];
+        let mut add = |i: usize, o: usize, w: f64, blocks: &mut Vec<_>| {
+            blocks.push((i, o, w, -w, w));
+            diag[i] += w;
+            diag[o] += w;
+        };
+        for k in 1..m {
+            let w = 10f64.powf(12.0 * r.f());
+            add(k - 1, k, w, &mut blocks);
+        }
+        for _ in 0..extra {
+            let i = (r.f() * hub as f64) as usize;
+            let o = (r.f() * hub as f64) as usize;
+            if i != o {
+                let w = 10f64.powf(12.0 * r.f());
+                add(i, o, w, &mut blocks);
+            }
+        }
+        (blocks, diag)
+    }
+
+    #[test]
+    fn elimination_solves_the_pinned_system() {
+        for (m, hub, extra, p0) in [(2, 2, 0, 0), (40, 10, 30, 3), (300, 60, 400, 7)] {
+            let (blocks, diag) = laplacian(m, hub, extra, m as u64);
+            let dmax = diag.iter().copied().fold(0.0, f64::max);
+            let reg = vec![1e-12 * dmax; m];
+            let f = Elim::factor(&blocks, &diag, &reg, p0).expect("factor");
+            assert!(f.core.len() <= hub, "core {} of {m}", f.core.len());
+            let mut r = Lcg(99);
+            let rhs: Vec<f64> = (0..m).map(|_| r.f() - 0.5).collect();
+            let x = f.solve(&rhs).expect("solve");
+            assert_eq!(x[p0], 0.0);
+            let mut ax = vec![0.0; m];
+            matvec(&blocks, &x, &mut ax, p0, &reg);
+            // backward error: the residual against |A|·|x| (weights span 1e12, so the
+            // system is far from well conditioned)
+            let xmax = x.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+            let scale = 4.0 * dmax * xmax;
+            for k in (0..m).filter(|k| *k != p0) {
+                assert!(
+                    (ax[k] - rhs[k]).abs() <= 1e-12 * scale,
+                    "m {m} row {k}: {} vs {}",
+                    ax[k],
+                    rhs[k]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn elimination_declines_a_large_core() {
+        // every token with at least three neighbours: nothing to eliminate, core too big for
+        // the dense factor, the caller falls back to CG
+        let m = CORE_MAX + 20;
+        let mut blocks = Vec::new();
+        let mut diag = vec![0.0; m];
+        for i in 0..m {
+            for d in 1..=2 {
+                let o = (i + d) % m;
+                blocks.push((i, o, 1.0, -1.0, 1.0));
+                diag[i] += 1.0;
+                diag[o] += 1.0;
+            }
+        }
+        let reg = vec![1e-9; m];
+        assert!(Elim::factor(&blocks, &diag, &reg, 0).is_none());
+    }
 }

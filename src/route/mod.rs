@@ -731,8 +731,8 @@ impl Ctx<'_> {
             // flows, keep amounts at the outputs
             let thr = 1e-13 * h.abs();
             let mut flows: Vec<Flow> = Vec::new();
-            for (k, a) in ev.arb.iter().enumerate() {
-                if a.x > 0.0 && a.x * nu[dedges[k].ti] > thr {
+            for &(k, a) in &ev.act {
+                if a.x * nu[dedges[k].ti] > thr {
                     flows.push(Flow { e: idx[k], x: a.x });
                 }
             }
@@ -759,19 +759,17 @@ impl Ctx<'_> {
             // drops in a row did not improve the net output
             let Some(gm) = gas else { break };
             let mut worst: Option<(f64, usize)> = None;
-            for (k, a) in ev.arb.iter().enumerate() {
-                if a.x > 0.0 {
-                    let e = &self.edges[idx[k]];
-                    let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
-                    let kind = self
-                        .graph
-                        .pool(e.pool)
-                        .map_or(PoolKind::ConstantProduct, |p| p.kind);
-                    let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
-                    let short = profit - cost;
-                    if short < 0.0 && worst.map_or(true, |(w, _)| short < w) {
-                        worst = Some((short, idx[k]));
-                    }
+            for &(k, a) in &ev.act {
+                let e = &self.edges[idx[k]];
+                let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
+                let kind = self
+                    .graph
+                    .pool(e.pool)
+                    .map_or(PoolKind::ConstantProduct, |p| p.kind);
+                let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
+                let short = profit - cost;
+                if short < 0.0 && worst.map_or(true, |(w, _)| short < w) {
+                    worst = Some((short, idx[k]));
                 }
             }
             let Some((_, drop)) = worst else { break };

@@ -535,16 +535,19 @@ impl EdgeModel {
         }
         match *self {
             EdgeModel::Cp { ri, ro, g } => {
-                let s = sqrt(g * ri * ro * nu_out / nu_in);
+                // the post-fee input reserve s where the marginal rate g·ri·ro/s² meets ν_in/ν_out
+                let k = g * ri * ro;
+                let s = sqrt(k * nu_out / nu_in);
                 if !(s > ri) {
                     return none;
                 }
-                let f1 = g * ri * ro / (s * s);
+                let inv = 1.0 / s;
+                let f1 = k * inv * inv;
                 Arb {
                     x: (s - ri) / g,
-                    o: ro * (s - ri) / s,
+                    o: ro * (s - ri) * inv,
                     f1,
-                    f2: -2.0 * g * f1 / s,
+                    f2: -2.0 * g * f1 * inv,
                 }
             }
             EdgeModel::Ss {
