@@ -533,6 +533,7 @@ impl<'a> Dual<'a> {
 const DENSE_MAX: usize = 48;
 
 /// y ← A v for the scaled Hessian blocks, with coordinate `p0` pinned to 0 (row and column).
+/// The CG vectors are 0 at `p0`, so only the output row needs clearing.
 fn matvec(
     blocks: &[(usize, usize, f64, f64, f64)],
     v: &[f64],
@@ -544,10 +545,7 @@ fn matvec(
         *o = r * x;
     }
     for &(i, o, hii, hio, hoo) in blocks {
-        let (vi, vo) = (
-            if i == p0 { 0.0 } else { v[i] },
-            if o == p0 { 0.0 } else { v[o] },
-        );
+        let (vi, vo) = (v[i], v[o]);
         out[i] += hii * vi + hio * vo;
         out[o] += hio * vi + hoo * vo;
     }
@@ -564,39 +562,40 @@ fn pcg(
     tol2: f64,
 ) -> Option<Vec<f64>> {
     let m = b.len();
+    let inv: Vec<f64> = pre.iter().map(|d| 1.0 / d).collect();
     let mut x = vec![0.0; m];
     let mut r = b.to_vec();
     r[p0] = 0.0;
-    let bn = dot(&r, &r).max(1e-300);
-    let mut z: Vec<f64> = r.iter().zip(pre).map(|(a, d)| a / d).collect();
+    let mut rr = dot(&r, &r);
+    let bn = rr.max(1e-300);
+    let mut z: Vec<f64> = r.iter().zip(&inv).map(|(a, d)| a * d).collect();
     let mut p = z.clone();
     let mut rz = dot(&r, &z);
     let mut ap = vec![0.0; m];
     for _ in 0..(4 * m + 50) {
-        if dot(&r, &r) <= tol2 * bn {
+        if rr <= tol2 * bn {
             break;
         }
         matvec(blocks, &p, &mut ap, p0, reg);
         let pap = dot(&p, &ap);
         if !(pap > 0.0) || !pap.is_finite() {
-            return if dot(&r, &r) < 1e-8 * bn {
-                Some(x)
-            } else {
-                None
-            };
+            return if rr < 1e-8 * bn { Some(x) } else { None };
         }
         let alpha = rz / pap;
+        // one pass: x, r, z and the two dot products
+        let (mut rr2, mut rz2) = (0.0, 0.0);
         for k in 0..m {
             x[k] += alpha * p[k];
-            r[k] -= alpha * ap[k];
+            let rk = r[k] - alpha * ap[k];
+            r[k] = rk;
+            let zk = rk * inv[k];
+            z[k] = zk;
+            rr2 += rk * rk;
+            rz2 += rk * zk;
         }
-        r[p0] = 0.0;
-        for k in 0..m {
-            z[k] = r[k] / pre[k];
-        }
-        let rz2 = dot(&r, &z);
         let beta = rz2 / rz;
         rz = rz2;
+        rr = rr2;
         for k in 0..m {
             p[k] = z[k] + beta * p[k];
         }
@@ -927,6 +926,9 @@ fn solve_dense(a: &mut [f64], mut b: Vec<f64>, n: usize) -> Option<Vec<f64>> {
 mod tests {
     use super::*;
 
+    /// One edge's scaled Hessian block (i, o, h_ii, h_io, h_oo).
+    type Block = (usize, usize, f64, f64, f64);
+
     /// Deterministic pseudo-random numbers in [0, 1).
     struct Lcg(u64);
     impl Lcg {
@@ -942,12 +944,7 @@ mod tests {
     /// Laplacian blocks (w, −w, w) of a random graph: a chain through all nodes (leaves and
     /// series tokens) plus `extra` random edges among the first `hub` nodes (the core), weights
     /// spread over twelve orders of magnitude like pool depths.
-    fn laplacian(
-        m: usize,
-        hub: usize,
-        extra: usize,
-        seed: u64,
-    ) -> (Vec<(usize, usize, f64, f64, f64)>, Vec<f64>) {
+    fn laplacian(m: usize, hub: usize, extra: usize, seed: u64) -> (Vec<Block>, Vec<f64>) {
         let mut r = Lcg(seed);
         let mut blocks = Vec::new();
         let mut diag = vec![0.0; m];
