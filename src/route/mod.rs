@@ -51,6 +51,7 @@
 #[cfg(feature = "serde")]
 pub mod body;
 pub(crate) mod dual;
+pub(crate) mod edges;
 pub mod fmath;
 pub mod model;
 
@@ -67,6 +68,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use dual::{DEdge, Dual};
+use edges::{EdgeCache, GEdge};
 use model::{u256_to_f64, EdgeModel};
 use num_rational::Ratio;
 use primitive_types::U256;
@@ -217,18 +219,6 @@ impl RouteRequest {
     }
 }
 
-/// A directed edge of the pruned problem, with global ids.
-#[derive(Debug, Clone, Copy)]
-struct GEdge {
-    pool: PoolId,
-    i: usize,
-    j: usize,
-    ti: TokenId,
-    to: TokenId,
-    m: EdgeModel,
-    rate0: f64,
-}
-
 /// One flow of a recovered solution.
 #[derive(Debug, Clone, Copy)]
 struct Flow {
@@ -320,51 +310,35 @@ fn pool_allowed(graph: &PoolGraph, req: &RouteRequest, source: &str) -> bool {
     true
 }
 
-/// All usable directed edges of the graph (index order: pool, then i, then j).
-fn all_edges(graph: &PoolGraph, req: &RouteRequest) -> Vec<GEdge> {
-    // two directions per pool, six for a 3-coin pool
-    let mut v = Vec::with_capacity(graph.n_pools().saturating_mul(2));
-    for (k, (p, fm)) in graph.pools().iter().zip(&graph.models).enumerate() {
-        if !pool_allowed(graph, req, &p.source) {
-            continue;
-        }
-        let Ok(pid) = u32::try_from(k) else { continue };
-        for (i, ti) in p.tokens.iter().enumerate() {
-            for (j, to) in p.tokens.iter().enumerate() {
-                if i == j {
-                    continue;
-                }
-                if let Some(m) = fm.edge(i, j) {
-                    let rate0 = m.rate0();
-                    if rate0 > 0.0 && rate0.is_finite() {
-                        v.push(GEdge {
-                            pool: PoolId(pid),
-                            i,
-                            j,
-                            ti: *ti,
-                            to: *to,
-                            m,
-                            rate0,
-                        });
-                    }
-                }
-            }
-        }
-    }
-    v
+/// The pools the request's source filters allow, one flag per pool; `None` when no filter
+/// applies (every pool allowed).
+fn allowed_pools(graph: &PoolGraph, req: &RouteRequest) -> Option<Vec<bool>> {
+    let filtered = req.source_whitelist.is_some()
+        || (graph.chain_id() != CHAIN_101 && !req.source_blacklist.is_empty());
+    filtered.then(|| {
+        graph
+            .pools()
+            .iter()
+            .map(|p| pool_allowed(graph, req, &p.source))
+            .collect()
+    })
+}
+
+/// Whether pool `p` passes the filter mask (no mask: every pool).
+fn allowed(mask: Option<&[bool]>, p: u32) -> bool {
+    mask.map_or(true, |m| m.get(p as usize).copied().unwrap_or(false))
 }
 
 const UNREACHED: usize = usize::MAX;
 
-/// Hop distances from a set of tokens, forward (`forward`) or backward along the edges.
-fn bfs(n: usize, edges: &[GEdge], starts: &[TokenId], forward: bool) -> Vec<usize> {
-    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (k, e) in edges.iter().enumerate() {
-        let from = if forward { e.ti } else { e.to };
-        if let Some(a) = adj.get_mut(from.index()) {
-            a.push(k);
-        }
-    }
+/// Hop distances from a set of tokens, forward (`forward`) or backward along the allowed edges.
+fn bfs(
+    cache: &EdgeCache,
+    n: usize,
+    mask: Option<&[bool]>,
+    starts: &[TokenId],
+    forward: bool,
+) -> Vec<usize> {
     let mut d = vec![UNREACHED; n];
     let mut q = VecDeque::new();
     for s in starts {
@@ -375,13 +349,19 @@ fn bfs(n: usize, edges: &[GEdge], starts: &[TokenId], forward: bool) -> Vec<usiz
     }
     while let Some(u) = q.pop_front() {
         let du = d.get(u).copied().unwrap_or(UNREACHED);
-        for &k in adj.get(u).map_or(&[][..], Vec::as_slice) {
-            let Some(e) = edges.get(k) else { continue };
-            let v = if forward { e.to.index() } else { e.ti.index() };
-            if let Some(dv) = d.get_mut(v) {
+        let adj = if forward {
+            cache.out_of(u)
+        } else {
+            cache.in_of(u)
+        };
+        for a in adj {
+            if !allowed(mask, a.pool) {
+                continue;
+            }
+            if let Some(dv) = d.get_mut(a.tok as usize) {
                 if *dv == UNREACHED {
                     *dv = du.saturating_add(1);
-                    q.push_back(v);
+                    q.push_back(a.tok as usize);
                 }
             }
         }
@@ -389,31 +369,62 @@ fn bfs(n: usize, edges: &[GEdge], starts: &[TokenId], forward: bool) -> Vec<usiz
     d
 }
 
-/// Best product of zero-size rates from `src` to every token over at most `hops` edges.
-fn best_rates(n: usize, edges: &[GEdge], src: TokenId, hops: usize, mid: bool) -> Vec<f64> {
+/// Best product of zero-size rates from `src` to every token over at most `hops` allowed edges.
+///
+/// Bellman–Ford passes, each relaxing every edge from the values after the previous pass. An
+/// edge out of a token whose value the previous pass did not change cannot improve anything
+/// (that pass relaxed it from the same value), so each pass relaxes only the edges out of the
+/// tokens the previous pass changed: the same values as relaxing every edge.
+fn best_rates(
+    cache: &EdgeCache,
+    n: usize,
+    mask: Option<&[bool]>,
+    src: TokenId,
+    hops: usize,
+) -> Vec<f64> {
     let mut r = vec![0.0f64; n];
-    if let Some(x) = r.get_mut(src.index()) {
-        *x = 1.0;
-    }
+    let Some(x) = r.get_mut(src.index()) else {
+        return r;
+    };
+    *x = 1.0;
+    // the tokens changed by the previous pass, with their values after it
+    let mut front: Vec<(usize, f64)> = vec![(src.index(), 1.0)];
+    let mut changed: Vec<usize> = Vec::new();
+    let mut is_changed = vec![false; n];
     for _ in 0..hops {
-        let prev = r.clone();
-        let mut changed = false;
-        for e in edges {
-            let a = prev.get(e.ti.index()).copied().unwrap_or(0.0);
-            if a > 0.0 {
-                let rate = if mid { e.m.mid0() } else { e.rate0 };
+        for &(t, a) in &front {
+            if !(a > 0.0) {
+                continue;
+            }
+            for e in cache.out_of(t) {
+                if !allowed(mask, e.pool) {
+                    continue;
+                }
                 #[allow(clippy::arithmetic_side_effects)] // f64
-                let c = a * rate;
-                if let Some(b) = r.get_mut(e.to.index()) {
+                let c = a * e.rate0;
+                let to = e.tok as usize;
+                if let Some(b) = r.get_mut(to) {
                     if c > *b {
                         *b = c;
-                        changed = true;
+                        if let Some(f) = is_changed.get_mut(to) {
+                            if !*f {
+                                *f = true;
+                                changed.push(to);
+                            }
+                        }
                     }
                 }
             }
         }
-        if !changed {
+        if changed.is_empty() {
             break;
+        }
+        front.clear();
+        for t in changed.drain(..) {
+            if let Some(f) = is_changed.get_mut(t) {
+                *f = false;
+            }
+            front.push((t, r.get(t).copied().unwrap_or(0.0)));
         }
     }
     r
@@ -464,7 +475,9 @@ pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteErr
 fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a>, RouteError> {
     let prep = prepare(graph, req)?;
     let n = graph.n_tokens();
-    let all = all_edges(graph, req);
+    let cache = graph.edge_cache();
+    let mask = allowed_pools(graph, req);
+    let mask = mask.as_deref();
     let in_toks: Vec<TokenId> = prep.inputs.iter().map(|x| x.0).collect();
     let out_toks: Vec<TokenId> = prep.outputs.iter().map(|x| x.0).collect();
     let single_out = out_toks.len() == 1;
@@ -472,12 +485,16 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
     let is_in = |t: TokenId| in_toks.contains(&t);
     let is_out = |t: TokenId| out_toks.contains(&t);
     // 1. prune
-    let d_in = bfs(n, &all, &in_toks, true);
-    let d_out = bfs(n, &all, &out_toks, false);
+    let d_in = bfs(cache, n, mask, &in_toks, true);
+    let d_out = bfs(cache, n, mask, &out_toks, false);
     let hops = req.max_hops;
-    let edges: Vec<GEdge> = all
+    let edges: Vec<GEdge> = cache
+        .edges()
         .iter()
         .filter(|e| {
+            if !allowed(mask, e.pool.0) {
+                return false;
+            }
             let a = d_in.get(e.ti.index()).copied().unwrap_or(UNREACHED);
             let b = d_out.get(e.to.index()).copied().unwrap_or(UNREACHED);
             a != UNREACHED
@@ -498,13 +515,13 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
     let out0 = *out_toks
         .first()
         .ok_or(RouteError::BadRequest("no outputs"))?;
-    let fwd0 = best_rates(n, &all, out0, hops, false);
+    let fwd0 = best_rates(cache, n, mask, out0, hops);
     let mut vout = Vec::with_capacity(out_toks.len());
     for (k, t) in out_toks.iter().enumerate() {
         if k == 0 {
             vout.push(1.0);
         } else {
-            let f = best_rates(n, &all, *t, hops, false);
+            let f = best_rates(cache, n, mask, *t, hops);
             let v = mid_value(&f, &fwd0, *t, out0);
             if !(v > 0.0) {
                 return Err(RouteError::NoRoute);
@@ -514,7 +531,7 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
     }
     let mut vin = Vec::with_capacity(in_toks.len());
     for t in &in_toks {
-        let f = best_rates(n, &all, *t, hops, false);
+        let f = best_rates(cache, n, mask, *t, hops);
         vin.push(mid_value(&f, &fwd0, *t, out0));
     }
     Ok(Ctx {
@@ -715,10 +732,10 @@ impl Ctx<'_> {
                 let mut slack = 0.0;
                 for e in &self.edges {
                     let (vi, vo) = (nu[loc[e.ti.index()]], nu[loc[e.to.index()]]);
-                    slack += match self.graph.pool(e.pool).map(|p| (p.kind, p.stable)) {
-                        Some((PoolKind::Solidly, false)) => vi,
-                        Some((PoolKind::Solidly, true)) => vi + 2.0 * vo,
-                        Some((PoolKind::Stableswap, _)) => 2.0 * vo,
+                    slack += match (e.kind, e.stable) {
+                        (PoolKind::Solidly, false) => vi,
+                        (PoolKind::Solidly, true) => vi + 2.0 * vo,
+                        (PoolKind::Stableswap, _) => 2.0 * vo,
                         _ => 0.0,
                     };
                 }
@@ -763,11 +780,7 @@ impl Ctx<'_> {
                 if a.x > 0.0 {
                     let e = &self.edges[idx[k]];
                     let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
-                    let kind = self
-                        .graph
-                        .pool(e.pool)
-                        .map_or(PoolKind::ConstantProduct, |p| p.kind);
-                    let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
+                    let cost = gm.units(e.kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
                     let short = profit - cost;
                     if short < 0.0 && worst.map_or(true, |(w, _)| short < w) {
                         worst = Some((short, idx[k]));
