@@ -674,13 +674,19 @@ impl Ctx<'_> {
         for ((t, _), v) in self.prep.outputs.iter().zip(&self.vout) {
             nu0[loc[t.index()]] = *v;
         }
+        // (a pass that changes nothing leaves the same input to the next: stop there)
         for _ in 0..=self.req.max_hops {
+            let mut changed = false;
             for e in &self.edges {
                 let (i, o) = (loc[e.ti.index()], loc[e.to.index()]);
                 let cand = nu0[o] * e.rate0;
                 if cand > nu0[i] && !is_out[i] {
                     nu0[i] = cand;
+                    changed = true;
                 }
+            }
+            if !changed {
+                break;
             }
         }
         let tiny = nu0
@@ -704,25 +710,27 @@ impl Ctx<'_> {
             )
         });
 
-        let mut excluded = vec![false; self.edges.len()];
+        // the problem's edges in local indices; `idx[k]` is the pruned edge of `dedges[k]`, and
+        // a gas round removes its dropped edge from both
+        let mut idx: Vec<usize> = (0..self.edges.len()).collect();
+        let mut dedges: Vec<DEdge> = self
+            .edges
+            .iter()
+            .map(|e| DEdge {
+                ti: loc[e.ti.index()],
+                to: loc[e.to.index()],
+                m: e.m,
+                rate0: e.rate0,
+            })
+            .collect();
         let mut best: Option<Candidate> = None;
         let mut bound = f64::INFINITY;
-        let mut nu = nu0.clone();
+        let mut nu = nu0;
         let mut no_gain = 0;
+        // value of one base unit of each token, in units of the objective (c·ν = 1); tokens
+        // outside the problem stay 0
+        let mut tok_val = vec![0.0; n];
         for round in 0..24 {
-            let idx: Vec<usize> = (0..self.edges.len()).filter(|k| !excluded[*k]).collect();
-            let dedges: Vec<DEdge> = idx
-                .iter()
-                .map(|k| {
-                    let e = &self.edges[*k];
-                    DEdge {
-                        ti: loc[e.ti.index()],
-                        to: loc[e.to.index()],
-                        m: e.m,
-                        rate0: e.rate0,
-                    }
-                })
-                .collect();
             let du = Dual::new(nl, &dedges, &b, &c);
             let h = du.solve(&mut nu, &order, &is_out, 80);
             if round == 0 {
@@ -758,8 +766,6 @@ impl Ctx<'_> {
                 .iter()
                 .map(|t| (*t, ev.grad[loc[t.index()]].max(0.0)))
                 .collect();
-            // value of one base unit of each token, in units of the objective (c·ν = 1)
-            let mut tok_val = vec![0.0; self.graph.n_tokens()];
             for (l, g) in glob.iter().enumerate() {
                 tok_val[g.index()] = nu[l];
             }
@@ -783,12 +789,13 @@ impl Ctx<'_> {
                     let cost = gm.units(e.kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
                     let short = profit - cost;
                     if short < 0.0 && worst.map_or(true, |(w, _)| short < w) {
-                        worst = Some((short, idx[k]));
+                        worst = Some((short, k));
                     }
                 }
             }
             let Some((_, drop)) = worst else { break };
-            excluded[drop] = true;
+            idx.remove(drop);
+            dedges.remove(drop);
             if round > 0 {
                 no_gain += 1;
             }
