@@ -2,8 +2,10 @@
 //! kept with the graph so a quote does not rebuild them.
 //!
 //! Every usable direction (pool, coin i → coin j) of every pool, in the order pool, then i, then
-//! j, with its float model on the pool's current state and its zero-size rate; plus compressed
-//! out- and in-adjacency per token (edge indices ascending) for the router's searches. Built by
+//! j, with its float model on the pool's current state and its zero-size rate; the few fields
+//! the router's passes over all edges read, in a compact array beside them (a quote starts with
+//! these tables out of cache, and the whole edges are five times larger); and compressed out-
+//! and in-adjacency per token (edge indices ascending) for the router's searches. Built by
 //! [`PoolGraph::from_snapshot`](crate::graph::PoolGraph::from_snapshot) and refreshed for one
 //! pool by [`PoolGraph::set_pool_state`](crate::graph::PoolGraph::set_pool_state).
 
@@ -30,13 +32,23 @@ pub(crate) struct GEdge {
     pub stable: bool,
 }
 
-/// One entry of an adjacency list: the edge, the token at its other end, its pool and its
-/// zero-size rate (what the searches read, in 24 bytes instead of the whole edge).
+/// What the passes over all edges read of an edge, in 24 bytes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct EdgeHot {
+    pub ti: TokenId,
+    pub to: TokenId,
+    pub pool: PoolId,
+    pub kind: PoolKind,
+    pub stable: bool,
+    pub rate0: f64,
+}
+
+/// One entry of an adjacency list: the edge, the token at its other end and the edge's
+/// zero-size rate.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Adj {
     pub edge: u32,
     pub tok: u32,
-    pub pool: u32,
     pub rate0: f64,
 }
 
@@ -44,6 +56,8 @@ pub(crate) struct Adj {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct EdgeCache {
     edges: Vec<GEdge>,
+    /// `hot[k]`: the compact fields of `edges[k]`
+    hot: Vec<EdgeHot>,
     /// edges of pool p: `pool_start[p]..pool_start[p + 1]`
     pool_start: Vec<u32>,
     /// out-edges of token t: `out_adj[out_start[t]..out_start[t + 1]]`, `tok` the output
@@ -111,7 +125,6 @@ fn rows(
     let blank = Adj {
         edge: 0,
         tok: 0,
-        pool: 0,
         rate0: 0.0,
     };
     let mut adj = vec![blank; edges.len()];
@@ -123,13 +136,24 @@ fn rows(
             *a = Adj {
                 edge: idx32(k),
                 tok: other(e).0,
-                pool: e.pool.0,
                 rate0: e.rate0,
             };
         }
         *f = f.saturating_add(1);
     }
     (start, adj)
+}
+
+/// The compact fields of an edge.
+fn hot_of(e: &GEdge) -> EdgeHot {
+    EdgeHot {
+        ti: e.ti,
+        to: e.to,
+        pool: e.pool,
+        kind: e.kind,
+        stable: e.stable,
+        rate0: e.rate0,
+    }
 }
 
 /// The slice `v[start[t]..start[t + 1]]` (empty for an unknown token).
@@ -154,6 +178,7 @@ impl EdgeCache {
         let (out_start, out_adj) = rows(n_tokens, &edges, |e| e.ti, |e| e.to);
         let (in_start, in_adj) = rows(n_tokens, &edges, |e| e.to, |e| e.ti);
         EdgeCache {
+            hot: edges.iter().map(hot_of).collect(),
             edges,
             pool_start,
             out_start,
@@ -210,6 +235,9 @@ impl EdgeCache {
                     }
                 }
             }
+            if let Some(slot) = self.hot.get_mut(k) {
+                *slot = hot_of(&e);
+            }
             if let Some(slot) = self.edges.get_mut(k) {
                 *slot = e;
             }
@@ -219,6 +247,11 @@ impl EdgeCache {
     /// All directed edges (order: pool, then i, then j).
     pub fn edges(&self) -> &[GEdge] {
         &self.edges
+    }
+
+    /// The compact fields of the edges, `hot()[k]` those of `edges()[k]`.
+    pub fn hot(&self) -> &[EdgeHot] {
+        &self.hot
     }
 
     /// Edges leaving token `t` (`tok` their output token).
@@ -310,6 +343,10 @@ mod tests {
         assert_eq!(g.edge_cache().edges().len(), 6);
         assert_eq!(*g.edge_cache(), fresh(&g));
         let t = g.pool(p).unwrap().tokens[0].index();
-        assert!(g.edge_cache().out_of(t).iter().any(|a| a.pool == 1));
+        let cache = g.edge_cache();
+        assert!(cache
+            .out_of(t)
+            .iter()
+            .any(|a| cache.hot()[a.edge as usize].pool == p));
     }
 }

@@ -68,7 +68,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use dual::{DEdge, Dual};
-use edges::{EdgeCache, GEdge};
+use edges::{Adj, EdgeCache, GEdge};
 use model::{u256_to_f64, EdgeModel};
 use num_rational::Ratio;
 use primitive_types::U256;
@@ -325,8 +325,17 @@ fn allowed_pools(graph: &PoolGraph, req: &RouteRequest) -> Option<Vec<bool>> {
 }
 
 /// Whether pool `p` passes the filter mask (no mask: every pool).
-fn allowed(mask: Option<&[bool]>, p: u32) -> bool {
-    mask.map_or(true, |m| m.get(p as usize).copied().unwrap_or(false))
+fn allowed(mask: Option<&[bool]>, p: PoolId) -> bool {
+    mask.map_or(true, |m| m.get(p.index()).copied().unwrap_or(false))
+}
+
+/// Whether the edge of an adjacency entry passes the filter mask.
+fn adj_allowed(cache: &EdgeCache, mask: Option<&[bool]>, a: &Adj) -> bool {
+    mask.is_none()
+        || cache
+            .hot()
+            .get(a.edge as usize)
+            .is_some_and(|h| allowed(mask, h.pool))
 }
 
 const UNREACHED: usize = usize::MAX;
@@ -355,7 +364,7 @@ fn bfs(
             cache.in_of(u)
         };
         for a in adj {
-            if !allowed(mask, a.pool) {
+            if !adj_allowed(cache, mask, a) {
                 continue;
             }
             if let Some(dv) = d.get_mut(a.tok as usize) {
@@ -397,7 +406,7 @@ fn best_rates(
                 continue;
             }
             for e in cache.out_of(t) {
-                if !allowed(mask, e.pool) {
+                if !adj_allowed(cache, mask, e) {
                     continue;
                 }
                 #[allow(clippy::arithmetic_side_effects)] // f64
@@ -488,11 +497,9 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
     let d_in = bfs(cache, n, mask, &in_toks, true);
     let d_out = bfs(cache, n, mask, &out_toks, false);
     let hops = req.max_hops;
-    let edges: Vec<GEdge> = cache
-        .edges()
-        .iter()
-        .filter(|e| {
-            if !allowed(mask, e.pool.0) {
+    let sel: Vec<usize> = (cache.hot().iter().enumerate())
+        .filter(|(_, e)| {
+            if !allowed(mask, e.pool) {
                 return false;
             }
             let a = d_in.get(e.ti.index()).copied().unwrap_or(UNREACHED);
@@ -503,10 +510,15 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
                 && !(single_out && is_out(e.ti))
                 && !(single_in && is_in(e.to))
         })
-        .copied()
+        .map(|(k, _)| k)
         .collect();
+    let hot = cache.hot();
+    let edges: Vec<&GEdge> = sel.iter().filter_map(|k| cache.edges().get(*k)).collect();
     for t in in_toks.iter().chain(&out_toks) {
-        let ok = edges.iter().any(|e| e.ti == *t || e.to == *t);
+        let ok = sel
+            .iter()
+            .filter_map(|k| hot.get(*k))
+            .any(|e| e.ti == *t || e.to == *t);
         if !ok {
             return Err(RouteError::NoRoute);
         }
@@ -544,6 +556,7 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
         out_toks,
         in_toks,
         d_in,
+        sel,
     })
 }
 
@@ -552,12 +565,26 @@ struct Ctx<'a> {
     graph: &'a PoolGraph,
     req: &'a RouteRequest,
     prep: Prepared,
-    edges: Vec<GEdge>,
+    /// the pruned edges (the graph's, in its order)
+    edges: Vec<&'a GEdge>,
     vout: Vec<f64>,
     vin: Vec<f64>,
     out_toks: Vec<TokenId>,
     in_toks: Vec<TokenId>,
     d_in: Vec<usize>,
+    /// the graph's edge ids of `edges`
+    sel: Vec<usize>,
+}
+
+/// A pruned edge in local token indices with the fields the passes over all edges read, a
+/// quarter of the whole edge.
+#[derive(Debug, Clone, Copy)]
+struct LEdge {
+    ti: usize,
+    to: usize,
+    rate0: f64,
+    kind: PoolKind,
+    stable: bool,
 }
 
 /// Steps, claimed outputs, refunds.
@@ -654,9 +681,17 @@ impl Ctx<'_> {
         for t in self.in_toks.iter().chain(&self.out_toks) {
             touch(*t, &mut loc, &mut glob);
         }
-        for e in &self.edges {
+        let mut ledges = Vec::with_capacity(self.sel.len());
+        for e in self.sel.iter().map(|k| &self.graph.edge_cache().hot()[*k]) {
             touch(e.ti, &mut loc, &mut glob);
             touch(e.to, &mut loc, &mut glob);
+            ledges.push(LEdge {
+                ti: loc[e.ti.index()],
+                to: loc[e.to.index()],
+                rate0: e.rate0,
+                kind: e.kind,
+                stable: e.stable,
+            });
         }
         let nl = glob.len();
         let mut b = vec![0.0; nl];
@@ -677,8 +712,8 @@ impl Ctx<'_> {
         // (a pass that changes nothing leaves the same input to the next: stop there)
         for _ in 0..=self.req.max_hops {
             let mut changed = false;
-            for e in &self.edges {
-                let (i, o) = (loc[e.ti.index()], loc[e.to.index()]);
+            for e in &ledges {
+                let (i, o) = (e.ti, e.to);
                 let cand = nu0[o] * e.rate0;
                 if cand > nu0[i] && !is_out[i] {
                     nu0[i] = cand;
@@ -716,9 +751,10 @@ impl Ctx<'_> {
         let mut dedges: Vec<DEdge> = self
             .edges
             .iter()
-            .map(|e| DEdge {
-                ti: loc[e.ti.index()],
-                to: loc[e.to.index()],
+            .zip(&ledges)
+            .map(|(e, l)| DEdge {
+                ti: l.ti,
+                to: l.to,
                 m: e.m,
                 rate0: e.rate0,
             })
@@ -738,8 +774,8 @@ impl Ctx<'_> {
                 // a solidly fee rounded down (< 1 input unit), a solidly stable or Curve output
                 // a unit or two above the float curve; x·y = k outputs are floors (none)
                 let mut slack = 0.0;
-                for e in &self.edges {
-                    let (vi, vo) = (nu[loc[e.ti.index()]], nu[loc[e.to.index()]]);
+                for e in &ledges {
+                    let (vi, vo) = (nu[e.ti], nu[e.to]);
                     slack += match (e.kind, e.stable) {
                         (PoolKind::Solidly, false) => vi,
                         (PoolKind::Solidly, true) => vi + 2.0 * vo,
