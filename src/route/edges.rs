@@ -40,6 +40,8 @@ pub(crate) struct EdgeHot {
     pub pool: PoolId,
     pub kind: PoolKind,
     pub stable: bool,
+    /// the model's output is a closed form (x·y = k), cheaper than any test that would skip it
+    pub cheap_out: bool,
     pub rate0: f64,
 }
 
@@ -152,6 +154,7 @@ fn hot_of(e: &GEdge) -> EdgeHot {
         pool: e.pool,
         kind: e.kind,
         stable: e.stable,
+        cheap_out: matches!(e.m, EdgeModel::Cp { .. }),
         rate0: e.rate0,
     }
 }

@@ -585,6 +585,7 @@ struct LEdge {
     rate0: f64,
     kind: PoolKind,
     stable: bool,
+    cheap_out: bool,
 }
 
 /// Steps, claimed outputs, refunds.
@@ -691,6 +692,7 @@ impl Ctx<'_> {
                 rate0: e.rate0,
                 kind: e.kind,
                 stable: e.stable,
+                cheap_out: e.cheap_out,
             });
         }
         let nl = glob.len();
@@ -841,7 +843,7 @@ impl Ctx<'_> {
         }
         // the best single path, for one input and one output
         if self.in_toks.len() == 1 && self.out_toks.len() == 1 {
-            if let Some(sp) = self.single_path(gas)? {
+            if let Some(sp) = self.single_path(gas, &ledges, &loc, nl)? {
                 if best.as_ref().map_or(true, |b| sp.net > b.net) {
                     best = Some(sp);
                 }
@@ -1224,52 +1226,64 @@ impl Ctx<'_> {
         (steps, outs, refunds)
     }
 
-    /// Best single path (hop-bounded DP on float amounts), simulated exactly.
-    fn single_path(&self, gas: Option<GasModel>) -> Result<Option<Candidate>, RouteError> {
+    /// Best single path (hop-bounded DP on float amounts), simulated exactly. `ledges` are the
+    /// pruned edges in local indices (`loc`, `nl` tokens).
+    fn single_path(
+        &self,
+        gas: Option<GasModel>,
+        ledges: &[LEdge],
+        loc: &[usize],
+        nl: usize,
+    ) -> Result<Option<Candidate>, RouteError> {
         let n = self.graph.n_tokens();
         let (src, amt) = self.prep.inputs[0];
         let dst = self.out_toks[0];
+        let (ls, ld) = (loc[src.index()], loc[dst.index()]);
         let gm_price = gas.map_or(0.0, |g| g.gas_price);
-        let mut layer = vec![0.0f64; n];
-        layer[src.index()] = u256_to_f64(amt);
-        let mut parents: Vec<Vec<usize>> = Vec::new();
+        let mut layer = vec![0.0f64; nl];
+        layer[ls] = u256_to_f64(amt);
+        let mut next = vec![0.0f64; nl];
+        let mut parents: Vec<Vec<usize>> = Vec::with_capacity(self.req.max_hops);
         let mut best: Option<(f64, usize)> = None;
         let mut cost_layer = 0.0;
         for h in 0..self.req.max_hops {
-            let mut next = vec![0.0f64; n];
-            let mut par = vec![usize::MAX; n];
-            for (k, e) in self.edges.iter().enumerate() {
-                let a = layer[e.ti.index()];
-                if a > 0.0 {
-                    let o = e.m.out(a);
-                    if o > next[e.to.index()] {
-                        next[e.to.index()] = o;
-                        par[e.to.index()] = k;
+            next.fill(0.0);
+            let mut par = vec![usize::MAX; nl];
+            for (k, e) in ledges.iter().enumerate() {
+                let a = layer[e.ti];
+                // out is concave with slope rate0 at 0, so out(a) ≤ a·rate0 (the margin covers
+                // float noise): an iterative model is not solved when even that cannot beat the
+                // best so far (for x·y = k the test costs more than the closed form)
+                if a > 0.0 && (e.cheap_out || !(a * e.rate0 * (1.0 + 1e-9) <= next[e.to])) {
+                    let o = self.edges[k].m.out(a);
+                    if o > next[e.to] {
+                        next[e.to] = o;
+                        par[e.to] = k;
                     }
                 }
             }
             cost_layer += gas.map_or(0.0, |g| {
                 g.stableswap.min(g.solidly).min(g.constant_product) as f64
             }) * gm_price;
-            let v = next[dst.index()] - cost_layer;
+            let v = next[ld] - cost_layer;
             parents.push(par);
-            if next[dst.index()] > 0.0 && best.map_or(true, |(b, _)| v > b) {
+            if next[ld] > 0.0 && best.map_or(true, |(b, _)| v > b) {
                 best = Some((v, h));
             }
-            layer = next;
+            core::mem::swap(&mut layer, &mut next);
         }
         let Some((_, hbest)) = best else {
             return Ok(None);
         };
         let mut path = Vec::new();
-        let mut t = dst.index();
+        let mut t = ld;
         for h in (0..=hbest).rev() {
             let k = parents[h][t];
             if k == usize::MAX {
                 return Ok(None);
             }
             path.push(k);
-            t = self.edges[k].ti.index();
+            t = ledges[k].ti;
         }
         path.reverse();
         let mut states = PoolStates::new(self.graph.n_pools());
