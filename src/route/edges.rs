@@ -27,12 +27,11 @@ pub(crate) struct GEdge {
     pub m: EdgeModel,
     /// zero-size rate (fee included), positive and finite
     pub rate0: f64,
-    /// the pool's family and (solidly) stable flag, so the router need not look the pool up
-    pub kind: PoolKind,
-    pub stable: bool,
 }
 
-/// What the passes over all edges read of an edge, in 24 bytes.
+/// What the passes over all edges read of an edge, in 24 bytes: its tokens, its pool and the
+/// pool's family and (solidly) stable flag (so the router need not look the pool up), whether
+/// its model is a closed form, its zero-size rate.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct EdgeHot {
     pub ti: TokenId,
@@ -89,8 +88,6 @@ fn push_pool_edges(pid: PoolId, p: &PoolInfo, fm: &FloatPool, v: &mut Vec<GEdge>
                         to: *to,
                         m,
                         rate0,
-                        kind: p.kind,
-                        stable: p.stable,
                     });
                 }
             }
@@ -146,14 +143,14 @@ fn rows(
     (start, adj)
 }
 
-/// The compact fields of an edge.
-fn hot_of(e: &GEdge) -> EdgeHot {
+/// The compact fields of an edge of pool `p`.
+fn hot_of(e: &GEdge, p: &PoolInfo) -> EdgeHot {
     EdgeHot {
         ti: e.ti,
         to: e.to,
         pool: e.pool,
-        kind: e.kind,
-        stable: e.stable,
+        kind: p.kind,
+        stable: p.stable,
         cheap_out: matches!(e.m, EdgeModel::Cp { .. }),
         rate0: e.rate0,
     }
@@ -172,17 +169,26 @@ impl EdgeCache {
     pub fn build(n_tokens: usize, pools: &[PoolInfo], models: &[FloatPool]) -> Self {
         // two directions per pool, six for a 3-coin pool
         let mut edges = Vec::with_capacity(pools.len().saturating_mul(2));
+        let mut hot = Vec::with_capacity(pools.len().saturating_mul(2));
         let mut pool_start = Vec::with_capacity(pools.len().saturating_add(1));
         for (k, (p, fm)) in pools.iter().zip(models).enumerate() {
             pool_start.push(idx32(edges.len()));
+            let first = edges.len();
             push_pool_edges(PoolId(idx32(k)), p, fm, &mut edges);
+            hot.extend(
+                edges
+                    .get(first..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|e| hot_of(e, p)),
+            );
         }
         pool_start.push(idx32(edges.len()));
         let (out_start, out_adj) = rows(n_tokens, &edges, |e| e.ti, |e| e.to);
         let (in_start, in_adj) = rows(n_tokens, &edges, |e| e.to, |e| e.ti);
         EdgeCache {
-            hot: edges.iter().map(hot_of).collect(),
             edges,
+            hot,
             pool_start,
             out_start,
             out_adj,
@@ -239,7 +245,7 @@ impl EdgeCache {
                 }
             }
             if let Some(slot) = self.hot.get_mut(k) {
-                *slot = hot_of(&e);
+                *slot = hot_of(&e, info);
             }
             if let Some(slot) = self.edges.get_mut(k) {
                 *slot = e;

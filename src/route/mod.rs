@@ -497,7 +497,10 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
     let d_in = bfs(cache, n, mask, &in_toks, true);
     let d_out = bfs(cache, n, mask, &out_toks, false);
     let hops = req.max_hops;
-    let sel: Vec<usize> = (cache.hot().iter().enumerate())
+    let sel: Vec<usize> = cache
+        .hot()
+        .iter()
+        .enumerate()
         .filter(|(_, e)| {
             if !allowed(mask, e.pool) {
                 return false;
@@ -822,9 +825,9 @@ impl Ctx<'_> {
             let mut worst: Option<(f64, usize)> = None;
             for (k, a) in ev.arb.iter().enumerate() {
                 if a.x > 0.0 {
-                    let e = &self.edges[idx[k]];
                     let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
-                    let cost = gm.units(e.kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
+                    let kind = ledges[idx[k]].kind;
+                    let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
                     let short = profit - cost;
                     if short < 0.0 && worst.map_or(true, |(w, _)| short < w) {
                         worst = Some((short, k));
