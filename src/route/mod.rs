@@ -764,6 +764,13 @@ impl Ctx<'_> {
                 rate0: e.rate0,
             })
             .collect();
+        // the best single path, for one input and one output: it does not depend on the dual,
+        // and runs while the edges it reads are in cache from the passes above
+        let single = if !bound_only && self.in_toks.len() == 1 && self.out_toks.len() == 1 {
+            self.single_path(gas, &ledges, &loc, nl)?
+        } else {
+            None
+        };
         let mut best: Option<Candidate> = None;
         let mut bound = f64::INFINITY;
         let mut nu = nu0;
@@ -844,12 +851,9 @@ impl Ctx<'_> {
                 break;
             }
         }
-        // the best single path, for one input and one output
-        if self.in_toks.len() == 1 && self.out_toks.len() == 1 {
-            if let Some(sp) = self.single_path(gas, &ledges, &loc, nl)? {
-                if best.as_ref().map_or(true, |b| sp.net > b.net) {
-                    best = Some(sp);
-                }
+        if let Some(sp) = single {
+            if best.as_ref().map_or(true, |b| sp.net > b.net) {
+                best = Some(sp);
             }
         }
         let best = best.ok_or(RouteError::NoRoute)?;
