@@ -14,6 +14,7 @@
 use crate::error::RouteError;
 use crate::pool::stableswap::{StableSwapParams, Variant};
 use crate::pool::{ConstantProduct, Pool, Solidly, StableSwap};
+use crate::route::edges::EdgeCache;
 use crate::route::model::{FamilyParams, FloatPool};
 use crate::snapshot::{FeeField, PoolKind, Snapshot, SnapshotPool};
 use crate::units::{parse_u256_dec, PoolId, TokenId};
@@ -62,6 +63,10 @@ pub struct PoolInfo {
 
 /// A validated snapshot: dense ids, exact pools, adjacency, float search models.
 ///
+/// The directed pool edges of the router (with their float models and per-token adjacency)
+/// are built once here and follow [`PoolGraph::set_pool_state`], so a quote does not rebuild
+/// them; they take a few hundred bytes per pool.
+///
 /// # Invariants
 /// Every pool's coins are distinct tokens of the graph; `pool.n_coins() == tokens.len()`;
 /// token addresses and pool ids are unique.
@@ -76,6 +81,8 @@ pub struct PoolGraph {
     adjacency: Vec<Vec<PoolId>>,
     params: Vec<FamilyParams>,
     pub(crate) models: Vec<FloatPool>,
+    /// the directed edges on `models`, kept in step with them (the router reads them)
+    edges: EdgeCache,
 }
 
 /// Normalise an address for lookup: EVM hex lower-cased, base58 kept.
@@ -142,6 +149,7 @@ impl PoolGraph {
             adjacency: Vec::new(),
             params: Vec::with_capacity(snap.pools.len()),
             models: Vec::with_capacity(snap.pools.len()),
+            edges: EdgeCache::default(),
         };
         for t in &snap.tokens {
             let a = normalise(chain_id, &t.address)?;
@@ -165,6 +173,7 @@ impl PoolGraph {
                 }
             }
         }
+        g.edges = EdgeCache::build(g.tokens.len(), &g.pools, &g.models);
         Ok(g)
     }
 
@@ -383,6 +392,11 @@ impl PoolGraph {
         self.models.get(p.index())
     }
 
+    /// The directed pool edges and their adjacency, on the current float models.
+    pub(crate) fn edge_cache(&self) -> &EdgeCache {
+        &self.edges
+    }
+
     /// Coin index of token `t` in pool `p`.
     #[must_use]
     pub fn coin_index(&self, p: PoolId, t: TokenId) -> Option<usize> {
@@ -420,6 +434,8 @@ impl PoolGraph {
             *m = model;
         }
         info.pool = state;
+        self.edges
+            .refresh_pool(self.tokens.len(), &self.pools, &self.models, p);
         Ok(())
     }
 }

@@ -51,6 +51,7 @@
 #[cfg(feature = "serde")]
 pub mod body;
 pub(crate) mod dual;
+pub(crate) mod edges;
 pub mod fmath;
 pub mod model;
 
@@ -67,6 +68,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use dual::{DEdge, Dual};
+use edges::{Adj, EdgeCache, GEdge};
 use model::{u256_to_f64, EdgeModel};
 use num_rational::Ratio;
 use primitive_types::U256;
@@ -217,18 +219,6 @@ impl RouteRequest {
     }
 }
 
-/// A directed edge of the pruned problem, with global ids.
-#[derive(Debug, Clone, Copy)]
-struct GEdge {
-    pool: PoolId,
-    i: usize,
-    j: usize,
-    ti: TokenId,
-    to: TokenId,
-    m: EdgeModel,
-    rate0: f64,
-}
-
 /// One flow of a recovered solution.
 #[derive(Debug, Clone, Copy)]
 struct Flow {
@@ -320,51 +310,44 @@ fn pool_allowed(graph: &PoolGraph, req: &RouteRequest, source: &str) -> bool {
     true
 }
 
-/// All usable directed edges of the graph (index order: pool, then i, then j).
-fn all_edges(graph: &PoolGraph, req: &RouteRequest) -> Vec<GEdge> {
-    // two directions per pool, six for a 3-coin pool
-    let mut v = Vec::with_capacity(graph.n_pools().saturating_mul(2));
-    for (k, (p, fm)) in graph.pools().iter().zip(&graph.models).enumerate() {
-        if !pool_allowed(graph, req, &p.source) {
-            continue;
-        }
-        let Ok(pid) = u32::try_from(k) else { continue };
-        for (i, ti) in p.tokens.iter().enumerate() {
-            for (j, to) in p.tokens.iter().enumerate() {
-                if i == j {
-                    continue;
-                }
-                if let Some(m) = fm.edge(i, j) {
-                    let rate0 = m.rate0();
-                    if rate0 > 0.0 && rate0.is_finite() {
-                        v.push(GEdge {
-                            pool: PoolId(pid),
-                            i,
-                            j,
-                            ti: *ti,
-                            to: *to,
-                            m,
-                            rate0,
-                        });
-                    }
-                }
-            }
-        }
-    }
-    v
+/// The pools the request's source filters allow, one flag per pool; `None` when no filter
+/// applies (every pool allowed).
+fn allowed_pools(graph: &PoolGraph, req: &RouteRequest) -> Option<Vec<bool>> {
+    let filtered = req.source_whitelist.is_some()
+        || (graph.chain_id() != CHAIN_101 && !req.source_blacklist.is_empty());
+    filtered.then(|| {
+        graph
+            .pools()
+            .iter()
+            .map(|p| pool_allowed(graph, req, &p.source))
+            .collect()
+    })
+}
+
+/// Whether pool `p` passes the filter mask (no mask: every pool).
+fn allowed(mask: Option<&[bool]>, p: PoolId) -> bool {
+    mask.map_or(true, |m| m.get(p.index()).copied().unwrap_or(false))
+}
+
+/// Whether the edge of an adjacency entry passes the filter mask.
+fn adj_allowed(cache: &EdgeCache, mask: Option<&[bool]>, a: &Adj) -> bool {
+    mask.is_none()
+        || cache
+            .hot()
+            .get(a.edge as usize)
+            .is_some_and(|h| allowed(mask, h.pool))
 }
 
 const UNREACHED: usize = usize::MAX;
 
-/// Hop distances from a set of tokens, forward (`forward`) or backward along the edges.
-fn bfs(n: usize, edges: &[GEdge], starts: &[TokenId], forward: bool) -> Vec<usize> {
-    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (k, e) in edges.iter().enumerate() {
-        let from = if forward { e.ti } else { e.to };
-        if let Some(a) = adj.get_mut(from.index()) {
-            a.push(k);
-        }
-    }
+/// Hop distances from a set of tokens, forward (`forward`) or backward along the allowed edges.
+fn bfs(
+    cache: &EdgeCache,
+    n: usize,
+    mask: Option<&[bool]>,
+    starts: &[TokenId],
+    forward: bool,
+) -> Vec<usize> {
     let mut d = vec![UNREACHED; n];
     let mut q = VecDeque::new();
     for s in starts {
@@ -375,13 +358,19 @@ fn bfs(n: usize, edges: &[GEdge], starts: &[TokenId], forward: bool) -> Vec<usiz
     }
     while let Some(u) = q.pop_front() {
         let du = d.get(u).copied().unwrap_or(UNREACHED);
-        for &k in adj.get(u).map_or(&[][..], Vec::as_slice) {
-            let Some(e) = edges.get(k) else { continue };
-            let v = if forward { e.to.index() } else { e.ti.index() };
-            if let Some(dv) = d.get_mut(v) {
+        let adj = if forward {
+            cache.out_of(u)
+        } else {
+            cache.in_of(u)
+        };
+        for a in adj {
+            if !adj_allowed(cache, mask, a) {
+                continue;
+            }
+            if let Some(dv) = d.get_mut(a.tok as usize) {
                 if *dv == UNREACHED {
                     *dv = du.saturating_add(1);
-                    q.push_back(v);
+                    q.push_back(a.tok as usize);
                 }
             }
         }
@@ -389,31 +378,62 @@ fn bfs(n: usize, edges: &[GEdge], starts: &[TokenId], forward: bool) -> Vec<usiz
     d
 }
 
-/// Best product of zero-size rates from `src` to every token over at most `hops` edges.
-fn best_rates(n: usize, edges: &[GEdge], src: TokenId, hops: usize, mid: bool) -> Vec<f64> {
+/// Best product of zero-size rates from `src` to every token over at most `hops` allowed edges.
+///
+/// Bellman–Ford passes, each relaxing every edge from the values after the previous pass. An
+/// edge out of a token whose value the previous pass did not change cannot improve anything
+/// (that pass relaxed it from the same value), so each pass relaxes only the edges out of the
+/// tokens the previous pass changed: the same values as relaxing every edge.
+fn best_rates(
+    cache: &EdgeCache,
+    n: usize,
+    mask: Option<&[bool]>,
+    src: TokenId,
+    hops: usize,
+) -> Vec<f64> {
     let mut r = vec![0.0f64; n];
-    if let Some(x) = r.get_mut(src.index()) {
-        *x = 1.0;
-    }
+    let Some(x) = r.get_mut(src.index()) else {
+        return r;
+    };
+    *x = 1.0;
+    // the tokens changed by the previous pass, with their values after it
+    let mut front: Vec<(usize, f64)> = vec![(src.index(), 1.0)];
+    let mut changed: Vec<usize> = Vec::new();
+    let mut is_changed = vec![false; n];
     for _ in 0..hops {
-        let prev = r.clone();
-        let mut changed = false;
-        for e in edges {
-            let a = prev.get(e.ti.index()).copied().unwrap_or(0.0);
-            if a > 0.0 {
-                let rate = if mid { e.m.mid0() } else { e.rate0 };
+        for &(t, a) in &front {
+            if !(a > 0.0) {
+                continue;
+            }
+            for e in cache.out_of(t) {
+                if !adj_allowed(cache, mask, e) {
+                    continue;
+                }
                 #[allow(clippy::arithmetic_side_effects)] // f64
-                let c = a * rate;
-                if let Some(b) = r.get_mut(e.to.index()) {
+                let c = a * e.rate0;
+                let to = e.tok as usize;
+                if let Some(b) = r.get_mut(to) {
                     if c > *b {
                         *b = c;
-                        changed = true;
+                        if let Some(f) = is_changed.get_mut(to) {
+                            if !*f {
+                                *f = true;
+                                changed.push(to);
+                            }
+                        }
                     }
                 }
             }
         }
-        if !changed {
+        if changed.is_empty() {
             break;
+        }
+        front.clear();
+        for t in changed.drain(..) {
+            if let Some(f) = is_changed.get_mut(t) {
+                *f = false;
+            }
+            front.push((t, r.get(t).copied().unwrap_or(0.0)));
         }
     }
     r
@@ -464,7 +484,9 @@ pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteErr
 fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a>, RouteError> {
     let prep = prepare(graph, req)?;
     let n = graph.n_tokens();
-    let all = all_edges(graph, req);
+    let cache = graph.edge_cache();
+    let mask = allowed_pools(graph, req);
+    let mask = mask.as_deref();
     let in_toks: Vec<TokenId> = prep.inputs.iter().map(|x| x.0).collect();
     let out_toks: Vec<TokenId> = prep.outputs.iter().map(|x| x.0).collect();
     let single_out = out_toks.len() == 1;
@@ -472,12 +494,17 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
     let is_in = |t: TokenId| in_toks.contains(&t);
     let is_out = |t: TokenId| out_toks.contains(&t);
     // 1. prune
-    let d_in = bfs(n, &all, &in_toks, true);
-    let d_out = bfs(n, &all, &out_toks, false);
+    let d_in = bfs(cache, n, mask, &in_toks, true);
+    let d_out = bfs(cache, n, mask, &out_toks, false);
     let hops = req.max_hops;
-    let edges: Vec<GEdge> = all
+    let sel: Vec<usize> = cache
+        .hot()
         .iter()
-        .filter(|e| {
+        .enumerate()
+        .filter(|(_, e)| {
+            if !allowed(mask, e.pool) {
+                return false;
+            }
             let a = d_in.get(e.ti.index()).copied().unwrap_or(UNREACHED);
             let b = d_out.get(e.to.index()).copied().unwrap_or(UNREACHED);
             a != UNREACHED
@@ -486,10 +513,15 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
                 && !(single_out && is_out(e.ti))
                 && !(single_in && is_in(e.to))
         })
-        .copied()
+        .map(|(k, _)| k)
         .collect();
+    let hot = cache.hot();
+    let edges: Vec<&GEdge> = sel.iter().filter_map(|k| cache.edges().get(*k)).collect();
     for t in in_toks.iter().chain(&out_toks) {
-        let ok = edges.iter().any(|e| e.ti == *t || e.to == *t);
+        let ok = sel
+            .iter()
+            .filter_map(|k| hot.get(*k))
+            .any(|e| e.ti == *t || e.to == *t);
         if !ok {
             return Err(RouteError::NoRoute);
         }
@@ -498,13 +530,13 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
     let out0 = *out_toks
         .first()
         .ok_or(RouteError::BadRequest("no outputs"))?;
-    let fwd0 = best_rates(n, &all, out0, hops, false);
+    let fwd0 = best_rates(cache, n, mask, out0, hops);
     let mut vout = Vec::with_capacity(out_toks.len());
     for (k, t) in out_toks.iter().enumerate() {
         if k == 0 {
             vout.push(1.0);
         } else {
-            let f = best_rates(n, &all, *t, hops, false);
+            let f = best_rates(cache, n, mask, *t, hops);
             let v = mid_value(&f, &fwd0, *t, out0);
             if !(v > 0.0) {
                 return Err(RouteError::NoRoute);
@@ -514,7 +546,7 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
     }
     let mut vin = Vec::with_capacity(in_toks.len());
     for t in &in_toks {
-        let f = best_rates(n, &all, *t, hops, false);
+        let f = best_rates(cache, n, mask, *t, hops);
         vin.push(mid_value(&f, &fwd0, *t, out0));
     }
     Ok(Ctx {
@@ -527,6 +559,7 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
         out_toks,
         in_toks,
         d_in,
+        sel,
     })
 }
 
@@ -535,12 +568,27 @@ struct Ctx<'a> {
     graph: &'a PoolGraph,
     req: &'a RouteRequest,
     prep: Prepared,
-    edges: Vec<GEdge>,
+    /// the pruned edges (the graph's, in its order)
+    edges: Vec<&'a GEdge>,
     vout: Vec<f64>,
     vin: Vec<f64>,
     out_toks: Vec<TokenId>,
     in_toks: Vec<TokenId>,
     d_in: Vec<usize>,
+    /// the graph's edge ids of `edges`
+    sel: Vec<usize>,
+}
+
+/// A pruned edge in local token indices with the fields the passes over all edges read, a
+/// quarter of the whole edge.
+#[derive(Debug, Clone, Copy)]
+struct LEdge {
+    ti: usize,
+    to: usize,
+    rate0: f64,
+    kind: PoolKind,
+    stable: bool,
+    cheap_out: bool,
 }
 
 /// Steps, claimed outputs, refunds.
@@ -637,9 +685,18 @@ impl Ctx<'_> {
         for t in self.in_toks.iter().chain(&self.out_toks) {
             touch(*t, &mut loc, &mut glob);
         }
-        for e in &self.edges {
+        let mut ledges = Vec::with_capacity(self.sel.len());
+        for e in self.sel.iter().map(|k| &self.graph.edge_cache().hot()[*k]) {
             touch(e.ti, &mut loc, &mut glob);
             touch(e.to, &mut loc, &mut glob);
+            ledges.push(LEdge {
+                ti: loc[e.ti.index()],
+                to: loc[e.to.index()],
+                rate0: e.rate0,
+                kind: e.kind,
+                stable: e.stable,
+                cheap_out: e.cheap_out,
+            });
         }
         let nl = glob.len();
         let mut b = vec![0.0; nl];
@@ -657,13 +714,19 @@ impl Ctx<'_> {
         for ((t, _), v) in self.prep.outputs.iter().zip(&self.vout) {
             nu0[loc[t.index()]] = *v;
         }
+        // (a pass that changes nothing leaves the same input to the next: stop there)
         for _ in 0..=self.req.max_hops {
-            for e in &self.edges {
-                let (i, o) = (loc[e.ti.index()], loc[e.to.index()]);
+            let mut changed = false;
+            for e in &ledges {
+                let (i, o) = (e.ti, e.to);
                 let cand = nu0[o] * e.rate0;
                 if cand > nu0[i] && !is_out[i] {
                     nu0[i] = cand;
+                    changed = true;
                 }
+            }
+            if !changed {
+                break;
             }
         }
         let tiny = nu0
@@ -687,25 +750,35 @@ impl Ctx<'_> {
             )
         });
 
-        let mut excluded = vec![false; self.edges.len()];
+        // the problem's edges in local indices; `idx[k]` is the pruned edge of `dedges[k]`, and
+        // a gas round removes its dropped edge from both
+        let mut idx: Vec<usize> = (0..self.edges.len()).collect();
+        let mut dedges: Vec<DEdge> = self
+            .edges
+            .iter()
+            .zip(&ledges)
+            .map(|(e, l)| DEdge {
+                ti: l.ti,
+                to: l.to,
+                m: e.m,
+                rate0: e.rate0,
+            })
+            .collect();
+        // the best single path, for one input and one output: it does not depend on the dual,
+        // and runs while the edges it reads are in cache from the passes above
+        let single = if !bound_only && self.in_toks.len() == 1 && self.out_toks.len() == 1 {
+            self.single_path(gas, &ledges, &loc, nl)?
+        } else {
+            None
+        };
         let mut best: Option<Candidate> = None;
         let mut bound = f64::INFINITY;
-        let mut nu = nu0.clone();
+        let mut nu = nu0;
         let mut no_gain = 0;
+        // value of one base unit of each token, in units of the objective (c·ν = 1); tokens
+        // outside the problem stay 0
+        let mut tok_val = vec![0.0; n];
         for round in 0..24 {
-            let idx: Vec<usize> = (0..self.edges.len()).filter(|k| !excluded[*k]).collect();
-            let dedges: Vec<DEdge> = idx
-                .iter()
-                .map(|k| {
-                    let e = &self.edges[*k];
-                    DEdge {
-                        ti: loc[e.ti.index()],
-                        to: loc[e.to.index()],
-                        m: e.m,
-                        rate0: e.rate0,
-                    }
-                })
-                .collect();
             let du = Dual::new(nl, &dedges, &b, &c);
             let h = du.solve(&mut nu, &order, &is_out, 80);
             if round == 0 {
@@ -713,12 +786,12 @@ impl Ctx<'_> {
                 // a solidly fee rounded down (< 1 input unit), a solidly stable or Curve output
                 // a unit or two above the float curve; x·y = k outputs are floors (none)
                 let mut slack = 0.0;
-                for e in &self.edges {
-                    let (vi, vo) = (nu[loc[e.ti.index()]], nu[loc[e.to.index()]]);
-                    slack += match self.graph.pool(e.pool).map(|p| (p.kind, p.stable)) {
-                        Some((PoolKind::Solidly, false)) => vi,
-                        Some((PoolKind::Solidly, true)) => vi + 2.0 * vo,
-                        Some((PoolKind::Stableswap, _)) => 2.0 * vo,
+                for e in &ledges {
+                    let (vi, vo) = (nu[e.ti], nu[e.to]);
+                    slack += match (e.kind, e.stable) {
+                        (PoolKind::Solidly, false) => vi,
+                        (PoolKind::Solidly, true) => vi + 2.0 * vo,
+                        (PoolKind::Stableswap, _) => 2.0 * vo,
                         _ => 0.0,
                     };
                 }
@@ -741,8 +814,6 @@ impl Ctx<'_> {
                 .iter()
                 .map(|t| (*t, ev.grad[loc[t.index()]].max(0.0)))
                 .collect();
-            // value of one base unit of each token, in units of the objective (c·ν = 1)
-            let mut tok_val = vec![0.0; self.graph.n_tokens()];
             for (l, g) in glob.iter().enumerate() {
                 tok_val[g.index()] = nu[l];
             }
@@ -760,20 +831,17 @@ impl Ctx<'_> {
             let Some(gm) = gas else { break };
             let mut worst: Option<(f64, usize)> = None;
             for &(k, a) in &ev.act {
-                let e = &self.edges[idx[k]];
                 let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
-                let kind = self
-                    .graph
-                    .pool(e.pool)
-                    .map_or(PoolKind::ConstantProduct, |p| p.kind);
+                let kind = ledges[idx[k]].kind;
                 let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
                 let short = profit - cost;
                 if short < 0.0 && worst.map_or(true, |(w, _)| short < w) {
-                    worst = Some((short, idx[k]));
+                    worst = Some((short, k));
                 }
             }
             let Some((_, drop)) = worst else { break };
-            excluded[drop] = true;
+            idx.remove(drop);
+            dedges.remove(drop);
             if round > 0 {
                 no_gain += 1;
             }
@@ -781,12 +849,9 @@ impl Ctx<'_> {
                 break;
             }
         }
-        // the best single path, for one input and one output
-        if self.in_toks.len() == 1 && self.out_toks.len() == 1 {
-            if let Some(sp) = self.single_path(gas)? {
-                if best.as_ref().map_or(true, |b| sp.net > b.net) {
-                    best = Some(sp);
-                }
+        if let Some(sp) = single {
+            if best.as_ref().map_or(true, |b| sp.net > b.net) {
+                best = Some(sp);
             }
         }
         let best = best.ok_or(RouteError::NoRoute)?;
@@ -1166,52 +1231,64 @@ impl Ctx<'_> {
         (steps, outs, refunds)
     }
 
-    /// Best single path (hop-bounded DP on float amounts), simulated exactly.
-    fn single_path(&self, gas: Option<GasModel>) -> Result<Option<Candidate>, RouteError> {
+    /// Best single path (hop-bounded DP on float amounts), simulated exactly. `ledges` are the
+    /// pruned edges in local indices (`loc`, `nl` tokens).
+    fn single_path(
+        &self,
+        gas: Option<GasModel>,
+        ledges: &[LEdge],
+        loc: &[usize],
+        nl: usize,
+    ) -> Result<Option<Candidate>, RouteError> {
         let n = self.graph.n_tokens();
         let (src, amt) = self.prep.inputs[0];
         let dst = self.out_toks[0];
+        let (ls, ld) = (loc[src.index()], loc[dst.index()]);
         let gm_price = gas.map_or(0.0, |g| g.gas_price);
-        let mut layer = vec![0.0f64; n];
-        layer[src.index()] = u256_to_f64(amt);
-        let mut parents: Vec<Vec<usize>> = Vec::new();
+        let mut layer = vec![0.0f64; nl];
+        layer[ls] = u256_to_f64(amt);
+        let mut next = vec![0.0f64; nl];
+        let mut parents: Vec<Vec<usize>> = Vec::with_capacity(self.req.max_hops);
         let mut best: Option<(f64, usize)> = None;
         let mut cost_layer = 0.0;
         for h in 0..self.req.max_hops {
-            let mut next = vec![0.0f64; n];
-            let mut par = vec![usize::MAX; n];
-            for (k, e) in self.edges.iter().enumerate() {
-                let a = layer[e.ti.index()];
-                if a > 0.0 {
-                    let o = e.m.out(a);
-                    if o > next[e.to.index()] {
-                        next[e.to.index()] = o;
-                        par[e.to.index()] = k;
+            next.fill(0.0);
+            let mut par = vec![usize::MAX; nl];
+            for (k, e) in ledges.iter().enumerate() {
+                let a = layer[e.ti];
+                // out is concave with slope rate0 at 0, so out(a) ≤ a·rate0 (the margin covers
+                // float noise): an iterative model is not solved when even that cannot beat the
+                // best so far (for x·y = k the test costs more than the closed form)
+                if a > 0.0 && (e.cheap_out || !(a * e.rate0 * (1.0 + 1e-9) <= next[e.to])) {
+                    let o = self.edges[k].m.out(a);
+                    if o > next[e.to] {
+                        next[e.to] = o;
+                        par[e.to] = k;
                     }
                 }
             }
             cost_layer += gas.map_or(0.0, |g| {
                 g.stableswap.min(g.solidly).min(g.constant_product) as f64
             }) * gm_price;
-            let v = next[dst.index()] - cost_layer;
+            let v = next[ld] - cost_layer;
             parents.push(par);
-            if next[dst.index()] > 0.0 && best.map_or(true, |(b, _)| v > b) {
+            if next[ld] > 0.0 && best.map_or(true, |(b, _)| v > b) {
                 best = Some((v, h));
             }
-            layer = next;
+            core::mem::swap(&mut layer, &mut next);
         }
         let Some((_, hbest)) = best else {
             return Ok(None);
         };
         let mut path = Vec::new();
-        let mut t = dst.index();
+        let mut t = ld;
         for h in (0..=hbest).rev() {
             let k = parents[h][t];
             if k == usize::MAX {
                 return Ok(None);
             }
             path.push(k);
-            t = self.edges[k].ti.index();
+            t = ledges[k].ti;
         }
         path.reverse();
         let mut states = PoolStates::new(self.graph.n_pools());

@@ -1,0 +1,361 @@
+//! The directed pool edges of a [`PoolGraph`](crate::graph::PoolGraph) with their float models,
+//! kept with the graph so a quote does not rebuild them.
+//!
+//! Every usable direction (pool, coin i → coin j) of every pool, in the order pool, then i, then
+//! j, with its float model on the pool's current state and its zero-size rate; the few fields
+//! the router's passes over all edges read, in a compact array beside them (a quote starts with
+//! these tables out of cache, and the whole edges are five times larger); and compressed out-
+//! and in-adjacency per token (edge indices ascending) for the router's searches. Built by
+//! [`PoolGraph::from_snapshot`](crate::graph::PoolGraph::from_snapshot) and refreshed for one
+//! pool by [`PoolGraph::set_pool_state`](crate::graph::PoolGraph::set_pool_state).
+
+use super::model::{EdgeModel, FloatPool};
+use crate::graph::PoolInfo;
+use crate::snapshot::PoolKind;
+use crate::units::{PoolId, TokenId};
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// A directed pool edge with global ids.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct GEdge {
+    pub pool: PoolId,
+    pub i: usize,
+    pub j: usize,
+    pub ti: TokenId,
+    pub to: TokenId,
+    pub m: EdgeModel,
+    /// zero-size rate (fee included), positive and finite
+    pub rate0: f64,
+}
+
+/// What the passes over all edges read of an edge, in 24 bytes: its tokens, its pool and the
+/// pool's family and (solidly) stable flag (so the router need not look the pool up), whether
+/// its model is a closed form, its zero-size rate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct EdgeHot {
+    pub ti: TokenId,
+    pub to: TokenId,
+    pub pool: PoolId,
+    pub kind: PoolKind,
+    pub stable: bool,
+    /// the model's output is a closed form (x·y = k), cheaper than any test that would skip it
+    pub cheap_out: bool,
+    pub rate0: f64,
+}
+
+/// One entry of an adjacency list: the edge, the token at its other end and the edge's
+/// zero-size rate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Adj {
+    pub edge: u32,
+    pub tok: u32,
+    pub rate0: f64,
+}
+
+/// The directed edges of a graph and their per-token adjacency (compressed rows).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct EdgeCache {
+    edges: Vec<GEdge>,
+    /// `hot[k]`: the compact fields of `edges[k]`
+    hot: Vec<EdgeHot>,
+    /// edges of pool p: `pool_start[p]..pool_start[p + 1]`
+    pool_start: Vec<u32>,
+    /// out-edges of token t: `out_adj[out_start[t]..out_start[t + 1]]`, `tok` the output
+    out_start: Vec<u32>,
+    out_adj: Vec<Adj>,
+    /// in-edges of token t: `in_adj[in_start[t]..in_start[t + 1]]`, `tok` the input
+    in_start: Vec<u32>,
+    in_adj: Vec<Adj>,
+}
+
+/// Push the usable directed edges of one pool (order i, then j): those whose float model exists
+/// and whose zero-size rate is positive and finite.
+fn push_pool_edges(pid: PoolId, p: &PoolInfo, fm: &FloatPool, v: &mut Vec<GEdge>) {
+    for (i, ti) in p.tokens.iter().enumerate() {
+        for (j, to) in p.tokens.iter().enumerate() {
+            if i == j {
+                continue;
+            }
+            if let Some(m) = fm.edge(i, j) {
+                let rate0 = m.rate0();
+                if rate0 > 0.0 && rate0.is_finite() {
+                    v.push(GEdge {
+                        pool: pid,
+                        i,
+                        j,
+                        ti: *ti,
+                        to: *to,
+                        m,
+                        rate0,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// `u32` of an index the graph keeps below `u32::MAX` (tokens, pools and edges are counted in
+/// `u32` ids).
+fn idx32(k: usize) -> u32 {
+    u32::try_from(k).unwrap_or(u32::MAX)
+}
+
+/// Compressed rows of `edges` keyed by `key` (input or output token), edge indices ascending.
+fn rows(
+    n: usize,
+    edges: &[GEdge],
+    key: impl Fn(&GEdge) -> TokenId,
+    other: impl Fn(&GEdge) -> TokenId,
+) -> (Vec<u32>, Vec<Adj>) {
+    let mut start = vec![0u32; n.saturating_add(1)];
+    for e in edges {
+        if let Some(c) = start.get_mut(key(e).index().saturating_add(1)) {
+            *c = c.saturating_add(1);
+        }
+    }
+    for k in 1..start.len() {
+        let prev = start.get(k.saturating_sub(1)).copied().unwrap_or(0);
+        if let Some(c) = start.get_mut(k) {
+            *c = c.saturating_add(prev);
+        }
+    }
+    let mut fill: Vec<u32> = start.clone();
+    let blank = Adj {
+        edge: 0,
+        tok: 0,
+        rate0: 0.0,
+    };
+    let mut adj = vec![blank; edges.len()];
+    for (k, e) in edges.iter().enumerate() {
+        let Some(f) = fill.get_mut(key(e).index()) else {
+            continue;
+        };
+        if let Some(a) = adj.get_mut(*f as usize) {
+            *a = Adj {
+                edge: idx32(k),
+                tok: other(e).0,
+                rate0: e.rate0,
+            };
+        }
+        *f = f.saturating_add(1);
+    }
+    (start, adj)
+}
+
+/// The compact fields of an edge of pool `p`.
+fn hot_of(e: &GEdge, p: &PoolInfo) -> EdgeHot {
+    EdgeHot {
+        ti: e.ti,
+        to: e.to,
+        pool: e.pool,
+        kind: p.kind,
+        stable: p.stable,
+        cheap_out: matches!(e.m, EdgeModel::Cp { .. }),
+        rate0: e.rate0,
+    }
+}
+
+/// The slice `v[start[t]..start[t + 1]]` (empty for an unknown token).
+fn row<'a>(start: &[u32], v: &'a [Adj], t: usize) -> &'a [Adj] {
+    let (Some(a), Some(b)) = (start.get(t), start.get(t.saturating_add(1))) else {
+        return &[];
+    };
+    v.get(*a as usize..*b as usize).unwrap_or(&[])
+}
+
+impl EdgeCache {
+    /// The edges of `pools` on the float models `models`, over `n_tokens` tokens.
+    pub fn build(n_tokens: usize, pools: &[PoolInfo], models: &[FloatPool]) -> Self {
+        // two directions per pool, six for a 3-coin pool
+        let mut edges = Vec::with_capacity(pools.len().saturating_mul(2));
+        let mut hot = Vec::with_capacity(pools.len().saturating_mul(2));
+        let mut pool_start = Vec::with_capacity(pools.len().saturating_add(1));
+        for (k, (p, fm)) in pools.iter().zip(models).enumerate() {
+            pool_start.push(idx32(edges.len()));
+            let first = edges.len();
+            push_pool_edges(PoolId(idx32(k)), p, fm, &mut edges);
+            hot.extend(
+                edges
+                    .get(first..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|e| hot_of(e, p)),
+            );
+        }
+        pool_start.push(idx32(edges.len()));
+        let (out_start, out_adj) = rows(n_tokens, &edges, |e| e.ti, |e| e.to);
+        let (in_start, in_adj) = rows(n_tokens, &edges, |e| e.to, |e| e.ti);
+        EdgeCache {
+            edges,
+            hot,
+            pool_start,
+            out_start,
+            out_adj,
+            in_start,
+            in_adj,
+        }
+    }
+
+    /// Follow a new float model of pool `p`: its edges are rebuilt in place, or the whole cache
+    /// when the set of usable directions changed.
+    pub fn refresh_pool(
+        &mut self,
+        n_tokens: usize,
+        pools: &[PoolInfo],
+        models: &[FloatPool],
+        p: PoolId,
+    ) {
+        let (Some(info), Some(fm)) = (pools.get(p.index()), models.get(p.index())) else {
+            return;
+        };
+        let mut fresh = Vec::new();
+        push_pool_edges(p, info, fm, &mut fresh);
+        let a = self.pool_start.get(p.index()).map_or(0, |x| *x as usize);
+        let b = self
+            .pool_start
+            .get(p.index().saturating_add(1))
+            .map_or(0, |x| *x as usize);
+        let same = self.edges.get(a..b).is_some_and(|old| {
+            old.len() == fresh.len()
+                && old
+                    .iter()
+                    .zip(&fresh)
+                    .all(|(x, y)| (x.i, x.j) == (y.i, y.j))
+        });
+        if !same {
+            *self = EdgeCache::build(n_tokens, pools, models);
+            return;
+        }
+        for (k, e) in (a..b).zip(fresh) {
+            let k32 = idx32(k);
+            for (start, adj, t) in [
+                (&self.out_start, &mut self.out_adj, e.ti),
+                (&self.in_start, &mut self.in_adj, e.to),
+            ] {
+                let (Some(lo), Some(hi)) =
+                    (start.get(t.index()), start.get(t.index().saturating_add(1)))
+                else {
+                    continue;
+                };
+                if let Some(r) = adj.get_mut(*lo as usize..*hi as usize) {
+                    for x in r.iter_mut().filter(|x| x.edge == k32) {
+                        x.rate0 = e.rate0;
+                    }
+                }
+            }
+            if let Some(slot) = self.hot.get_mut(k) {
+                *slot = hot_of(&e, info);
+            }
+            if let Some(slot) = self.edges.get_mut(k) {
+                *slot = e;
+            }
+        }
+    }
+
+    /// All directed edges (order: pool, then i, then j).
+    pub fn edges(&self) -> &[GEdge] {
+        &self.edges
+    }
+
+    /// The compact fields of the edges, `hot()[k]` those of `edges()[k]`.
+    pub fn hot(&self) -> &[EdgeHot] {
+        &self.hot
+    }
+
+    /// Edges leaving token `t` (`tok` their output token).
+    pub fn out_of(&self, t: usize) -> &[Adj] {
+        row(&self.out_start, &self.out_adj, t)
+    }
+
+    /// Edges entering token `t` (`tok` their input token).
+    pub fn in_of(&self, t: usize) -> &[Adj] {
+        row(&self.in_start, &self.in_adj, t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::PoolGraph;
+    use crate::pool::{ConstantProduct, Pool};
+    use crate::snapshot::{Snapshot, SnapshotPool, SnapshotToken};
+    use alloc::format;
+    use alloc::string::String;
+    use primitive_types::U256;
+
+    fn addr(k: u32) -> String {
+        format!("0x{k:040x}")
+    }
+
+    fn cp(k: u32, a: u32, b: u32) -> SnapshotPool {
+        SnapshotPool {
+            id: format!("uniswap-v2:{}", addr(k.saturating_add(100))),
+            source: String::from("uniswap-v2"),
+            kind: PoolKind::ConstantProduct,
+            tokens: vec![addr(a), addr(b)],
+            reserves: vec![String::from("1000000000"), String::from("2000000000")],
+            lp_token: None,
+            total_supply: None,
+            fee: None,
+            stable: None,
+            fee_bps: None,
+            decimals: None,
+            a: None,
+            a_precision: None,
+            rates: None,
+            admin_fee: None,
+            variant: None,
+            offpeg_fee_multiplier: None,
+        }
+    }
+
+    fn graph() -> PoolGraph {
+        let tokens = (1..=3)
+            .map(|k| SnapshotToken {
+                address: addr(k),
+                symbol: String::new(),
+                decimals: 18,
+            })
+            .collect();
+        let snap = Snapshot {
+            chain_id: 1,
+            tokens,
+            pools: vec![cp(0, 1, 2), cp(1, 2, 3), cp(2, 1, 3)],
+        };
+        PoolGraph::from_snapshot(&snap).unwrap()
+    }
+
+    fn fresh(g: &PoolGraph) -> EdgeCache {
+        EdgeCache::build(g.n_tokens(), g.pools(), &g.models)
+    }
+
+    fn state(r0: u64, r1: u64) -> Pool {
+        let r = [U256::from(r0), U256::from(r1)];
+        Pool::ConstantProduct(ConstantProduct::new(r, 3, 1000, U256::from(1000u32)).unwrap())
+    }
+
+    /// `set_pool_state` leaves the edge cache as a fresh build on the new models, whether the
+    /// pool keeps its directions (updated in place) or loses or regains them (rebuilt).
+    #[test]
+    fn refreshed_cache_equals_a_fresh_build() {
+        let mut g = graph();
+        assert_eq!(g.edge_cache().edges().len(), 6);
+        let p = PoolId(1);
+        g.set_pool_state(p, state(5_000_000, 7_000_000)).unwrap();
+        assert_eq!(*g.edge_cache(), fresh(&g));
+        // an empty reserve: the pool has no usable direction
+        g.set_pool_state(p, state(0, 7_000_000)).unwrap();
+        assert_eq!(g.edge_cache().edges().len(), 4);
+        assert_eq!(*g.edge_cache(), fresh(&g));
+        g.set_pool_state(p, state(9_000_000, 7_000_000)).unwrap();
+        assert_eq!(g.edge_cache().edges().len(), 6);
+        assert_eq!(*g.edge_cache(), fresh(&g));
+        let t = g.pool(p).unwrap().tokens[0].index();
+        let cache = g.edge_cache();
+        assert!(cache
+            .out_of(t)
+            .iter()
+            .any(|a| cache.hot()[a.edge as usize].pool == p));
+    }
+}
