@@ -39,8 +39,10 @@ pub(crate) struct Dual<'a> {
     pub edges: &'a [DEdge],
     pub b: &'a [f64],
     pub c: &'a [f64],
-    pub out_e: Vec<Vec<usize>>,
-    pub in_e: Vec<Vec<usize>>,
+    /// edges leaving / entering each token (CSR: `adj[start[k]..start[k + 1]]`, out then in)
+    adj: Vec<u32>,
+    out_start: Vec<usize>,
+    in_start: Vec<usize>,
     /// per edge (input token, output token, zero-size rate): the activity test of an
     /// evaluation reads these 16 bytes instead of the whole edge model
     hot: Vec<(u32, u32, f64)>,
@@ -59,12 +61,11 @@ pub(crate) struct Eval {
 
 impl<'a> Dual<'a> {
     pub fn new(n: usize, edges: &'a [DEdge], b: &'a [f64], c: &'a [f64]) -> Self {
-        let mut out_e = vec![Vec::new(); n];
-        let mut in_e = vec![Vec::new(); n];
-        for (k, e) in edges.iter().enumerate() {
-            out_e[e.ti].push(k);
-            in_e[e.to].push(k);
-        }
+        // CSR adjacency by counting sort: out-edges of every token, then in-edges
+        let (out_start, out_adj) = csr(n, edges.iter().map(|e| e.ti));
+        let (in_start, in_adj) = csr(n, edges.iter().map(|e| e.to));
+        let mut adj = out_adj;
+        adj.extend_from_slice(&in_adj);
         let warm = (0..edges.len()).map(|_| Cell::new(0.0)).collect();
         // local token indices are < n, which fits u32 for any graph the router builds
         let hot = edges
@@ -82,11 +83,23 @@ impl<'a> Dual<'a> {
             edges,
             b,
             c,
-            out_e,
-            in_e,
+            adj,
+            out_start,
+            in_start,
             hot,
             warm,
         }
+    }
+
+    /// Edges leaving token k.
+    fn out_edges(&self, k: usize) -> &[u32] {
+        &self.adj[self.out_start[k]..self.out_start[k + 1]]
+    }
+
+    /// Edges entering token k.
+    fn in_edges(&self, k: usize) -> &[u32] {
+        let base = self.out_start[self.n];
+        &self.adj[base + self.in_start[k]..base + self.in_start[k + 1]]
     }
 
     #[inline]
@@ -160,11 +173,11 @@ impl<'a> Dual<'a> {
         let old = nu[k];
         nu[k] = v;
         let mut r = self.b[k];
-        for &e in &self.out_e[k] {
-            r -= self.arb_of(e, nu).x;
+        for &e in self.out_edges(k) {
+            r -= self.arb_of(e as usize, nu).x;
         }
-        for &e in &self.in_e[k] {
-            r += self.arb_of(e, nu).o;
+        for &e in self.in_edges(k) {
+            r += self.arb_of(e as usize, nu).o;
         }
         nu[k] = old;
         r
@@ -527,6 +540,26 @@ impl<'a> Dual<'a> {
         }
         hc
     }
+}
+
+/// Compressed adjacency of `n` tokens from the key token of every edge (edge indices in
+/// increasing order per token): the start offsets (n + 1) and the edge list.
+fn csr(n: usize, keys: impl Iterator<Item = usize> + Clone) -> (Vec<usize>, Vec<u32>) {
+    let mut start = vec![0usize; n + 1];
+    for t in keys.clone() {
+        start[t + 1] += 1;
+    }
+    for k in 0..n {
+        start[k + 1] += start[k];
+    }
+    let mut fill = start.clone();
+    let mut list = vec![0u32; start[n]];
+    for (e, t) in keys.enumerate() {
+        // edge indices fit u32 for any graph the router builds
+        list[fill[t]] = u32::try_from(e).unwrap_or(u32::MAX);
+        fill[t] += 1;
+    }
+    (start, list)
 }
 
 /// Largest active set solved densely; above it the sparse (block-Jacobi CG) path.
