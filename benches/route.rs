@@ -16,13 +16,10 @@
 mod route_gen;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use num_rational::Ratio;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use swapzap::graph::PoolGraph;
 use swapzap::route::{self, RouteRequest};
-use swapzap::units::TokenId;
-use swapzap::U256;
 
 const SIZES: [(usize, usize); 7] = [
     (10, 40),
@@ -35,26 +32,7 @@ const SIZES: [(usize, usize); 7] = [
 ];
 
 fn requests(m: &route_gen::Market, n_tokens: usize, seed: u64) -> Vec<RouteRequest> {
-    let mut rng = route_gen::Rng(seed);
-    let mut out = Vec::new();
-    for k in 0..24 {
-        let (from, to) = match k % 3 {
-            0 => (rng.below(5), 5 + rng.below(n_tokens - 5)),
-            1 => (5 + rng.below(n_tokens - 5), rng.below(5)),
-            _ => {
-                let a = rng.below(5);
-                (a, (a + 1 + rng.below(4)) % 5)
-            }
-        };
-        let usd = 10f64.powf(rng.range(3.0, 6.5));
-        let a = usd / m.prices[from] * 10f64.powi(i32::from(m.decimals[from]));
-        let a = U256::from_dec_str(&format!("{:.0}", a.max(1.0))).unwrap();
-        out.push(RouteRequest::new(
-            vec![(TokenId(from as u32), a)],
-            vec![(TokenId(to as u32), Ratio::new(1, 1))],
-        ));
-    }
-    out
+    route_gen::bench_requests(m, n_tokens, seed)
 }
 
 fn table() {

@@ -896,6 +896,7 @@ impl Ctx<'_> {
         gas: Option<GasModel>,
     ) -> Result<Option<Candidate>, RouteError> {
         let mut flows: Vec<Flow> = flows.to_vec();
+        self.prune_dead_ends(&mut flows);
         for _attempt in 0..8 {
             if flows.is_empty() {
                 return Ok(None);
@@ -919,6 +920,42 @@ impl Ctx<'_> {
             }
         }
         Ok(None)
+    }
+
+    /// Drop flows into a token (not an output) that no kept flow leaves: at a dual point a
+    /// token whose outflows fell below the flow threshold may still show inflows (its balance
+    /// is off by the float residual), and propagating them would strand the amount there.
+    /// Repeated until every kept flow ends at an output or continues.
+    fn prune_dead_ends(&self, flows: &mut Vec<Flow>) {
+        let n = self.graph.n_tokens();
+        let mut leaving = vec![0usize; n];
+        for f in flows.iter() {
+            if let Some(c) = leaving.get_mut(self.edges[f.e].ti.index()) {
+                *c += 1;
+            }
+        }
+        let mut kept = vec![true; flows.len()];
+        loop {
+            let mut changed = false;
+            for (f, k) in flows.iter().zip(kept.iter_mut()) {
+                let e = &self.edges[f.e];
+                if *k
+                    && !self.out_toks.contains(&e.to)
+                    && leaving.get(e.to.index()).copied().unwrap_or(0) == 0
+                {
+                    *k = false;
+                    if let Some(c) = leaving.get_mut(e.ti.index()) {
+                        *c = c.saturating_sub(1);
+                    }
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut k = kept.iter();
+        flows.retain(|_| k.next().copied().unwrap_or(true));
     }
 
     /// Propagate; on failure returns the edge to drop.
@@ -1098,13 +1135,23 @@ impl Ctx<'_> {
                     None => &self.graph.pool(e.pool).ok_or(flows[k].e)?.pool,
                 };
                 let first_use = states.get(e.pool).is_none();
-                let (mut o, mut next) = cur.swap(e.i, e.j, a).map_err(|_| flows[k].e)?;
+                let is_rem = p == rem && !is_output;
+                let (mut o, mut next) = match cur.swap(e.i, e.j, a) {
+                    Ok(x) => x,
+                    // A split edge whose swap reverts (typically a sliver of a low-value token
+                    // that rounds to no output) leaves its amount to the remainder edge, which
+                    // runs last, or on the output token itself.
+                    Err(_) if !is_rem => {
+                        used = used.saturating_sub(a);
+                        continue;
+                    }
+                    Err(_) => return Err(flows[k].e),
+                };
                 // Float-safe plans: a swap into an input token must not deliver more than a float
                 // model of the pool says (a float re-simulation then credits all of it, and the
                 // input is spent exactly). Among a − j·δ, j < 48, with δ a third of the input that
                 // moves the output by one float ulp, pick the first amount that holds.
                 let into_input = self.in_toks.contains(&e.to);
-                let is_rem = p == rem && !is_output;
                 if self.req.float_safe && into_input && first_use && !is_rem {
                     if let EdgeModel::Cp { .. } = e.m {
                         let of = u256_to_f64(o);

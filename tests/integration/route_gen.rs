@@ -302,3 +302,31 @@ pub fn market(seed: u64, n_tokens: usize, n_pools: usize) -> Market {
         decimals: b.decimals,
     }
 }
+
+/// The bench's request mix on a generated market: 24 single-output requests (hub → long tail,
+/// long tail → hub, hub → hub), 1e3..3e6 USD, deterministic in `seed`.
+pub fn bench_requests(m: &Market, n_tokens: usize, seed: u64) -> Vec<swapzap::route::RouteRequest> {
+    use num_rational::Ratio;
+    use swapzap::units::TokenId;
+    use swapzap::U256;
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    for k in 0..24 {
+        let (from, to) = match k % 3 {
+            0 => (rng.below(5), 5 + rng.below(n_tokens - 5)),
+            1 => (5 + rng.below(n_tokens - 5), rng.below(5)),
+            _ => {
+                let a = rng.below(5);
+                (a, (a + 1 + rng.below(4)) % 5)
+            }
+        };
+        let usd = 10f64.powf(rng.range(3.0, 6.5));
+        let a = usd / m.prices[from] * 10f64.powi(i32::from(m.decimals[from]));
+        let a = U256::from_dec_str(&format!("{:.0}", a.max(1.0))).unwrap();
+        out.push(swapzap::route::RouteRequest::new(
+            vec![(TokenId(from as u32), a)],
+            vec![(TokenId(to as u32), Ratio::new(1, 1))],
+        ));
+    }
+    out
+}

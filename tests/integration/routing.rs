@@ -613,6 +613,33 @@ fn dual_reactivates_a_stranded_input() {
     }
 }
 
+/// Every bench request on the generated 800- and 2000-pool markets: the plan verifies and is
+/// within 1e-4 of its own bound (the bound's integer-rounding allowance reaches about 5e-5 on
+/// these graphs). Regression: at a dual point where a token's outflows fell below the flow
+/// threshold while its inflows did not, the amount was stranded there; the recovery dropped
+/// edge after edge and fell back to the single path (0.996 of the bound). Flows into such dead
+/// ends are now pruned before the exact propagation.
+#[test]
+fn generated_markets_reach_their_bound() {
+    for (t, p) in [(120usize, 800usize), (300, 2000)] {
+        let (g, m) = small_market(1000 + p as u64, t, p);
+        for (k, req) in route_gen::bench_requests(&m, t, p as u64)
+            .iter()
+            .enumerate()
+        {
+            let plan = route::quote(&g, req).unwrap();
+            plan.verify(&g).unwrap();
+            let b = plan.upper_bound.unwrap();
+            assert!(
+                plan.value >= (1.0 - 1e-4) * b && plan.value <= b,
+                "{p} pools, request {k}: value {} bound {b} ratio {}",
+                plan.value,
+                plan.value / b
+            );
+        }
+    }
+}
+
 /// Every edge model's output is at most its zero-size rate times the input (concave with that
 /// slope at 0) up to float noise far below the 1e-9 margin the single-path search relies on when
 /// it skips models that cannot beat the best output so far; inputs from 1e-30 to 1e12 of the
