@@ -252,11 +252,15 @@ pub fn sqrt(x: U256) -> U256 {
     if let Some(v) = to_u128(&x) {
         return U256::from(wide::sqrt_u128(v));
     }
-    // x >= 2^128. Start above the root: 2^ceil(bits/2) > sqrt(x), and Newton's step from above
-    // decreases monotonically to the floor root.
+    // x >= 2^128. Start above the root and let Newton's step from above decrease monotonically
+    // to the floor root: the float root (relative error below 1e-15, widened by 1e-12) is above
+    // it, and so is 2^ceil(bits/2); the smaller of the two takes three or four steps, not eight.
     let xw = W::from_u256(x);
     let bits = x.bits();
-    let mut r = W::from_u256(U256::one() << bits.div_ceil(2));
+    let pow = U256::one() << bits.div_ceil(2);
+    let guess = from_f64_floor(crate::route::fmath::sqrt(to_f64(x)) * (1.0 + 1e-12))
+        .saturating_add(U256::from(2u8));
+    let mut r = W::from_u256(guess.min(pow));
     loop {
         // r >= 2^64 > 0. x / r <= 2^(bits - ceil(bits/2)) <= 2^128 and r <= 2^128, so the sum
         // below is < 2^130: no overflow.
@@ -351,5 +355,30 @@ mod tests {
         let x = U256::MAX;
         let r = sqrt(x);
         assert_eq!(r, U256::from(u128::MAX));
+        // around perfect squares at every size (where a float first guess is most likely to
+        // land just below the floor root) and pseudo-random values of every bit length
+        let floor_root = |x: U256| {
+            let r = sqrt(x);
+            assert!(r.full_mul(r) <= x.into(), "{x}: {r} too big");
+            let r1 = r + 1;
+            assert!(r1.full_mul(r1) > x.into(), "{x}: {r} too small");
+        };
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for bits in 1..=128u32 {
+            for _ in 0..8 {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let k = (U256::from(seed) << 64 | U256::from(seed.rotate_left(17)))
+                    >> (128 - bits as usize);
+                let sq = k * k;
+                floor_root(sq);
+                floor_root(sq + 1);
+                if !sq.is_zero() {
+                    floor_root(sq - 1);
+                }
+                floor_root(sq + k + k); // (k + 1)² − 1
+                let wide = (U256::from(seed) << 192) >> (256 - 2 * bits as usize);
+                floor_root(wide);
+            }
+        }
     }
 }
