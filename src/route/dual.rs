@@ -633,56 +633,151 @@ fn matvec(blocks: &[Lap], v: &[f64], out: &mut [f64], p0: usize, reg: &[f64]) {
     out[p0] = 0.0;
 }
 
-/// Preconditioned conjugate gradients on the pinned system; `None` on breakdown.
+/// y ← A v for two vectors at once (one pass over the edges), as [`matvec`].
+fn matvec2(blocks: &[Lap], v: [&[f64]; 2], out: [&mut [f64]; 2], p0: usize, reg: &[f64]) {
+    let [v0, v1] = v;
+    let [o0, o1] = out;
+    for k in 0..reg.len() {
+        o0[k] = reg[k] * v0[k];
+        o1[k] = reg[k] * v1[k];
+    }
+    for &(i, o, w) in blocks {
+        let (i, o) = (i as usize, o as usize);
+        let d0 = w * (v0[i] - v0[o]);
+        let d1 = w * (v1[i] - v1[o]);
+        o0[i] += d0;
+        o0[o] -= d0;
+        o1[i] += d1;
+        o1[o] -= d1;
+    }
+    o0[p0] = 0.0;
+    o1[p0] = 0.0;
+}
+
+/// One conjugate-gradient recurrence (Jacobi-preconditioned, pinned at `p0`).
+struct Cg {
+    x: Vec<f64>,
+    r: Vec<f64>,
+    z: Vec<f64>,
+    p: Vec<f64>,
+    ap: Vec<f64>,
+    rr: f64,
+    bn: f64,
+    rz: f64,
+}
+
+impl Cg {
+    fn new(b: &[f64], inv: &[f64], p0: usize) -> Self {
+        let m = b.len();
+        let mut r = b.to_vec();
+        r[p0] = 0.0;
+        let rr = dot(&r, &r);
+        let z: Vec<f64> = r.iter().zip(inv).map(|(a, d)| a * d).collect();
+        let rz = dot(&r, &z);
+        Cg {
+            x: vec![0.0; m],
+            p: z.clone(),
+            z,
+            r,
+            ap: vec![0.0; m],
+            rr,
+            bn: rr.max(1e-300),
+            rz,
+        }
+    }
+
+    fn converged(&self, tol2: f64) -> bool {
+        self.rr <= tol2 * self.bn
+    }
+
+    /// The step after `ap = A p`; `Err(done)` on breakdown, where `done` says whether the
+    /// iterate is already good enough to return.
+    fn step(&mut self, inv: &[f64]) -> Result<(), bool> {
+        let pap = dot(&self.p, &self.ap);
+        if !(pap > 0.0) || !pap.is_finite() {
+            return Err(self.rr < 1e-8 * self.bn);
+        }
+        let alpha = self.rz / pap;
+        // one pass: x, r, z and the two dot products
+        let (mut rr2, mut rz2) = (0.0, 0.0);
+        let vecs = self
+            .x
+            .iter_mut()
+            .zip(self.r.iter_mut())
+            .zip(self.z.iter_mut())
+            .zip(self.p.iter().zip(self.ap.iter().zip(inv)));
+        for (((x, r), z), (p, (ap, iv))) in vecs {
+            *x += alpha * p;
+            let rk = *r - alpha * ap;
+            *r = rk;
+            let zk = rk * iv;
+            *z = zk;
+            rr2 += rk * rk;
+            rz2 += rk * zk;
+        }
+        let beta = rz2 / self.rz;
+        self.rz = rz2;
+        self.rr = rr2;
+        for (p, z) in self.p.iter_mut().zip(&self.z) {
+            *p = z + beta * *p;
+        }
+        Ok(())
+    }
+}
+
+/// Preconditioned conjugate gradients on the pinned system for one or two right-hand sides,
+/// run in lockstep so that two systems share each pass over the edges; `None` on breakdown.
 fn pcg(
     blocks: &[Lap],
     pre: &[f64],
     reg: &[f64],
-    b: &[f64],
+    bs: &[&[f64]],
     p0: usize,
     tol2: f64,
-) -> Option<Vec<f64>> {
-    let m = b.len();
+) -> Option<Vec<Vec<f64>>> {
+    let m = pre.len();
     let inv: Vec<f64> = pre.iter().map(|d| 1.0 / d).collect();
-    let mut x = vec![0.0; m];
-    let mut r = b.to_vec();
-    r[p0] = 0.0;
-    let mut rr = dot(&r, &r);
-    let bn = rr.max(1e-300);
-    let mut z: Vec<f64> = r.iter().zip(&inv).map(|(a, d)| a * d).collect();
-    let mut p = z.clone();
-    let mut rz = dot(&r, &z);
-    let mut ap = vec![0.0; m];
+    let mut cg: Vec<Cg> = bs.iter().map(|b| Cg::new(b, &inv, p0)).collect();
+    let mut done = vec![false; cg.len()];
     for _ in 0..(4 * m + 50) {
-        if rr <= tol2 * bn {
-            break;
+        for (c, d) in cg.iter().zip(done.iter_mut()) {
+            *d = *d || c.converged(tol2);
         }
-        matvec(blocks, &p, &mut ap, p0, reg);
-        let pap = dot(&p, &ap);
-        if !(pap > 0.0) || !pap.is_finite() {
-            return if rr < 1e-8 * bn { Some(x) } else { None };
+        match (cg.as_mut_slice(), done.as_slice()) {
+            ([a, b], [false, false]) => {
+                matvec2(blocks, [&a.p, &b.p], [&mut a.ap, &mut b.ap], p0, reg);
+            }
+            _ => {
+                let mut any = false;
+                for (c, d) in cg.iter_mut().zip(&done) {
+                    if !*d {
+                        matvec(blocks, &c.p, &mut c.ap, p0, reg);
+                        any = true;
+                    }
+                }
+                if !any {
+                    break;
+                }
+            }
         }
-        let alpha = rz / pap;
-        // one pass: x, r, z and the two dot products
-        let (mut rr2, mut rz2) = (0.0, 0.0);
-        for k in 0..m {
-            x[k] += alpha * p[k];
-            let rk = r[k] - alpha * ap[k];
-            r[k] = rk;
-            let zk = rk * inv[k];
-            z[k] = zk;
-            rr2 += rk * rk;
-            rz2 += rk * zk;
-        }
-        let beta = rz2 / rz;
-        rz = rz2;
-        rr = rr2;
-        for k in 0..m {
-            p[k] = z[k] + beta * p[k];
+        for (c, d) in cg.iter_mut().zip(done.iter_mut()) {
+            if !*d {
+                match c.step(&inv) {
+                    Ok(()) => {}
+                    Err(true) => *d = true,
+                    Err(false) => return None,
+                }
+            }
         }
     }
-    x[p0] = 0.0;
-    Some(x)
+    Some(
+        cg.into_iter()
+            .map(|mut c| {
+                c.x[p0] = 0.0;
+                c.x
+            })
+            .collect(),
+    )
 }
 
 /// The bordered Newton system `[H −c; ·] [y; dT] = [rhs]` solved with the coordinate `p0`
@@ -723,14 +818,15 @@ fn sparse_kkt(
             let z = if two { f.solve(&cz)? } else { vec![0.0; m] };
             (x, z)
         }
-        None => {
-            let x = pcg(blocks, &pre, &reg, &rhs[..m], p0, tol2)?;
-            let z = if two {
-                pcg(blocks, &pre, &reg, &cz, p0, tol2)?
-            } else {
-                vec![0.0; m]
-            };
+        None if two => {
+            let mut v = pcg(blocks, &pre, &reg, &[&rhs[..m], &cz], p0, tol2)?;
+            let z = v.pop()?;
+            let x = v.pop()?;
             (x, z)
+        }
+        None => {
+            let x = pcg(blocks, &pre, &reg, &[&rhs[..m]], p0, tol2)?.pop()?;
+            (x, vec![0.0; m])
         }
     };
     // row p0 of H times a vector
