@@ -347,12 +347,16 @@ impl<'a> Dual<'a> {
             let rset: Vec<usize> = (0..n).filter(|k| in_r[*k]).collect();
             // the edges a step on the rset prices can change: those touching an rset token
             // (every other edge is inactive and keeps both its prices)
+            // (without branches: the pattern is unpredictable, and each index is written
+            // unconditionally and kept by advancing the count)
             cand.clear();
+            cand.resize(self.hot.len(), 0);
+            let mut nc = 0usize;
             for (e, &(ti, to, _)) in self.hot.iter().enumerate() {
-                if in_r[ti as usize] || in_r[to as usize] {
-                    cand.push(e);
-                }
+                cand[nc] = e;
+                nc += usize::from(in_r[ti as usize] | in_r[to as usize]);
             }
+            cand.truncate(nc);
             let err = resid(&ev, nu, t, &rset);
             if t <= best_h {
                 best_err = err;
