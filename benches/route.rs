@@ -66,6 +66,25 @@ fn table() {
             reqs.len()
         );
     }
+    println!("heavy trades (1e-4..0.3 of the input's deepest reserve), same pairs:");
+    for (t, p) in [(60, 400), (180, 1200), (300, 2000)] {
+        let m = route_gen::market(1000 + p as u64, t, p);
+        let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+        let mut times = Vec::new();
+        for r in &route_gen::heavy_requests(&m, t, p as u64) {
+            let t0 = Instant::now();
+            let _ = black_box(route::quote(&g, r));
+            times.push(t0.elapsed());
+        }
+        times.sort();
+        println!(
+            "{:>7} {:>6} {:>10.3?} {:>10.3?}",
+            t,
+            p,
+            times[times.len() / 2],
+            times[times.len() - 1]
+        );
+    }
     // batch: the same requests one by one and through quote_batch (rayon with `parallel`)
     let (t, p) = (60, 400);
     let m = route_gen::market(1000 + p as u64, t, p);

@@ -330,3 +330,28 @@ pub fn bench_requests(m: &Market, n_tokens: usize, seed: u64) -> Vec<swapzap::ro
     }
     out
 }
+
+/// A heavier mix on the same pairs: each input is 1e-4 to 0.3 (log-uniform) of the deepest
+/// reserve of the input token, the trade sizes of `../shared/routing` (README section 8).
+pub fn heavy_requests(m: &Market, n_tokens: usize, seed: u64) -> Vec<swapzap::route::RouteRequest> {
+    use swapzap::U256;
+    let mut rng = Rng(seed ^ 0x5EED);
+    let mut out = bench_requests(m, n_tokens, seed);
+    for r in &mut out {
+        let Some((from, amount)) = r.inputs.first_mut() else {
+            continue;
+        };
+        let addr = &m.snapshot.tokens[from.0 as usize].address;
+        let mut deep = 0.0f64;
+        for p in &m.snapshot.pools {
+            for (t, res) in p.tokens.iter().zip(&p.reserves) {
+                if t == addr {
+                    deep = deep.max(res.parse::<f64>().unwrap());
+                }
+            }
+        }
+        let a = deep * 10f64.powf(rng.range(-4.0, 0.3f64.log10()));
+        *amount = U256::from_dec_str(&format!("{:.0}", a.max(1.0))).unwrap();
+    }
+    out
+}
