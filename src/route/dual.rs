@@ -307,6 +307,7 @@ impl<'a> Dual<'a> {
         let mut cand: Vec<usize> = Vec::new();
         let mut evn = Eval::default();
         let mut nn = nu.clone();
+        let mut nx = nu.clone();
         for _it in 0..max_newton {
             // active set
             let mut in_r = vec![false; n];
@@ -505,6 +506,18 @@ impl<'a> Dual<'a> {
                 let cn = dot(self.c, nu);
                 let d0 = (dg - h_cur * dc) / cn;
 
+                // the slope of h along the step at a point evaluated into `e` (ν(α) in `at`)
+                let slope = |e: &Eval, at: &[f64], h_at: f64| -> f64 {
+                    let mut d = 0.0;
+                    for (p, &k) in rset.iter().enumerate() {
+                        d += e.grad[k] * nu[k] * sol[p];
+                    }
+                    (d - h_at * dc) / dot(self.c, at)
+                };
+                // the nearest failed trial beyond the accepted one, with its slope (> 0): h is
+                // convex along the step, so the minimum lies between
+                let mut beyond: Option<(f64, f64)> = None;
+                let mut took: Option<(f64, f64)> = None;
                 // near the optimum a failing full step is float noise, not a bad direction
                 let halvings = if err < 1e-6 { 12 } else { 30 };
                 for _ in 0..halvings {
@@ -526,15 +539,17 @@ impl<'a> Dual<'a> {
                         let better = hn < h_cur * (1.0 - 1e-14)
                             || (hn <= h_cur * (1.0 + 1e-14) && errn < err * (1.0 - 1e-4 * alpha));
                         if hn > 0.0 && better {
-                            nu.copy_from_slice(&nn);
+                            took = Some((alpha, slope(&evn, &nn, hn)));
                             core::mem::swap(&mut ev, &mut evn);
                             t = hn;
                             accepted = true;
-                            if hn < best_h {
-                                best_h = hn;
-                                best_nu.clone_from(nu);
-                            }
                             break;
+                        }
+                        if hn.is_finite() {
+                            let d = slope(&evn, &nn, hn);
+                            if d > 0.0 {
+                                beyond = Some((alpha, d));
+                            }
                         }
                         // backtrack to the minimum of the quadratic through h(0), h'(0), h(α),
                         // kept within [α/10, α/2]
@@ -546,6 +561,46 @@ impl<'a> Dual<'a> {
                         }
                     }
                     alpha *= 0.5;
+                }
+                // A backtracked step that still descends steeply stops short of a kink (an edge
+                // turning on): one secant step on the slope between it and the failed trial
+                // beyond, kept when it lowers h further. This turns a crawl of 10% steps into a
+                // few full ones.
+                if let (Some((a0, d_a)), Some((a1, d1))) = (took, beyond) {
+                    if d_a < 0.0 && a1 > a0 {
+                        let w = a1 - a0;
+                        let ae = (a0 + w * (-d_a / (d1 - d_a))).clamp(a0 + 0.1 * w, a1 - 0.1 * w);
+                        let mut ok = true;
+                        for (p, &k) in rset.iter().enumerate() {
+                            let v = nu[k] * (1.0 + ae * sol[p]);
+                            if !(v > 0.0) || !v.is_finite() {
+                                ok = false;
+                                break;
+                            }
+                            nx[k] = v;
+                        }
+                        if ok {
+                            for (k, v) in nx.iter_mut().enumerate() {
+                                if !in_r[k] {
+                                    *v = nu[k];
+                                }
+                            }
+                            self.eval_into(&nx, Some(&cand), &mut evn);
+                            let he = self.h(&nx, &evn);
+                            if he > 0.0 && he < t {
+                                core::mem::swap(&mut ev, &mut evn);
+                                t = he;
+                                nn.copy_from_slice(&nx);
+                            }
+                        }
+                    }
+                }
+                if accepted {
+                    nu.copy_from_slice(&nn);
+                    if t < best_h {
+                        best_h = t;
+                        best_nu.clone_from(nu);
+                    }
                 }
                 if accepted || err < 1e-7 {
                     break;
