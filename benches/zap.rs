@@ -216,18 +216,7 @@ fn market(n_tokens: usize, n_pools: usize) -> Snapshot {
             kind: PoolKind::ConstantProduct,
             tokens: vec![ta.0.clone(), tb.0.clone()],
             reserves: vec![raw(usd / 2.0, ta.3, ta.2), raw(usd / 2.0, tb.3, tb.2)],
-            lp_token: None,
-            total_supply: None,
-            fee: None,
-            stable: None,
-            fee_bps: None,
-            decimals: None,
-            a: None,
-            a_precision: None,
-            rates: None,
-            admin_fee: None,
-            variant: None,
-            offpeg_fee_multiplier: None,
+            ..Default::default()
         };
         match kind {
             0 | 1 => {

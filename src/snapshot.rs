@@ -26,11 +26,12 @@ pub struct SnapshotToken {
 }
 
 /// The pool family of a snapshot pool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PoolKind {
-    /// Uniswap V2 style x·y = k, fee on the input kept in the pool.
+    /// Uniswap V2 style x·y = k, fee on the input kept in the pool (the default).
+    #[default]
     ConstantProduct,
     /// Velodrome V2 / Aerodrome, volatile or stable; the fee leaves the pool.
     Solidly,
@@ -63,7 +64,7 @@ pub enum FeeField {
 
 /// A pool of the snapshot. Kind-specific fields are optional here and required by
 /// [`crate::graph::PoolGraph::from_snapshot`] for their kind.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SnapshotPool {
     /// Unique id, `"<source>:0x<40 hex>"`.

@@ -295,18 +295,7 @@ mod tests {
             kind: PoolKind::ConstantProduct,
             tokens: vec![addr(a), addr(b)],
             reserves: vec![String::from("1000000000"), String::from("2000000000")],
-            lp_token: None,
-            total_supply: None,
-            fee: None,
-            stable: None,
-            fee_bps: None,
-            decimals: None,
-            a: None,
-            a_precision: None,
-            rates: None,
-            admin_fee: None,
-            variant: None,
-            offpeg_fee_multiplier: None,
+            ..Default::default()
         }
     }
 

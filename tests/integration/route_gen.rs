@@ -91,21 +91,11 @@ impl Builder {
                 amount(usd / 2.0, self.prices[a], self.decimals[a]),
                 amount(usd / 2.0 * (1.0 + dev), self.prices[b], self.decimals[b]),
             ],
-            lp_token: None,
-            total_supply: None,
             fee: Some(FeeField::Fraction(FeeFraction {
                 num: num.to_string(),
                 den: den.to_string(),
             })),
-            stable: None,
-            fee_bps: None,
-            decimals: None,
-            a: None,
-            a_precision: None,
-            rates: None,
-            admin_fee: None,
-            variant: None,
-            offpeg_fee_multiplier: None,
+            ..Default::default()
         });
     }
 
@@ -142,18 +132,10 @@ impl Builder {
                     self.decimals[b],
                 ),
             ],
-            lp_token: None,
-            total_supply: None,
-            fee: None,
             stable: Some(stable),
             fee_bps: Some(bps.to_string()),
             decimals: Some(vec![self.decimals[a], self.decimals[b]]),
-            a: None,
-            a_precision: None,
-            rates: None,
-            admin_fee: None,
-            variant: None,
-            offpeg_fee_multiplier: None,
+            ..Default::default()
         });
     }
 
@@ -179,12 +161,7 @@ impl Builder {
                 .map(|&c| self.tokens[c].address.clone())
                 .collect(),
             reserves,
-            lp_token: None,
-            total_supply: None,
             fee: Some(FeeField::Units(fee.to_string())),
-            stable: None,
-            fee_bps: None,
-            decimals: None,
             a: Some((amp * 100).to_string()),
             a_precision: Some("100".into()),
             rates: Some(
@@ -193,9 +170,7 @@ impl Builder {
                     .map(|&c| format!("1{}", "0".repeat(36 - self.decimals[c] as usize)))
                     .collect(),
             ),
-            admin_fee: None,
-            variant: None,
-            offpeg_fee_multiplier: None,
+            ..Default::default()
         });
     }
 
