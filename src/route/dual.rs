@@ -570,6 +570,7 @@ impl<'a> Dual<'a> {
                     if d_a < 0.0 && a1 > a0 {
                         let w = a1 - a0;
                         let ae = (a0 + w * (-d_a / (d1 - d_a))).clamp(a0 + 0.1 * w, a1 - 0.1 * w);
+                        nx.copy_from_slice(nu);
                         let mut ok = true;
                         for (p, &k) in rset.iter().enumerate() {
                             let v = nu[k] * (1.0 + ae * sol[p]);
@@ -580,11 +581,6 @@ impl<'a> Dual<'a> {
                             nx[k] = v;
                         }
                         if ok {
-                            for (k, v) in nx.iter_mut().enumerate() {
-                                if !in_r[k] {
-                                    *v = nu[k];
-                                }
-                            }
                             self.eval_into(&nx, Some(&cand), &mut evn);
                             let he = self.h(&nx, &evn);
                             if he > 0.0 && he < t {

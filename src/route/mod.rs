@@ -873,6 +873,20 @@ impl Ctx<'_> {
         t
     }
 
+    /// A settled simulation as a candidate: its objective, gas units and value net of gas.
+    fn candidate(&self, (steps, outs, refunds): Settled, gas: Option<GasModel>) -> Candidate {
+        let value = self.objective(&outs);
+        let (units, cost) = self.gas_of(&steps, gas);
+        Candidate {
+            steps,
+            outs,
+            refunds,
+            value,
+            gas: units,
+            net: value - cost,
+        }
+    }
+
     fn gas_of(&self, steps: &[Step], gas: Option<GasModel>) -> (u64, f64) {
         let Some(gm) = gas else { return (0, 0.0) };
         let mut units = 0u64;
@@ -904,18 +918,7 @@ impl Ctx<'_> {
                 return Ok(None);
             }
             match self.propagate(&flows, keep, tok_val, t_total) {
-                Ok((steps, outs, refunds)) => {
-                    let value = self.objective(&outs);
-                    let (units, cost) = self.gas_of(&steps, gas);
-                    return Ok(Some(Candidate {
-                        steps,
-                        outs,
-                        refunds,
-                        value,
-                        gas: units,
-                        net: value - cost,
-                    }));
-                }
+                Ok(settled) => return Ok(Some(self.candidate(settled, gas))),
                 Err(drop) => {
                     flows.retain(|f| f.e != drop);
                 }
@@ -1380,17 +1383,7 @@ impl Ctx<'_> {
             }
         }
         hold[dst.index()] = hold[dst.index()].saturating_add(a);
-        let (steps, outs, refunds) = self.settle(steps, &hold);
-        let value = self.objective(&outs);
-        let (units, cost) = self.gas_of(&steps, gas);
-        Ok(Some(Candidate {
-            steps,
-            outs,
-            refunds,
-            value,
-            gas: units,
-            net: value - cost,
-        }))
+        Ok(Some(self.candidate(self.settle(steps, &hold), gas)))
     }
 
     fn finish(&self, c: Candidate, bound: f64) -> Result<Plan, RouteError> {
