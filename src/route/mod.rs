@@ -1303,6 +1303,24 @@ impl Ctx<'_> {
         let mut parents: Vec<Vec<usize>> = Vec::with_capacity(self.req.max_hops);
         let mut best: Option<(f64, usize)> = None;
         let mut cost_layer = 0.0;
+        // Paths stay simple: a token already on the path to `u` (reached in `l` hops) is not
+        // entered again. The float models price every edge on the snapshot state, so a cycle
+        // through the same pools (1 → 3 → 1 on two stable pools) can look like a gain of float
+        // noise while the exact swaps, on the pools' moved states, lose.
+        let on_path = |parents: &[Vec<usize>], u: usize, l: usize, target: usize| {
+            let (mut t, mut l) = (u, l);
+            loop {
+                if t == target {
+                    return true;
+                }
+                let Some(k) = l.checked_sub(1).and_then(|p| parents[p].get(t).copied()) else {
+                    return false;
+                };
+                let Some(e) = ledges.get(k) else { return false };
+                t = e.ti;
+                l -= 1;
+            }
+        };
         for h in 0..self.req.max_hops {
             next.fill(0.0);
             let mut par = vec![usize::MAX; nl];
@@ -1313,7 +1331,7 @@ impl Ctx<'_> {
                 // best so far (for x·y = k the test costs more than the closed form)
                 if a > 0.0 && (e.cheap_out || !(a * e.rate0 * (1.0 + 1e-9) <= next[e.to])) {
                     let o = self.edges[k].m.out(a);
-                    if o > next[e.to] {
+                    if o > next[e.to] && !on_path(&parents, e.ti, h, e.to) {
                         next[e.to] = o;
                         par[e.to] = k;
                     }
