@@ -519,7 +519,14 @@ impl<'a> Dual<'a> {
                 let mut beyond: Option<(f64, f64)> = None;
                 let mut took: Option<(f64, f64)> = None;
                 // near the optimum a failing full step is float noise, not a bad direction
-                let halvings = if err < 1e-6 { 12 } else { 30 };
+                // (below 1e-8 a few halvings settle it: the stop is at 1e-9)
+                let halvings = if err < 1e-8 {
+                    4
+                } else if err < 1e-6 {
+                    12
+                } else {
+                    30
+                };
                 for _ in 0..halvings {
                     nn.copy_from_slice(nu);
                     let mut ok = true;
@@ -563,11 +570,16 @@ impl<'a> Dual<'a> {
                     alpha *= 0.5;
                 }
                 // A backtracked step that still descends steeply stops short of a kink (an edge
-                // turning on): one secant step on the slope between it and the failed trial
-                // beyond, kept when it lowers h further. This turns a crawl of 10% steps into a
-                // few full ones.
-                if let (Some((a0, d_a)), Some((a1, d1))) = (took, beyond) {
-                    if d_a < 0.0 && a1 > a0 {
+                // turning on): up to SECANT_STEPS secant steps on the slope between it and the
+                // failed trial beyond, each kept when it lowers h further (the line minimum,
+                // just past the kink, puts the new edge in the next Newton matrix). This turns
+                // a crawl of 10% steps into a few full ones.
+                if let (Some(mut lo), Some(mut hi)) = (took, beyond) {
+                    for _ in 0..SECANT_STEPS {
+                        let ((a0, d_a), (a1, d1)) = (lo, hi);
+                        if !(d_a < 0.0) || !(a1 > a0) || !(d1 > d_a) {
+                            break;
+                        }
                         let w = a1 - a0;
                         let ae = (a0 + w * (-d_a / (d1 - d_a))).clamp(a0 + 0.1 * w, a1 - 0.1 * w);
                         nx.copy_from_slice(nu);
@@ -580,14 +592,28 @@ impl<'a> Dual<'a> {
                             }
                             nx[k] = v;
                         }
-                        if ok {
-                            self.eval_into(&nx, Some(&cand), &mut evn);
-                            let he = self.h(&nx, &evn);
-                            if he > 0.0 && he < t {
-                                core::mem::swap(&mut ev, &mut evn);
-                                t = he;
-                                nn.copy_from_slice(&nx);
-                            }
+                        if !ok {
+                            break;
+                        }
+                        self.eval_into(&nx, Some(&cand), &mut evn);
+                        let he = self.h(&nx, &evn);
+                        if !he.is_finite() {
+                            break;
+                        }
+                        let de = slope(&evn, &nx, he);
+                        if he > 0.0 && he < t {
+                            core::mem::swap(&mut ev, &mut evn);
+                            t = he;
+                            nn.copy_from_slice(&nx);
+                        }
+                        // h is convex along the step: the minimum stays bracketed
+                        if de < 0.0 && he <= t {
+                            lo = (ae, de);
+                        } else {
+                            hi = (ae, de);
+                        }
+                        if de.abs() < 0.1 * d0.abs() {
+                            break;
                         }
                     }
                 }
@@ -909,6 +935,10 @@ fn sparse_kkt(
     sol.iter().all(|v| v.is_finite()).then_some(sol)
 }
 
+/// Secant steps on the slope after a backtracked step that still descends (see the line
+/// search in [`Dual::solve`]).
+const SECANT_STEPS: usize = 2;
+
 /// Residual below which the sparse Newton system is solved directly ([`Elim`]); above it the
 /// truncated CG (tolerance = the residual) takes shorter steps, which crosses the changes of
 /// the active set in fewer line-search evaluations than the exact Newton step.
@@ -1015,23 +1045,19 @@ impl Elim {
                 }
             }
         }
-        // Cholesky, lower triangle in place
+        // Cholesky, lower triangle in place (row j of L is final before rows below read it)
         for j in 0..c {
-            let mut s = a[j * c + j];
-            for k in 0..j {
-                s -= a[j * c + k] * a[j * c + k];
-            }
+            let (done, rest) = a.split_at_mut((j + 1) * c);
+            let rj = &mut done[j * c..(j + 1) * c];
+            let s = rj[j] - dot(&rj[..j], &rj[..j]);
             if !(s > 0.0) || !s.is_finite() {
                 return None;
             }
             let l = super::fmath::sqrt(s);
-            a[j * c + j] = l;
-            for i in j + 1..c {
-                let mut t = a[i * c + j];
-                for k in 0..j {
-                    t -= a[i * c + k] * a[j * c + k];
-                }
-                a[i * c + j] = t / l;
+            rj[j] = l;
+            let lj = &rj[..j];
+            for ri in rest.chunks_exact_mut(c) {
+                ri[j] = (ri[j] - dot(&ri[..j], lj)) / l;
             }
         }
         Some(Elim {
@@ -1092,8 +1118,25 @@ fn add_entry(list: &mut Vec<(usize, f64)>, u: usize, w: f64) {
     }
 }
 
+/// Σ a_k b_k over the common length, in four interleaved partial sums (independent add
+/// chains: the vectorisable form of the reduction).
 pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut s = [0.0f64; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let tail: f64 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for k in 0..4 {
+            s[k] += x[k] * y[k];
+        }
+    }
+    (s[0] + s[1]) + (s[2] + s[3]) + tail
 }
 
 fn normalise(nu: &mut [f64], c: &[f64]) {
