@@ -7,6 +7,7 @@
 
 use super::{ppm, to_f64, Rebalance, ZapConfig, ZapIn, ZapSwap};
 use crate::error::{PoolError, ZapError};
+use crate::math::wide::{mul_div_128, to_u128};
 use crate::math::{add, mul, mul_div, mul_div_up, sqrt, sub};
 use crate::pool::{Amounts, Pool};
 use primitive_types::{U256, U512};
@@ -63,6 +64,11 @@ struct Two<'a> {
     ts: U256,
     kind: Kind,
     a: [U256; 2],
+    /// [`v2_root_k_last`] of `kind`
+    root_k_last: Option<U256>,
+    /// whether [`native_search`] may answer before the general search (off only in the tests
+    /// that compare the two)
+    native: bool,
 }
 
 /// The family facts of a two-coin pool.
@@ -88,13 +94,26 @@ fn kind_of(pool: &Pool) -> Result<Kind, ZapError> {
     }
 }
 
-/// Uniswap V2 `_mintFee`: the supply after the protocol-fee mint on reserves `r`.
-fn v2_mint_supply(ts: U256, k_last: U256, fee_on: bool, r: [U256; 2]) -> Result<U256, ZapError> {
-    if !fee_on || k_last.is_zero() {
-        return Ok(ts);
+/// `√kLast` when Uniswap V2's `_mintFee` mints (fee on and `kLast` non-zero), else `None`.
+/// Computed once per zap: every evaluated plan's mint supply needs it.
+fn v2_root_k_last(kind: Kind) -> Option<U256> {
+    match kind {
+        Kind::V2 {
+            k_last,
+            fee_on: true,
+            ..
+        } if !k_last.is_zero() => Some(sqrt(k_last)),
+        _ => None,
     }
+}
+
+/// Uniswap V2 `_mintFee`: the supply after the protocol-fee mint on reserves `r`, with
+/// `root_k_last` from [`v2_root_k_last`] (`None`: no protocol fee, the supply is `ts`).
+fn v2_mint_supply(ts: U256, root_k_last: Option<U256>, r: [U256; 2]) -> Result<U256, ZapError> {
+    let Some(root_k_last) = root_k_last else {
+        return Ok(ts);
+    };
     let root_k = sqrt(mul(r[0], r[1])?);
-    let root_k_last = sqrt(k_last);
     if root_k <= root_k_last {
         return Ok(ts);
     }
@@ -153,7 +172,7 @@ impl Two<'_> {
         *h.get_mut(i)? = hi;
         *h.get_mut(j)? = hj;
         let t = match self.kind {
-            Kind::V2 { k_last, fee_on, .. } => v2_mint_supply(self.ts, k_last, fee_on, r).ok()?,
+            Kind::V2 { .. } => v2_mint_supply(self.ts, self.root_k_last, r).ok()?,
             Kind::Solidly { .. } => self.ts,
         };
         let term = [mul_div(h[0], t, r[0]).ok()?, mul_div(h[1], t, r[1]).ok()?];
@@ -488,12 +507,16 @@ fn checked(two: &Two<'_>, i: usize, p: &Pt, careful: bool) -> Option<Pt> {
 }
 
 fn strict(two: &Two<'_>, i: usize, p: &Pt) -> Option<Pt> {
-    let ok = match two.pool {
+    strict_deposit(two, i, p).map(|_| *p)
+}
+
+/// [`strict`], returning the plan's deposit and leftover ([`deposit_of`]) instead of the point.
+fn strict_deposit(two: &Two<'_>, i: usize, p: &Pt) -> Option<([U256; 2], [U256; 2])> {
+    match two.pool {
         Pool::ConstantProduct(c) => strict_in(c, i, p),
         Pool::Solidly(c) => strict_in(c, i, p),
         Pool::StableSwap(_) => None,
-    };
-    ok.map(|()| *p)
+    }
 }
 
 /// The family verbs the strict re-run needs, on the family types themselves (a [`Pool`] is
@@ -528,12 +551,12 @@ impl Fam for crate::pool::Solidly {
     }
 }
 
-fn strict_in<F: Fam>(pool: &F, i: usize, p: &Pt) -> Option<()> {
+fn strict_in<F: Fam>(pool: &F, i: usize, p: &Pt) -> Option<([U256; 2], [U256; 2])> {
     let l = p.l();
     if l.is_zero() {
         return None;
     }
-    let (dep, _) = deposit_of(p, l).ok()?;
+    let (dep, left) = deposit_of(p, l).ok()?;
     let minted = if p.s.is_zero() {
         if pool.balances_() != p.r.as_slice() {
             return None;
@@ -546,12 +569,12 @@ fn strict_in<F: Fam>(pool: &F, i: usize, p: &Pt) -> Option<()> {
         }
         after.mint_(&dep).ok()?.0
     };
-    (minted == l).then_some(())
+    (minted == l).then_some((dep, left))
 }
 
 /// The result for a plan: re-run once more on the family types ([`strict`]), then described.
 fn materialize(two: &Two<'_>, i: usize, p: &Pt) -> Option<ZapIn> {
-    let p = strict(two, i, p)?;
+    let (dep, left) = strict_deposit(two, i, p)?;
     let l = p.l();
     let j = other(i);
     let swap = (!p.s.is_zero()).then_some(ZapSwap {
@@ -560,7 +583,6 @@ fn materialize(two: &Two<'_>, i: usize, p: &Pt) -> Option<ZapIn> {
         amount_in: p.s,
         amount_out: p.out,
     });
-    let (dep, left) = deposit_of(&p, l).ok()?;
     Some(ZapIn {
         swap,
         minted: l,
@@ -594,6 +616,16 @@ fn direct_only(pool: &Pool, a: [U256; 2]) -> Result<ZapIn, ZapError> {
 
 /// The optimal single-pool zap for a constant-product or solidly pool.
 pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<ZapIn, ZapError> {
+    zap_in_with(pool, amounts, cfg, true)
+}
+
+/// [`zap_in`], with or without the [`native_search`] shortcut (the result is the same).
+fn zap_in_with(
+    pool: &Pool,
+    amounts: &[U256],
+    cfg: &ZapConfig,
+    native: bool,
+) -> Result<ZapIn, ZapError> {
     let kind = kind_of(pool)?;
     let (Some(&r0), Some(&r1)) = (pool.balances().first(), pool.balances().get(1)) else {
         return Err(ZapError::Unsupported("pool without two coins"));
@@ -615,6 +647,8 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         ts,
         kind,
         a: [a0, a1],
+        root_k_last: v2_root_k_last(kind),
+        native,
     };
     let p0 = two
         .eval(0, U256::zero())
@@ -674,13 +708,11 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
     Ok(best)
 }
 
-/// Search direction `i` (the coin in excess at `s = 0`): the maximum mint and the smallest
-/// swap reaching it, checked strictly.
-fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<Pt> {
+/// The float guess of the crossing for direction `i`, as an integer in `[0, a_i]`: the closed
+/// form for x·y pools, bisection on the float curve for stable ones. A search start only.
+fn guess_of(two: &Two<'_>, i: usize) -> Option<U256> {
     let ai = *two.a.get(i)?;
-    let stable = matches!(two.kind, Kind::Solidly { stable: true, .. });
-    let cross = |p: &Pt| p.term[i] <= p.term[j];
-    let guess = match two.kind {
+    match two.kind {
         Kind::V2 {
             fee: (num, den), ..
         } => {
@@ -700,9 +732,23 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<P
             dec,
         } => stable_guess(two, i, to_f64(fee_bps) / 10_000.0, dec),
     }
-    .map(|g| super::from_f64_clamped(g, ai));
+    .map(|g| super::from_f64_clamped(g, ai))
+}
+
+/// Search direction `i` (the coin in excess at `s = 0`): the maximum mint and the smallest
+/// swap reaching it, checked strictly.
+fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<Pt> {
+    let ai = *two.a.get(i)?;
+    let stable = matches!(two.kind, Kind::Solidly { stable: true, .. });
+    let cross = |p: &Pt| p.term[i] <= p.term[j];
+    let guess = guess_of(two, i);
     if let Some(z) = guess.and_then(|g| v2_closed_form(two, i, j, p0, g, careful)) {
         return Some(z);
+    }
+    if two.native && !careful && !stable {
+        if let Some(z) = guess.and_then(|g| native_search(two, i, p0, g)) {
+            return Some(z);
+        }
     }
     // Bracket the crossing from the guess (the far end, everything sold, has a coin-i term of
     // 0, so the predicate holds there), then bisect.
@@ -715,8 +761,16 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<P
             (*p0, hi)
         }
     };
-    // The maximum is at the crossing: B(lo) or A(hi).
-    let mut cands: alloc::vec::Vec<Pt> = alloc::vec![lo, hi];
+    // The maximum is at the crossing: B(lo) or A(hi). `top` is the smallest evaluated point
+    // reaching the best mint so far.
+    let mut top = lo;
+    let mut take = |p: &Pt| {
+        let (l, b) = (p.l(), top.l());
+        if l > b || (l == b && p.s < top.s) {
+            top = *p;
+        }
+    };
+    take(&hi);
     // Holes seen, or the two terms out of order across the crossing (the non-monotone quirk of
     // stable `get_y` with non-18-decimal coins): scan windows around the crossing.
     let disorder = lo.term[i] < hi.term[i] || lo.term[j] > hi.term[j];
@@ -728,7 +782,7 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<P
         let end = hi.s.saturating_add(w).min(ai);
         while s <= end {
             if let Some(p) = two.eval(i, s) {
-                cands.push(p);
+                take(&p);
             }
             s = s.saturating_add(U256::one());
             if s.is_zero() {
@@ -736,16 +790,10 @@ fn search(two: &Two<'_>, i: usize, j: usize, p0: &Pt, careful: bool) -> Option<P
             }
         }
     }
-    let best = cands.iter().map(Pt::l).max()?;
+    let best = top.l();
     if best.is_zero() {
         return None;
     }
-    // The smallest evaluated point reaching `best`.
-    let top = cands
-        .iter()
-        .filter(|p| p.l() == best)
-        .min_by_key(|p| p.s)
-        .copied()?;
     if p0.l() >= best {
         return checked(two, i, p0, careful);
     }
@@ -847,28 +895,40 @@ fn keep_most(
     careful: bool,
 ) -> Pt {
     let (p, mut chosen) = first;
-    let Some(mut key) = value_key(two.kind, &p) else {
-        return chosen;
-    };
+    // The key of the best plan so far; `p`'s is computed when a second plateau point needs it
+    // (on a plateau of one point nothing is compared). No key for `p`: `p` is kept.
+    let mut key: Option<(U256, f64)> = None;
     let ai = two.a.get(i).copied().unwrap_or_default();
     let n = if matches!(two.kind, Kind::Solidly { stable: true, .. }) {
         KEEP_SCAN_STABLE
     } else {
         KEEP_SCAN
     };
-    let consider = |q: &Pt, chosen: &mut Pt, key: &mut (U256, f64)| {
+    // Compares `q` with the best so far; false when `p` has no key (stop, keep `p`).
+    let consider = |q: &Pt, chosen: &mut Pt, key: &mut Option<(U256, f64)>| -> bool {
         if q.l() < best {
-            return;
+            return true;
         }
-        let Some(k) = value_key(two.kind, q) else {
-            return;
+        let cur = match *key {
+            Some(c) => c,
+            None => match value_key(two.kind, &p) {
+                Some(c) => {
+                    *key = Some(c);
+                    c
+                }
+                None => return false,
+            },
         };
-        if k.0 > key.0 || (k.0 == key.0 && k.1 > key.1) {
+        let Some(k) = value_key(two.kind, q) else {
+            return true;
+        };
+        if k.0 > cur.0 || (k.0 == cur.0 && k.1 > cur.1) {
             if let Some(z) = checked(two, i, q, careful) {
                 *chosen = z;
-                *key = k;
+                *key = Some(k);
             }
         }
+        true
     };
     // Window right of the left end.
     let mut s = p.s;
@@ -890,7 +950,9 @@ fn keep_most(
             break;
         }
         last_on = q;
-        consider(&q, &mut chosen, &mut key);
+        if !consider(&q, &mut chosen, &mut key) {
+            return chosen;
+        }
     }
     if ended {
         return chosen;
@@ -914,7 +976,9 @@ fn keep_most(
     let stop = s.saturating_sub(U256::from(n)).max(last_on.s);
     while s > stop {
         if let Some(q) = two.eval(i, s) {
-            consider(&q, &mut chosen, &mut key);
+            if !consider(&q, &mut chosen, &mut key) {
+                return chosen;
+            }
         }
         s = s.saturating_sub(U256::one());
     }
@@ -1033,4 +1097,377 @@ fn v2_closed_form(
     }
     let z = checked(two, i, &p, careful)?;
     Some(keep_most(two, i, best, (p, z), false, careful))
+}
+
+/// A plan of [`native_search`]: sell `s` of coin `i` (every quantity below 2^128).
+#[derive(Debug, Clone, Copy)]
+struct Np {
+    s: u128,
+    out: u128,
+    /// post-swap reserve of coin `i` (coin `j`'s is `r_j − out`)
+    ri: u128,
+    /// supply the mint uses
+    t: u128,
+    /// the coin-`i` term `A(s) = floor(h_i·T/r_i)`
+    a: u128,
+    /// the coin-`j` term `B(s) = floor(h_j·T/r_j)`
+    b: u128,
+}
+
+impl Np {
+    fn l(&self) -> u128 {
+        self.a.min(self.b)
+    }
+}
+
+/// [`Two::eval`] for x·y pools (constant-product and solidly volatile) in native `u128`
+/// arithmetic, for one direction `i`. A `Pt` is nine `U256`s and each evaluation of the
+/// general search moves several of them; here a plan is six `u128`s.
+struct Native<'a, 'b> {
+    two: &'a Two<'b>,
+    i: usize,
+    j: usize,
+    ri: u128,
+    rj: u128,
+    ai: u128,
+    aj: u128,
+    ts: u128,
+    /// solidly: the fee in bps, which leaves the pool; constant product: `None`
+    fee_bps: Option<u128>,
+}
+
+/// `[v_i, v_j]` in coin order.
+fn by_coin(i: usize, vi: U256, vj: U256) -> [U256; 2] {
+    if i == 0 {
+        [vi, vj]
+    } else {
+        [vj, vi]
+    }
+}
+
+impl<'a, 'b> Native<'a, 'b> {
+    /// `None` for stable pools or when a reserve, an amount or the supply is not below 2^128.
+    fn new(two: &'a Two<'b>, i: usize) -> Option<Self> {
+        let j = other(i);
+        let n = |x: Option<&U256>| x.and_then(to_u128);
+        let fee_bps = match two.kind {
+            Kind::V2 { .. } => None,
+            Kind::Solidly {
+                fee_bps,
+                stable: false,
+                ..
+            } => Some(to_u128(&fee_bps)?),
+            Kind::Solidly { stable: true, .. } => return None,
+        };
+        Some(Self {
+            two,
+            i,
+            j,
+            ri: n(two.r.get(i))?,
+            rj: n(two.r.get(j))?,
+            ai: n(two.a.get(i))?,
+            aj: n(two.a.get(j))?,
+            ts: to_u128(&two.ts)?,
+            fee_bps,
+        })
+    }
+
+    /// The plan selling `s`: the same values as [`Two::eval`] (the pool's own quote, the same
+    /// floors), or `None` where `eval` returns `None` or a value does not fit 128 bits.
+    fn eval(&self, s: u128) -> Option<Np> {
+        let out = if s == 0 {
+            0
+        } else {
+            let out = self
+                .two
+                .pool
+                .amount_out(self.i, self.j, U256::from(s))
+                .ok()?;
+            to_u128(&out)?
+        };
+        if out >= self.rj || s > self.ai {
+            return None;
+        }
+        let hi = self.ai.checked_sub(s)?;
+        let hj = self.aj.checked_add(out)?;
+        let ri = match self.fee_bps {
+            None => self.ri.checked_add(s)?,
+            Some(f) => self
+                .ri
+                .checked_add(s.checked_sub(mul_div_128(s, f, 10_000)?)?)?,
+        };
+        let rj = self.rj.checked_sub(out)?;
+        let t = match self.two.root_k_last {
+            None => self.ts,
+            Some(_) => {
+                let r = by_coin(self.i, U256::from(ri), U256::from(rj));
+                to_u128(&v2_mint_supply(self.two.ts, self.two.root_k_last, r).ok()?)?
+            }
+        };
+        Some(Np {
+            s,
+            out,
+            ri,
+            t,
+            a: mul_div_128(hi, t, ri)?,
+            b: mul_div_128(hj, t, rj)?,
+        })
+    }
+
+    /// The last point where `pred` fails and the first where it holds, by bisection between
+    /// `lo` (fails) and `hi` (holds); `pred` fails then holds along `s`.
+    fn bisect(&self, mut lo: Np, mut hi: Np, pred: impl Fn(&Np) -> bool) -> Option<(Np, Np)> {
+        while let Some(gap) = hi.s.checked_sub(lo.s).filter(|g| *g > 1) {
+            // lo.s + gap/2 < hi.s
+            let p = self.eval(lo.s.saturating_add(gap.checked_shr(1)?))?;
+            if pred(&p) {
+                hi = p;
+            } else {
+                lo = p;
+            }
+        }
+        Some((lo, hi))
+    }
+
+    /// [`Self::bisect`] from a point `hi` where `pred` holds, galloping down (steps 1, 2, 4…)
+    /// to a point where it fails; `None` when it holds down to `s = 0`.
+    fn down(&self, mut hi: Np, pred: impl Fn(&Np) -> bool) -> Option<(Np, Np)> {
+        let mut step = 1u128;
+        loop {
+            let x = hi.s.saturating_sub(step);
+            let q = self.eval(x)?;
+            if !pred(&q) {
+                return self.bisect(q, hi, pred);
+            }
+            if x == 0 {
+                return None;
+            }
+            hi = q;
+            step = step.saturating_mul(2);
+        }
+    }
+
+    /// [`Self::bisect`] from a point `lo` where `pred` fails, galloping up to a point where it
+    /// holds, at most `a_i`; `None` when it fails up to `a_i`.
+    fn up(&self, mut lo: Np, pred: impl Fn(&Np) -> bool) -> Option<(Np, Np)> {
+        let mut step = 1u128;
+        loop {
+            let x = lo.s.saturating_add(step).min(self.ai);
+            let q = self.eval(x)?;
+            if pred(&q) {
+                return self.bisect(lo, q, pred);
+            }
+            if x == self.ai {
+                return None;
+            }
+            lo = q;
+            step = step.saturating_mul(2);
+        }
+    }
+
+    /// The plan as the general search's point.
+    fn pt(&self, p: &Np) -> Pt {
+        let u = U256::from;
+        Pt {
+            s: u(p.s),
+            out: u(p.out),
+            // eval checked: out < r_j, s ≤ a_i, a_j + out fits
+            r: by_coin(self.i, u(p.ri), u(self.rj.saturating_sub(p.out))),
+            t: u(p.t),
+            h: by_coin(
+                self.i,
+                u(self.ai.saturating_sub(p.s)),
+                u(self.aj.saturating_add(p.out)),
+            ),
+            term: by_coin(self.i, u(p.a), u(p.b)),
+        }
+    }
+}
+
+/// The general search's answer for x·y pools (constant-product and solidly volatile), reached
+/// in native arithmetic with a handful of evaluations, or `None` to leave it to the general
+/// search.
+///
+/// `cross(s)` (`A(s) ≤ B(s)`) fails below the crossing and holds from it on (`A` does not
+/// increase, `B` does not decrease), so the adjacent pair `lo = hi − 1` with `cross(lo)` false
+/// and `cross(hi)` true is unique: it is found by galloping from the float guess, which
+/// usually lands within a unit of it (two evaluations), then bisecting. The maximum mint is
+/// `max(B(lo), A(hi))`, at `lo` on a tie as the general search takes it. The plateau's left
+/// end is the first `s` with `B(s) ≥ best`: `hi` when the best is `A(hi)` (`B(lo)` is below
+/// it), else found the same way down from `lo` (`B(0) < best`). When the next point right of
+/// that end mints less, the plateau is one point and [`keep_most`] would keep its first point:
+/// that is the answer. A wider plateau is handed to [`keep_most`] itself. A value that does
+/// not fit 128 bits or an evaluation that fails returns `None`.
+fn native_search(two: &Two<'_>, i: usize, p0: &Pt, guess: U256) -> Option<Pt> {
+    let nat = Native::new(two, i)?;
+    let g = to_u128(&guess)?;
+    // As the general bracket: a guess strictly inside (0, a_i).
+    if g == 0 || g >= nat.ai {
+        return None;
+    }
+    let cross = |p: &Np| p.a <= p.b;
+    let start = nat.eval(g)?;
+    let (lo, hi) = if cross(&start) {
+        nat.down(start, cross)?
+    } else {
+        nat.up(start, cross)?
+    };
+    // L(lo) = B(lo) < A(lo) and L(hi) = A(hi) ≤ B(hi).
+    let top_is_lo = lo.b >= hi.a;
+    let best = if top_is_lo { lo.b } else { hi.a };
+    if best == 0 {
+        return None;
+    }
+    let best_u = U256::from(best);
+    if p0.l() >= best_u {
+        return checked(two, i, p0, false);
+    }
+    // The plateau's left end: the first s with B(s) ≥ best. At s = 0, L = B(0) = p0.l() < best.
+    let left = if top_is_lo {
+        nat.down(lo, |p: &Np| p.b >= best)?.1
+    } else {
+        hi
+    };
+    if left.l() < best {
+        return None;
+    }
+    let pt = nat.pt(&left);
+    // keep_most: the plan right of the left end (within a_i: left < hi ≤ a_i − 1 or left = hi).
+    let next = if left.s == lo.s {
+        Some(hi)
+    } else {
+        left.s.checked_add(1).and_then(|s| nat.eval(s))
+    };
+    match next {
+        Some(q) if q.l() < best => Some(pt),
+        _ => Some(keep_most(two, i, best_u, (pt, pt), false, false)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::arithmetic_side_effects)]
+    use super::*;
+    use crate::pool::{ConstantProduct, Solidly};
+    use proptest::prelude::*;
+
+    /// An x·y pool: 0 constant product, 1 constant product with the protocol fee on, 2 solidly
+    /// volatile. `fee` picks the fee.
+    fn xy_pool(kind: u8, r: [U256; 2], ts: U256, fee: usize, k_div: u8) -> Pool {
+        let (num, den) = [(3, 1000), (25, 10_000), (0, 1000), (1, 100)][fee % 4];
+        match kind {
+            0 => Pool::ConstantProduct(ConstantProduct::new(r, num, den, ts).unwrap()),
+            1 => Pool::ConstantProduct(
+                ConstantProduct::new(r, num, den, ts)
+                    .unwrap()
+                    .with_protocol_fee(r[0] * r[1] / U256::from(k_div.max(1)), true),
+            ),
+            _ => Pool::Solidly(
+                Solidly::new(r, [18, 18], false, [1u32, 5, 30, 100][fee % 4], ts).unwrap(),
+            ),
+        }
+    }
+
+    /// Whether [`native_search`] answers for this zap (it may leave it to the general search).
+    fn native_answers(pool: &Pool, a: [U256; 2]) -> bool {
+        let kind = kind_of(pool).unwrap();
+        let b = pool.balances();
+        let two = Two {
+            pool,
+            holes: core::cell::Cell::new(0),
+            r: [b[0], b[1]],
+            ts: pool.total_supply(),
+            kind,
+            a,
+            root_k_last: v2_root_k_last(kind),
+            native: true,
+        };
+        let Some(p0) = two.eval(0, U256::zero()) else {
+            return false;
+        };
+        let i = usize::from(p0.term[1] > p0.term[0]);
+        guess_of(&two, i).is_some_and(|g| native_search(&two, i, &p0, g).is_some())
+    }
+
+    /// A value of up to `bits` bits, its bit length spread out.
+    fn spread(bits: u32) -> impl Strategy<Value = U256> {
+        (1u64.., 0..=bits.saturating_sub(64)).prop_map(|(m, s)| U256::from(m) << s)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+        /// The native search is a shortcut, never another answer: on constant-product (protocol
+        /// fee off and on) and solidly volatile pools of every size, with inputs from dust to
+        /// several times the reserves, in either or both coins, the zap with it equals the
+        /// general search's zap in every field (swap, minted, deposit, leftover, rebalance) and
+        /// error.
+        #[test]
+        fn native_search_matches_general_search(
+            kind in 0u8..3,
+            r0 in spread(112),
+            r1 in spread(112),
+            ts in spread(128),
+            fee in 0usize..4,
+            k_div in 1u8..8,
+            // amounts relative to the reserves (the range where the native search answers)
+            // or absolute
+            rel in any::<bool>(),
+            x0 in 0u64..=u64::MAX,
+            x1 in 0u64..=u64::MAX,
+            zero in 0u8..3,
+        ) {
+            let pool = xy_pool(kind, [r0, r1], ts, fee, k_div);
+            let amt = |r: U256, x: u64| {
+                if rel {
+                    // up to 4× the reserve, from about 2^-64 of it
+                    r * U256::from(x) / (U256::from(u64::MAX) / U256::from(4u8))
+                } else {
+                    U256::from(x >> (x % 64))
+                }
+            };
+            let mut a = [amt(r0, x0), amt(r1, x1)];
+            if zero < 2 {
+                a[usize::from(zero)] = U256::zero();
+            }
+            let cfg = ZapConfig::exact();
+            let fast = zap_in_with(&pool, &a, &cfg, true);
+            let general = zap_in_with(&pool, &a, &cfg, false);
+            prop_assert_eq!(fast, general, "{:?} {:?}", pool, a);
+        }
+    }
+
+    /// The native search answers the usual zaps itself (else the comparison above would test
+    /// little): one-sided and two-sided inputs of 0.001 % to 10 % of a pool whose reserves are
+    /// within 100× of each other and of the supply (`√(r0·r1)`, as a first mint sets it), on
+    /// every x·y kind. Reserves far above the supply make wide plateaus, which are left to the
+    /// general search (and to [`v2_closed_form`]).
+    #[test]
+    fn native_search_answers_usual_zaps() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut asked, mut answered) = (0u32, 0u32);
+        for case in 0..600u32 {
+            let r0 = U256::from(next() >> 8) * U256::exp10((next() % 8) as usize);
+            let r1 = r0 * U256::from(next() % 10_000 + 1) / U256::from(100u8);
+            let ts = sqrt(r0 * r1);
+            let pool = xy_pool((case % 3) as u8, [r0, r1], ts, case as usize / 3, 2);
+            let frac = |r: U256, n: u64| r * U256::from(n % 100_000 + 1) / U256::from(1_000_000);
+            let a = [frac(r0, next()), frac(r1, next()) * U256::from(case % 2)];
+            asked += 1;
+            answered += u32::from(native_answers(&pool, a));
+            let cfg = ZapConfig::exact();
+            assert_eq!(
+                zap_in_with(&pool, &a, &cfg, true),
+                zap_in_with(&pool, &a, &cfg, false),
+                "case {case}"
+            );
+        }
+        assert!(answered * 10 >= asked * 9, "{answered} of {asked}");
+    }
 }
