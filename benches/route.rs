@@ -35,12 +35,39 @@ fn requests(m: &route_gen::Market, n_tokens: usize, seed: u64) -> Vec<RouteReque
     route_gen::bench_requests(m, n_tokens, seed)
 }
 
+/// Runs per request in the tables: each request's time is the median of its runs (a single
+/// run of a sub-millisecond quote on a shared 2-core machine is mostly scheduling noise).
+const RUNS: usize = 5;
+
+/// The median wall time of `RUNS` quotes of `r`.
+fn time_of(g: &PoolGraph, r: &RouteRequest) -> (Duration, bool) {
+    let mut ts = [Duration::ZERO; RUNS];
+    let mut ok = false;
+    for t in &mut ts {
+        let t0 = Instant::now();
+        let res = black_box(route::quote(g, r));
+        *t = t0.elapsed();
+        ok = res.is_ok();
+    }
+    ts.sort();
+    (ts[RUNS / 2], ok)
+}
+
+/// Median and max of a list of times (sorted in place).
+fn median_max(times: &mut [Duration]) -> (Duration, Duration) {
+    times.sort();
+    (times[times.len() / 2], times[times.len() - 1])
+}
+
 fn table() {
-    println!("route/quote scaling (single thread, 24 requests per size):");
+    println!(
+        "route/quote scaling (single thread, 24 requests per size, median of {RUNS} runs each):"
+    );
     println!(
         "{:>7} {:>6} {:>10} {:>10} {:>10} {:>8}",
         "tokens", "pools", "median", "max", "mean", "ok"
     );
+    let mut all = Vec::new();
     for (t, p) in SIZES {
         let m = route_gen::market(1000 + p as u64, t, p);
         let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
@@ -48,43 +75,41 @@ fn table() {
         let mut times = Vec::new();
         let mut ok = 0;
         for r in &reqs {
-            let t0 = Instant::now();
-            let res = route::quote(&g, r);
-            times.push(t0.elapsed());
-            ok += usize::from(res.is_ok());
+            let (dt, good) = time_of(&g, r);
+            times.push(dt);
+            ok += usize::from(good);
         }
-        times.sort();
+        all.extend_from_slice(&times);
         let mean = times.iter().sum::<Duration>() / times.len() as u32;
+        let (med, max) = median_max(&mut times);
         println!(
             "{:>7} {:>6} {:>10.3?} {:>10.3?} {:>10.3?} {:>5}/{}",
             t,
             p,
-            times[times.len() / 2],
-            times[times.len() - 1],
+            med,
+            max,
             mean,
             ok,
             reqs.len()
         );
     }
+    let (med, max) = median_max(&mut all);
+    println!("  all sizes: median {med:.3?}, max {max:.3?}");
     println!("heavy trades (1e-4..0.3 of the input's deepest reserve), same pairs:");
-    for (t, p) in [(60, 400), (180, 1200), (300, 2000)] {
+    let mut all = Vec::new();
+    for (t, p) in SIZES.into_iter().filter(|(_, p)| *p >= 400) {
         let m = route_gen::market(1000 + p as u64, t, p);
         let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
-        let mut times = Vec::new();
-        for r in &route_gen::heavy_requests(&m, t, p as u64) {
-            let t0 = Instant::now();
-            let _ = black_box(route::quote(&g, r));
-            times.push(t0.elapsed());
-        }
-        times.sort();
-        println!(
-            "{:>7} {:>6} {:>10.3?} {:>10.3?}",
-            t,
-            p,
-            times[times.len() / 2],
-            times[times.len() - 1]
-        );
+        let mut times: Vec<Duration> = route_gen::heavy_requests(&m, t, p as u64)
+            .iter()
+            .map(|r| time_of(&g, r).0)
+            .collect();
+        all.extend_from_slice(&times);
+        let (med, max) = median_max(&mut times);
+        println!("{:>7} {:>6} {:>10.3?} {:>10.3?}", t, p, med, max);
     }
+    let (med, max) = median_max(&mut all);
+    println!("  400-2000 pools: median {med:.3?}, max {max:.3?}");
     // batch: the same requests one by one and through quote_batch (rayon with `parallel`)
     let (t, p) = (60, 400);
     let m = route_gen::market(1000 + p as u64, t, p);
@@ -118,18 +143,15 @@ fn table() {
             let body: swapzap::route::body::QuoteBody =
                 serde_json::from_value(v["request"].clone()).unwrap();
             let req = body.to_route_request(&g).unwrap();
-            let _ = route::quote(&g, &req); // warm
-            let t0 = Instant::now();
-            let _ = black_box(route::quote(&g, &req));
             times.push((
-                t0.elapsed(),
+                time_of(&g, &req).0,
                 f.file_stem().unwrap().to_string_lossy().to_string(),
             ));
         }
         times.sort();
         if !times.is_empty() {
             println!(
-                "public instances: median {:?}, max {:?} ({})",
+                "public instances (median of {RUNS} runs each): median {:?}, max {:?} ({})",
                 times[times.len() / 2].0,
                 times[times.len() - 1].0,
                 times[times.len() - 1].1
