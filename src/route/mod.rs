@@ -1028,6 +1028,8 @@ impl Ctx<'_> {
         }
         let mut hold = vec![U256::zero(); n];
         let mut inflow = vec![U256::zero(); n];
+        // per input token, what float-safe plans hold back of its inflow (see below)
+        let mut held_back = vec![U256::zero(); n];
         for (t, a) in &self.prep.inputs {
             hold[t.index()] = *a;
         }
@@ -1053,9 +1055,9 @@ impl Ctx<'_> {
         for t in topo {
             let is_input = self.in_toks.iter().any(|x| x.index() == t);
             // what this token may spend: its holding less the margin on what swaps brought in
-            // (an input token is spent exactly, inflow included)
+            // (an input token is spent exactly, inflow included, less what is held back)
             let s = if is_input {
-                hold[t]
+                hold[t].saturating_sub(held_back[t])
             } else {
                 hold[t].saturating_sub(margin_if(self.req.float_safe, inflow[t]))
             };
@@ -1152,40 +1154,17 @@ impl Ctx<'_> {
                     }
                     Err(_) => return Err(flows[k].e),
                 };
-                // Float-safe plans: a swap into an input token must not deliver more than a float
-                // model of the pool says (a float re-simulation then credits all of it, and the
-                // input is spent exactly). Among a − j·δ, j < 48, with δ a third of the input that
-                // moves the output by one float ulp, pick the first amount that holds.
-                let into_input = self.in_toks.contains(&e.to);
-                if self.req.float_safe && into_input && first_use && !is_rem {
+                // Float-safe plans: a float re-simulation credits a swap with at most its float
+                // output + 1. An input token is spent exactly, inflow included, so the part of a
+                // swap into it above that credit is held back (a refund): the re-simulation then
+                // sees the input spent exactly too. The x·y = k model is the scorer's own float
+                // formula (the same operations on the same reserves), exact on a pool's first use.
+                if self.req.float_safe && first_use && self.in_toks.contains(&e.to) {
                     if let EdgeModel::Cp { .. } = e.m {
-                        let of = u256_to_f64(o);
-                        let rate = of / u256_to_f64(a);
-                        let ulp = f64::from_bits(of.to_bits() + 1) - of;
-                        let step = model::f64_to_u256_floor(ulp / rate / 3.0).max(U256::one());
-                        for j in 0..48u64 {
-                            let Some(a2) = step
-                                .checked_mul(U256::from(j))
-                                .and_then(|d| a.checked_sub(d))
-                            else {
-                                break;
-                            };
-                            if a2.is_zero() {
-                                break;
-                            }
-                            let Ok((o2, n2)) = cur.swap(e.i, e.j, a2) else {
-                                break;
-                            };
-                            // the same float operations as the scorer's x·y = k model
-                            let f = e.m.out(u256_to_f64(a2));
-                            if o2 <= model::f64_to_u256_floor(f) {
-                                used = used.saturating_sub(a.saturating_sub(a2));
-                                a = a2;
-                                o = o2;
-                                next = n2;
-                                break;
-                            }
-                        }
+                        let credit = model::f64_to_u256_floor(e.m.out(u256_to_f64(a)))
+                            .saturating_add(U256::one());
+                        let t_to = e.to.index();
+                        held_back[t_to] = held_back[t_to].saturating_add(o.saturating_sub(credit));
                     }
                 }
                 let sq = sink_q.get(e.to.index()).copied().unwrap_or(1);
@@ -1237,9 +1216,9 @@ impl Ctx<'_> {
                 return Err(f);
             }
         }
-        // inputs are spent exactly
+        // inputs are spent exactly (but for what float-safe plans hold back)
         for (t, _) in &self.prep.inputs {
-            if !hold[t.index()].is_zero() {
+            if hold[t.index()] != held_back[t.index()] {
                 return Err(flows
                     .iter()
                     .find(|f| self.edges[f.e].ti == *t)
