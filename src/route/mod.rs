@@ -483,6 +483,16 @@ pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteErr
     Ok(prepare_ctx(graph, req)?.run(true)?.1)
 }
 
+/// Whether a pool family's float model is the x·y = k formula (constant product, solidly
+/// volatile): the one a float re-simulation computes with the same operations as
+/// [`EdgeModel::out`]. Float-safe plans swap into an input token only through these: what such a
+/// swap delivers above the float credit is held back (see `propagate`), which needs the credit
+/// known to the unit. (The bound of a float-safe request is over these plans, as it is over
+/// the plans within the hop bound and the allowed sources.)
+fn xy_family(kind: PoolKind, stable: bool) -> bool {
+    matches!(kind, PoolKind::ConstantProduct) || (kind == PoolKind::Solidly && !stable)
+}
+
 fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a>, RouteError> {
     let prep = prepare(graph, req)?;
     let n = graph.n_tokens();
@@ -514,6 +524,7 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
                 && a.saturating_add(b).saturating_add(1) <= hops
                 && !(single_out && is_out(e.ti))
                 && !(single_in && is_in(e.to))
+                && !(req.float_safe && is_in(e.to) && !xy_family(e.kind, e.stable))
         })
         .map(|(k, _)| k)
         .collect();

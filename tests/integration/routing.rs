@@ -740,3 +740,62 @@ fn float_safe_inputs_are_spent_exactly_in_float_accounting() {
     }
     assert!(checked >= 10, "multi-input instances checked: {checked}");
 }
+
+/// Float-safe requests swap into an input token only through x·y = k pools (whose float credit
+/// is known to the unit); exact requests may use any pool. Here the best way to spend the USDC
+/// input is through the other input, DAI, over a deep solidly stable pool.
+#[test]
+fn float_safe_swaps_into_inputs_only_through_xy_pools() {
+    use swapzap::snapshot::PoolKind;
+    use swapzap::units::TokenId;
+    let snap: Snapshot = serde_json::from_str(
+        r#"{ "chain_id": 1,
+        "tokens": [
+          { "address": "0x0000000000000000000000000000000000000001", "symbol": "USDC", "decimals": 6 },
+          { "address": "0x0000000000000000000000000000000000000002", "symbol": "DAI", "decimals": 18 },
+          { "address": "0x0000000000000000000000000000000000000003", "symbol": "WETH", "decimals": 18 } ],
+        "pools": [
+          { "id": "aero:usdc-dai", "source": "aerodrome", "kind": "solidly", "stable": true, "fee_bps": "1",
+            "tokens": ["0x0000000000000000000000000000000000000001", "0x0000000000000000000000000000000000000002"],
+            "reserves": ["50000000000000", "50000000000000000000000000"] },
+          { "id": "uni:dai-weth", "source": "uniswap-v2", "kind": "constant_product",
+            "fee": { "num": "3", "den": "1000" },
+            "tokens": ["0x0000000000000000000000000000000000000002", "0x0000000000000000000000000000000000000003"],
+            "reserves": ["20000000000000000000000000", "10000000000000000000000"] },
+          { "id": "uni:usdc-weth", "source": "uniswap-v2", "kind": "constant_product",
+            "fee": { "num": "3", "den": "1000" },
+            "tokens": ["0x0000000000000000000000000000000000000001", "0x0000000000000000000000000000000000000003"],
+            "reserves": ["200000000000", "100000000000000000000"] } ] }"#,
+    )
+    .unwrap();
+    let g = PoolGraph::from_snapshot(&snap).unwrap();
+    let tok = |s: &str| TokenId(g.tokens().iter().position(|t| t.symbol == s).unwrap() as u32);
+    let (usdc, dai, weth) = (tok("USDC"), tok("DAI"), tok("WETH"));
+    let mut req = RouteRequest::new(
+        vec![
+            (usdc, U256::from(100_000_000_000u64)),
+            (dai, U256::from(1000u64) * U256::exp10(18)),
+        ],
+        vec![(weth, Ratio::new(1, 1))],
+    );
+    let stable_into_input = |plan: &swapzap::plan::Plan| {
+        plan.steps.iter().any(|s| match s {
+            swapzap::plan::Step::Swap {
+                pool, token_out, ..
+            } => *token_out == dai && g.pools()[pool.0 as usize].kind != PoolKind::ConstantProduct,
+            _ => false,
+        })
+    };
+    let exact = route::quote(&g, &req).unwrap();
+    exact.verify(&g).unwrap();
+    assert!(
+        stable_into_input(&exact),
+        "the exact plan routes USDC through DAI"
+    );
+    req.float_safe = true;
+    let safe = route::quote(&g, &req).unwrap();
+    safe.verify(&g).unwrap();
+    assert!(!stable_into_input(&safe));
+    // the direct USDC → WETH pool is shallow: avoiding the stable pool costs output
+    assert!(safe.outputs[0].amount < exact.outputs[0].amount);
+}
