@@ -483,6 +483,24 @@ pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteErr
     Ok(prepare_ctx(graph, req)?.run(true)?.1)
 }
 
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while let Some(r) = a.checked_rem(b) {
+        (a, b) = (b, r);
+    }
+    a
+}
+
+/// Whether a float re-simulation of a swap of `a` on a pool's snapshot state (`m` its float
+/// model, e.g. `../shared/routing/tools/score.py`, which accepts an output within 1e-9 of its
+/// own + 1 unit) accepts the exact output `o`: checked with half the relative part of that
+/// tolerance (the re-simulator's float model of a stable or Curve pool may differ from `m` by
+/// ~1e-12), and the whole unit (an exact output is the floor of the ideal one).
+fn float_accepts(m: &EdgeModel, a: U256, o: U256) -> bool {
+    let f = m.out(u256_to_f64(a));
+    let d = (u256_to_f64(o) - f).abs();
+    d <= 0.5e-9 * f.max(1.0) + 1.0
+}
+
 /// Whether a pool family's float model is the x·y = k formula (constant product, solidly
 /// volatile): the one a float re-simulation computes with the same operations as
 /// [`EdgeModel::out`]. Float-safe plans swap into an input token only through these: what such a
@@ -924,6 +942,25 @@ impl Ctx<'_> {
     ) -> Result<Option<Candidate>, RouteError> {
         let mut flows: Vec<Flow> = flows.to_vec();
         self.prune_dead_ends(&mut flows);
+        // Float-safe plans: a flow delivering less than one quantum to a token that leaves only
+        // through quantised pools would be refunded there whole (its value lost); dropped
+        // instead, with whatever then dead-ends, so the amount stays on the routes upstream
+        while self.req.float_safe && !flows.is_empty() {
+            let sink_q = self.sink_quanta(&flows);
+            let before = flows.len();
+            flows.retain(|f| {
+                let e = &self.edges[f.e];
+                let q = sink_q.get(e.to.index()).copied().unwrap_or(1);
+                q == 1 || e.m.out(f.x) >= q as f64
+            });
+            if flows.len() == before {
+                break;
+            }
+            self.prune_dead_ends(&mut flows);
+        }
+        if self.req.float_safe {
+            self.add_input_outlets(&mut flows, tok_val);
+        }
         for _attempt in 0..8 {
             if flows.is_empty() {
                 return Ok(None);
@@ -972,6 +1009,93 @@ impl Ctx<'_> {
         }
         let mut k = kept.iter();
         flows.retain(|_| k.next().copied().unwrap_or(true));
+    }
+
+    /// Float-safe plans: an input spent only through quantised pools (solidly, fee floored per
+    /// input unit) must swap an amount off their quanta, which a float re-simulation may see
+    /// as a wrong output. Such an input gets a token flow through its best unquantised edge to
+    /// an output or a token the flows leave: that edge takes the part below the quanta (it is
+    /// the remainder edge of the split).
+    fn add_input_outlets(&self, flows: &mut Vec<Flow>, tok_val: &[f64]) {
+        let quantum = |e: &GEdge| self.graph.pool(e.pool).map_or(1, |p| p.fee_quantum.max(1));
+        let n = self.graph.n_tokens();
+        let mut leaves = vec![false; n];
+        for f in flows.iter() {
+            if let Some(l) = leaves.get_mut(self.edges[f.e].ti.index()) {
+                *l = true;
+            }
+        }
+        for (t, a) in &self.prep.inputs {
+            let mut l = 1u64;
+            let mut any = false;
+            for f in flows.iter().filter(|f| self.edges[f.e].ti == *t) {
+                any = true;
+                let q = quantum(self.edges[f.e]);
+                l = if q == 1 { 0 } else { l / gcd(l, q) * q };
+                if l == 0 {
+                    break;
+                }
+            }
+            let off = math::div(*a, U256::from(l.max(1)))
+                .ok()
+                .and_then(|d| d.checked_mul(U256::from(l.max(1))))
+                .is_some_and(|m| m != *a);
+            if !any || l <= 1 || !off {
+                continue;
+            }
+            let best = self
+                .edges
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| {
+                    e.ti == *t
+                        && quantum(e) == 1
+                        && (self.out_toks.contains(&e.to)
+                            || leaves.get(e.to.index()).copied().unwrap_or(false))
+                })
+                .map(|(k, e)| {
+                    (
+                        k,
+                        e.rate0 * tok_val.get(e.to.index()).copied().unwrap_or(0.0),
+                    )
+                })
+                .filter(|(_, v)| *v > 0.0)
+                .max_by(|x, y| x.1.total_cmp(&y.1));
+            if let Some((k, _)) = best {
+                flows.push(Flow { e: k, x: 0.0 });
+            }
+        }
+    }
+
+    /// Per token (not an input or output) whose flows all leave through quantised pools, the
+    /// least common multiple of their quanta (every split of a multiple of it is a multiple of
+    /// each); 1 for the others.
+    fn sink_quanta(&self, flows: &[Flow]) -> Vec<u64> {
+        let n = self.graph.n_tokens();
+        let mut sink_q = vec![0u64; n];
+        for f in flows {
+            let e = &self.edges[f.e];
+            let q = self.graph.pool(e.pool).map_or(1, |p| p.fee_quantum.max(1));
+            if let Some(l) = sink_q.get_mut(e.ti.index()) {
+                // quanta divide 10000, so the lcm does too; a 1 stays 1
+                *l = match (*l, q) {
+                    (0, q) => q,
+                    (1, _) | (_, 1) => 1,
+                    (l, q) => l / gcd(l, q) * q,
+                };
+            }
+        }
+        for (t, l) in sink_q.iter_mut().enumerate() {
+            let end = self
+                .in_toks
+                .iter()
+                .chain(&self.out_toks)
+                .any(|x| x.index() == t);
+            if *l == 0 || end {
+                *l = 1;
+            }
+        }
+        sink_q
     }
 
     /// Propagate; on failure returns the edge to drop.
@@ -1045,21 +1169,7 @@ impl Ctx<'_> {
             hold[t.index()] = *a;
         }
         let mut states = PoolStates::new(self.graph.n_pools());
-        // tokens (not inputs or outputs) leaving by one quantised edge
-        let mut sink_q = vec![1u64; n];
-        for t in &nodes {
-            let t = *t;
-            if outs[t].len() == 1
-                && !self.in_toks.iter().any(|x| x.index() == t)
-                && !self.out_toks.iter().any(|x| x.index() == t)
-            {
-                let k = outs[t][0];
-                sink_q[t] = self
-                    .graph
-                    .pool(self.edges[flows[k].e].pool)
-                    .map_or(1, |p| p.fee_quantum.max(1));
-            }
-        }
+        let sink_q = self.sink_quanta(flows);
         let mut steps = Vec::new();
         let mut budget = 0.0;
         const ONE: u64 = 1 << 52;
@@ -1115,8 +1225,8 @@ impl Ctx<'_> {
                 used = used.saturating_add(amts[p]);
             }
             // Execute the other edges first, then the remainder edge with what is left. An edge
-            // into a token whose only outlet is a quantised pool delivers a multiple of that
-            // quantum when a slightly smaller input can (`amount_in`); the input saved goes to
+            // into a token whose outlets are all quantised pools delivers a multiple of their
+            // quanta when a slightly smaller input can (`amount_in`); the input saved goes to
             // the remainder edge.
             let mut order: Vec<usize> = (0..ks.len()).filter(|p| is_output || *p != rem).collect();
             if !is_output {
@@ -1165,6 +1275,93 @@ impl Ctx<'_> {
                     }
                     Err(_) => return Err(flows[k].e),
                 };
+                let sq = sink_q.get(e.to.index()).copied().unwrap_or(1);
+                let qq = U256::from(sq);
+                if sq > 1 && !is_rem && !o.checked_rem(qq).unwrap_or_default().is_zero() {
+                    // the largest of the next two multiples below the output that some input
+                    // delivers exactly (an output jumps by the rate per input unit, so a given
+                    // multiple may be skipped)
+                    let mut target = o.saturating_sub(o.checked_rem(qq).unwrap_or_default());
+                    let mut hit = None;
+                    for _ in 0..2 {
+                        if target.is_zero() {
+                            break;
+                        }
+                        hit = cur
+                            .amount_in(e.i, e.j, target)
+                            .ok()
+                            .filter(|a2| *a2 < a && !a2.is_zero())
+                            .and_then(|a2| cur.swap(e.i, e.j, a2).ok().map(|x| (a2, x)))
+                            .filter(|(_, (o2, _))| *o2 == target);
+                        if hit.is_some() {
+                            break;
+                        }
+                        target = target.saturating_sub(qq);
+                    }
+                    match hit {
+                        Some((a2, (o2, n2))) => {
+                            used = used.saturating_sub(a.saturating_sub(a2));
+                            a = a2;
+                            o = o2;
+                            next = n2;
+                        }
+                        // Float-safe plans: the sink would refund the part of this output
+                        // below its quantum; when that is over 1% of the output, this edge's
+                        // amount goes to the remainder edge instead (rerouting a small edge costs
+                        // far less than 1% of its value)
+                        None if self.req.float_safe
+                            && o.checked_rem(qq)
+                                .unwrap_or_default()
+                                .saturating_mul(U256::from(100u8))
+                                > o =>
+                        {
+                            used = used.saturating_sub(a);
+                            continue;
+                        }
+                        None => {}
+                    }
+                }
+                // Float-safe plans: a pool whose fee is floored per input unit (fee quantum
+                // q > 1) swaps an amount off the multiples of q at a rate the float model does
+                // not see; when that puts the output outside a float re-simulation's tolerance,
+                // the amount is rounded down to a multiple of q. What that saves goes to the
+                // remainder edge, or (for the remainder) is refunded; an input's remainder stays
+                // (the input is spent exactly).
+                let q = quantum(k);
+                if self.req.float_safe
+                    && q > 1
+                    && first_use
+                    && !(is_rem && is_input)
+                    && !float_accepts(&e.m, a, o)
+                {
+                    let aq = a.saturating_sub(a.checked_rem(U256::from(q)).unwrap_or_default());
+                    let fit = if aq.is_zero() {
+                        None
+                    } else {
+                        cur.swap(e.i, e.j, aq)
+                            .ok()
+                            .filter(|(o2, _)| float_accepts(&e.m, aq, *o2))
+                    };
+                    match fit {
+                        Some((o2, n2)) => {
+                            if !is_rem {
+                                used = used.saturating_sub(a.saturating_sub(aq));
+                            }
+                            a = aq;
+                            o = o2;
+                            next = n2;
+                        }
+                        // nothing left to swap: a split edge leaves its amount to the
+                        // remainder edge, the remainder edge to the refunds
+                        None if aq.is_zero() => {
+                            if !is_rem {
+                                used = used.saturating_sub(a);
+                            }
+                            continue;
+                        }
+                        None => {}
+                    }
+                }
                 // Float-safe plans: a float re-simulation credits a swap with at most its float
                 // output + 1. An input token is spent exactly, inflow included, so the part of a
                 // swap into it above that credit is held back (a refund): the re-simulation then
@@ -1176,25 +1373,6 @@ impl Ctx<'_> {
                             .saturating_add(U256::one());
                         let t_to = e.to.index();
                         held_back[t_to] = held_back[t_to].saturating_add(o.saturating_sub(credit));
-                    }
-                }
-                let sq = sink_q.get(e.to.index()).copied().unwrap_or(1);
-                if sq > 1 && !is_rem {
-                    let qq = U256::from(sq);
-                    let target = o.saturating_sub(o.checked_rem(qq).unwrap_or_default());
-                    if !target.is_zero() && target < o {
-                        if let Ok(a2) = cur.amount_in(e.i, e.j, target) {
-                            if a2 < a && !a2.is_zero() {
-                                if let Ok((o2, n2)) = cur.swap(e.i, e.j, a2) {
-                                    if o2.checked_rem(qq).unwrap_or_default().is_zero() {
-                                        used = used.saturating_sub(a.saturating_sub(a2));
-                                        a = a2;
-                                        o = o2;
-                                        next = n2;
-                                    }
-                                }
-                            }
-                        }
                     }
                 }
                 states.set(e.pool, next);
