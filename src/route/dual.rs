@@ -528,17 +528,7 @@ impl<'a> Dual<'a> {
                     30
                 };
                 for _ in 0..halvings {
-                    nn.copy_from_slice(nu);
-                    let mut ok = true;
-                    for (p, &k) in rset.iter().enumerate() {
-                        let v = nu[k] * (1.0 + alpha * sol[p]);
-                        if !(v > 0.0) || !v.is_finite() {
-                            ok = false;
-                            break;
-                        }
-                        nn[k] = v;
-                    }
-                    if ok {
+                    if trial(nu, &rset, &sol, alpha, &mut nn) {
                         self.eval_into(&nn, Some(&cand), &mut evn);
                         let hn = self.h(&nn, &evn);
                         // h is the merit; within its float noise, the balance residual decides
@@ -582,17 +572,7 @@ impl<'a> Dual<'a> {
                         }
                         let w = a1 - a0;
                         let ae = (a0 + w * (-d_a / (d1 - d_a))).clamp(a0 + 0.1 * w, a1 - 0.1 * w);
-                        nx.copy_from_slice(nu);
-                        let mut ok = true;
-                        for (p, &k) in rset.iter().enumerate() {
-                            let v = nu[k] * (1.0 + ae * sol[p]);
-                            if !(v > 0.0) || !v.is_finite() {
-                                ok = false;
-                                break;
-                            }
-                            nx[k] = v;
-                        }
-                        if !ok {
+                        if !trial(nu, &rset, &sol, ae, &mut nx) {
                             break;
                         }
                         self.eval_into(&nx, Some(&cand), &mut evn);
@@ -671,6 +651,20 @@ impl<'a> Dual<'a> {
         }
         hc
     }
+}
+
+/// The point `ν_k (1 + α s_k)` on the tokens of `rset` (`s` in rset order), `ν` elsewhere, into
+/// `out`; false when a price there is not positive and finite.
+fn trial(nu: &[f64], rset: &[usize], s: &[f64], alpha: f64, out: &mut [f64]) -> bool {
+    out.copy_from_slice(nu);
+    for (p, &k) in rset.iter().enumerate() {
+        let v = nu[k] * (1.0 + alpha * s[p]);
+        if !(v > 0.0) || !v.is_finite() {
+            return false;
+        }
+        out[k] = v;
+    }
+    true
 }
 
 /// Compressed adjacency of `n` tokens from the key token of every edge (edge indices in
