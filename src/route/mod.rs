@@ -1224,10 +1224,10 @@ impl Ctx<'_> {
                 amts[p] = round_q(a, *k);
                 used = used.saturating_add(amts[p]);
             }
-            // Execute the other edges first, then the remainder edge with what is left. An edge
-            // into a token whose outlets are all quantised pools delivers a multiple of their
-            // quanta when a slightly smaller input can (`amount_in`); the input saved goes to
-            // the remainder edge.
+            // Execute the other edges first, then the remainder edge with what is left. In a
+            // float-safe plan an edge into a token whose outlets are all quantised pools
+            // delivers a multiple of their quanta when a slightly smaller input can
+            // (`amount_in`); the input saved goes to the remainder edge.
             let mut order: Vec<usize> = (0..ks.len()).filter(|p| is_output || *p != rem).collect();
             if !is_output {
                 order.push(rem);
@@ -1277,7 +1277,11 @@ impl Ctx<'_> {
                 };
                 let sq = sink_q.get(e.to.index()).copied().unwrap_or(1);
                 let qq = U256::from(sq);
-                if sq > 1 && !is_rem && !o.checked_rem(qq).unwrap_or_default().is_zero() {
+                if self.req.float_safe
+                    && sq > 1
+                    && !is_rem
+                    && !o.checked_rem(qq).unwrap_or_default().is_zero()
+                {
                     // the largest of the next two multiples below the output that some input
                     // delivers exactly (an output jumps by the rate per input unit, so a given
                     // multiple may be skipped)
