@@ -1017,30 +1017,16 @@ impl Ctx<'_> {
     /// an output or a token the flows leave: that edge takes the part below the quanta (it is
     /// the remainder edge of the split).
     fn add_input_outlets(&self, flows: &mut Vec<Flow>, tok_val: &[f64]) {
-        let quantum = |e: &GEdge| self.graph.pool(e.pool).map_or(1, |p| p.fee_quantum.max(1));
-        let n = self.graph.n_tokens();
-        let mut leaves = vec![false; n];
+        let lq = self.outlet_quanta(flows);
+        let mut leaves = vec![false; self.graph.n_tokens()];
         for f in flows.iter() {
             if let Some(l) = leaves.get_mut(self.edges[f.e].ti.index()) {
                 *l = true;
             }
         }
         for (t, a) in &self.prep.inputs {
-            let mut l = 1u64;
-            let mut any = false;
-            for f in flows.iter().filter(|f| self.edges[f.e].ti == *t) {
-                any = true;
-                let q = quantum(self.edges[f.e]);
-                l = if q == 1 { 0 } else { l / gcd(l, q) * q };
-                if l == 0 {
-                    break;
-                }
-            }
-            let off = math::div(*a, U256::from(l.max(1)))
-                .ok()
-                .and_then(|d| d.checked_mul(U256::from(l.max(1))))
-                .is_some_and(|m| m != *a);
-            if !any || l <= 1 || !off {
+            let l = U256::from(lq.get(t.index()).copied().unwrap_or(1));
+            if l <= U256::one() || a.checked_rem(l).unwrap_or_default().is_zero() {
                 continue;
             }
             let best = self
@@ -1049,7 +1035,7 @@ impl Ctx<'_> {
                 .enumerate()
                 .filter(|(_, e)| {
                     e.ti == *t
-                        && quantum(e) == 1
+                        && self.quantum_of(e) == 1
                         && (self.out_toks.contains(&e.to)
                             || leaves.get(e.to.index()).copied().unwrap_or(false))
                 })
@@ -1067,16 +1053,20 @@ impl Ctx<'_> {
         }
     }
 
-    /// Per token (not an input or output) whose flows all leave through quantised pools, the
-    /// least common multiple of their quanta (every split of a multiple of it is a multiple of
-    /// each); 1 for the others.
-    fn sink_quanta(&self, flows: &[Flow]) -> Vec<u64> {
-        let n = self.graph.n_tokens();
-        let mut sink_q = vec![0u64; n];
+    /// The fee quantum of an edge's pool ([`crate::graph::PoolInfo::fee_quantum`], at least 1).
+    fn quantum_of(&self, e: &GEdge) -> u64 {
+        self.graph.pool(e.pool).map_or(1, |p| p.fee_quantum.max(1))
+    }
+
+    /// Per token, the least common multiple of the fee quanta of the pools its flows leave
+    /// through (every split of a multiple of it is a multiple of each); 1 when one of them has
+    /// no quantum or no flow leaves.
+    fn outlet_quanta(&self, flows: &[Flow]) -> Vec<u64> {
+        let mut lq = vec![0u64; self.graph.n_tokens()];
         for f in flows {
-            let e = &self.edges[f.e];
-            let q = self.graph.pool(e.pool).map_or(1, |p| p.fee_quantum.max(1));
-            if let Some(l) = sink_q.get_mut(e.ti.index()) {
+            let e = self.edges[f.e];
+            let q = self.quantum_of(e);
+            if let Some(l) = lq.get_mut(e.ti.index()) {
                 // quanta divide 10000, so the lcm does too; a 1 stays 1
                 *l = match (*l, q) {
                     (0, q) => q,
@@ -1085,13 +1075,18 @@ impl Ctx<'_> {
                 };
             }
         }
-        for (t, l) in sink_q.iter_mut().enumerate() {
-            let end = self
-                .in_toks
-                .iter()
-                .chain(&self.out_toks)
-                .any(|x| x.index() == t);
-            if *l == 0 || end {
+        for l in &mut lq {
+            *l = (*l).max(1);
+        }
+        lq
+    }
+
+    /// [`Self::outlet_quanta`] of the tokens a plan passes through (1 for the inputs and
+    /// outputs): the quanta an inflow into them should deliver.
+    fn sink_quanta(&self, flows: &[Flow]) -> Vec<u64> {
+        let mut sink_q = self.outlet_quanta(flows);
+        for t in self.in_toks.iter().chain(&self.out_toks) {
+            if let Some(l) = sink_q.get_mut(t.index()) {
                 *l = 1;
             }
         }
@@ -1200,11 +1195,7 @@ impl Ctx<'_> {
             let is_output = keep.iter().any(|(x, _)| x.index() == t);
             let tot: f64 = ks.iter().map(|k| flows[*k].x).sum::<f64>() + kp;
             // the edge taking the remainder: the largest one whose pool has no fee quantum
-            let quantum = |k: usize| {
-                self.graph
-                    .pool(self.edges[flows[k].e].pool)
-                    .map_or(1, |p| p.fee_quantum.max(1))
-            };
+            let quantum = |k: usize| self.quantum_of(self.edges[flows[k].e]);
             let rem = ks.iter().position(|k| quantum(*k) == 1).unwrap_or(0);
             let mut amts = vec![U256::zero(); ks.len()];
             let mut used = U256::zero();
@@ -1309,15 +1300,15 @@ impl Ctx<'_> {
                             o = o2;
                             next = n2;
                         }
-                        // Float-safe plans: the sink would refund the part of this output
-                        // below its quantum; when that is over 1% of the output, this edge's
+                        // The sink would refund the part of this output below its quantum;
+                        // when that is over 1% of the output, this edge's
                         // amount goes to the remainder edge instead (rerouting a small edge costs
                         // far less than 1% of its value)
-                        None if self.req.float_safe
-                            && o.checked_rem(qq)
-                                .unwrap_or_default()
-                                .saturating_mul(U256::from(100u8))
-                                > o =>
+                        None if o
+                            .checked_rem(qq)
+                            .unwrap_or_default()
+                            .saturating_mul(U256::from(100u8))
+                            > o =>
                         {
                             used = used.saturating_sub(a);
                             continue;
