@@ -138,9 +138,11 @@ pub struct RouteRequest {
     /// Never pools of these sources (not applied on chain 101).
     pub source_blacklist: Vec<String>,
     /// Keep every amount a float re-simulation of the plan would credit (see
-    /// [`REFUND_MARGIN_DIVISOR`]): a 1e-9 margin of each swap output and sub-quantum
-    /// remainders of small solidly legs (at most 5e-7 of the value in all) are returned as
-    /// refunds instead of being spent. Off by default (exact plans spend everything).
+    /// [`REFUND_MARGIN_DIVISOR`]): a 1e-9 margin of each swap output is returned as a refund
+    /// instead of being spent; solidly legs stay on multiples of their fee quantum wherever a
+    /// float model would see the fee floor (what a rounded remainder leaves is refunded); a
+    /// swap into an input token goes through an x·y = k pool, and what it delivers above the
+    /// float credit is refunded. Off by default (exact plans spend everything).
     pub float_safe: bool,
 }
 
@@ -848,7 +850,7 @@ impl Ctx<'_> {
             for (l, g) in glob.iter().enumerate() {
                 tok_val[g.index()] = nu[l];
             }
-            let cand = self.recover(&flows, &keep, &tok_val, h, gas)?;
+            let cand = self.recover(&flows, &keep, &tok_val, gas)?;
             if let Some(cand) = cand {
                 if best.as_ref().map_or(true, |b| cand.net > b.net) {
                     best = Some(cand);
@@ -937,7 +939,6 @@ impl Ctx<'_> {
         flows: &[Flow],
         keep: &[(TokenId, f64)],
         tok_val: &[f64],
-        t_total: f64,
         gas: Option<GasModel>,
     ) -> Result<Option<Candidate>, RouteError> {
         let mut flows: Vec<Flow> = flows.to_vec();
@@ -965,7 +966,7 @@ impl Ctx<'_> {
             if flows.is_empty() {
                 return Ok(None);
             }
-            match self.propagate(&flows, keep, tok_val, t_total) {
+            match self.propagate(&flows, keep) {
                 Ok(settled) => return Ok(Some(self.candidate(settled, gas))),
                 Err(drop) => {
                     flows.retain(|f| f.e != drop);
@@ -1094,13 +1095,7 @@ impl Ctx<'_> {
     }
 
     /// Propagate; on failure returns the edge to drop.
-    fn propagate(
-        &self,
-        flows: &[Flow],
-        keep: &[(TokenId, f64)],
-        tok_val: &[f64],
-        t_total: f64,
-    ) -> Result<Settled, usize> {
+    fn propagate(&self, flows: &[Flow], keep: &[(TokenId, f64)]) -> Result<Settled, usize> {
         let n = self.graph.n_tokens();
         let mut indeg = vec![0usize; n];
         let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -1166,7 +1161,6 @@ impl Ctx<'_> {
         let mut states = PoolStates::new(self.graph.n_pools());
         let sink_q = self.sink_quanta(flows);
         let mut steps = Vec::new();
-        let mut budget = 0.0;
         const ONE: u64 = 1 << 52;
         for t in topo {
             let is_input = self.in_toks.iter().any(|x| x.index() == t);
@@ -1228,23 +1222,9 @@ impl Ctx<'_> {
                 let e = &self.edges[flows[k].e];
                 let mut a = amts[p];
                 if !is_output && p == rem {
-                    // the remainder edge takes everything left; when its pool has a quantum the
-                    // part below it is refunded while all such refunds stay within 5e-7 of the
-                    // plan's value and the amount is small enough for the rounding to matter
-                    let r = s.checked_sub(used).ok_or(flows[ks[0]].e)?;
-                    let rq = round_q(r, k);
-                    let left = u256_to_f64(r.saturating_sub(rq))
-                        * tok_val.get(t).copied().unwrap_or(f64::INFINITY);
-                    a = if self.req.float_safe
-                        && !is_input
-                        && r < U256::from(10_000_000_000u64)
-                        && budget + left <= 5e-7 * t_total
-                    {
-                        budget += left;
-                        rq
-                    } else {
-                        r
-                    };
+                    // the remainder edge takes everything left (for float-safe plans rounded to
+                    // its pool's quantum below where a float model would see the fee floor)
+                    a = s.checked_sub(used).ok_or(flows[ks[0]].e)?;
                 }
                 if a.is_zero() {
                     continue;
@@ -1325,9 +1305,9 @@ impl Ctx<'_> {
                 let q = quantum(k);
                 if self.req.float_safe
                     && q > 1
-                    && first_use
                     && !(is_rem && is_input)
-                    && !float_accepts(&e.m, a, o)
+                    && !(first_use && float_accepts(&e.m, a, o))
+                    && !a.checked_rem(U256::from(q)).unwrap_or_default().is_zero()
                 {
                     let aq = a.saturating_sub(a.checked_rem(U256::from(q)).unwrap_or_default());
                     let fit = if aq.is_zero() {
@@ -1335,7 +1315,7 @@ impl Ctx<'_> {
                     } else {
                         cur.swap(e.i, e.j, aq)
                             .ok()
-                            .filter(|(o2, _)| float_accepts(&e.m, aq, *o2))
+                            .filter(|(o2, _)| !first_use || float_accepts(&e.m, aq, *o2))
                     };
                     match fit {
                         Some((o2, n2)) => {
