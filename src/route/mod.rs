@@ -485,6 +485,7 @@ pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteErr
     Ok(prepare_ctx(graph, req)?.run(true)?.1)
 }
 
+/// Greatest common divisor (`gcd(a, 0) = a`).
 fn gcd(mut a: u64, mut b: u64) -> u64 {
     while let Some(r) = a.checked_rem(b) {
         (a, b) = (b, r);

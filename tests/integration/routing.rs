@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use swapzap::graph::PoolGraph;
 use swapzap::route::body::QuoteBody;
 use swapzap::route::{self, RouteRequest};
-use swapzap::snapshot::Snapshot;
+use swapzap::snapshot::{Snapshot, SnapshotPool};
 
 pub struct Instance {
     pub name: String,
@@ -672,6 +672,32 @@ fn zero_size_rate_bounds_every_output() {
     assert!(worst < 1e-12, "out(a) exceeds a·rate0 by {worst:e}");
 }
 
+/// The output a float re-simulator (`../shared/routing/tools/pools.py`) computes for a swap of
+/// `a` from token `tin` to `tout` on an x·y = k pool (constant product or solidly volatile) at
+/// its snapshot state: `γa·R_out / (R_in + γa)`, γ one less the pool's fee fraction. `None` for
+/// the other families.
+fn xy_float_out(sp: &SnapshotPool, tin: &str, tout: &str, a: f64) -> Option<f64> {
+    use swapzap::snapshot::{FeeField, PoolKind};
+    let gamma = match (sp.kind, sp.stable) {
+        (PoolKind::ConstantProduct, _) => match &sp.fee {
+            Some(FeeField::Fraction(f)) => {
+                1.0 - f.num.parse::<f64>().ok()? / f.den.parse::<f64>().ok()?
+            }
+            _ => return None,
+        },
+        (PoolKind::Solidly, Some(false)) => {
+            1.0 - sp.fee_bps.as_ref()?.parse::<f64>().ok()? / 10_000.0
+        }
+        _ => return None,
+    };
+    let r = |t: &str| {
+        let k = sp.tokens.iter().position(|x| x.eq_ignore_ascii_case(t))?;
+        sp.reserves.get(k)?.parse::<f64>().ok()
+    };
+    let ga = gamma * a;
+    Some(ga * r(tout)? / (r(tin)? + ga))
+}
+
 /// Float-safe plans keep every input token spent exactly in the integer accounting of a float
 /// re-simulation (`../shared/routing/tools/sim.py`): a swap is credited with at most its float
 /// output + 1, so a swap into an input token that delivers more than that must not be spent.
@@ -686,12 +712,9 @@ fn float_safe_inputs_are_spent_exactly_in_float_accounting() {
         }
         let plan = route::quote(&inst.graph, &inst.req).unwrap();
         let v = serde_json::to_value(plan.to_json(&inst.graph).unwrap()).unwrap();
-        let pools: std::collections::HashMap<&str, &Value> = inst.raw["snapshot"]["pools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| (p["id"].as_str().unwrap(), p))
-            .collect();
+        let snap: Snapshot = serde_json::from_value(inst.raw["snapshot"].clone()).unwrap();
+        let pools: std::collections::HashMap<&str, &SnapshotPool> =
+            snap.pools.iter().map(|sp| (sp.id.as_str(), sp)).collect();
         let mut bal: std::collections::HashMap<String, i128> = std::collections::HashMap::new();
         let mut inputs = Vec::new();
         for x in inst.raw["request"]["inputTokens"].as_array().unwrap() {
@@ -709,27 +732,11 @@ fn float_safe_inputs_are_spent_exactly_in_float_accounting() {
             );
             let a: i128 = st["amount_in"].as_str().unwrap().parse().unwrap();
             let o: i128 = st["amount_out"].as_str().unwrap().parse().unwrap();
-            let p = pools[pid];
-            let credit = if p["kind"] == "constant_product" && used.insert(pid.to_string()) {
-                let toks: Vec<String> = p["tokens"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|t| t.as_str().unwrap().to_lowercase())
-                    .collect();
-                let r = |t: &str| {
-                    let k = toks.iter().position(|x| x == t).unwrap();
-                    p["reserves"][k].as_str().unwrap().parse::<f64>().unwrap()
-                };
-                let num: f64 = p["fee"]["num"].as_str().unwrap().parse().unwrap();
-                let den: f64 = p["fee"]["den"].as_str().unwrap().parse().unwrap();
-                let ga = (1.0 - num / den) * a as f64;
-                let f = ga * r(&tout) / (r(&tin) + ga);
-                o.min(f.floor() as i128 + 1)
-            } else {
-                used.insert(pid.to_string());
-                o
-            };
+            // the scorer credits min(claimed, floor(float output) + 1)
+            let first = used.insert(pid.to_string());
+            let credit = xy_float_out(pools[pid], &tin, &tout, a as f64)
+                .filter(|_| first)
+                .map_or(o, |f| o.min(f.floor() as i128 + 1));
             *bal.entry(tin).or_default() -= a;
             *bal.entry(tout).or_default() += credit;
         }
@@ -812,7 +819,6 @@ fn float_safe_swaps_into_inputs_only_through_xy_pools() {
 #[test]
 fn float_safe_plans_pass_a_float_resimulation_on_generated_markets() {
     use swapzap::plan::Step;
-    use swapzap::snapshot::PoolKind;
     let mut steps_checked = 0;
     for (t, p) in [(60usize, 400usize), (180, 1200)] {
         let (g, m) = small_market(77 + p as u64, t, p);
@@ -865,29 +871,11 @@ fn float_safe_plans_pass_a_float_resimulation_on_generated_markets() {
                     continue;
                 }
                 let sp = by_id[g.pools()[pool.0 as usize].id.as_str()];
-                let gamma = match (sp.kind, sp.stable) {
-                    (PoolKind::ConstantProduct, _) => match &sp.fee {
-                        Some(swapzap::snapshot::FeeField::Fraction(f)) => {
-                            1.0 - f.num.parse::<f64>().unwrap() / f.den.parse::<f64>().unwrap()
-                        }
-                        _ => continue,
-                    },
-                    (PoolKind::Solidly, Some(false)) => {
-                        1.0 - sp.fee_bps.as_ref().unwrap().parse::<f64>().unwrap() / 10_000.0
-                    }
-                    _ => continue,
+                let addr = |t: swapzap::units::TokenId| g.token(t).unwrap().address.as_str();
+                let a = amount_in.to_string().parse::<f64>().unwrap();
+                let Some(f) = xy_float_out(sp, addr(*token_in), addr(*token_out), a) else {
+                    continue;
                 };
-                let r = |tok: swapzap::units::TokenId| {
-                    let addr = &g.token(tok).unwrap().address;
-                    let k = sp
-                        .tokens
-                        .iter()
-                        .position(|a| a.eq_ignore_ascii_case(addr))
-                        .unwrap();
-                    sp.reserves[k].parse::<f64>().unwrap()
-                };
-                let ga = gamma * amount_in.to_string().parse::<f64>().unwrap();
-                let f = ga * r(*token_out) / (r(*token_in) + ga);
                 let claimed = amount_out.to_string().parse::<f64>().unwrap();
                 assert!(
                     (claimed - f).abs() <= 1e-9 * f.max(1.0) + 1.0,
