@@ -51,6 +51,8 @@
 mod certify;
 pub(crate) mod dual;
 pub(crate) mod edges;
+mod exact_out;
+pub use exact_out::EXACT_OUT_PRECISION;
 pub mod fmath;
 pub mod model;
 
@@ -143,6 +145,12 @@ pub struct RouteRequest {
     pub source_whitelist: Option<Vec<String>>,
     /// Never pools of these sources (not applied on chain 101).
     pub source_blacklist: Vec<String>,
+    /// Exact-out: deliver at least this amount (base units) of the only output, spending as
+    /// little of the only input as possible; the input amount is then the most the user will
+    /// spend. The plan's `inputs` say what it spends: the least amount, to within
+    /// 1 / [`EXACT_OUT_PRECISION`] of itself, whose exact simulation delivers the wanted
+    /// amount (found by exact-in quotes; see `route/exact_out.rs`). `None`: exact-in.
+    pub exact_out: Option<U256>,
 }
 
 impl RouteRequest {
@@ -240,6 +248,7 @@ impl RouteRequest {
             slippage: Ratio::new_raw(5, 1000),
             source_whitelist: None,
             source_blacklist: Vec::new(),
+            exact_out: None,
         }
     }
 }
@@ -493,6 +502,9 @@ fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: TokenId) -> f6
 /// up to 48 tokens, above that truncated CG (O(active edges) per iteration) or, near the
 /// optimum, a sparse elimination with a dense core of at most 160 tokens.
 pub fn quote(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
+    if let Some(wanted) = req.exact_out {
+        return exact_out::quote_exact_out(graph, req, wanted);
+    }
     Ok(prepare_ctx(graph, req)?.run(false)?.0)
 }
 

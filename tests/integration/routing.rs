@@ -798,3 +798,46 @@ fn column_generation_finds_a_ten_hop_route_and_certifies_it() {
     assert!(capped.upper_bound.unwrap() < free.value);
     assert!(free.outputs[0].amount > capped.outputs[0].amount);
 }
+
+/// Exact-out: the plan delivers at least the wanted amount, spends no more than the request's
+/// input amount, verifies exactly, and is minimal: 1e-5 less input (quoted exact-in) delivers
+/// less than wanted. Wanting more than the whole input delivers is error 4006. On the public
+/// single-output instances, wanting half and 90 % of what the full input gets.
+#[test]
+fn exact_out_plans_are_valid_and_minimal() {
+    let mut checked = 0;
+    for inst in instances()
+        .into_iter()
+        .filter(|i| i.req.inputs.len() == 1 && i.req.outputs.len() == 1)
+        .take(12)
+    {
+        let full = route::quote(&inst.graph, &inst.req).unwrap();
+        let got = full.outputs[0].amount;
+        for frac in [2u64, 10] {
+            // half, and 90 %
+            let wanted = if frac == 2 { got / 2 } else { got - got / 10 };
+            let mut req = inst.req.clone();
+            req.exact_out = Some(wanted);
+            let plan = route::quote(&inst.graph, &req).unwrap();
+            plan.verify(&inst.graph).unwrap();
+            let spent = plan.inputs[0].amount;
+            assert!(plan.outputs[0].amount >= wanted, "{}", inst.name);
+            assert!(spent <= inst.req.inputs[0].1, "{}", inst.name);
+            let mut less = inst.req.clone();
+            less.inputs[0].1 = spent - spent / 100_000 - 1;
+            let under =
+                route::quote(&inst.graph, &less).map_or(U256::zero(), |p| p.outputs[0].amount);
+            assert!(
+                under < wanted,
+                "{}: 1e-5 less input still gives {under} >= {wanted}",
+                inst.name
+            );
+            checked += 1;
+        }
+        let mut req = inst.req.clone();
+        req.exact_out = Some(got + got / 1000 + 1);
+        let e = route::quote(&inst.graph, &req).unwrap_err();
+        assert_eq!(e.code(), 4006, "{}: {e}", inst.name);
+    }
+    assert!(checked >= 20, "checked {checked}");
+}
