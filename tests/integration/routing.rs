@@ -841,3 +841,40 @@ fn exact_out_plans_are_valid_and_minimal() {
     }
     assert!(checked >= 20, "checked {checked}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// With a gas model, a request never nets less than the same request capped at 1 to 4 hops
+    /// (the caps held-back checks compare with), whatever the gas price: from nothing to a
+    /// step's gas costing a few percent of the output. Markets of 25 tokens and 100 pools.
+    #[test]
+    fn gas_plans_never_net_less_than_a_hop_cap(
+        seed in 0u64..1_000,
+        pick in 0usize..64,
+        cost in 0.0f64..0.05,
+    ) {
+        use swapzap::route::GasModel;
+        let (g, m) = small_market(500 + seed, 25, 100);
+        let reqs = route_gen::heavy_requests(&m, 25, seed);
+        let mut req = reqs[pick % reqs.len()].clone();
+        let free = route::quote(&g, &req);
+        prop_assume!(free.is_ok());
+        let free = free.unwrap();
+        // one typical 60k-gas step costs `cost` of the gas-free output
+        req.gas = Some(GasModel::typical(cost * free.value / 60_000.0));
+        let net = route::quote(&g, &req).unwrap();
+        net.verify(&g).unwrap();
+        prop_assert_eq!(net.gas_price, req.gas.map(|x| x.gas_price));
+        for h in 1..=4 {
+            let mut capped = req.clone();
+            capped.max_hops = Some(h);
+            if let Ok(c) = route::quote(&g, &capped) {
+                prop_assert!(
+                    net.value >= c.value,
+                    "cap {h}: {} nets more than {}", c.value, net.value
+                );
+            }
+        }
+    }
+}
