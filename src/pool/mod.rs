@@ -14,16 +14,22 @@
 //! nothing is shared or global, and every operation returns a new state instead of mutating.
 
 pub mod constant_product;
+pub mod saber;
 pub mod solidly;
+pub mod spl_token_swap;
 pub mod stableswap;
+pub mod whirlpool;
 
 use crate::error::PoolError;
 use primitive_types::U256;
 use smallvec::SmallVec;
 
 pub use constant_product::ConstantProduct;
+pub use saber::SaberStableSwap;
 pub use solidly::Solidly;
+pub use spl_token_swap::SplTokenSwap;
 pub use stableswap::StableSwap;
+pub use whirlpool::Whirlpool;
 
 /// Per-coin amounts of one pool (2 to 8 coins; inline up to 4).
 pub type Amounts = SmallVec<[U256; 4]>;
@@ -147,4 +153,65 @@ impl Pool {
     pub fn marginal_rate(&self, i: usize, j: usize) -> f64 {
         dispatch!(self, p => p.marginal_rate(i, j))
     }
+}
+
+/// The least input `x` with `out(x) >= want`, for a non-decreasing `out` (an exact forward
+/// quote that answers 0 where the pool refuses). `guess` is a float estimate that only
+/// places the search; the answer comes from `out` alone.
+///
+/// # Errors
+/// [`PoolError::UnreachableOutput`] when even `u128::MAX` does not reach `want`.
+pub(crate) fn least_input(
+    guess: f64,
+    want: u128,
+    out: impl Fn(u128) -> u128,
+) -> Result<u128, PoolError> {
+    let g = if guess.is_finite() && guess >= 1.0 {
+        if guess >= 3.4e38 {
+            u128::MAX
+        } else {
+            guess as u128
+        }
+    } else {
+        1
+    };
+    // Bracket: out(lo) < want <= out(hi), with lo = 0 allowed (out(0) is taken as 0 < want).
+    let (mut lo, mut hi);
+    if out(g) >= want {
+        hi = g;
+        let mut step: u128 = (g >> 20).max(1);
+        loop {
+            let l = hi.saturating_sub(step);
+            if l == 0 || out(l) < want {
+                lo = l;
+                break;
+            }
+            hi = l;
+            step = step.saturating_mul(2);
+        }
+    } else {
+        lo = g;
+        let mut step: u128 = (g >> 20).max(1);
+        loop {
+            let h = lo.saturating_add(step);
+            if out(h) >= want {
+                hi = h;
+                break;
+            }
+            if h == u128::MAX {
+                return Err(PoolError::UnreachableOutput);
+            }
+            lo = h;
+            step = step.saturating_mul(2);
+        }
+    }
+    while hi.saturating_sub(lo) > 1 {
+        let mid = lo.saturating_add(hi.saturating_sub(lo) >> 1);
+        if out(mid) >= want {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(hi)
 }

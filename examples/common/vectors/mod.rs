@@ -1,11 +1,15 @@
-//! Shared runner for the pool vector files of `../shared/vectors` (schema in its README).
+//! Shared runner for the pool vector files of `../shared/vectors` and `../shared/vectors-101`
+//! (schemas in their READMEs).
 //! Used by `tests/` (via `#[path]`) and by `examples/verify_vectors.rs`.
 //! Each family's checks live in their own file; this file only dispatches.
 #![allow(dead_code, clippy::unwrap_used, clippy::arithmetic_side_effects)]
 
 pub mod cp;
 pub mod curve;
+pub mod orca;
+pub mod saber;
 pub mod solidly;
+pub mod spl;
 
 use serde_json::Value;
 
@@ -18,6 +22,9 @@ pub fn check(v: &Value) -> Result<(), String> {
         Some("uniswap_v2") => cp::check(v),
         Some("solidly") => solidly::check(v),
         Some("curve_stableswap" | "curve_stableswap_ng") => curve::check(v),
+        Some("saber_stableswap") => saber::check(v),
+        Some("spl_token_swap") => spl::check(v),
+        Some("orca_whirlpool") => orca::check(v),
         other => Err(format!("unknown family {other:?}")),
     }
 }
