@@ -363,6 +363,11 @@ impl SaberStableSwap {
     /// # Errors
     /// As [`compute_d`].
     pub fn compute_d(&self, a: u64, b: u64) -> Result<W, PoolError> {
+        // The crate answers 0 for empty balances before it reads A (so a bad ramp does not
+        // fail there).
+        if a.checked_add(b) == Some(0) {
+            return Ok(W::ZERO);
+        }
         compute_d(self.amp_factor?, a, b)
     }
 
