@@ -44,6 +44,12 @@ pub enum Pool {
     Solidly(Solidly),
     /// Curve stable-swap: classic template, the mainnet 3pool variant, stableswap-ng.
     StableSwap(StableSwap),
+    /// Chain 101: SPL Token Swap, constant-product curve (trade and owner fees stay in).
+    SplTokenSwap(SplTokenSwap),
+    /// Chain 101: Saber StableSwap (two coins, ramped whole A, admin fees leave the pool).
+    Saber(SaberStableSwap),
+    /// Chain 101: Orca Whirlpool over the tick arrays of the snapshot (no LP token).
+    Whirlpool(Whirlpool),
 }
 
 macro_rules! dispatch {
@@ -52,6 +58,9 @@ macro_rules! dispatch {
             Pool::ConstantProduct($p) => $e,
             Pool::Solidly($p) => $e,
             Pool::StableSwap($p) => $e,
+            Pool::SplTokenSwap($p) => $e,
+            Pool::Saber($p) => $e,
+            Pool::Whirlpool($p) => $e,
         }
     };
 }
@@ -62,6 +71,9 @@ macro_rules! dispatch_state {
             Pool::ConstantProduct($p) => $e.map(|(v, s)| (v, Pool::ConstantProduct(s))),
             Pool::Solidly($p) => $e.map(|(v, s)| (v, Pool::Solidly(s))),
             Pool::StableSwap($p) => $e.map(|(v, s)| (v, Pool::StableSwap(s))),
+            Pool::SplTokenSwap($p) => $e.map(|(v, s)| (v, Pool::SplTokenSwap(s))),
+            Pool::Saber($p) => $e.map(|(v, s)| (v, Pool::Saber(s))),
+            Pool::Whirlpool($p) => $e.map(|(v, s)| (v, Pool::Whirlpool(s))),
         }
     };
 }
@@ -95,6 +107,9 @@ impl Pool {
 
     /// The least input of coin `i` whose exact output of coin `j` is at least `dy`.
     ///
+    /// Chain-101 families answer with an exact search over their forward swap (Orca's own
+    /// exact-out quote places it).
+    ///
     /// Constant-product pools answer with [`ConstantProduct::min_amount_in`], not the router's
     /// `getAmountIn` ([`ConstantProduct::amount_in`], which adds 1 and so is one above the
     /// least when its division is exact). Stable Solidly pools with non-18-decimal tokens
@@ -107,6 +122,9 @@ impl Pool {
             Pool::ConstantProduct(p) => p.min_amount_in(i, j, dy),
             Pool::Solidly(p) => p.amount_in(i, j, dy),
             Pool::StableSwap(p) => p.amount_in(i, j, dy),
+            Pool::SplTokenSwap(p) => p.amount_in(i, j, dy),
+            Pool::Saber(p) => p.amount_in(i, j, dy),
+            Pool::Whirlpool(p) => p.amount_in(i, j, dy),
         }
     }
 

@@ -460,8 +460,10 @@ pub struct Whirlpool {
     /// First and last tick the arrays cover (clamped to the tick range).
     seq_start: i32,
     seq_end: i32,
-    /// Vault balances when known (display and pricing only; the math never reads them).
-    reserves: [U256; 2],
+    /// The largest active liquidity the tick arrays give anywhere in their range.
+    max_liquidity: u128,
+    /// Virtual reserves of `max_liquidity` at the current price ([`Self::balances`]).
+    virtual_reserves: [U256; 2],
 }
 
 struct Step {
@@ -516,7 +518,8 @@ impl Whirlpool {
         }
         let first = starts.first().copied().unwrap_or_default();
         let last = starts.last().copied().unwrap_or_default();
-        Ok(Self {
+        let max_liquidity = max_liquidity(&state, &ticks);
+        let mut pool = Self {
             state,
             ticks: ticks.into(),
             starts: starts.into(),
@@ -525,16 +528,27 @@ impl Whirlpool {
                 .saturating_add(span)
                 .saturating_sub(1)
                 .min(MAX_TICK_INDEX),
-            reserves: [U256::zero(); 2],
-        })
+            max_liquidity,
+            virtual_reserves: [U256::zero(); 2],
+        };
+        pool.virtual_reserves = pool.virtual_at(state.sqrt_price);
+        Ok(pool)
     }
 
-    /// The same pool with known vault balances (for display and pricing; never read by the
-    /// math).
+    /// `[L·2^64 / √P, L·√P / 2^64]` for the largest liquidity `L` of the arrays.
+    fn virtual_at(&self, sqrt_price: u128) -> [U256; 2] {
+        let l = U256::from(self.max_liquidity);
+        let p = U256::from(sqrt_price.max(1));
+        [
+            crate::math::mul_div(l, U256::from(Q64), p).unwrap_or(U256::MAX),
+            crate::math::mul_div(l, p, U256::from(Q64)).unwrap_or(U256::MAX),
+        ]
+    }
+
+    /// The largest active liquidity anywhere in the arrays' range.
     #[must_use]
-    pub fn with_reserves(mut self, reserves: [U256; 2]) -> Self {
-        self.reserves = reserves;
-        self
+    pub fn max_liquidity(&self) -> u128 {
+        self.max_liquidity
     }
 
     /// The pool state.
@@ -561,10 +575,13 @@ impl Whirlpool {
         2
     }
 
-    /// Vault balances if given (else zeros).
+    /// Virtual reserves `[L/√P, L·√P]` (raw units) of the largest liquidity `L` the tick
+    /// arrays give, at the current price. Not vault balances: an x·y = k pool with these
+    /// reserves and the same fee pays at least as much as the Whirlpool for any input (more
+    /// liquidity moves the price less), so search models built on them bound it from above.
     #[must_use]
     pub fn balances(&self) -> &[U256] {
-        &self.reserves
+        &self.virtual_reserves
     }
 
     /// Whirlpools have no fungible LP token: 0.
@@ -813,7 +830,24 @@ impl Whirlpool {
         next.state.sqrt_price = r.sqrt_price;
         next.state.tick_current_index = r.tick_current_index;
         next.state.liquidity = r.liquidity;
+        next.virtual_reserves = next.virtual_at(r.sqrt_price);
         Ok((U256::from(if i == 0 { r.token_b } else { r.token_a }), next))
+    }
+
+    /// Whirlpool positions are NFTs with a price range, not fungible LP: no mint by amounts.
+    ///
+    /// # Errors
+    /// Always [`PoolError::Unsupported`].
+    pub fn mint(&self, _amounts: &[U256]) -> Result<(U256, Self), PoolError> {
+        Err(PoolError::Unsupported("Whirlpool has no fungible LP token"))
+    }
+
+    /// See [`Self::mint`].
+    ///
+    /// # Errors
+    /// Always [`PoolError::Unsupported`].
+    pub fn burn(&self, _lp: U256) -> Result<(super::Amounts, Self), PoolError> {
+        Err(PoolError::Unsupported("Whirlpool has no fungible LP token"))
     }
 
     /// Marginal rate of `i` into `j` at zero size, fee included (float, search only).
@@ -834,6 +868,31 @@ impl Whirlpool {
             keep / price
         }
     }
+}
+
+/// The largest active liquidity reached by walking the ticks from the current one, both ways
+/// (crossing up adds `liquidity_net`, crossing down subtracts it; saturating on bad data).
+fn max_liquidity(state: &WhirlpoolState, ticks: &[OrcaTick]) -> u128 {
+    let cur = state.tick_current_index;
+    let mut best = state.liquidity;
+    let step = |l: u128, net: i128, up: bool| -> u128 {
+        if (net >= 0) == up {
+            l.saturating_add(net.unsigned_abs())
+        } else {
+            l.saturating_sub(net.unsigned_abs())
+        }
+    };
+    let mut l = state.liquidity;
+    for t in ticks.iter().filter(|t| t.index > cur) {
+        l = step(l, t.liquidity_net, true);
+        best = best.max(l);
+    }
+    let mut l = state.liquidity;
+    for t in ticks.iter().rev().filter(|t| t.index <= cur) {
+        l = step(l, t.liquidity_net, false);
+        best = best.max(l);
+    }
+    best
 }
 
 #[inline]

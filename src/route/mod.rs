@@ -111,9 +111,9 @@ impl GasModel {
     #[must_use]
     pub fn units(&self, kind: PoolKind) -> u64 {
         match kind {
-            PoolKind::ConstantProduct => self.constant_product,
-            PoolKind::Solidly => self.solidly,
-            PoolKind::Stableswap => self.stableswap,
+            PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
+            PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
+            PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
         }
     }
 }
@@ -785,7 +785,10 @@ impl Ctx<'_> {
                     slack += match (e.kind, e.stable) {
                         (PoolKind::Solidly, false) => vi,
                         (PoolKind::Solidly, true) => vi + 2.0 * vo,
-                        (PoolKind::Stableswap, _) => 2.0 * vo,
+                        (PoolKind::Stableswap | PoolKind::SaberStableswap, _) => 2.0 * vo,
+                        // two fees floored (SPL), rounding inside the steps (Orca)
+                        (PoolKind::SplTokenSwap, _) => 2.0 * vi,
+                        (PoolKind::OrcaWhirlpool, _) => vi + 2.0 * vo,
                         _ => 0.0,
                     };
                 }

@@ -196,7 +196,10 @@ pub fn zap_in_pool(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Zap
     }
     match pool {
         Pool::ConstantProduct(_) | Pool::Solidly(_) => two::zap_in(pool, amounts, cfg),
-        Pool::StableSwap(_) => curve::zap_in(pool, amounts, cfg),
+        Pool::StableSwap(_) | Pool::Saber(_) => curve::zap_in(pool, amounts, cfg),
+        Pool::SplTokenSwap(_) | Pool::Whirlpool(_) => Err(ZapError::Unsupported(
+            "zap-in needs a deposit by amounts (SPL Token Swap and Whirlpool have none)",
+        )),
     }
 }
 
