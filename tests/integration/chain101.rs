@@ -204,3 +204,103 @@ fn chain101_pool_fields_are_checked_and_errors_name_the_pool() {
         other => panic!("{other:?}"),
     }
 }
+
+fn saber_and_spl(graph: &PoolGraph) -> (swapzap::units::PoolId, swapzap::units::PoolId) {
+    let find = |pre: &str| {
+        let k = graph
+            .pools()
+            .iter()
+            .position(|p| p.id.starts_with(pre))
+            .unwrap();
+        swapzap::units::PoolId(k as u32)
+    };
+    (find("saber:"), find("spl-token-swap:"))
+}
+
+#[test]
+fn saber_zap_in_beats_the_direct_deposit_and_verifies() {
+    use swapzap::zap::{zap_in_pool, ZapConfig};
+    let graph = graph_of(&data("snapshot-101.json")).unwrap();
+    let (saber, _) = saber_and_spl(&graph);
+    let pool = &graph.pool(saber).unwrap().pool;
+    // lopsided: all USDC (coin 0), then both coins
+    for amounts in [
+        [U256::from(2_000_000_000_000u64), U256::zero()],
+        [U256::from(900_000_000_000u64), U256::from(10_000_000u64)],
+    ] {
+        let z = zap_in_pool(pool, &amounts, &ZapConfig::default()).unwrap();
+        // replay: the swap, then the mint of the deposit, through the pool's own verbs
+        let mut p = pool.clone();
+        let mut held = amounts;
+        if let Some(s) = &z.swap {
+            let (out, next) = p.swap(s.from, s.to, s.amount_in).unwrap();
+            assert_eq!(out, s.amount_out);
+            held[s.from] -= s.amount_in;
+            held[s.to] += out;
+            p = next;
+        }
+        let (minted, _) = p.mint(&z.deposit).unwrap();
+        assert_eq!(minted, z.minted);
+        for k in 0..2 {
+            assert_eq!(z.deposit[k] + z.leftover[k], held[k]);
+        }
+        // at least the direct deposit (an all-one-coin deposit pays the imbalance fee)
+        if let Ok((direct, _)) = pool.mint(&amounts) {
+            assert!(z.minted >= direct, "{} < {direct}", z.minted);
+        }
+    }
+}
+
+#[test]
+fn zaps_out_of_saber_and_spl_lp_verify() {
+    use num_rational::Ratio;
+    use swapzap::zap::{zap_out, ZapOptions};
+    let graph = graph_of(&data("snapshot-101.json")).unwrap();
+    let (saber, spl) = saber_and_spl(&graph);
+    let usdt = graph
+        .token_id("Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB")
+        .unwrap();
+    let sol = graph
+        .token_id("So11111111111111111111111111111111111111112")
+        .unwrap();
+    for pid in [saber, spl] {
+        let info = graph.pool(pid).unwrap();
+        let lp = graph.lp_token(pid).unwrap();
+        let amount = info.pool.total_supply() / 1000;
+        let plan = zap_out(
+            &graph,
+            &[(lp, amount)],
+            &[(usdt, Ratio::new(1, 2)), (sol, Ratio::new(1, 2))],
+            &ZapOptions::default(),
+        )
+        .unwrap();
+        plan.verify(&graph).unwrap();
+        assert!(
+            matches!(plan.steps[0], Step::Burn { .. }),
+            "{:?}",
+            plan.steps[0]
+        );
+        assert!(plan.outputs.iter().all(|o| !o.amount.is_zero()));
+    }
+}
+
+#[test]
+fn zap_sol_into_the_saber_lp_routes_and_verifies() {
+    use swapzap::zap::{zap_in, ZapOptions};
+    let graph = graph_of(&data("snapshot-101.json")).unwrap();
+    let (saber, _) = saber_and_spl(&graph);
+    let sol = graph
+        .token_id("So11111111111111111111111111111111111111112")
+        .unwrap();
+    let lp = graph.lp_token(saber).unwrap();
+    let z = zap_in(
+        &graph,
+        &[(sol, U256::from(1_000u64) * U256::exp10(9))],
+        lp,
+        &ZapOptions::default(),
+    )
+    .unwrap();
+    z.plan.verify(&graph).unwrap();
+    assert!(!z.minted.is_zero());
+    assert!(matches!(z.plan.steps.last(), Some(Step::Mint { .. })));
+}
