@@ -153,28 +153,17 @@ pub fn sqrt_price_to_tick_index(sqrt_price: u128) -> Result<i32, PoolError> {
     if !(MIN_SQRT_PRICE..=MAX_SQRT_PRICE).contains(&sqrt_price) {
         return Err(PoolError::SqrtPriceOutOfBounds);
     }
-    // A float estimate (good to a small fraction of a tick), then exact comparisons.
+    // A float estimate (good to a small fraction of a tick), then exact comparisons: walk
+    // down while the tick's price is above `p`, up while the next tick's is at most `p`.
     let est = ln(sqrt_price as f64 / Q64 as f64) * 2.0 / ln(1.0001);
-    let est = (est as i32).clamp(MIN_TICK_INDEX, MAX_TICK_INDEX);
-    let mut lo = est.saturating_sub(2).max(MIN_TICK_INDEX);
-    let mut hi = est.saturating_add(2).min(MAX_TICK_INDEX);
-    // Widen until price(lo) <= p < price(hi + 1) holds (the estimate is never this far off).
-    while lo > MIN_TICK_INDEX && tick_index_to_sqrt_price(lo)? > sqrt_price {
-        lo = lo.saturating_sub(16).max(MIN_TICK_INDEX);
+    let mut t = (est as i32).clamp(MIN_TICK_INDEX, MAX_TICK_INDEX);
+    while t > MIN_TICK_INDEX && tick_index_to_sqrt_price(t)? > sqrt_price {
+        t = t.saturating_sub(1);
     }
-    while hi < MAX_TICK_INDEX && tick_index_to_sqrt_price(hi.saturating_add(1))? <= sqrt_price {
-        hi = hi.saturating_add(16).min(MAX_TICK_INDEX);
+    while t < MAX_TICK_INDEX && tick_index_to_sqrt_price(t.saturating_add(1))? <= sqrt_price {
+        t = t.saturating_add(1);
     }
-    // Greatest t in [lo, hi] with price(t) <= p.
-    while lo < hi {
-        let mid = lo.saturating_add((hi.saturating_sub(lo).saturating_add(1)) / 2);
-        if tick_index_to_sqrt_price(mid)? <= sqrt_price {
-            lo = mid;
-        } else {
-            hi = mid.saturating_sub(1);
-        }
-    }
-    Ok(lo)
+    Ok(t)
 }
 
 /// `(L·Δ << 64)` modulo 2^256, as `ethnum`'s `checked_shl(64)` leaves it.
