@@ -7,6 +7,7 @@ mod vectors;
 
 mod chain101;
 mod pool_vectors;
+mod props_101;
 mod props_cp;
 mod props_curve;
 mod request;
