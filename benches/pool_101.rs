@@ -169,11 +169,7 @@ fn check_references() {
     let st = w.state();
     for x in [1_000_000u64, 123_456_789, 99_999_999_999] {
         let s = spl.swap_detailed(0, u128::from(x)).unwrap().amount_out;
-        let r = spl_ref(
-            U256::from(x),
-            U256::from(spl.balances()[0]),
-            spl.balances()[1],
-        );
+        let r = spl_ref(U256::from(x), spl.balances()[0], spl.balances()[1]);
         assert_eq!(U256::from(s), r);
         let s = saber.swap_detailed(0, x).unwrap().amount_out;
         let r = saber_ref(U256::from(x), saber.balances()[0], saber.balances()[1], 100);

@@ -241,8 +241,8 @@ fn saber_zap_in_beats_the_direct_deposit_and_verifies() {
         }
         let (minted, _) = p.mint(&z.deposit).unwrap();
         assert_eq!(minted, z.minted);
-        for k in 0..2 {
-            assert_eq!(z.deposit[k] + z.leftover[k], held[k]);
+        for (k, h) in held.iter().enumerate() {
+            assert_eq!(z.deposit[k] + z.leftover[k], *h);
         }
         // at least the direct deposit (an all-one-coin deposit pays the imbalance fee)
         if let Ok((direct, _)) = pool.mint(&amounts) {
