@@ -681,21 +681,23 @@ fn keep(f: (u64, u64)) -> f64 {
     }
 }
 
-fn two<T: TryFrom<U256>>(
+/// The first `N` values, each converted to `T` (a `BadNumber` naming the field when one is
+/// missing or too large).
+fn fits<T: TryFrom<U256>, const N: usize>(
     pool: &str,
     name: &'static str,
-    reserves: &[U256],
-) -> Result<[T; 2], RouteError> {
-    let get = |k: usize| {
-        reserves
-            .get(k)
-            .and_then(|v| T::try_from(*v).ok())
-            .ok_or(RouteError::BadNumber {
-                pool: pool.to_string(),
-                field: name,
-            })
+    values: &[U256],
+) -> Result<[T; N], RouteError> {
+    let bad = || RouteError::BadNumber {
+        pool: pool.to_string(),
+        field: name,
     };
-    Ok([get(0)?, get(1)?])
+    let v: Vec<T> = values
+        .iter()
+        .take(N)
+        .map(|v| T::try_from(*v).map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    v.try_into().map_err(|_| bad())
 }
 
 fn build_spl(
@@ -742,11 +744,8 @@ fn build_spl(
         host_fee_numerator: host.0,
         host_fee_denominator: host.1,
     };
-    let r: [u128; 2] = two(id, "reserves", reserves)?;
-    let supply = u128::try_from(total_supply).map_err(|_| RouteError::BadNumber {
-        pool: id.clone(),
-        field: "total_supply",
-    })?;
+    let r: [u128; 2] = fits(id, "reserves", reserves)?;
+    let [supply]: [u128; 1] = fits(id, "total_supply", &[total_supply])?;
     let gamma = (keep(trade) + keep(owner) - 1.0).max(0.0);
     Ok((
         Pool::SplTokenSwap(SplTokenSwap::new(r, supply, fees)),
@@ -819,11 +818,8 @@ fn build_saber(
             return Err(bad("Saber pairs coins of the same decimals"));
         }
     }
-    let r: [u64; 2] = two(id, "reserves", reserves)?;
-    let supply = u64::try_from(total_supply).map_err(|_| RouteError::BadNumber {
-        pool: id.clone(),
-        field: "total_supply",
-    })?;
+    let r: [u64; 2] = fits(id, "reserves", reserves)?;
+    let [supply]: [u64; 1] = fits(id, "total_supply", &[total_supply])?;
     #[allow(clippy::cast_precision_loss)] // a float guide
     let params = FamilyParams::Stable {
         amp: a as f64,

@@ -13,6 +13,30 @@
 //! [`Pool`] is a closed enum over the families with the same verbs. Pools are plain values;
 //! nothing is shared or global, and every operation returns a new state instead of mutating.
 
+/// `n_coins` (2), `balances` and `total_supply` of a two-coin pool type with fields
+/// `balances: [U256; 2]` and an integer `total_supply`.
+macro_rules! two_coin_accessors {
+    ($balances_doc:literal, $supply_doc:literal) => {
+        /// Number of coins (2).
+        #[must_use]
+        pub fn n_coins(&self) -> usize {
+            2
+        }
+
+        #[doc = $balances_doc]
+        #[must_use]
+        pub fn balances(&self) -> &[U256] {
+            &self.balances
+        }
+
+        #[doc = $supply_doc]
+        #[must_use]
+        pub fn total_supply(&self) -> U256 {
+            U256::from(self.total_supply)
+        }
+    };
+}
+
 pub mod constant_product;
 pub mod saber;
 pub mod solidly;
@@ -170,6 +194,45 @@ impl Pool {
     #[must_use]
     pub fn marginal_rate(&self, i: usize, j: usize) -> f64 {
         dispatch!(self, p => p.marginal_rate(i, j))
+    }
+}
+
+/// The coin indices of a two-coin pool's swap: both 0 or 1, and different.
+///
+/// # Errors
+/// [`PoolError::TokenIndex`] for an index above 1, [`PoolError::SameToken`] for `i == j`.
+#[inline]
+pub(crate) fn pair(i: usize, j: usize) -> Result<(), PoolError> {
+    for index in [i, j] {
+        if index > 1 {
+            return Err(PoolError::TokenIndex { index, n_coins: 2 });
+        }
+    }
+    if i == j {
+        return Err(PoolError::SameToken);
+    }
+    Ok(())
+}
+
+/// The checks before an exact-out search on a two-coin pool: valid indices, `dy > 0` and
+/// below the output balance. Returns `dy` as a `u128`.
+///
+/// # Errors
+/// As [`pair`]; [`PoolError::InsufficientOutputAmount`] for 0,
+/// [`PoolError::UnreachableOutput`] at or above the balance.
+pub(crate) fn exact_out_target(
+    i: usize,
+    j: usize,
+    dy: U256,
+    balances: &[U256],
+) -> Result<u128, PoolError> {
+    pair(i, j)?;
+    if dy.is_zero() {
+        return Err(PoolError::InsufficientOutputAmount);
+    }
+    match (balances.get(j), crate::math::wide::to_u128(&dy)) {
+        (Some(b), Some(want)) if dy < *b => Ok(want),
+        _ => Err(PoolError::UnreachableOutput),
     }
 }
 

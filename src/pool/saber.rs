@@ -16,7 +16,7 @@
 //!   `u128` path would not (reproduced: they decide some errors);
 //! - the deposit has no first-deposit branch (an empty pool is an error).
 
-use super::Amounts;
+use super::{pair, Amounts};
 use crate::error::{MathError, PoolError};
 use crate::math::wide::{to_u128, W};
 use primitive_types::U256;
@@ -282,19 +282,6 @@ pub fn compute_y(amp: u64, x: u64, d: W) -> Result<W, PoolError> {
 }
 
 #[inline]
-fn pair(i: usize, j: usize) -> Result<(), PoolError> {
-    for index in [i, j] {
-        if index > 1 {
-            return Err(PoolError::TokenIndex { index, n_coins: 2 });
-        }
-    }
-    if i == j {
-        return Err(PoolError::SameToken);
-    }
-    Ok(())
-}
-
-#[inline]
 fn other(i: usize) -> usize {
     usize::from(i == 0)
 }
@@ -320,23 +307,7 @@ impl SaberStableSwap {
         }
     }
 
-    /// Number of coins (2).
-    #[must_use]
-    pub fn n_coins(&self) -> usize {
-        2
-    }
-
-    /// The reserves.
-    #[must_use]
-    pub fn balances(&self) -> &[U256] {
-        &self.balances
-    }
-
-    /// LP supply.
-    #[must_use]
-    pub fn total_supply(&self) -> U256 {
-        U256::from(self.total_supply)
-    }
+    two_coin_accessors!("The reserves.", "LP supply.");
 
     /// The ramp and current time.
     #[must_use]
@@ -432,14 +403,7 @@ impl SaberStableSwap {
     /// # Errors
     /// [`PoolError::UnreachableOutput`] when no `u64` input reaches `dy`.
     pub fn amount_in(&self, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
-        pair(i, j)?;
-        if dy.is_zero() {
-            return Err(PoolError::InsufficientOutputAmount);
-        }
-        let want = small(dy)?;
-        if want >= self.native[j] {
-            return Err(PoolError::UnreachableOutput);
-        }
+        let want = super::exact_out_target(i, j, dy, &self.balances)?;
         let out = |x: u128| {
             u64::try_from(x)
                 .ok()
@@ -447,7 +411,7 @@ impl SaberStableSwap {
                 .map_or(0, |s| u128::from(s.amount_out))
         };
         let guess = want as f64 / self.marginal_rate(i, j).max(1e-300);
-        super::least_input(guess, u128::from(want), out).map(U256::from)
+        super::least_input(guess, want, out).map(U256::from)
     }
 
     /// The swap as the program executes it: the output and the pool after (the admin fee

@@ -17,7 +17,7 @@
 //! Not modelled: the pool tokens the program mints to the owner's fee account after a swap
 //! (the swap's new state changes the balances only) and the host fee.
 
-use super::Amounts;
+use super::{pair, Amounts};
 use crate::error::{MathError, PoolError};
 use crate::math::wide::{to_u128, W};
 use primitive_types::U256;
@@ -121,19 +121,6 @@ fn ceil_div(a: u128, b: u128) -> Result<(u128, u128), PoolError> {
     Ok((q, if r2 > 0 { add(b2, 1)? } else { b2 }))
 }
 
-#[inline]
-fn pair(i: usize, j: usize) -> Result<(), PoolError> {
-    for index in [i, j] {
-        if index > 1 {
-            return Err(PoolError::TokenIndex { index, n_coins: 2 });
-        }
-    }
-    if i == j {
-        return Err(PoolError::SameToken);
-    }
-    Ok(())
-}
-
 fn small(x: U256) -> Result<u128, PoolError> {
     to_u128(&x).ok_or(OVERFLOW)
 }
@@ -151,23 +138,7 @@ impl SplTokenSwap {
         }
     }
 
-    /// Number of coins (2).
-    #[must_use]
-    pub fn n_coins(&self) -> usize {
-        2
-    }
-
-    /// The swap-account balances.
-    #[must_use]
-    pub fn balances(&self) -> &[U256] {
-        &self.balances
-    }
-
-    /// Pool-token supply.
-    #[must_use]
-    pub fn total_supply(&self) -> U256 {
-        U256::from(self.total_supply)
-    }
+    two_coin_accessors!("The swap-account balances.", "Pool-token supply.");
 
     /// The fee fields.
     #[must_use]
@@ -223,14 +194,7 @@ impl SplTokenSwap {
     /// # Errors
     /// [`PoolError::UnreachableOutput`] when no input reaches `dy`.
     pub fn amount_in(&self, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
-        pair(i, j)?;
-        if dy.is_zero() {
-            return Err(PoolError::InsufficientOutputAmount);
-        }
-        let want = small(dy)?;
-        if want >= self.native[j] {
-            return Err(PoolError::UnreachableOutput);
-        }
+        let want = super::exact_out_target(i, j, dy, &self.balances)?;
         let out = |x: u128| self.swap_detailed(i, x).map(|s| s.amount_out).unwrap_or(0);
         // The fee-free ideal input (a float guess only), then an exact monotone search.
         let (r_in, r_out) = (self.native[i] as f64, self.native[j] as f64);
@@ -288,15 +252,12 @@ impl SplTokenSwap {
         )
     }
 
-    /// `SwapCurve::deposit_single_token_type`: pool tokens for depositing `amount` of coin
-    /// `i` alone (rounded down). The trade fee on half the amount is taken off first.
-    ///
-    /// # Errors
-    /// Where the crate returns `None`.
-    pub fn deposit_single_token_type(&self, i: usize, amount: u128) -> Result<u128, PoolError> {
+    /// The single-sided operations' first part: `None` for a zero amount, else the amount
+    /// less the trade fee on half of it (at least one unit), over coin `i`'s balance.
+    fn single_side_ratio(&self, i: usize, amount: u128) -> Result<Option<Precise>, PoolError> {
         pair(i, usize::from(i == 0))?;
         if amount == 0 {
-            return Ok(0);
+            return Ok(None);
         }
         let half = (amount >> 1).max(1);
         let fee = calculate_fee(
@@ -305,7 +266,20 @@ impl SplTokenSwap {
             self.fees.trade_fee_denominator,
         )?;
         let amount = sub(amount, fee)?;
-        let ratio = Precise::new(amount)?.div(Precise::new(self.native[i])?)?;
+        Ok(Some(
+            Precise::new(amount)?.div(Precise::new(self.native[i])?)?,
+        ))
+    }
+
+    /// `SwapCurve::deposit_single_token_type`: pool tokens for depositing `amount` of coin
+    /// `i` alone (rounded down). The trade fee on half the amount is taken off first.
+    ///
+    /// # Errors
+    /// Where the crate returns `None`.
+    pub fn deposit_single_token_type(&self, i: usize, amount: u128) -> Result<u128, PoolError> {
+        let Some(ratio) = self.single_side_ratio(i, amount)? else {
+            return Ok(0);
+        };
         let root = Precise::ONE.add(ratio)?.sqrt()?.sub(Precise::ONE)?;
         let tokens = Precise::new(self.total_supply)?.mul(root)?;
         tokens.floor()?.to_imprecise()
@@ -321,18 +295,9 @@ impl SplTokenSwap {
         i: usize,
         amount: u128,
     ) -> Result<u128, PoolError> {
-        pair(i, usize::from(i == 0))?;
-        if amount == 0 {
+        let Some(ratio) = self.single_side_ratio(i, amount)? else {
             return Ok(0);
-        }
-        let half = (amount >> 1).max(1);
-        let fee = calculate_fee(
-            half,
-            self.fees.trade_fee_numerator,
-            self.fees.trade_fee_denominator,
-        )?;
-        let amount = sub(amount, fee)?;
-        let ratio = Precise::new(amount)?.div(Precise::new(self.native[i])?)?;
+        };
         let root = Precise::ONE.sub(Precise::ONE.sub(ratio)?.sqrt()?)?;
         let tokens = Precise::new(self.total_supply)?.mul(root)?;
         tokens.ceiling()?.to_imprecise()

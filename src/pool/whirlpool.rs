@@ -18,6 +18,7 @@
 //! A pool value holds the tick arrays it was given, flattened to the initialised ticks
 //! (shared, so a swap's new state does not copy them).
 
+use super::pair;
 use crate::error::{MathError, PoolError};
 use crate::math::wide::{mul_128, W};
 use alloc::sync::Arc;
@@ -189,6 +190,12 @@ fn inc(x: W) -> Result<W, PoolError> {
     x.checked_add(W::ONE).ok_or(OVERFLOW)
 }
 
+/// The two prices in order and `L·(hi − lo)` as 256-bit halves.
+fn span_product(p1: u128, p2: u128, liquidity: u128) -> (u128, u128, (u128, u128)) {
+    let (lo, hi) = if p1 < p2 { (p1, p2) } else { (p2, p1) };
+    (lo, hi, mul_128(liquidity, hi.saturating_sub(lo)))
+}
+
 /// `try_get_amount_delta_a`: `L·(hi − lo) << 64 / (lo·hi)`, rounded up on request.
 ///
 /// # Errors
@@ -199,8 +206,7 @@ pub fn amount_delta_a(
     liquidity: u128,
     round_up: bool,
 ) -> Result<u64, PoolError> {
-    let (lo, hi) = if p1 < p2 { (p1, p2) } else { (p2, p1) };
-    let (nh, nl) = mul_128(liquidity, hi.saturating_sub(lo));
+    let (lo, hi, (nh, nl)) = span_product(p1, p2, liquidity);
     let num = shl64_wrapping(nh, nl);
     let (dh, dl) = mul_128(lo, hi);
     let (q, r) = div_rem(num, W { hi: dh, lo: dl })?;
@@ -217,8 +223,7 @@ pub fn amount_delta_b(
     liquidity: u128,
     round_up: bool,
 ) -> Result<u64, PoolError> {
-    let (lo, hi) = if p1 < p2 { (p1, p2) } else { (p2, p1) };
-    let (ph, pl) = mul_128(liquidity, hi.saturating_sub(lo));
+    let (_, _, (ph, pl)) = span_product(p1, p2, liquidity);
     let q = W {
         hi: ph >> 64,
         lo: (ph << 64) | (pl >> 64),
@@ -410,6 +415,18 @@ pub struct OrcaSwap {
     pub tick_current_index: i32,
     /// Active liquidity after.
     pub liquidity: u128,
+}
+
+impl OrcaSwap {
+    /// `(A, B)` when `a_first`, else `(B, A)`.
+    #[must_use]
+    pub fn sides(&self, a_first: bool) -> (u64, u64) {
+        if a_first {
+            (self.token_a, self.token_b)
+        } else {
+            (self.token_b, self.token_a)
+        }
+    }
 }
 
 /// An exact-in quote ([`Whirlpool::quote_by_input`]).
@@ -720,11 +737,7 @@ impl Whirlpool {
         slippage_bps: u16,
     ) -> Result<ExactInQuote, PoolError> {
         let r = self.compute_swap(token_in, 0, specified_token_a, true)?;
-        let (used, out) = if specified_token_a {
-            (r.token_a, r.token_b)
-        } else {
-            (r.token_b, r.token_a)
-        };
+        let (used, out) = r.sides(specified_token_a);
         Ok(ExactInQuote {
             token_in: used,
             token_est_out: out,
@@ -744,11 +757,7 @@ impl Whirlpool {
         slippage_bps: u16,
     ) -> Result<ExactOutQuote, PoolError> {
         let r = self.compute_swap(token_out, 0, !specified_token_a, false)?;
-        let (out, est_in) = if specified_token_a {
-            (r.token_a, r.token_b)
-        } else {
-            (r.token_b, r.token_a)
-        };
+        let (out, est_in) = r.sides(specified_token_a);
         Ok(ExactOutQuote {
             token_out: out,
             token_est_in: est_in,
@@ -763,8 +772,7 @@ impl Whirlpool {
         pair(i, j)?;
         let dx = small(dx)?;
         let r = self.compute_swap(dx, 0, i == 0, true)?;
-        let used = if i == 0 { r.token_a } else { r.token_b };
-        if used != dx {
+        if r.sides(i == 0).0 != dx {
             return Err(PoolError::InsufficientLiquidity);
         }
         Ok(r)
@@ -776,7 +784,7 @@ impl Whirlpool {
     /// As [`Self::compute_swap`]; [`PoolError::InsufficientLiquidity`] for a partial fill.
     pub fn amount_out(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
         let r = self.full_swap(i, j, dx)?;
-        Ok(U256::from(if i == 0 { r.token_b } else { r.token_a }))
+        Ok(U256::from(r.sides(i == 0).1))
     }
 
     /// The least input of coin `i` whose exact-in output of coin `j` is at least `dy` (the
@@ -791,13 +799,7 @@ impl Whirlpool {
         }
         let want = small(dy).map_err(|_| PoolError::UnreachableOutput)?;
         let guess = match self.compute_swap(want, 0, i == 0, false) {
-            Ok(r) if (if i == 0 { r.token_b } else { r.token_a }) == want => {
-                if i == 0 {
-                    r.token_a
-                } else {
-                    r.token_b
-                }
-            }
+            Ok(r) if r.sides(i == 0).1 == want => r.sides(i == 0).0,
             _ => return Err(PoolError::UnreachableOutput),
         };
         let out = |x: u128| {
@@ -820,7 +822,7 @@ impl Whirlpool {
         next.state.tick_current_index = r.tick_current_index;
         next.state.liquidity = r.liquidity;
         next.virtual_reserves = next.virtual_at(r.sqrt_price);
-        Ok((U256::from(if i == 0 { r.token_b } else { r.token_a }), next))
+        Ok((U256::from(r.sides(i == 0).1), next))
     }
 
     /// Whirlpool positions are NFTs with a price range, not fungible LP: no mint by amounts.
@@ -882,19 +884,6 @@ fn max_liquidity(state: &WhirlpoolState, ticks: &[OrcaTick]) -> u128 {
         best = best.max(l);
     }
     best
-}
-
-#[inline]
-fn pair(i: usize, j: usize) -> Result<(), PoolError> {
-    for index in [i, j] {
-        if index > 1 {
-            return Err(PoolError::TokenIndex { index, n_coins: 2 });
-        }
-    }
-    if i == j {
-        return Err(PoolError::SameToken);
-    }
-    Ok(())
 }
 
 fn small(x: U256) -> Result<u64, PoolError> {

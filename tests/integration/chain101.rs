@@ -17,6 +17,13 @@ fn data(name: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
+const SOL: &str = "So11111111111111111111111111111111111111112";
+const USDT: &str = "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB";
+
+fn token(graph: &PoolGraph, address: &str) -> swapzap::units::TokenId {
+    graph.token_id(address).unwrap()
+}
+
 fn graph_of(v: &Value) -> Result<PoolGraph, RouteError> {
     let snap: Snapshot = serde_json::from_value(v.clone()).unwrap();
     PoolGraph::from_snapshot(&snap)
@@ -72,12 +79,8 @@ fn bundled_chain101_quote_uses_the_three_families_and_verifies() {
     assert_eq!(kinds.len(), 3, "families used: {kinds:?}");
 
     // The split beats every single pool direction on its own, and stays under the bound.
-    let usdt = graph
-        .token_id("Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB")
-        .unwrap();
-    let sol = graph
-        .token_id("So11111111111111111111111111111111111111112")
-        .unwrap();
+    let usdt = token(&graph, USDT);
+    let sol = token(&graph, SOL);
     let amount = U256::from(20_000u64) * U256::exp10(9);
     let out = plan.outputs[0].amount;
     assert_eq!(plan.outputs[0].token, usdt);
@@ -120,6 +123,17 @@ fn snapshot_with(pool: Value) -> Value {
     })
 }
 
+/// A `BadPool` error for a pool whose id starts with `prefix`, its reason mentioning `why_has`.
+fn expect_bad_pool(r: Result<PoolGraph, RouteError>, prefix: &str, why_has: &str) {
+    match r {
+        Err(RouteError::BadPool { pool, why }) => {
+            assert!(pool.starts_with(prefix), "{pool}");
+            assert!(why.contains(why_has), "{why}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn chain101_pool_fields_are_checked_and_errors_name_the_pool() {
     let id = "spl-token-swap:7VWuxsWz6xbDp5bvBQbvcfvdTHw1n5uBMoL7LvSoHUiP";
@@ -131,13 +145,7 @@ fn chain101_pool_fields_are_checked_and_errors_name_the_pool() {
         .as_object_mut()
         .unwrap()
         .remove("trade_fee_denominator");
-    match graph_of(&snapshot_with(p)) {
-        Err(RouteError::BadPool { pool, why }) => {
-            assert_eq!(pool, id);
-            assert!(why.contains("trade_fee_denominator"), "{why}");
-        }
-        other => panic!("{other:?}"),
-    }
+    expect_bad_pool(graph_of(&snapshot_with(p)), id, "trade_fee_denominator");
     // a fee above its denominator
     let mut p = spl_pool();
     p["fees"]["owner_trade_fee_numerator"] = json!("20000");
@@ -163,13 +171,11 @@ fn chain101_pool_fields_are_checked_and_errors_name_the_pool() {
                  "trade_fee_numerator": "4", "trade_fee_denominator": "10000",
                  "withdraw_fee_numerator": "0", "withdraw_fee_denominator": "1"}
     });
-    match graph_of(&snapshot_with(saber.clone())) {
-        Err(RouteError::BadPool { pool, why }) => {
-            assert!(pool.starts_with("saber:"));
-            assert!(why.contains("current_ts"), "{why}");
-        }
-        other => panic!("{other:?}"),
-    }
+    expect_bad_pool(
+        graph_of(&snapshot_with(saber.clone())),
+        "saber:",
+        "current_ts",
+    );
     // with the time, A is read from the ramp at that time: 100 + 100·44500/89000 = 150
     let mut s = saber;
     s["current_ts"] = json!("45500");
@@ -185,24 +191,12 @@ fn chain101_pool_fields_are_checked_and_errors_name_the_pool() {
     w["tick_current_index"] = json!((t + 5).to_string());
     let mut snap = data("snapshot-101.json");
     snap["pools"] = json!([w]);
-    match graph_of(&snap) {
-        Err(RouteError::BadPool { pool, why }) => {
-            assert!(pool.starts_with("orca:"));
-            assert!(why.contains("tick_current_index"), "{why}");
-        }
-        other => panic!("{other:?}"),
-    }
+    expect_bad_pool(graph_of(&snap), "orca:", "tick_current_index");
     // Orca: tick arrays with a gap
     let mut w = data("snapshot-101.json")["pools"][0].clone();
     w["tick_arrays"].as_array_mut().unwrap().remove(2);
     snap["pools"] = json!([w]);
-    match graph_of(&snap) {
-        Err(RouteError::BadPool { pool, why }) => {
-            assert!(pool.starts_with("orca:"));
-            assert!(why.contains("contiguous"), "{why}");
-        }
-        other => panic!("{other:?}"),
-    }
+    expect_bad_pool(graph_of(&snap), "orca:", "contiguous");
 }
 
 fn saber_and_spl(graph: &PoolGraph) -> (swapzap::units::PoolId, swapzap::units::PoolId) {
@@ -257,12 +251,8 @@ fn zaps_out_of_saber_and_spl_lp_verify() {
     use swapzap::zap::{zap_out, ZapOptions};
     let graph = graph_of(&data("snapshot-101.json")).unwrap();
     let (saber, spl) = saber_and_spl(&graph);
-    let usdt = graph
-        .token_id("Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB")
-        .unwrap();
-    let sol = graph
-        .token_id("So11111111111111111111111111111111111111112")
-        .unwrap();
+    let usdt = token(&graph, USDT);
+    let sol = token(&graph, SOL);
     for pid in [saber, spl] {
         let info = graph.pool(pid).unwrap();
         let lp = graph.lp_token(pid).unwrap();
@@ -289,9 +279,7 @@ fn zap_sol_into_the_saber_lp_routes_and_verifies() {
     use swapzap::zap::{zap_in, ZapOptions};
     let graph = graph_of(&data("snapshot-101.json")).unwrap();
     let (saber, _) = saber_and_spl(&graph);
-    let sol = graph
-        .token_id("So11111111111111111111111111111111111111112")
-        .unwrap();
+    let sol = token(&graph, SOL);
     let lp = graph.lp_token(saber).unwrap();
     let z = zap_in(
         &graph,

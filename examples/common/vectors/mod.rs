@@ -38,3 +38,13 @@ pub fn u(v: &Value) -> swapzap::U256 {
 pub fn us(v: &Value) -> Vec<swapzap::U256> {
     v.as_array().unwrap().iter().map(u).collect()
 }
+
+/// A two-coin swap's `balances_after` in coin order, from the source and destination balances.
+pub fn balances_after<T: Into<swapzap::U256>>(i: usize, src: T, dst: T) -> Vec<swapzap::U256> {
+    let (s, d) = (src.into(), dst.into());
+    if i == 0 {
+        vec![s, d]
+    } else {
+        vec![d, s]
+    }
+}

@@ -46,10 +46,6 @@ pub fn check(v: &Value) -> Result<(), String> {
             "swap" => {
                 let i = idx("token_in");
                 pool.swap_detailed(i, n(&op["amount_in"])).map(|s| {
-                    let mut after = [s.new_source_amount, s.new_destination_amount];
-                    if i == 1 {
-                        after.swap(0, 1);
-                    }
                     vec![
                         ("amount_out", one(s.amount_out)),
                         ("source_amount_swapped", one(s.source_amount_swapped)),
@@ -59,7 +55,7 @@ pub fn check(v: &Value) -> Result<(), String> {
                         ("new_destination_amount", one(s.new_destination_amount)),
                         (
                             "balances_after",
-                            vec![U256::from(after[0]), U256::from(after[1])],
+                            super::balances_after(i, s.new_source_amount, s.new_destination_amount),
                         ),
                     ]
                 })
