@@ -79,8 +79,9 @@ pub enum PoolError {
     OracleRevert,
     /// The operation is not defined for this pool family or variant.
     Unsupported(&'static str),
-    /// A concentrated-liquidity swap needs ticks beyond the tick arrays it was given, or the
-    /// arrays are missing or not contiguous (Orca "Invalid tick array sequence").
+    /// A concentrated-liquidity swap needs ticks beyond the tick arrays it was given, the
+    /// current tick lies outside them, or the arrays are missing or not contiguous (Orca
+    /// "Invalid tick array sequence", "Tick index out of bounds").
     TickArraySequence,
     /// A square-root price outside the pool family's bounds.
     SqrtPriceOutOfBounds,

@@ -601,6 +601,13 @@ impl Whirlpool {
         if tick >= self.seq_end {
             return Err(PoolError::TickArraySequence);
         }
+        // The crate's search starts at the next initialisable tick and reads it from the
+        // arrays: below their start that read fails ("Tick index out of bounds").
+        let s = i32::from(self.state.tick_spacing);
+        let first = tick.div_euclid(s).saturating_add(1).saturating_mul(s);
+        if first < self.seq_start {
+            return Err(PoolError::TickArraySequence);
+        }
         let k = self.ticks.partition_point(|t| t.index <= tick);
         match self.ticks.get(k) {
             Some(t) if t.index <= self.seq_end => Ok((t.liquidity_net, t.index)),
@@ -611,6 +618,11 @@ impl Whirlpool {
     /// The initialised tick at or below `tick` (or the start of the arrays).
     fn prev_initialized(&self, tick: i32) -> Result<(i128, i32), PoolError> {
         if tick < self.seq_start {
+            return Err(PoolError::TickArraySequence);
+        }
+        // Likewise above the arrays' end, from the initialisable tick at or below.
+        let s = i32::from(self.state.tick_spacing);
+        if tick.div_euclid(s).saturating_mul(s) > self.seq_end {
             return Err(PoolError::TickArraySequence);
         }
         let k = self.ticks.partition_point(|t| t.index <= tick);
@@ -993,6 +1005,36 @@ mod tests {
         );
         assert_eq!(sqrt_price_to_tick_index(Q64).unwrap(), 0);
         assert_eq!(sqrt_price_to_tick_index(Q64 - 1).unwrap(), -1);
+    }
+
+    #[test]
+    fn a_current_tick_outside_the_arrays_is_an_error_both_ways() {
+        let arrays = [OrcaTickArray {
+            start_tick_index: 0,
+            ticks: alloc::vec![OrcaTick {
+                index: 40,
+                liquidity_net: 1_000_000,
+                liquidity_gross: 1_000_000,
+            }],
+        }];
+        for t in [-50, 200] {
+            let state = WhirlpoolState {
+                sqrt_price: tick_index_to_sqrt_price(t).unwrap() + 1,
+                tick_current_index: t,
+                liquidity: 1_000_000_000,
+                fee_rate: 3000,
+                protocol_fee_rate: 0,
+                tick_spacing: 1,
+            };
+            let w = Whirlpool::new(state, &arrays).unwrap();
+            for a_to_b in [true, false] {
+                assert_eq!(
+                    w.compute_swap(1000, 0, a_to_b, true),
+                    Err(PoolError::TickArraySequence),
+                    "tick {t}, a_to_b {a_to_b}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -49,7 +49,9 @@ fn one<T: Into<U256>>(x: T) -> Vec<U256> {
 /// Whether our error is the kind the crate's reason string names.
 fn same_kind(reason: &str, err: &PoolError) -> bool {
     match reason {
-        "Invalid tick array sequence" => *err == PoolError::TickArraySequence,
+        "Invalid tick array sequence" | "Tick index out of bounds" => {
+            *err == PoolError::TickArraySequence
+        }
         "Amount exceeds max u64" => *err == PoolError::Math(MathError::Overflow),
         "Sqrt price out of bounds" => *err == PoolError::SqrtPriceOutOfBounds,
         "Invalid sqrt price limit direction" | "Sqrt price limit out of bounds" => {
