@@ -303,14 +303,39 @@ impl SplTokenSwap {
         tokens.ceiling()?.to_imprecise()
     }
 
-    /// Not available: the program deposits both coins for a requested number of pool tokens
-    /// (`deposit_all_token_types`), which is not a function of the amounts alone.
+    /// A deposit of one coin (`amounts` with exactly one non-zero entry): the program's
+    /// `DepositSingleTokenTypeExactAmountIn`, pool tokens from
+    /// [`Self::deposit_single_token_type`]; the whole amount enters the pool.
+    ///
+    /// Two coins at once are refused: the program deposits both coins for a requested number
+    /// of pool tokens (`deposit_all_token_types`), which is not a function of the amounts.
     ///
     /// # Errors
-    /// Always [`PoolError::Unsupported`].
-    pub fn mint(&self, _amounts: &[U256]) -> Result<(U256, Self), PoolError> {
-        Err(PoolError::Unsupported(
-            "SPL Token Swap two-coin deposit by amounts",
+    /// [`PoolError::Unsupported`] for two non-zero amounts; [`PoolError::InvalidState`] for
+    /// not two amounts; [`PoolError::InsufficientLiquidityMinted`] for zero pool tokens.
+    pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Self), PoolError> {
+        let [a, b] = amounts else {
+            return Err(PoolError::InvalidState("SPL deposit takes two amounts"));
+        };
+        let (i, x) = match (a.is_zero(), b.is_zero()) {
+            (false, true) => (0, small(*a)?),
+            (true, false) => (1, small(*b)?),
+            (true, true) => return Err(PoolError::InsufficientInputAmount),
+            (false, false) => {
+                return Err(PoolError::Unsupported(
+                    "SPL Token Swap deposits one coin at a time",
+                ))
+            }
+        };
+        let minted = self.deposit_single_token_type(i, x)?;
+        if minted == 0 {
+            return Err(PoolError::InsufficientLiquidityMinted);
+        }
+        let mut next = self.native;
+        next[i] = add(next[i], x)?;
+        Ok((
+            U256::from(minted),
+            Self::new(next, add(self.total_supply, minted)?, self.fees),
         ))
     }
 

@@ -292,3 +292,45 @@ fn zap_sol_into_the_saber_lp_routes_and_verifies() {
     assert!(!z.minted.is_zero());
     assert!(matches!(z.plan.steps.last(), Some(Step::Mint { .. })));
 }
+
+#[test]
+fn spl_zap_in_deposits_one_coin_and_verifies() {
+    use swapzap::zap::{zap_in, zap_in_pool, ZapConfig, ZapOptions};
+    let graph = graph_of(&data("snapshot-101.json")).unwrap();
+    let (_, spl) = saber_and_spl(&graph);
+    let Pool::SplTokenSwap(p) = &graph.pool(spl).unwrap().pool else {
+        panic!()
+    };
+    let pool = Pool::SplTokenSwap(p.clone());
+    // one coin: the program's single-sided deposit, nothing else
+    let x = 50_000_000_000u64; // 50 SOL
+    let z = zap_in_pool(&pool, &[U256::from(x), U256::zero()], &ZapConfig::default()).unwrap();
+    assert!(z.swap.is_none());
+    assert_eq!(
+        z.minted,
+        U256::from(p.deposit_single_token_type(0, u128::from(x)).unwrap())
+    );
+    // two coins: the better of "swap all of one into the other, deposit that", each
+    // replayed here through the pool's own verbs
+    let amounts = [U256::from(x), U256::from(2_000_000_000u64)];
+    let z = zap_in_pool(&pool, &amounts, &ZapConfig::default()).unwrap();
+    let mut best = U256::zero();
+    for (from, to) in [(0usize, 1usize), (1, 0)] {
+        let (out, after) = pool.swap(from, to, amounts[from]).unwrap();
+        let mut dep = [U256::zero(); 2];
+        dep[to] = amounts[to] + out;
+        best = best.max(after.mint(&dep).unwrap().0);
+    }
+    assert_eq!(z.minted, best);
+    // from SOL through the router into the SPL LP (SOL/USDC pool)
+    let lp = graph.lp_token(spl).unwrap();
+    let zp = zap_in(
+        &graph,
+        &[(token(&graph, SOL), U256::from(x))],
+        lp,
+        &ZapOptions::default(),
+    )
+    .unwrap();
+    zp.plan.verify(&graph).unwrap();
+    assert!(!zp.minted.is_zero());
+}

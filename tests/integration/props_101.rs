@@ -151,6 +151,8 @@ proptest! {
         let _ = p.withdraw_single_token_type_exact_out(i, u128::from(x));
         let _ = p.pool_tokens_to_trading_tokens(u128::from(x), i == 0);
         let _ = p.burn(U256::from(x));
+        let _ = p.mint(&[U256::from(x), U256::from(x / 3)]);
+        let _ = p.mint(&[U256::zero(), U256::from(x)]);
         let _ = p.marginal_rate(i, 1 - i);
     }
 
