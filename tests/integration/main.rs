@@ -5,7 +5,9 @@
 #[path = "../../examples/common/vectors/mod.rs"]
 mod vectors;
 
+mod chain101;
 mod pool_vectors;
+mod props_101;
 mod props_cp;
 mod props_curve;
 mod request;
