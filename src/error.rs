@@ -679,8 +679,28 @@ pub enum RouteError {
         /// what is wrong
         why: &'static str,
     },
-    /// An address that is not `0x` + 40 hex digits (EVM chains) or is empty.
+    /// An address that is not `0x` + 40 hex digits (EVM chains) or base58 of 32 bytes
+    /// (chain 101).
     BadAddress(alloc::string::String),
+    /// A token of the snapshot's token table with a field out of range.
+    BadToken {
+        /// the token's address as given
+        token: alloc::string::String,
+        /// the field
+        field: &'static str,
+    },
+    /// A snapshot that contradicts itself: a pool's field disagrees with the token table or
+    /// with another pool (decimals, rates, LP token).
+    Inconsistent {
+        /// the pool's id string
+        pool: alloc::string::String,
+        /// the token concerned, as given
+        token: alloc::string::String,
+        /// the pool's field
+        field: &'static str,
+        /// what disagrees
+        why: &'static str,
+    },
     /// A token id outside the graph.
     TokenOutOfRange(u32),
     /// A pool id outside the graph.
@@ -749,6 +769,13 @@ impl fmt::Display for RouteError {
             Self::BadNumber { pool, field } => write!(f, "pool {pool}: bad number in {field}"),
             Self::BadPool { pool, why } => write!(f, "pool {pool}: {why}"),
             Self::BadAddress(a) => write!(f, "bad address {a:?}"),
+            Self::BadToken { token, field } => write!(f, "token {token}: bad {field}"),
+            Self::Inconsistent {
+                pool,
+                token,
+                field,
+                why,
+            } => write!(f, "pool {pool}, token {token}, field {field}: {why}"),
             Self::TokenOutOfRange(t) => write!(f, "token id {t} out of range"),
             Self::PoolOutOfRange(p) => write!(f, "pool id {p} out of range"),
             Self::BadRequest(why) => write!(f, "bad route request: {why}"),
@@ -802,6 +829,8 @@ impl RouteError {
             Self::BadNumber { .. } => 4031,
             Self::BadPool { .. } => 4032,
             Self::BadAddress(_) => 4033,
+            Self::BadToken { .. } => 4034,
+            Self::Inconsistent { .. } => 4035,
         }
     }
 
@@ -820,7 +849,9 @@ impl RouteError {
             | Self::Duplicate(_)
             | Self::BadNumber { .. }
             | Self::BadPool { .. }
-            | Self::BadAddress(_) => ErrorClass::Retryable,
+            | Self::BadAddress(_)
+            | Self::BadToken { .. }
+            | Self::Inconsistent { .. } => ErrorClass::Retryable,
             Self::NoRoute
             | Self::InsufficientLiquidity { .. }
             | Self::ExactOutUnreachable { .. }
@@ -1081,6 +1112,8 @@ impl Error {
     /// | 4031 | retryable | 503 | snapshot: bad number |
     /// | 4032 | retryable | 503 | snapshot: bad pool |
     /// | 4033 | retryable | 503 | snapshot: bad address |
+    /// | 4034 | retryable | 503 | snapshot: bad token (token table field out of range) |
+    /// | 4035 | retryable | 503 | snapshot: inconsistent (a pool disagrees with the token table or another pool) |
     /// | 5000 | no-route | 422 | zap: nothing to mint |
     /// | 5001 | validation | 400 | zap: unsupported pool or operation |
     /// | 5002 | validation | 400 | zap: not an LP token |

@@ -88,10 +88,12 @@ pub struct PoolGraph {
 /// Normalise an address for lookup: EVM hex lower-cased, base58 kept.
 fn normalise(chain_id: u64, a: &str) -> Result<String, RouteError> {
     if chain_id == CHAIN_101 {
-        if a.is_empty() || a.len() > 64 || !a.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            return Err(RouteError::BadAddress(a.to_string()));
-        }
-        return Ok(a.to_string());
+        // base58 of exactly 32 bytes (a public key); `onto` refuses a longer decoding
+        let mut bytes = [0u8; 32];
+        return match bs58::decode(a).onto(&mut bytes) {
+            Ok(32) => Ok(a.to_string()),
+            _ => Err(RouteError::BadAddress(a.to_string())),
+        };
     }
     let b = a.as_bytes();
     let ok = b.len() == 42
@@ -154,8 +156,8 @@ impl PoolGraph {
         for t in &snap.tokens {
             let a = normalise(chain_id, &t.address)?;
             if t.decimals > 77 {
-                return Err(RouteError::BadNumber {
-                    pool: String::new(),
+                return Err(RouteError::BadToken {
+                    token: t.address.clone(),
                     field: "decimals",
                 });
             }
@@ -250,27 +252,53 @@ impl PoolGraph {
             .iter()
             .map(|t| self.tokens.get(t.index()).map_or(18, |i| i.decimals))
             .collect();
+        check_decimals(p, &decs)?;
         let (pool, params) = build_exact(p, &reserves, &decs, total_supply)?;
-        // LP token: given, else the pool's own address from its id.
+        // LP token: given, else the pool's own address from its id. A constant-product or
+        // solidly pair is its own LP token, so a given one must be that address.
+        let own = {
+            let tail = pid_str.rsplit(':').next().unwrap_or(pid_str);
+            normalise(self.chain_id, tail).ok()
+        };
         let lp_addr = match &p.lp_token {
-            Some(a) => normalise(self.chain_id, a)?,
-            None => {
-                let tail = pid_str.rsplit(':').next().unwrap_or(pid_str);
-                normalise(self.chain_id, tail).unwrap_or_else(|_| pid_str.clone())
+            Some(a) => {
+                let a = normalise(self.chain_id, a)?;
+                if matches!(p.kind, PoolKind::ConstantProduct | PoolKind::Solidly)
+                    && own.as_ref() != Some(&a)
+                {
+                    return Err(inconsistent(
+                        p,
+                        a,
+                        "lp_token",
+                        "a constant-product or solidly pair is its own LP token",
+                    ));
+                }
+                a
             }
+            None => own.unwrap_or_else(|| pid_str.clone()),
         };
         let lp = match self.token_index.get(&lp_addr) {
             Some(t) => *t,
-            None => self.push_token(lp_addr, String::from("LP"), 18)?,
+            None => self.push_token(lp_addr.clone(), String::from("LP"), 18)?,
         };
         if toks.contains(&lp) {
-            return Err(bad("the LP token is one of the pool's coins"));
+            return Err(inconsistent(
+                p,
+                lp_addr,
+                "lp_token",
+                "the LP token is one of the pool's coins",
+            ));
         }
         let id = PoolId(
             u32::try_from(self.pools.len()).map_err(|_| RouteError::PoolOutOfRange(u32::MAX))?,
         );
         if self.lp_index.insert(lp, id).is_some() {
-            return Err(RouteError::Duplicate(String::from("lp token")));
+            return Err(inconsistent(
+                p,
+                lp_addr,
+                "lp_token",
+                "the LP token of an earlier pool",
+            ));
         }
         self.pool_index.insert(pid_str.clone(), id);
         self.models.push(FloatPool::new(&params, pool.balances()));
@@ -429,6 +457,73 @@ impl PoolGraph {
     }
 }
 
+/// A [`RouteError::Inconsistent`] for pool `p` and token `token`.
+fn inconsistent(
+    p: &SnapshotPool,
+    token: String,
+    field: &'static str,
+    why: &'static str,
+) -> RouteError {
+    RouteError::Inconsistent {
+        pool: p.id.clone(),
+        token,
+        field,
+        why,
+    }
+}
+
+/// The pool's own view of its coins' decimals agrees with the token table (`decs`, in coin
+/// order): a pool's `decimals` equal the table's, and a Curve rate lies within a factor 10 of
+/// `10^(36 − decimals)` (an oracle or rebasing rate moves it a little; a rate written for
+/// other decimals is off by a power of ten of at least 10).
+fn check_decimals(p: &SnapshotPool, decs: &[u8]) -> Result<(), RouteError> {
+    let coin = |k: usize| p.tokens.get(k).cloned().unwrap_or_default();
+    if let Some(d) = &p.decimals {
+        for (k, (given, table)) in d.iter().zip(decs).enumerate() {
+            if given != table {
+                return Err(inconsistent(
+                    p,
+                    coin(k),
+                    "decimals",
+                    "the pool's decimals differ from the token table's",
+                ));
+            }
+        }
+    }
+    if p.kind == PoolKind::Stableswap {
+        if let Some(rates) = &p.rates {
+            for (k, (r, d)) in rates.iter().zip(decs).enumerate() {
+                let Some(rate) = parse_u256_dec(r) else {
+                    continue; // malformed: refused by build_exact, naming the field
+                };
+                let plain = match 36u8.checked_sub(*d) {
+                    Some(e) => U256::exp10(usize::from(e)),
+                    None => {
+                        return Err(inconsistent(
+                            p,
+                            coin(k),
+                            "decimals",
+                            "a Curve coin has at most 36 decimals",
+                        ))
+                    }
+                };
+                let ten = U256::from(10u8);
+                let low = plain.checked_div(ten).unwrap_or_default();
+                let high = plain.saturating_mul(ten);
+                if rate < low || rate > high {
+                    return Err(inconsistent(
+                        p,
+                        coin(k),
+                        "rates",
+                        "the rate is not within a factor 10 of 10^(36 - the token's decimals)",
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The assumed LP supply of a pool whose snapshot gives none.
 fn default_supply(p: &SnapshotPool, reserves: &[U256]) -> U256 {
     match p.kind {
@@ -480,7 +575,7 @@ fn build_exact(
                     small(id, "fee.num", Some(&f.num))?,
                     small(id, "fee.den", Some(&f.den))?,
                 ),
-                None => (3, 1000),
+                None => return Err(bad("constant-product pool without `fee` ({num, den})")),
                 Some(FeeField::Units(_)) => {
                     return Err(bad("constant-product fee must be {num, den}"))
                 }

@@ -7,15 +7,26 @@
 //! [`crate::error::RouteError`] for anything malformed.
 //!
 //! With the `serde` feature the types read the benchmark's JSON as it is; integer fields accept
-//! decimal strings or JSON numbers.
+//! decimal strings or JSON integers (a number with a fraction or exponent is refused, and the
+//! parser's error gives its line and column). Unknown keys are refused on every object (a
+//! misspelt `fee` is an error, never a silent default). A text that starts with a UTF-8
+//! byte-order mark is read after it: pass it through [`strip_bom`] before parsing.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+/// The snapshot text without a leading UTF-8 byte-order mark (U+FEFF), as editors on some
+/// systems write one; JSON parsers refuse it. Any other text is returned unchanged.
+#[must_use]
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// A token of the snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct SnapshotToken {
     /// `0x` + 40 hex digits on EVM chains (compared case-insensitively), base58 on chain 101.
     pub address: String,
@@ -53,6 +64,7 @@ pub enum PoolKind {
 /// One initialised tick of an Orca tick array (decimal strings; `liquidity_net` is signed).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct SnapshotTick {
     /// Tick index.
     #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de"))]
@@ -68,6 +80,7 @@ pub struct SnapshotTick {
 /// An Orca tick array: its start and its initialised ticks.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct SnapshotTickArray {
     /// First tick of the array (a multiple of 88 · spacing).
     #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de"))]
@@ -80,6 +93,7 @@ pub struct SnapshotTickArray {
 /// A fraction `num / den` (the constant-product fee).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct FeeFraction {
     /// numerator, decimal string
     #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de"))]
@@ -104,6 +118,7 @@ pub enum FeeField {
 /// [`crate::graph::PoolGraph::from_snapshot`] for their kind.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct SnapshotPool {
     /// Unique id, `"<source>:0x<40 hex>"`.
     pub id: String,
@@ -354,6 +369,7 @@ pub struct SnapshotPool {
 /// A pool snapshot: the chain, its tokens and pools.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Snapshot {
     /// Chain id (1, 10, 8453, ..., 101 for the non-EVM deployment).
     pub chain_id: u64,
@@ -371,12 +387,44 @@ mod num_str {
     use alloc::vec::Vec;
     use serde::{Deserialize, Deserializer};
 
-    #[derive(Deserialize)]
-    #[serde(untagged)]
+    /// An integer field: a decimal string (checked later, with the pool and field named) or a
+    /// JSON integer; anything else is refused here with the parser's position.
     enum NumOrStr {
         S(String),
         N(u64),
         I(i64),
+    }
+
+    struct NumOrStrVisitor;
+
+    impl serde::de::Visitor<'_> for NumOrStrVisitor {
+        type Value = NumOrStr;
+
+        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str("an integer, as a decimal string or a JSON integer")
+        }
+
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<NumOrStr, E> {
+            Ok(NumOrStr::S(v.to_string()))
+        }
+
+        fn visit_string<E: serde::de::Error>(self, v: String) -> Result<NumOrStr, E> {
+            Ok(NumOrStr::S(v))
+        }
+
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<NumOrStr, E> {
+            Ok(NumOrStr::N(v))
+        }
+
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<NumOrStr, E> {
+            Ok(NumOrStr::I(v))
+        }
+    }
+
+    impl<'de> Deserialize<'de> for NumOrStr {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(NumOrStrVisitor)
+        }
     }
 
     impl NumOrStr {

@@ -279,7 +279,7 @@ mod tests {
     use super::*;
     use crate::graph::PoolGraph;
     use crate::pool::{ConstantProduct, Pool};
-    use crate::snapshot::{Snapshot, SnapshotPool, SnapshotToken};
+    use crate::snapshot::{FeeField, FeeFraction, Snapshot, SnapshotPool, SnapshotToken};
     use alloc::format;
     use alloc::string::String;
     use primitive_types::U256;
@@ -295,6 +295,10 @@ mod tests {
             kind: PoolKind::ConstantProduct,
             tokens: vec![addr(a), addr(b)],
             reserves: vec![String::from("1000000000"), String::from("2000000000")],
+            fee: Some(FeeField::Fraction(FeeFraction {
+                num: String::from("3"),
+                den: String::from("1000"),
+            })),
             ..Default::default()
         }
     }

@@ -6,6 +6,7 @@
 mod vectors;
 
 mod chain101;
+mod hostile;
 mod pool_vectors;
 mod props_101;
 mod props_cp;
