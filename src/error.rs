@@ -682,6 +682,15 @@ pub enum RouteError {
     /// An address that is not `0x` + 40 hex digits (EVM chains) or base58 of 32 bytes
     /// (chain 101).
     BadAddress(alloc::string::String),
+    /// A pool whose state the exact math refuses (a reserve above the contract's range, a
+    /// Curve invariant that does not converge or overflows). [`crate::graph::PoolGraph::from_snapshot`]
+    /// quarantines such a pool; the strict loader refuses the snapshot with this error.
+    PoolState {
+        /// the pool's id string
+        pool: alloc::string::String,
+        /// what the exact math refused
+        error: PoolError,
+    },
     /// A token of the snapshot's token table with a field out of range.
     BadToken {
         /// the token's address as given
@@ -770,6 +779,9 @@ impl fmt::Display for RouteError {
             Self::BadPool { pool, why } => write!(f, "pool {pool}: {why}"),
             Self::BadAddress(a) => write!(f, "bad address {a:?}"),
             Self::BadToken { token, field } => write!(f, "token {token}: bad {field}"),
+            Self::PoolState { pool, error } => {
+                write!(f, "pool {pool}: state refused by the exact math: {error}")
+            }
             Self::Inconsistent {
                 pool,
                 token,
@@ -831,6 +843,7 @@ impl RouteError {
             Self::BadAddress(_) => 4033,
             Self::BadToken { .. } => 4034,
             Self::Inconsistent { .. } => 4035,
+            Self::PoolState { .. } => 4036,
         }
     }
 
@@ -851,7 +864,8 @@ impl RouteError {
             | Self::BadPool { .. }
             | Self::BadAddress(_)
             | Self::BadToken { .. }
-            | Self::Inconsistent { .. } => ErrorClass::Retryable,
+            | Self::Inconsistent { .. }
+            | Self::PoolState { .. } => ErrorClass::Retryable,
             Self::NoRoute
             | Self::InsufficientLiquidity { .. }
             | Self::ExactOutUnreachable { .. }
@@ -1114,6 +1128,7 @@ impl Error {
     /// | 4033 | retryable | 503 | snapshot: bad address |
     /// | 4034 | retryable | 503 | snapshot: bad token (token table field out of range) |
     /// | 4035 | retryable | 503 | snapshot: inconsistent (a pool disagrees with the token table or another pool) |
+    /// | 4036 | retryable | 503 | snapshot: a pool state the exact math refuses (strict loading) |
     /// | 5000 | no-route | 422 | zap: nothing to mint |
     /// | 5001 | validation | 400 | zap: unsupported pool or operation |
     /// | 5002 | validation | 400 | zap: not an LP token |

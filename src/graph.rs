@@ -61,6 +61,16 @@ pub struct PoolInfo {
     pub pool: Pool,
 }
 
+/// A snapshot pool left out of the graph because the exact math refuses its state; the rest
+/// of the snapshot routes without it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quarantined {
+    /// The snapshot's id string of the pool.
+    pub id: String,
+    /// Why: a [`RouteError::PoolState`] naming the pool and the refusal.
+    pub reason: RouteError,
+}
+
 /// A validated snapshot: dense ids, exact pools, adjacency, float search models.
 ///
 /// The directed pool edges of the router (with their float models and per-token adjacency)
@@ -83,6 +93,8 @@ pub struct PoolGraph {
     pub(crate) models: Vec<FloatPool>,
     /// the directed edges on `models`, kept in step with them (the router reads them)
     edges: EdgeCache,
+    /// pools left out: their state is one the exact math refuses
+    quarantined: Vec<Quarantined>,
 }
 
 /// Normalise an address for lookup: EVM hex lower-cased, base58 kept.
@@ -128,18 +140,47 @@ fn small(pool: &str, field: &'static str, s: Option<&String>) -> Result<u64, Rou
 }
 
 impl PoolGraph {
-    /// Validate a snapshot into a graph.
+    /// Validate a snapshot into a graph, quarantining pools whose state the exact math refuses.
+    ///
+    /// A pool that is well formed and consistent with the snapshot but whose state the exact
+    /// pool refuses (a constant-product reserve above uint112, a Curve invariant that
+    /// overflows or does not converge, ...) is left out of the graph and listed by
+    /// [`PoolGraph::quarantined`] with a [`RouteError::PoolState`]; its coins stay tokens of the
+    /// graph, its LP token is not added. [`PoolGraph::from_snapshot_strict`] refuses such a
+    /// snapshot instead. Malformed or contradictory snapshots are refused either way.
+    ///
+    /// # Errors
+    /// As [`PoolGraph::from_snapshot_strict`], except [`RouteError::PoolState`].
+    pub fn from_snapshot(snap: &Snapshot) -> Result<Self, RouteError> {
+        Self::build(snap, false)
+    }
+
+    /// Validate a snapshot into a graph, refusing it when any pool's state is one the exact
+    /// math refuses.
     ///
     /// # Errors
     /// [`RouteError::BadAddress`] for a malformed address, [`RouteError::Duplicate`] for a
-    /// repeated token address, pool id or LP token, [`RouteError::UnknownToken`] for a pool coin
-    /// missing from the token table, [`RouteError::BadNumber`] / [`RouteError::BadPool`] for
-    /// malformed or missing pool fields, [`RouteError::Simulation`] when the exact pool
-    /// constructor refuses the state.
+    /// repeated token address or pool id, [`RouteError::UnknownToken`] for a pool coin
+    /// missing from the token table, [`RouteError::BadToken`] for a token-table field out of
+    /// range, [`RouteError::BadNumber`] / [`RouteError::BadPool`] for malformed or missing pool
+    /// fields, [`RouteError::Inconsistent`] for a pool that contradicts the token table or
+    /// another pool (decimals, rates, LP token), [`RouteError::PoolState`] naming the first
+    /// pool whose state the exact math refuses.
     ///
     /// # Complexity
     /// O((T + P) log(T + P)) for T tokens and P pools.
-    pub fn from_snapshot(snap: &Snapshot) -> Result<Self, RouteError> {
+    pub fn from_snapshot_strict(snap: &Snapshot) -> Result<Self, RouteError> {
+        Self::build(snap, true)
+    }
+
+    /// The pools [`PoolGraph::from_snapshot`] left out, in snapshot order (empty for a strict
+    /// graph).
+    #[must_use]
+    pub fn quarantined(&self) -> &[Quarantined] {
+        &self.quarantined
+    }
+
+    fn build(snap: &Snapshot, strict: bool) -> Result<Self, RouteError> {
         let chain_id = snap.chain_id;
         let mut g = PoolGraph {
             chain_id,
@@ -152,6 +193,7 @@ impl PoolGraph {
             params: Vec::with_capacity(snap.pools.len()),
             models: Vec::with_capacity(snap.pools.len()),
             edges: EdgeCache::default(),
+            quarantined: Vec::new(),
         };
         for t in &snap.tokens {
             let a = normalise(chain_id, &t.address)?;
@@ -163,8 +205,21 @@ impl PoolGraph {
             }
             g.push_token(a, t.symbol.clone(), t.decimals)?;
         }
+        let mut left_out = alloc::collections::BTreeSet::new();
         for p in &snap.pools {
-            g.push_pool(p)?;
+            if left_out.contains(&p.id) {
+                return Err(RouteError::Duplicate(p.id.clone()));
+            }
+            match g.push_pool(p) {
+                Err(reason @ RouteError::PoolState { .. }) if !strict => {
+                    left_out.insert(p.id.clone());
+                    g.quarantined.push(Quarantined {
+                        id: p.id.clone(),
+                        reason,
+                    });
+                }
+                r => r?,
+            }
         }
         g.adjacency = alloc::vec![Vec::new(); g.tokens.len()];
         for (k, p) in g.pools.iter().enumerate() {
@@ -253,7 +308,17 @@ impl PoolGraph {
             .map(|t| self.tokens.get(t.index()).map_or(18, |i| i.decimals))
             .collect();
         check_decimals(p, &decs)?;
-        let (pool, params) = build_exact(p, &reserves, &decs, total_supply)?;
+        let refused = |error| RouteError::PoolState {
+            pool: pid_str.clone(),
+            error,
+        };
+        let (pool, params) = match build_exact(p, &reserves, &decs, total_supply) {
+            Err(RouteError::Simulation(e)) => return Err(refused(e)),
+            r => r?,
+        };
+        if let Pool::StableSwap(ss) = &pool {
+            ss.d().map_err(refused)?;
+        }
         // LP token: given, else the pool's own address from its id. A constant-product or
         // solidly pair is its own LP token, so a given one must be that address.
         let own = {

@@ -229,3 +229,76 @@ fn bundled_snapshots_pass_the_consistency_checks() {
         PoolGraph::from_snapshot(&snap).unwrap_or_else(|e| panic!("{f}: {e}"));
     }
 }
+
+/// A WETH/USDC pair with a reserve above uint112 (the V2 contract cannot hold it) and a
+/// Curve pool whose scaled balance overflows 256 bits (no invariant), beside good pools.
+fn poisoned() -> Value {
+    let mut bad_pair = cp(PAIR2, WETH, USDC);
+    bad_pair["reserves"][0] = json!("5192296858534827628530496329220096"); // 2^112
+    let mut bad_curve = curve(CURVE2, CRV_LP);
+    bad_curve["reserves"][0] = json!(format!("1{}", "0".repeat(60)));
+    let mut good_curve = curve(CURVE, "0x0000000000000000000000000000000000003002");
+    good_curve["tokens"] = json!([DAI, USDC, USDT]);
+    snapshot(vec![
+        cp(PAIR, WETH, USDC),
+        bad_pair,
+        bad_curve,
+        good_curve,
+        cp("0x0000000000000000000000000000000000001003", WETH, USDT),
+    ])
+}
+
+#[test]
+fn poisoned_pools_are_quarantined_and_the_quote_goes_on() {
+    use num_rational::Ratio;
+    use swapzap::route::{quote, RouteRequest};
+    use swapzap::U256;
+    let g = graph(poisoned()).unwrap();
+    assert_eq!(g.n_pools(), 3);
+    let q = g.quarantined();
+    assert_eq!(q.len(), 2);
+    assert_eq!(q[0].id, format!("uniswap-v2:{PAIR2}"));
+    assert_eq!(q[1].id, format!("curve:{CURVE2}"));
+    for x in q {
+        match &x.reason {
+            RouteError::PoolState { pool, .. } => assert_eq!(pool, &x.id),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(x.reason.code(), 4036);
+        assert!(g.pool_id(&x.id).is_none());
+    }
+    // the quarantined Curve pool's LP token is not a token of the graph
+    assert!(g.token_id(CRV_LP).is_none());
+    // WETH -> DAI needs two hops through the good pools
+    let weth = g.token_id(WETH).unwrap();
+    let dai = g.token_id(DAI).unwrap();
+    let req = RouteRequest::new(
+        vec![(weth, U256::exp10(18))],
+        vec![(dai, Ratio::from_integer(1))],
+    );
+    let plan = quote(&g, &req).unwrap();
+    plan.verify(&g).unwrap();
+    assert!(plan.steps.len() >= 2);
+}
+
+#[test]
+fn strict_loading_refuses_a_poisoned_pool_by_id() {
+    match PoolGraph::from_snapshot_strict(&serde_json::from_value(poisoned()).unwrap()) {
+        Err(e @ RouteError::PoolState { .. }) => {
+            assert!(e.to_string().contains(PAIR2), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let good: Snapshot =
+        serde_json::from_value(snapshot(vec![cp(PAIR, WETH, USDC), curve(CURVE, CRV_LP)])).unwrap();
+    let g = PoolGraph::from_snapshot_strict(&good).unwrap();
+    assert!(g.quarantined().is_empty());
+}
+
+#[test]
+fn quarantined_pool_id_repeated_is_still_a_duplicate() {
+    let mut s = poisoned();
+    let again = s["pools"][1].clone();
+    s["pools"].as_array_mut().unwrap().push(again);
+    assert!(matches!(graph(s), Err(RouteError::Duplicate(id)) if id.ends_with(PAIR2)));
+}
