@@ -822,6 +822,8 @@ pub enum ZapError {
     },
     /// The router failed on a swap leg of the zap.
     Route(RouteError),
+    /// The body names no LP token: a plain swap, for the swap quote, not a zap.
+    NotAZap,
 }
 
 impl From<RouteError> for ZapError {
@@ -861,6 +863,9 @@ impl fmt::Display for ZapError {
             Self::Math(e) => write!(f, "zap math: {e}"),
             Self::NoRoute { from, to } => write!(f, "no route from token {from} to token {to}"),
             Self::Route(e) => write!(f, "zap route leg: {e}"),
+            Self::NotAZap => f.write_str(
+                "no LP token among the inputs or outputs: a plain swap, quote it as a swap",
+            ),
         }
     }
 }
@@ -884,6 +889,7 @@ impl ZapError {
             Self::Pool(_) => 5008,
             Self::Math(_) => 5009,
             Self::Route(_) => 5010,
+            Self::NotAZap => 5011,
         }
     }
 
@@ -900,7 +906,8 @@ impl ZapError {
             | Self::AmountCount { .. }
             | Self::EmptyInput
             | Self::UnknownToken(_)
-            | Self::Proportions => ErrorClass::Validation,
+            | Self::Proportions
+            | Self::NotAZap => ErrorClass::Validation,
         }
     }
 }
@@ -1044,6 +1051,7 @@ impl Error {
     /// | 5008 | no-route | 422 | zap: a pool step reverts |
     /// | 5009 | no-route | 422 | zap: arithmetic overflow (amount too large) |
     /// | 5010 | (the route error's class) | (as the route error) | zap: the router failed on a swap leg |
+    /// | 5011 | validation | 400 | zap: no LP token in the body (a plain swap: use the swap quote) |
     ///
     /// Ranges: 1000-1999 math, 2000-2999 pools, 3000-3999 requests, 4000-4999 routing,
     /// 5000-5999 zaps. The same table is in `docs/error-codes.md`.

@@ -6,6 +6,7 @@
 use crate::error::RouteError;
 use crate::graph::PoolGraph;
 use crate::pool::Pool;
+use crate::route::GasModel;
 use crate::units::{PoolId, TokenId};
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -121,6 +122,24 @@ pub struct Plan {
     pub price_impact: f64,
     /// Gas units of the steps under the request's gas model (0 without one).
     pub gas_units: u64,
+}
+
+/// Gas units of `steps` under `gas`: the model's units for every swap step by its pool's
+/// family (burns and mints are not priced); 0 without a model and on chain 101 (no gas
+/// pricing there). The same count the router puts in [`Plan::gas_units`].
+#[must_use]
+pub fn swap_gas_units(steps: &[Step], graph: &PoolGraph, gas: Option<&GasModel>) -> u64 {
+    let Some(gm) = gas else { return 0 };
+    if graph.chain_id() == crate::graph::CHAIN_101 {
+        return 0;
+    }
+    steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Swap { pool, .. } => graph.pool(*pool).map(|p| gm.units(p.kind)),
+            _ => None,
+        })
+        .fold(0u64, u64::saturating_add)
 }
 
 fn credit(

@@ -5,9 +5,10 @@ use crate::error::ZapError;
 use crate::graph::PoolGraph;
 use crate::plan::{Output, Plan, Step, TokenAmount, ZapFee};
 use crate::pool::Pool;
-use crate::route::{quote, RouteRequest, DEFAULT_MAX_HOPS};
+use crate::route::{quote, GasModel, RouteRequest, DEFAULT_MAX_HOPS};
 use crate::units::{PoolId, TokenId};
 use alloc::collections::BTreeMap;
+use alloc::string::String;
 use alloc::vec::Vec;
 use num_rational::Ratio;
 use primitive_types::U256;
@@ -26,6 +27,15 @@ pub struct ZapOptions {
     pub max_hops: usize,
     /// The zap fee in basis points of each input (default [`ZAP_FEE_BPS`]).
     pub fee_bps: u32,
+    /// Only pools of these sources for the swap legs (when given). Burns of the LP inputs and
+    /// the target pool's own rebalancing swap and mint are named by the request and always
+    /// allowed.
+    pub source_whitelist: Option<Vec<String>>,
+    /// Never pools of these sources for the swap legs.
+    pub source_blacklist: Vec<String>,
+    /// Optional gas pricing of the swap legs (see [`RouteRequest::gas`]); the plan's
+    /// `gas_units` count every swap step under it.
+    pub gas: Option<GasModel>,
 }
 
 impl Default for ZapOptions {
@@ -35,6 +45,9 @@ impl Default for ZapOptions {
             slippage: Ratio::new_raw(5, 1000),
             max_hops: DEFAULT_MAX_HOPS,
             fee_bps: ZAP_FEE_BPS,
+            source_whitelist: None,
+            source_blacklist: Vec::new(),
+            gas: None,
         }
     }
 }
@@ -225,6 +238,9 @@ impl<'g> Ctx<'g> {
         let mut req = RouteRequest::new(inputs.to_vec(), outputs.to_vec());
         req.max_hops = opts.max_hops;
         req.slippage = opts.slippage;
+        req.source_whitelist.clone_from(&opts.source_whitelist);
+        req.source_blacklist.clone_from(&opts.source_blacklist);
+        req.gas = opts.gas;
         Ok(quote(g.unwrap_or(self.graph), &req)?)
     }
 
@@ -441,6 +457,7 @@ pub fn zap_in(
         .filter(|(t, _)| *t != lp_out)
         .map(|(token, amount)| TokenAmount { token, amount })
         .collect();
+    let gas_units = crate::plan::swap_gas_units(&ctx.steps, graph, opts.gas.as_ref());
     let plan = Plan {
         inputs: inputs_list,
         steps: ctx.steps,
@@ -450,7 +467,7 @@ pub fn zap_in(
         value: super::to_f64(out_amount),
         upper_bound: None,
         price_impact: 0.0,
-        gas_units: 0,
+        gas_units,
     };
     Ok(ZapInPlan {
         plan,
@@ -685,6 +702,7 @@ pub fn zap_out(
         .map(|(token, amount)| TokenAmount { token, amount })
         .collect();
     let value = outs.first().map_or(0.0, |o| super::to_f64(o.amount));
+    let gas_units = crate::plan::swap_gas_units(&ctx.steps, graph, opts.gas.as_ref());
     Ok(Plan {
         inputs: inputs_list,
         steps: ctx.steps,
@@ -694,7 +712,7 @@ pub fn zap_out(
         value,
         upper_bound: if outputs.len() == 1 { upper } else { None },
         price_impact: impact,
-        gas_units: 0,
+        gas_units,
     })
 }
 

@@ -11,6 +11,7 @@ mod props_curve;
 mod request;
 mod routing;
 mod zap;
+mod zap_spec;
 
 /// The shared folder beside the repo.
 #[must_use]

@@ -1,0 +1,214 @@
+//! Spec zap bodies (`POST /sor/quote/v2/zap`) run through `zap::zap_request` on the bundled
+//! snapshot: which zap a body is, the plan it gives, and the body's slippage and filters.
+
+use swapzap::graph::PoolGraph;
+use swapzap::request::{QuoteRequest, Request};
+use swapzap::snapshot::Snapshot;
+use swapzap::units::TokenId;
+use swapzap::zap::{zap_request, ZapKind, ZapOptions};
+use swapzap::{RouteError, ZapError, U256};
+
+pub fn bundled() -> PoolGraph {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/snapshot.json");
+    let snap: Snapshot = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    PoolGraph::from_snapshot(&snap).unwrap()
+}
+
+pub fn sym(g: &PoolGraph, s: &str) -> TokenId {
+    TokenId(
+        g.tokens()
+            .iter()
+            .position(|t| t.symbol == s)
+            .unwrap_or_else(|| panic!("no {s}")) as u32,
+    )
+}
+
+pub fn addr(g: &PoolGraph, t: TokenId) -> String {
+    g.token(t).unwrap().address.clone()
+}
+
+/// The LP token of the pool with this id.
+pub fn lp_of(g: &PoolGraph, pool_id: &str) -> TokenId {
+    g.lp_token(g.pool_id(pool_id).unwrap()).unwrap()
+}
+
+pub const WETH_USDC_V2: &str = "uniswap-v2:0x1e48158bcf643bec030d22e9a6477d2670a148ff";
+pub const CURVE_3POOL: &str = "curve:0x46e04c9ee9867b1ea49e053f393af589dbb6b8a8";
+pub const CURVE_2POOL: &str = "curve:0x2650a9bc8e6c693590cd4c165eed32a0a3582dea";
+
+/// A body (JSON text) from (address, amount) inputs and (address, proportion) outputs.
+pub fn body(inputs: &[(String, String)], outputs: &[(String, &str)], extra: &str) -> String {
+    let ins: Vec<String> = inputs
+        .iter()
+        .map(|(a, n)| format!(r#"{{"tokenAddress":"{a}","amount":"{n}"}}"#))
+        .collect();
+    let outs: Vec<String> = outputs
+        .iter()
+        .map(|(a, p)| format!(r#"{{"tokenAddress":"{a}","proportion":{p}}}"#))
+        .collect();
+    format!(
+        r#"{{"chainId":8453,"inputTokens":[{}],"outputTokens":[{}],"slippageLimitPercent":0.5{extra}}}"#,
+        ins.join(","),
+        outs.join(",")
+    )
+}
+
+pub fn validated(g: &PoolGraph, text: &str) -> Request {
+    let q: QuoteRequest = serde_json::from_str(text).unwrap();
+    q.validate(&g.sources()).unwrap()
+}
+
+/// `floor(amount × 995 / 1000)`, the 0.5 % minimum, computed apart from the library.
+fn min_05(a: U256) -> U256 {
+    a * U256::from(995u32) / U256::from(1000u32)
+}
+
+#[test]
+fn a_zap_in_body_mints_the_lp_and_verifies() {
+    let g = bundled();
+    let (wbtc, dai) = (sym(&g, "WBTC"), sym(&g, "DAI"));
+    let lp = lp_of(&g, WETH_USDC_V2);
+    let text = body(
+        &[
+            (addr(&g, wbtc), "50000000".into()),
+            (addr(&g, dai), "7000000000000000000000".into()),
+        ],
+        &[(addr(&g, lp), "1")],
+        "",
+    );
+    let z = zap_request(&g, &validated(&g, &text), &ZapOptions::default()).unwrap();
+    assert_eq!(z.kind, ZapKind::In);
+    assert_eq!(z.pool, g.pool_id(WETH_USDC_V2));
+    z.plan.verify(&g).unwrap();
+    let out = z.plan.outputs[0];
+    assert_eq!(out.token, lp);
+    assert!(!z.minted.is_zero() && out.amount == z.minted);
+    assert_eq!(out.min_amount, min_05(out.amount));
+    // 1 bps of each input as given
+    let fee = z.plan.zap_fee.as_ref().unwrap();
+    assert_eq!(fee.rate_bps, 1);
+    let taken: Vec<_> = fee.taken.iter().map(|t| (t.token, t.amount)).collect();
+    assert!(taken.contains(&(wbtc, U256::from(5_000u32))));
+    assert!(taken.contains(&(dai, U256::from(700_000_000_000_000_000u64))));
+}
+
+#[test]
+fn zap_out_and_lp_to_lp_bodies_verify() {
+    let g = bundled();
+    let (weth, dai, usdt) = (sym(&g, "WETH"), sym(&g, "DAI"), sym(&g, "USDT"));
+    // the bundled V2 pools carry no LP supply: the Curve pools' LPs are burned
+    let lp = lp_of(&g, CURVE_2POOL);
+    let curve_lp = lp_of(&g, CURVE_3POOL);
+    let some = U256::exp10(21);
+    let out = body(
+        &[(addr(&g, lp), some.to_string())],
+        &[(addr(&g, weth), "0.3"), (addr(&g, dai), "0.7")],
+        "",
+    );
+    let z = zap_request(&g, &validated(&g, &out), &ZapOptions::default()).unwrap();
+    assert_eq!(z.kind, ZapKind::Out);
+    z.plan.verify(&g).unwrap();
+    assert_eq!(z.plan.outputs.len(), 2);
+    assert_eq!(
+        (z.plan.outputs[0].token, z.plan.outputs[1].token),
+        (weth, dai)
+    );
+    for o in &z.plan.outputs {
+        assert!(!o.amount.is_zero());
+        assert_eq!(o.min_amount, min_05(o.amount));
+    }
+    let to_lp = body(
+        &[(addr(&g, lp), some.to_string())],
+        &[(addr(&g, curve_lp), "1")],
+        "",
+    );
+    let z = zap_request(&g, &validated(&g, &to_lp), &ZapOptions::default()).unwrap();
+    assert_eq!(z.kind, ZapKind::In);
+    z.plan.verify(&g).unwrap();
+    assert_eq!(z.plan.outputs[0].token, curve_lp);
+    assert!(z.plan.steps.iter().any(|s| matches!(
+        s,
+        swapzap::plan::Step::Burn { .. } | swapzap::plan::Step::BurnOne { .. }
+    )));
+    // tokens and an LP into one LP
+    let mixed = body(
+        &[
+            (addr(&g, lp), some.to_string()),
+            (addr(&g, usdt), "5000000000".into()),
+        ],
+        &[(addr(&g, curve_lp), "1")],
+        "",
+    );
+    let z = zap_request(&g, &validated(&g, &mixed), &ZapOptions::default()).unwrap();
+    z.plan.verify(&g).unwrap();
+}
+
+#[test]
+fn bodies_that_are_not_zaps_are_typed_errors() {
+    let g = bundled();
+    let (weth, usdt) = (sym(&g, "WETH"), sym(&g, "USDT"));
+    let lp = lp_of(&g, WETH_USDC_V2);
+    let swap = body(
+        &[(addr(&g, weth), "1000000000000000000".into())],
+        &[(addr(&g, usdt), "1")],
+        "",
+    );
+    let e = zap_request(&g, &validated(&g, &swap), &ZapOptions::default()).unwrap_err();
+    assert_eq!(e, ZapError::NotAZap);
+    assert_eq!(e.code(), 5011);
+    let two = body(
+        &[(addr(&g, weth), "1000000000000000000".into())],
+        &[(addr(&g, lp), "0.5"), (addr(&g, usdt), "0.5")],
+        "",
+    );
+    let e = zap_request(&g, &validated(&g, &two), &ZapOptions::default()).unwrap_err();
+    assert!(matches!(e, ZapError::Unsupported(_)), "{e}");
+    let unknown = body(
+        &[(
+            "0x1111111111111111111111111111111111111111".into(),
+            "1000".into(),
+        )],
+        &[(addr(&g, lp), "1")],
+        "",
+    );
+    let e = zap_request(&g, &validated(&g, &unknown), &ZapOptions::default()).unwrap_err();
+    assert!(
+        matches!(e, ZapError::Route(RouteError::UnknownToken { .. })),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_zap_body_keeps_its_source_filters_and_slippage() {
+    let g = bundled();
+    let wbtc = sym(&g, "WBTC");
+    let lp = lp_of(&g, WETH_USDC_V2);
+    let inputs = [(addr(&g, wbtc), "50000000".to_string())];
+    let outputs = [(addr(&g, lp), "1")];
+    // WBTC trades only on uniswap-v2 and sushiswap: curve alone cannot carry it
+    let only_curve = body(&inputs, &outputs, r#","sourceWhitelist":["curve"]"#);
+    let e = zap_request(&g, &validated(&g, &only_curve), &ZapOptions::default()).unwrap_err();
+    assert!(matches!(e, ZapError::Route(_)), "{e}");
+    // sushiswap only: every swap leg is a sushiswap pool (the target's own steps are named)
+    let sushi = body(&inputs, &outputs, r#","sourceWhitelist":["sushiswap"]"#);
+    let z = zap_request(&g, &validated(&g, &sushi), &ZapOptions::default()).unwrap();
+    z.plan.verify(&g).unwrap();
+    let target = g.pool_id(WETH_USDC_V2).unwrap();
+    for s in &z.plan.steps {
+        if let swapzap::plan::Step::Swap { pool, .. } = s {
+            assert!(
+                *pool == target || g.pool(*pool).unwrap().source == "sushiswap",
+                "{}",
+                g.pool(*pool).unwrap().id
+            );
+        }
+    }
+    // 3 % slippage
+    let loose = body(&inputs, &outputs, "").replace("0.5", "3");
+    let z = zap_request(&g, &validated(&g, &loose), &ZapOptions::default()).unwrap();
+    let o = z.plan.outputs[0];
+    assert_eq!(
+        o.min_amount,
+        o.amount * U256::from(97u32) / U256::from(100u32)
+    );
+}
