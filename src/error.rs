@@ -685,6 +685,59 @@ pub enum RouteError {
     AllRoutesFiltered,
     /// The search gave up within its budget; retry.
     SearchBudgetExceeded,
+    /// A plan read back (or checked against its request) that does not hold: the field, the
+    /// element or step, and what is wrong (see [`crate::plan::Plan::verify_request`]).
+    PlanMismatch {
+        /// the field of the plan
+        field: PlanField,
+        /// the index within the field (`steps[k]`, `outputs[k]`, ...), when one element is wrong
+        index: Option<usize>,
+        /// what is wrong
+        why: &'static str,
+    },
+}
+
+/// A field of a [`crate::plan::Plan`] (and of its JSON), named by [`RouteError::PlanMismatch`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PlanField {
+    /// `inputs`
+    Inputs,
+    /// `steps`
+    Steps,
+    /// `outputs` (token or amount)
+    Outputs,
+    /// `outputs[k].min_amount`
+    MinAmount,
+    /// `refunds`
+    Refunds,
+    /// `zap_fee`
+    ZapFee,
+    /// `gas_units`
+    GasUnits,
+    /// `value`
+    Value,
+    /// `upper_bound`
+    UpperBound,
+    /// `slippage`
+    Slippage,
+}
+
+impl fmt::Display for PlanField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Inputs => "inputs",
+            Self::Steps => "steps",
+            Self::Outputs => "outputs",
+            Self::MinAmount => "min_amount",
+            Self::Refunds => "refunds",
+            Self::ZapFee => "zap_fee",
+            Self::GasUnits => "gas_units",
+            Self::Value => "value",
+            Self::UpperBound => "upper_bound",
+            Self::Slippage => "slippage",
+        })
+    }
 }
 
 impl From<MathError> for RouteError {
@@ -729,6 +782,23 @@ impl fmt::Display for RouteError {
             }
             Self::SearchBudgetExceeded => f.write_str("route search ran out of budget; retry"),
             Self::Math(e) => write!(f, "route arithmetic: {e}"),
+            Self::PlanMismatch {
+                field,
+                index: Some(i),
+                why,
+            } => {
+                let at = if *field == PlanField::Steps {
+                    "step "
+                } else {
+                    ""
+                };
+                write!(f, "plan {field}[{at}{i}]: {why}")
+            }
+            Self::PlanMismatch {
+                field,
+                index: None,
+                why,
+            } => write!(f, "plan {field}: {why}"),
         }
     }
 }
@@ -751,6 +821,7 @@ impl RouteError {
             Self::TokenOutOfRange(_) => 4011,
             Self::PoolOutOfRange(_) => 4012,
             Self::InvalidPlan { .. } => 4013,
+            Self::PlanMismatch { .. } => 4014,
             Self::Simulation(_) => 4020,
             Self::Math(_) => 4021,
             Self::Duplicate(_) => 4030,
@@ -770,7 +841,8 @@ impl RouteError {
             | Self::BadRequest(_)
             | Self::TokenOutOfRange(_)
             | Self::PoolOutOfRange(_)
-            | Self::InvalidPlan { .. } => ErrorClass::Validation,
+            | Self::InvalidPlan { .. }
+            | Self::PlanMismatch { .. } => ErrorClass::Validation,
             Self::SearchBudgetExceeded
             | Self::Duplicate(_)
             | Self::BadNumber { .. }
@@ -1034,6 +1106,7 @@ impl Error {
     /// | 4011 | validation | 400 | token id outside the graph |
     /// | 4012 | validation | 400 | pool id outside the graph |
     /// | 4013 | validation | 400 | plan verification failed |
+    /// | 4014 | validation | 400 | plan does not answer its request, or cannot be read back (field and step named) |
     /// | 4020 | no-route | 422 | exact simulation of the route failed |
     /// | 4021 | no-route | 422 | route arithmetic overflow (amount too large to carry) |
     /// | 4030 | retryable | 503 | snapshot: duplicate token or pool |

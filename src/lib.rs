@@ -69,6 +69,7 @@ pub mod units;
 pub mod zap;
 
 pub use error::{
-    Error, ErrorBody, ErrorClass, MathError, PoolError, RequestError, RouteError, ZapError,
+    Error, ErrorBody, ErrorClass, MathError, PlanField, PoolError, RequestError, RouteError,
+    ZapError,
 };
 pub use primitive_types::{U256, U512};

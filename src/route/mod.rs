@@ -1592,6 +1592,7 @@ impl Ctx<'_> {
             upper_bound: if ub.is_finite() { Some(ub) } else { None },
             price_impact,
             gas_units: c.gas,
+            slippage: self.req.slippage,
         })
     }
 }

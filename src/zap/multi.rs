@@ -324,17 +324,16 @@ impl<'g> Ctx<'g> {
     }
 }
 
-/// `floor(amount × (1 − slippage))`.
-fn min_after_slippage(amount: U256, s: Ratio<u64>) -> Result<U256, ZapError> {
-    let (n, d) = (*s.numer(), *s.denom());
-    if d == 0 || n > d {
-        return Err(ZapError::Proportions);
-    }
-    Ok(crate::math::mul_div(
-        amount,
-        U256::from(d.saturating_sub(n)),
-        U256::from(d),
-    )?)
+/// `amount` less the gas cost of `units` under the options' gas model (none on chain 101), as a
+/// float: the value of a one-output plan.
+fn net_of_gas(graph: &PoolGraph, amount: U256, units: u64, opts: &ZapOptions) -> f64 {
+    let price = match opts.gas {
+        Some(g) if graph.chain_id() != crate::graph::CHAIN_101 => g.gas_price,
+        _ => 0.0,
+    };
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+    let v = super::to_f64(amount) - units as f64 * price;
+    v
 }
 
 /// Float shares (positive, any scale) as proportions summing to exactly 1 (parts per 10^9);
@@ -449,7 +448,7 @@ pub fn zap_in(
     let outputs = alloc::vec![Output {
         token: lp_out,
         amount: out_amount,
-        min_amount: min_after_slippage(out_amount, opts.slippage)?,
+        min_amount: crate::plan::min_after_slippage(out_amount, opts.slippage)?,
     }];
     let refunds: Vec<TokenAmount> = ctx
         .holdings()
@@ -464,10 +463,11 @@ pub fn zap_in(
         outputs,
         refunds,
         zap_fee,
-        value: super::to_f64(out_amount),
+        value: net_of_gas(graph, out_amount, gas_units, opts),
         upper_bound: None,
         price_impact: 0.0,
         gas_units,
+        slippage: opts.slippage,
     };
     Ok(ZapInPlan {
         plan,
@@ -692,7 +692,7 @@ pub fn zap_out(
         outs.push(Output {
             token: *t,
             amount,
-            min_amount: min_after_slippage(amount, opts.slippage)?,
+            min_amount: crate::plan::min_after_slippage(amount, opts.slippage)?,
         });
     }
     let refunds: Vec<TokenAmount> = ctx
@@ -701,8 +701,10 @@ pub fn zap_out(
         .filter(|(t, _)| !outputs.iter().any(|(o, _)| o == t))
         .map(|(token, amount)| TokenAmount { token, amount })
         .collect();
-    let value = outs.first().map_or(0.0, |o| super::to_f64(o.amount));
     let gas_units = crate::plan::swap_gas_units(&ctx.steps, graph, opts.gas.as_ref());
+    let value = outs
+        .first()
+        .map_or(0.0, |o| net_of_gas(graph, o.amount, gas_units, opts));
     Ok(Plan {
         inputs: inputs_list,
         steps: ctx.steps,
@@ -713,6 +715,7 @@ pub fn zap_out(
         upper_bound: if outputs.len() == 1 { upper } else { None },
         price_impact: impact,
         gas_units,
+        slippage: opts.slippage,
     })
 }
 
