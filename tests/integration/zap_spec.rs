@@ -212,3 +212,68 @@ fn a_zap_body_keeps_its_source_filters_and_slippage() {
         o.amount * U256::from(97u32) / U256::from(100u32)
     );
 }
+
+/// A zap-out whose burn already delivers one output (the 3pool withdrawn in DAI) still gives
+/// every output its share: WETH 0.3 / DAI 0.7 of the value, at the pricing table's prices
+/// (fee-inclusive marginal rates, so within a few fees of the router's mid prices).
+#[test]
+fn zap_out_follows_its_proportions_when_the_burn_delivers_an_output() {
+    let g = bundled();
+    let (weth, dai) = (sym(&g, "WETH"), sym(&g, "DAI"));
+    let lp = lp_of(&g, CURVE_3POOL);
+    let text = body(
+        &[(addr(&g, lp), "1000000000000000000000".into())],
+        &[(addr(&g, weth), "0.3"), (addr(&g, dai), "0.7")],
+        "",
+    );
+    let r = validated(&g, &text);
+    let z = zap_request(&g, &r, &ZapOptions::default()).unwrap();
+    z.plan
+        .verify_request(
+            &g,
+            &swapzap::plan::PlanRequest::from_request(&r, &g).unwrap(),
+        )
+        .unwrap();
+    let table = swapzap::pricing::price_table(&g, dai, 4).unwrap();
+    let value = |k: usize| {
+        let o = z.plan.outputs[k];
+        o.amount.to_string().parse::<f64>().unwrap() * table.get(o.token).unwrap().raw
+    };
+    let (v0, v1) = (value(0), value(1));
+    assert!(v0 > 0.0 && v1 > 0.0, "{v0} {v1}");
+    let share = v0 / (v0 + v1);
+    assert!((share - 0.3).abs() < 5e-3, "WETH share {share}");
+}
+
+/// A one-output zap-out whose burn delivers some of the output directly: the bound covers the
+/// passed-through part too (it was below the value), so the plan answers its request.
+#[test]
+fn zap_out_bound_counts_the_output_the_burn_delivers() {
+    let g = bundled();
+    let dai = sym(&g, "DAI");
+    let lp = lp_of(&g, CURVE_2POOL);
+    let text = body(
+        &[(addr(&g, lp), "1000000000000000000000".into())],
+        &[(addr(&g, dai), "1")],
+        "",
+    );
+    let r = validated(&g, &text);
+    let z = zap_request(&g, &r, &ZapOptions::default()).unwrap();
+    z.plan
+        .verify_request(
+            &g,
+            &swapzap::plan::PlanRequest::from_request(&r, &g).unwrap(),
+        )
+        .unwrap();
+    let lp3 = lp_of(&g, CURVE_3POOL);
+    let usdc = sym(&g, "USDC");
+    let text = body(
+        &[(addr(&g, lp3), "1000000000000000000000".into())],
+        &[(addr(&g, usdc), "1")],
+        "",
+    );
+    let r = validated(&g, &text);
+    let z = zap_request(&g, &r, &ZapOptions::default()).unwrap();
+    let want = swapzap::plan::PlanRequest::from_request(&r, &g).unwrap();
+    z.plan.verify_request(&g, &want).unwrap();
+}
