@@ -437,6 +437,16 @@ pub enum RequestError {
     UserAddrMismatch,
     /// Assembly of a quote made without `userAddr`.
     QuoteWithoutUserAddr,
+    /// A query parameter of a listing endpoint (`order_by`, `order_dir`, `limit`, `offset`) with
+    /// a value it does not take (see [`crate::listing`]).
+    InvalidQueryParam {
+        /// the parameter
+        name: &'static str,
+        /// the value given
+        value: String,
+        /// what is wrong
+        why: &'static str,
+    },
 }
 
 impl RequestError {
@@ -464,7 +474,9 @@ impl RequestError {
             Self::InputIsOutput { output, .. } => Field::OutputTokenAddress(*output),
             Self::InvalidPathId | Self::StaleQuote { .. } => Field::PathId,
             Self::UserAddrMismatch | Self::QuoteWithoutUserAddr => Field::UserAddr,
-            Self::EmptyWhitelist | Self::AllSourcesExcluded => return None,
+            Self::EmptyWhitelist | Self::AllSourcesExcluded | Self::InvalidQueryParam { .. } => {
+                return None
+            }
         })
     }
 
@@ -498,6 +510,7 @@ impl RequestError {
             Self::StaleQuote { .. } => 3071,
             Self::UserAddrMismatch => 3072,
             Self::QuoteWithoutUserAddr => 3073,
+            Self::InvalidQueryParam { .. } => 3080,
         }
     }
 }
@@ -624,6 +637,9 @@ impl fmt::Display for RequestError {
             Self::QuoteWithoutUserAddr => f.write_str(
                 "the quote was made without userAddr and cannot be assembled; quote again with userAddr",
             ),
+            Self::InvalidQueryParam { name, value, why } => {
+                write!(f, "query parameter {name}={value:?}: {why}")
+            }
         }
     }
 }
@@ -1112,6 +1128,7 @@ impl Error {
     /// | 3071 | validation | 400 | stale quote (60 s or older): quote again |
     /// | 3072 | validation | 400 | assemble `userAddr` differs from the quote's |
     /// | 3073 | validation | 400 | quote made without `userAddr` cannot be assembled |
+    /// | 3080 | validation | 400 | token-list query parameter (`order_by`, `order_dir`, `limit`, `offset`) out of its values |
     /// | 4000 | no-route | 422 | no route joins the inputs to the outputs |
     /// | 4001 | no-route | 422 | insufficient liquidity for the amount |
     /// | 4002 | validation | 400 | unknown token (check the token list) |

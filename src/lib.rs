@@ -57,6 +57,7 @@ extern crate alloc;
 
 pub mod error;
 pub mod graph;
+pub mod listing;
 pub mod math;
 pub mod plan;
 pub mod pool;

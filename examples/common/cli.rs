@@ -69,11 +69,11 @@ pub fn validate_body(v: serde_json::Value, graph: &PoolGraph) -> Result<Request,
         })?;
     let req = body.validate(&graph.sources())?;
     if req.chain_id != graph.chain_id() {
-        return Err(Fail::Plain(format!(
-            "the request's chainId {} is not the snapshot's chain {}",
-            req.chain_id,
-            graph.chain_id()
-        )));
+        return Err(RequestError::ChainMismatch {
+            request: req.chain_id,
+            snapshot: graph.chain_id(),
+        }
+        .into());
     }
     Ok(req)
 }

@@ -5,6 +5,7 @@
 #[path = "../../examples/common/vectors/mod.rs"]
 mod vectors;
 
+mod listing;
 mod plan_json;
 mod pool_vectors;
 mod props_cp;

@@ -1116,6 +1116,12 @@ fn error_code_table_matches_the_docs() {
         ZapError::Pool(swapzap::PoolError::SameToken).into(),
         ZapError::Math(swapzap::MathError::Overflow).into(),
         ZapError::NotAZap.into(),
+        RequestError::InvalidQueryParam {
+            name: "limit",
+            value: "0".into(),
+            why: "x",
+        }
+        .into(),
         RouteError::PlanMismatch {
             field: swapzap::PlanField::Steps,
             index: Some(0),
