@@ -716,6 +716,9 @@ pub enum RouteError {
     AllRoutesFiltered,
     /// The search gave up within its budget; retry.
     SearchBudgetExceeded,
+    /// An LP operation (mint, burn, zap) on a pool whose snapshot entry gives no
+    /// `total_supply` (the pool's id).
+    NoSupply(String),
     /// A plan read back (or checked against its request) that does not hold: the field, the
     /// element or step, and what is wrong (see [`crate::plan::Plan::verify_request`]).
     PlanMismatch {
@@ -813,6 +816,10 @@ impl fmt::Display for RouteError {
             }
             Self::SearchBudgetExceeded => f.write_str("route search ran out of budget; retry"),
             Self::Math(e) => write!(f, "route arithmetic: {e}"),
+            Self::NoSupply(pool) => write!(
+                f,
+                "pool {pool}: the snapshot gives no total_supply, so no LP can be minted or burned"
+            ),
             Self::PlanMismatch {
                 field,
                 index: Some(i),
@@ -853,6 +860,7 @@ impl RouteError {
             Self::PoolOutOfRange(_) => 4012,
             Self::InvalidPlan { .. } => 4013,
             Self::PlanMismatch { .. } => 4014,
+            Self::NoSupply(_) => 4022,
             Self::Simulation(_) => 4020,
             Self::Math(_) => 4021,
             Self::Duplicate(_) => 4030,
@@ -884,7 +892,8 @@ impl RouteError {
             | Self::TooManyHops { .. }
             | Self::AllRoutesFiltered
             | Self::Simulation(_)
-            | Self::Math(_) => ErrorClass::NoRoute,
+            | Self::Math(_)
+            | Self::NoSupply(_) => ErrorClass::NoRoute,
         }
     }
 }
@@ -1142,6 +1151,7 @@ impl Error {
     /// | 4014 | validation | 400 | plan does not answer its request, or cannot be read back (field and step named) |
     /// | 4020 | no-route | 422 | exact simulation of the route failed |
     /// | 4021 | no-route | 422 | route arithmetic overflow (amount too large to carry) |
+    /// | 4022 | no-route | 422 | LP operation on a pool whose snapshot gives no `total_supply` |
     /// | 4030 | retryable | 503 | snapshot: duplicate token or pool |
     /// | 4031 | retryable | 503 | snapshot: bad number |
     /// | 4032 | retryable | 503 | snapshot: bad pool |

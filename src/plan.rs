@@ -328,6 +328,11 @@ impl Plan {
             let info = graph
                 .pool(pool_id)
                 .ok_or(RouteError::PoolOutOfRange(pool_id.0))?;
+            if !matches!(step, Step::Swap { .. }) && !info.supply_known {
+                return Err(bad(
+                    "an LP step on a pool whose snapshot gives no total_supply",
+                ));
+            }
             let state = states.get(&pool_id).unwrap_or(&info.pool);
             let next = match step {
                 Step::Swap {

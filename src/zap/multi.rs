@@ -119,6 +119,7 @@ impl<'g> Ctx<'g> {
 
     /// Burn `lp` of pool `p` proportionally.
     fn burn(&mut self, p: PoolId, lp: U256) -> Result<(), ZapError> {
+        self.graph.lp_pool(p)?;
         let (amounts, after) = self.state(p)?.burn(lp)?;
         let lp_token = self.graph.lp_token(p)?;
         self.debit(lp_token, lp)?;
@@ -140,6 +141,7 @@ impl<'g> Ctx<'g> {
     /// withdrawal of `w` against the proportional burn followed by swapping the other coins into
     /// `w` through the same pool (which is what the zap would otherwise have to do at best).
     fn burn_best(&mut self, p: PoolId, lp: U256, wanted: &[TokenId]) -> Result<(), ZapError> {
+        self.graph.lp_pool(p)?;
         let state = self.state(p)?;
         if !matches!(state, Pool::StableSwap(_)) {
             return self.burn(p, lp);
@@ -415,6 +417,7 @@ pub fn zap_in(
     let target = graph
         .pool_of_lp(lp_out)
         .ok_or(ZapError::NotAnLp(lp_out.0))?;
+    graph.lp_pool(target)?;
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
     let coins = ctx.coins(target)?;

@@ -1116,6 +1116,7 @@ fn error_code_table_matches_the_docs() {
         ZapError::Pool(swapzap::PoolError::SameToken).into(),
         ZapError::Math(swapzap::MathError::Overflow).into(),
         ZapError::NotAZap.into(),
+        RouteError::NoSupply("p".into()).into(),
         RequestError::InvalidQueryParam {
             name: "limit",
             value: "0".into(),

@@ -277,3 +277,119 @@ fn zap_out_bound_counts_the_output_the_burn_delivers() {
     let want = swapzap::plan::PlanRequest::from_request(&r, &g).unwrap();
     z.plan.verify_request(&g, &want).unwrap();
 }
+
+/// A two-pool snapshot: A/B with the given supply fields, and B/C with a supply.
+fn supply_graph(extra: serde_json::Value) -> PoolGraph {
+    let (a, b, c) = (
+        "0x00000000000000000000000000000000000000aa",
+        "0x00000000000000000000000000000000000000bb",
+        "0x00000000000000000000000000000000000000cc",
+    );
+    let mut ab = serde_json::json!({
+        "id": "uniswap-v2:0x000000000000000000000000000000000000a0b0", "source": "uniswap-v2",
+        "kind": "constant_product", "tokens": [a, b],
+        "reserves": ["1000000000000000000000", "4000000000000000000000"],
+        "fee": {"num": "3", "den": "1000"},
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        ab[k] = v.clone();
+    }
+    let snap: Snapshot = serde_json::from_value(serde_json::json!({
+        "chain_id": 1,
+        "tokens": [
+            {"address": a, "symbol": "A", "decimals": 18},
+            {"address": b, "symbol": "B", "decimals": 18},
+            {"address": c, "symbol": "C", "decimals": 18},
+        ],
+        "pools": [ab, {
+            "id": "uniswap-v2:0x000000000000000000000000000000000000b0c0", "source": "uniswap-v2",
+            "kind": "constant_product", "tokens": [b, c],
+            "reserves": ["1000000000000000000000", "1000000000000000000000"],
+            "fee": {"num": "3", "den": "1000"}, "total_supply": "1000000000000000000000",
+        }],
+    }))
+    .unwrap();
+    PoolGraph::from_snapshot(&snap).unwrap()
+}
+
+/// Without `total_supply` a pool still swaps, but every LP operation on it is a typed error:
+/// zap in, zap out, a plan's mint step, the routable-price test.
+#[test]
+fn lp_operations_need_the_snapshots_total_supply() {
+    let g = supply_graph(serde_json::json!({}));
+    let p = swapzap::units::PoolId(0);
+    let (ta, tc) = (TokenId(0), TokenId(2));
+    let lp = g.lp_token(p).unwrap();
+    let opts = ZapOptions::default();
+    let e = swapzap::zap::zap_in(&g, &[(tc, U256::exp10(18))], lp, &opts).unwrap_err();
+    assert!(
+        matches!(&e, ZapError::Route(RouteError::NoSupply(id)) if id.ends_with("a0b0")),
+        "{e}"
+    );
+    assert_eq!(swapzap::Error::from(e).code(), 5010);
+    let e = swapzap::zap::zap_out(
+        &g,
+        &[(lp, U256::exp10(18))],
+        &[(tc, num_rational::Ratio::new(1, 1))],
+        &opts,
+    )
+    .unwrap_err();
+    assert!(matches!(e, ZapError::Route(RouteError::NoSupply(_))), "{e}");
+    assert_eq!(
+        swapzap::Error::Route(RouteError::NoSupply("x".into())).code(),
+        4022
+    );
+    // a mint step that would hold with a supply does not verify without one
+    let with = supply_graph(serde_json::json!({"total_supply": "2000000000000000000000"}));
+    let z = swapzap::zap::zap_in(&with, &[(ta, U256::exp10(18))], lp, &opts).unwrap();
+    z.plan.verify(&with).unwrap();
+    assert!(matches!(
+        z.plan.verify(&g),
+        Err(RouteError::InvalidPlan { step: Some(_), .. })
+    ));
+    assert_eq!(
+        swapzap::pricing::routable_price(&g, &g.token(lp).unwrap().address, ta, 4),
+        Err(swapzap::pricing::NotRoutable::EmptyPool)
+    );
+    // swaps are unaffected
+    let q = swapzap::route::quote(
+        &g,
+        &swapzap::route::RouteRequest::new(
+            vec![(ta, U256::exp10(18))],
+            vec![(tc, num_rational::Ratio::new(1, 1))],
+        ),
+    )
+    .unwrap();
+    q.verify(&g).unwrap();
+}
+
+/// `k_last` / `fee_on` of a V2 pair reach the pool math: the protocol fee is minted before a
+/// mint, by Uniswap V2's `_mintFee` (computed here by hand).
+#[test]
+fn k_last_and_fee_on_are_used_by_the_mint() {
+    let ts = U256::from(2_000_000_000_000_000_000_000u128);
+    let k_last = U256::from(3_900_000u64) * U256::exp10(36);
+    let on = supply_graph(serde_json::json!({
+        "total_supply": ts.to_string(), "k_last": k_last.to_string(), "fee_on": true,
+    }));
+    let off = supply_graph(serde_json::json!({"total_supply": ts.to_string()}));
+    let amounts = [U256::exp10(18), U256::exp10(18) * 4u8];
+    let mint = |g: &PoolGraph| {
+        g.pool(swapzap::units::PoolId(0))
+            .unwrap()
+            .pool
+            .mint(&amounts)
+            .unwrap()
+            .0
+    };
+    let (r0, r1) = (U256::exp10(21), U256::exp10(21) * 4u8);
+    let (root_k, root_k_last) = ((r0 * r1).integer_sqrt(), k_last.integer_sqrt());
+    let fee = ts * (root_k - root_k_last) / (root_k * 5u8 + root_k_last);
+    let t2 = ts + fee;
+    let want_on = (amounts[0] * t2 / r0).min(amounts[1] * t2 / r1);
+    let want_off = (amounts[0] * ts / r0).min(amounts[1] * ts / r1);
+    assert!(!fee.is_zero());
+    assert_eq!(mint(&on), want_on);
+    assert_eq!(mint(&off), want_off);
+    assert!(want_on > want_off);
+}
