@@ -123,6 +123,13 @@ pub struct Plan {
     pub price_impact: f64,
     /// Gas units of the steps under the request's gas model (0 without one).
     pub gas_units: u64,
+    /// The gas price the plan was chosen with (output base units per gas unit; `None`: no gas
+    /// model, `value` is the gross output).
+    pub gas_price: Option<f64>,
+    /// The hop limit `upper_bound` is over: `None` when it bounds every plan on the snapshot
+    /// graph (any path length, all pools the source filters allow), `Some(h)` when the request
+    /// set a hop limit and it bounds the plans whose paths have at most `h` hops.
+    pub bound_max_hops: Option<usize>,
     /// The slippage limit the plan was made with, as a fraction (0.005 = 0.5 %): every
     /// `min_amount` is `floor(amount × (1 − slippage))`.
     pub slippage: Ratio<u64>,
@@ -447,6 +454,16 @@ impl Plan {
         Ok(())
     }
 
+    /// How far the plan may be from the best: `(upper_bound − value) / upper_bound`, the
+    /// certificate's relative gap (`None` without a bound).
+    #[must_use]
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    pub fn bound_gap(&self) -> Option<f64> {
+        self.upper_bound
+            .filter(|b| *b > 0.0 && b.is_finite())
+            .map(|b| (b - self.value) / b)
+    }
+
     /// [`Plan::verify`], and that the plan answers `want`, field by field:
     ///
     /// * `inputs`: exactly the request's tokens and amounts (repeats summed), each once;
@@ -751,6 +768,15 @@ pub mod json {
         pub price_impact: f64,
         /// gas units
         pub gas_units: u64,
+        /// the gas price the plan was chosen with (output base units per gas unit)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub gas_price: Option<f64>,
+        /// `(upper_bound − value) / upper_bound`
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub bound_gap: Option<f64>,
+        /// the hop limit the bound is over (absent: every plan)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub bound_max_hops: Option<usize>,
         /// the slippage limit the plan was made with (see [`Plan::slippage`]); needed to read
         /// the plan back
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -857,6 +883,9 @@ pub mod json {
                 upper_bound: p.upper_bound,
                 price_impact: p.price_impact,
                 gas_units: p.gas_units,
+                gas_price: p.gas_price,
+                bound_gap: p.bound_gap(),
+                bound_max_hops: p.bound_max_hops,
                 slippage: Some(FractionJson {
                     num: p.slippage.numer().to_string(),
                     den: p.slippage.denom().to_string(),
@@ -984,6 +1013,8 @@ pub mod json {
                 price_impact: self.price_impact,
                 gas_units: self.gas_units,
                 slippage: Ratio::new(n, d),
+                gas_price: self.gas_price,
+                bound_max_hops: self.bound_max_hops,
             })
         }
     }

@@ -5,7 +5,7 @@ use crate::error::ZapError;
 use crate::graph::PoolGraph;
 use crate::plan::{Output, Plan, Step, TokenAmount, ZapFee};
 use crate::pool::Pool;
-use crate::route::{quote, GasModel, RouteRequest, DEFAULT_MAX_HOPS};
+use crate::route::{quote, GasModel, RouteRequest};
 use crate::units::{PoolId, TokenId};
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -23,8 +23,8 @@ pub struct ZapOptions {
     pub config: ZapConfig,
     /// Slippage limit as a fraction: `min_amount = floor(amount × (1 − slippage))`.
     pub slippage: Ratio<u64>,
-    /// Hop limit of the swap legs.
-    pub max_hops: usize,
+    /// Hop limit of the swap legs (`None`: none, as [`crate::route::RouteRequest::max_hops`]).
+    pub max_hops: Option<usize>,
     /// The zap fee in basis points of each input (default [`ZAP_FEE_BPS`]).
     pub fee_bps: u32,
     /// Only pools of these sources for the swap legs (when given). Burns of the LP inputs and
@@ -43,7 +43,7 @@ impl Default for ZapOptions {
         Self {
             config: ZapConfig::default(),
             slippage: Ratio::new_raw(5, 1000),
-            max_hops: DEFAULT_MAX_HOPS,
+            max_hops: None,
             fee_bps: ZAP_FEE_BPS,
             source_whitelist: None,
             source_blacklist: Vec::new(),
@@ -326,13 +326,17 @@ impl<'g> Ctx<'g> {
     }
 }
 
+/// The gas price of the options' gas model, where gas is priced (not on chain 101).
+fn gas_price_of(graph: &PoolGraph, opts: &ZapOptions) -> Option<f64> {
+    opts.gas
+        .filter(|_| graph.chain_id() != crate::graph::CHAIN_101)
+        .map(|g| g.gas_price)
+}
+
 /// `amount` less the gas cost of `units` under the options' gas model (none on chain 101), as a
 /// float: the value of a one-output plan.
 fn net_of_gas(graph: &PoolGraph, amount: U256, units: u64, opts: &ZapOptions) -> f64 {
-    let price = match opts.gas {
-        Some(g) if graph.chain_id() != crate::graph::CHAIN_101 => g.gas_price,
-        _ => 0.0,
-    };
+    let price = gas_price_of(graph, opts).unwrap_or(0.0);
     #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
     let v = super::to_f64(amount) - units as f64 * price;
     v
@@ -471,6 +475,8 @@ pub fn zap_in(
         price_impact: 0.0,
         gas_units,
         slippage: opts.slippage,
+        gas_price: gas_price_of(graph, opts),
+        bound_max_hops: None,
     };
     Ok(ZapInPlan {
         plan,
@@ -743,6 +749,8 @@ pub fn zap_out(
         price_impact: impact,
         gas_units,
         slippage: opts.slippage,
+        gas_price: gas_price_of(graph, opts),
+        bound_max_hops: None,
     })
 }
 
