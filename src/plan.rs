@@ -190,14 +190,8 @@ impl PlanRequest {
         graph: &PoolGraph,
     ) -> Result<Self, RouteError> {
         let r = RouteRequest::from_request(req, graph)?;
-        let is_zap = r
-            .inputs
-            .iter()
-            .map(|i| i.0)
-            .chain(r.outputs.iter().map(|o| o.0))
-            .any(|t| graph.pool_of_lp(t).is_some());
         let mut p = Self::swap(&r);
-        if is_zap {
+        if crate::zap::is_zap_body(graph, req) {
             p.zap_fee_bps = Some(crate::zap::ZAP_FEE_BPS);
         }
         Ok(p)

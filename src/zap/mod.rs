@@ -75,7 +75,7 @@ mod spec;
 mod two;
 
 pub use multi::{lp_to_lp, zap_in, zap_out, ZapInPlan, ZapOptions, ZAP_FEE_BPS};
-pub use spec::{options_for, zap_request, zap_shape, ZapKind, ZapPlan, ZapShape};
+pub use spec::{is_zap_body, options_for, zap_request, zap_shape, ZapKind, ZapPlan, ZapShape};
 
 use crate::error::ZapError;
 use crate::pool::{Amounts, Pool};

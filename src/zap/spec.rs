@@ -82,6 +82,18 @@ pub fn zap_shape(graph: &PoolGraph, req: &Request) -> Result<ZapShape, ZapError>
     })
 }
 
+/// Whether a validated body names an LP token among its inputs or outputs on `graph`: a zap
+/// body (for the zap endpoint), not a plain swap. A swap quote given a zap body can say so.
+#[must_use]
+pub fn is_zap_body(graph: &PoolGraph, req: &Request) -> bool {
+    req.inputs
+        .iter()
+        .map(|i| &i.token)
+        .chain(req.outputs.iter().map(|o| &o.token))
+        .filter_map(|a| graph.token_id(&alloc::string::ToString::to_string(a)))
+        .any(|t| graph.pool_of_lp(t).is_some())
+}
+
 /// The options of `req` over `base`: the body's slippage and source filters (the blacklist
 /// only where the deployment applies it) replace those of `base`; the optimiser settings, hop
 /// bound, fee and gas model stay.

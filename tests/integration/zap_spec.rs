@@ -58,6 +58,15 @@ pub fn validated(g: &PoolGraph, text: &str) -> Request {
     q.validate(&g.sources()).unwrap()
 }
 
+/// The zap of a body (JSON text), checked against the body with `verify_request`.
+pub fn checked_zap(g: &PoolGraph, text: &str) -> swapzap::zap::ZapPlan {
+    let r = validated(g, text);
+    let z = zap_request(g, &r, &ZapOptions::default()).unwrap();
+    let want = swapzap::plan::PlanRequest::from_request(&r, g).unwrap();
+    z.plan.verify_request(g, &want).unwrap();
+    z
+}
+
 /// `floor(amount × 995 / 1000)`, the 0.5 % minimum, computed apart from the library.
 fn min_05(a: U256) -> U256 {
     a * U256::from(995u32) / U256::from(1000u32)
@@ -226,14 +235,7 @@ fn zap_out_follows_its_proportions_when_the_burn_delivers_an_output() {
         &[(addr(&g, weth), "0.3"), (addr(&g, dai), "0.7")],
         "",
     );
-    let r = validated(&g, &text);
-    let z = zap_request(&g, &r, &ZapOptions::default()).unwrap();
-    z.plan
-        .verify_request(
-            &g,
-            &swapzap::plan::PlanRequest::from_request(&r, &g).unwrap(),
-        )
-        .unwrap();
+    let z = checked_zap(&g, &text);
     let table = swapzap::pricing::price_table(&g, dai, 4).unwrap();
     let value = |k: usize| {
         let o = z.plan.outputs[k];
@@ -257,14 +259,9 @@ fn zap_out_bound_counts_the_output_the_burn_delivers() {
         &[(addr(&g, dai), "1")],
         "",
     );
-    let r = validated(&g, &text);
-    let z = zap_request(&g, &r, &ZapOptions::default()).unwrap();
-    z.plan
-        .verify_request(
-            &g,
-            &swapzap::plan::PlanRequest::from_request(&r, &g).unwrap(),
-        )
-        .unwrap();
+    let z = checked_zap(&g, &text);
+    // everything is routed here: the router's bound stands, not below the value
+    assert!(z.plan.upper_bound.unwrap() >= z.plan.value);
     let lp3 = lp_of(&g, CURVE_3POOL);
     let usdc = sym(&g, "USDC");
     let text = body(
@@ -272,10 +269,7 @@ fn zap_out_bound_counts_the_output_the_burn_delivers() {
         &[(addr(&g, usdc), "1")],
         "",
     );
-    let r = validated(&g, &text);
-    let z = zap_request(&g, &r, &ZapOptions::default()).unwrap();
-    let want = swapzap::plan::PlanRequest::from_request(&r, &g).unwrap();
-    z.plan.verify_request(&g, &want).unwrap();
+    checked_zap(&g, &text);
 }
 
 /// A two-pool snapshot: A/B with the given supply fields, and B/C with a supply.
@@ -392,4 +386,23 @@ fn k_last_and_fee_on_are_used_by_the_mint() {
     assert_eq!(mint(&on), want_on);
     assert_eq!(mint(&off), want_off);
     assert!(want_on > want_off);
+}
+
+/// `is_zap_body` tells a zap body from a swap body (what a swap quote says to a zap body).
+#[test]
+fn zap_bodies_are_told_from_swap_bodies() {
+    let g = bundled();
+    let (weth, usdt) = (sym(&g, "WETH"), sym(&g, "USDT"));
+    let swap = body(
+        &[(addr(&g, weth), "1000".into())],
+        &[(addr(&g, usdt), "1")],
+        "",
+    );
+    assert!(!swapzap::zap::is_zap_body(&g, &validated(&g, &swap)));
+    let zap = body(
+        &[(addr(&g, weth), "1000".into())],
+        &[(addr(&g, lp_of(&g, WETH_USDC_V2)), "1")],
+        "",
+    );
+    assert!(swapzap::zap::is_zap_body(&g, &validated(&g, &zap)));
 }
