@@ -14,6 +14,7 @@
 #![allow(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 #![allow(clippy::arithmetic_side_effects)] // usize column arithmetic in the common helpers
 
+#[macro_use]
 #[path = "common/cli.rs"]
 mod cli;
 
@@ -35,7 +36,7 @@ error code, class and detail.
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "-h" || a == "--help") {
-        println!("{USAGE}");
+        cli::emit(&format!("{USAGE}\n"));
         return ExitCode::SUCCESS;
     }
     if args.is_empty() {
@@ -44,7 +45,7 @@ fn main() -> ExitCode {
     }
     match run(&args) {
         Ok(line) => {
-            println!("{line}");
+            cli::emit(&format!("{line}\n"));
             ExitCode::SUCCESS
         }
         Err(f) => report(&f),

@@ -4,6 +4,26 @@
 #![allow(dead_code)]
 
 use std::process::ExitCode;
+
+/// `writeln!` into a `String` of stdout lines (written at once by [`emit`]).
+#[allow(unused_macros)]
+macro_rules! say {
+    ($o:expr) => {{
+        $o.push('\n');
+    }};
+    ($o:expr, $($t:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($o, $($t)*);
+    }};
+}
+
+/// Write `text` to stdout; a closed pipe (`| head`) is not an error of the example and does
+/// not panic.
+pub fn emit(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
 use swapzap::graph::PoolGraph;
 use swapzap::plan::{Plan, Step};
 use swapzap::request::{QuoteRequest, Request};
