@@ -12,7 +12,6 @@
 //! body with an LP token is a zap) exactly 1 bps of each input, gas, value and bound. Exit 0
 //! with one line when the plan holds; else exit 1 with the error code, class and detail.
 #![allow(missing_docs, clippy::print_stdout, clippy::print_stderr)]
-#![allow(clippy::arithmetic_side_effects)] // usize column arithmetic in the common helpers
 
 #[macro_use]
 #[path = "common/cli.rs"]

@@ -14,7 +14,6 @@
 //! rebalancing swap and the refunds; `--json` prints the plan JSON alone (what
 //! `examples/verify.rs` reads back). Errors print their code, class and remedies and exit 1.
 #![allow(missing_docs, clippy::print_stdout, clippy::print_stderr)]
-#![allow(clippy::arithmetic_side_effects)] // usize column arithmetic in the common helpers
 
 #[macro_use]
 #[path = "common/cli.rs"]

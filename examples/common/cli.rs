@@ -103,7 +103,7 @@ pub fn flag_value(args: &[String], flag: &str) -> Result<Option<String>, Fail> {
     match args.iter().position(|a| a == flag) {
         None => Ok(None),
         Some(k) => args
-            .get(k + 1)
+            .get(k.saturating_add(1))
             .filter(|v| !v.starts_with("--"))
             .cloned()
             .map(Some)
@@ -131,8 +131,8 @@ pub fn human(a: U256, decimals: u8) -> String {
     if d == 0 {
         return s;
     }
-    let s = format!("{s:0>width$}", width = d + 1);
-    let (i, f) = s.split_at(s.len() - d);
+    let s = format!("{s:0>width$}", width = d.saturating_add(1));
+    let (i, f) = s.split_at(s.len().saturating_sub(d));
     let f = f.trim_end_matches('0');
     let f = f[..f.len().min(6)].trim_end_matches('0');
     if f.is_empty() && i.trim_start_matches('0').is_empty() && !a.is_zero() {
@@ -274,7 +274,14 @@ pub fn step_table(g: &PoolGraph, plan: &Plan) -> Vec<String> {
             ),
         };
         let (source, label) = pool_label(g, pool);
-        rows.push([(k + 1).to_string(), source, label, what, ins, outs]);
+        rows.push([
+            k.saturating_add(1).to_string(),
+            source,
+            label,
+            what,
+            ins,
+            outs,
+        ]);
     }
     let mut width = [0usize; 6];
     for r in &rows {
