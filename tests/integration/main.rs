@@ -6,6 +6,8 @@
 mod vectors;
 
 mod chain101;
+mod listing;
+mod plan_json;
 mod pool_vectors;
 mod props_101;
 mod props_cp;
@@ -13,6 +15,7 @@ mod props_curve;
 mod request;
 mod routing;
 mod zap;
+mod zap_spec;
 
 /// The shared folder beside the repo.
 #[must_use]
