@@ -960,3 +960,50 @@ fn write_generated_instances() {
         }
     }
 }
+
+/// Regression (found through zaps, whose burns leave dust): an input far below the flow
+/// threshold (0.02 TOSHI beside 1 WETH) still leaves through its best edge, so the request
+/// quotes instead of failing with "no route", and every input is spent exactly.
+#[test]
+fn a_dust_input_beside_a_normal_one_is_routed() {
+    use swapzap::request::QuoteRequest;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let snap: Snapshot =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("snapshot.json")).unwrap()).unwrap();
+    let g = PoolGraph::from_snapshot(&snap).unwrap();
+    let body: QuoteRequest = serde_json::from_str(
+        r#"{"chainId":8453,"inputTokens":[
+            {"tokenAddress":"0xe6555c0094a4ed9b0dd31659278c74f975401b1e","amount":"20000000000000000"},
+            {"tokenAddress":"0x871a5bb9551428cbf417b18853b2088ddcf3ab3a","amount":"1000000000000000000"}],
+          "outputTokens":[
+            {"tokenAddress":"0x28f101cb89cf84297462e85a0edded9ae4c20050","proportion":0.5},
+            {"tokenAddress":"0xdfd3c19fc05f01668134ddc1ac095f04406fa41b","proportion":0.5}],
+          "slippageLimitPercent":0.5}"#,
+    )
+    .unwrap();
+    let req = RouteRequest::from_body(&body, &g).unwrap();
+    let plan = route::quote(&g, &req).unwrap();
+    plan.verify(&g).unwrap();
+    assert!(plan.refunds.is_empty());
+    for (t, a) in &req.inputs {
+        let (mut spent, mut into) = (U256::zero(), U256::zero());
+        for s in &plan.steps {
+            if let Step::Swap {
+                token_in,
+                token_out,
+                amount_in,
+                amount_out,
+                ..
+            } = s
+            {
+                if token_in == t {
+                    spent += *amount_in;
+                }
+                if token_out == t {
+                    into += *amount_out;
+                }
+            }
+        }
+        assert_eq!(spent, *a + into);
+    }
+}
