@@ -1,0 +1,56 @@
+"""Shared fixtures: the repository, the shared material beside it (``../shared``) and the
+bundled snapshot. Vectors and instances are read from ``../shared`` at test time."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import swapzap
+
+PYTHON_DIR = Path(__file__).resolve().parents[1]
+REPO = PYTHON_DIR.parent
+SHARED = Path(os.environ.get("SWAPZAP_SHARED", REPO.parent / "shared"))
+
+
+def shared(*parts: str) -> Path:
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.fail(f"{path} is missing: the tests read ../shared beside the repository")
+    return path
+
+
+def read_jsonl(path: Path) -> list:
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def bundled() -> swapzap.Snapshot:
+    return swapzap.Snapshot.from_json((REPO / "data" / "snapshot.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def bundled_request() -> dict:
+    req = json.loads((REPO / "data" / "request.json").read_text())
+    # data/request.json carries a lower-case userAddr, which validation rejects (3012: userAddr
+    # must be EIP-55 checksummed); the route does not depend on it.
+    req.pop("userAddr", None)
+    return req
+
+
+@pytest.fixture(scope="session")
+def quote_example():
+    """The `quote` example binary (built with cargo when it is not there yet), or None when
+    neither it nor cargo is available."""
+    exe = REPO / "target" / "release" / "examples" / "quote"
+    if shutil.which("cargo"):  # a no-op when the binary is up to date
+        subprocess.run(
+            ["cargo", "build", "--release", "--example", "quote"], cwd=REPO, check=True
+        )
+    return exe if exe.exists() else None
