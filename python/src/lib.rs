@@ -63,6 +63,26 @@ fn malformed(what: &str, e: &dyn std::fmt::Display) -> Error {
 
 type Res<T> = Result<T, Error>;
 
+/// A Python argument of the wanted type, else a `SwapzapError` (4010) naming it: no
+/// `TypeError` or `OverflowError` escapes for a bad argument.
+fn arg<'py, T: for<'a> FromPyObject<'a, 'py>>(obj: &Bound<'py, PyAny>, why: &'static str) -> Res<T> {
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(bad_arg(why));
+    }
+    obj.extract::<T>().map_err(|_| bad_arg(why))
+}
+
+/// An optional keyword argument (None = not given).
+fn opt_arg<'py, T: for<'a> FromPyObject<'a, 'py>>(
+    obj: Option<&Bound<'py, PyAny>>,
+    why: &'static str,
+) -> Res<Option<T>> {
+    match obj {
+        Some(o) if !o.is_none() => arg(o, why).map(Some),
+        _ => Ok(None),
+    }
+}
+
 /// Run `f`, turning a library error into a Python exception.
 fn lift<T>(py: Python<'_>, r: Res<T>) -> PyResult<T> {
     r.map_err(|e| to_py_err(py, &e))
@@ -218,6 +238,13 @@ struct QuoteOptions {
 }
 
 impl QuoteOptions {
+    fn read(max_hops: Option<&Bound<'_, PyAny>>, gas_price: Option<&Bound<'_, PyAny>>) -> Res<Self> {
+        Ok(QuoteOptions {
+            max_hops: opt_arg(max_hops, "max_hops must be an integer >= 1")?,
+            gas_price: opt_arg(gas_price, "gas_price must be a finite number >= 0")?,
+        })
+    }
+
     fn apply(self, r: &mut RouteRequest) -> Res<()> {
         if let Some(h) = self.max_hops {
             if h == 0 {
@@ -239,8 +266,9 @@ impl QuoteOptions {
 impl Snapshot {
     /// Read a snapshot from JSON text (schema of `../shared/routing/README.md` §2).
     #[staticmethod]
-    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
-        lift(py, Self::from_text(text))
+    fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text: String = lift(py, arg(text, "snapshot: JSON text (str)"))?;
+        lift(py, Self::from_text(&text))
     }
 
     /// Read a snapshot from a dict of the same schema.
@@ -289,7 +317,9 @@ impl Snapshot {
     }
 
     /// One pool by id, for exact pricing (`swapzap.Pool`).
-    fn pool(&self, py: Python<'_>, id: &str) -> PyResult<Pool> {
+    fn pool(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<Pool> {
+        let id: String = lift(py, arg(id, "pool id: a string"))?;
+        let id = id.as_str();
         let p = self
             .graph
             .pool_id(id)
@@ -312,13 +342,10 @@ impl Snapshot {
         &self,
         py: Python<'_>,
         request: &Bound<'_, PyAny>,
-        max_hops: Option<usize>,
-        gas_price: Option<f64>,
+        max_hops: Option<&Bound<'_, PyAny>>,
+        gas_price: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Plan> {
-        let opts = QuoteOptions {
-            max_hops,
-            gas_price,
-        };
+        let opts = lift(py, QuoteOptions::read(max_hops, gas_price))?;
         let r = lift(py, self.route_request(py, request, opts))?;
         let graph = &self.graph;
         let plan = py.detach(|| route::quote(graph, &r));
@@ -328,21 +355,28 @@ impl Snapshot {
     /// Quote many bodies in parallel (rayon, the GIL released): the same plans, in the same
     /// order, as one by one. With `return_exceptions=True` a failed request gives its
     /// `SwapzapError` in its place instead of raising.
-    #[pyo3(signature = (requests, *, max_hops=None, gas_price=None, return_exceptions=false))]
+    #[pyo3(signature = (requests, *, max_hops=None, gas_price=None, return_exceptions=None))]
     fn quote_batch<'py>(
         &self,
         py: Python<'py>,
         requests: &Bound<'py, PyAny>,
-        max_hops: Option<usize>,
-        gas_price: Option<f64>,
-        return_exceptions: bool,
+        max_hops: Option<&Bound<'py, PyAny>>,
+        gas_price: Option<&Bound<'py, PyAny>>,
+        return_exceptions: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let opts = QuoteOptions {
-            max_hops,
-            gas_price,
+        let opts = lift(py, QuoteOptions::read(max_hops, gas_price))?;
+        let return_exceptions = match return_exceptions {
+            Some(r) => r.is_truthy()?,
+            None => false,
         };
+        let items = lift(
+            py,
+            requests
+                .try_iter()
+                .map_err(|_| bad_arg("requests: an iterable of quote bodies")),
+        )?;
         let mut parsed: Vec<Res<RouteRequest>> = Vec::new();
-        for item in requests.try_iter()? {
+        for item in items {
             parsed.push(self.route_request(py, &item?, opts));
         }
         if !return_exceptions {
@@ -455,8 +489,12 @@ impl Plan {
 
     /// The plan's JSON text; `pretty=True` (default) is exactly what `quote --json` prints,
     /// less the final newline.
-    #[pyo3(signature = (pretty=true))]
-    fn to_json(&self, py: Python<'_>, pretty: bool) -> PyResult<String> {
+    #[pyo3(signature = (pretty=None))]
+    fn to_json(&self, py: Python<'_>, pretty: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let pretty = match pretty {
+            Some(p) => p.is_truthy()?,
+            None => true,
+        };
         lift(py, self.json_text(pretty))
     }
 
@@ -477,9 +515,16 @@ impl Plan {
     fn verify(
         &self,
         py: Python<'_>,
-        snapshot: &Snapshot,
+        snapshot: &Bound<'_, PyAny>,
         request: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
+        let snapshot = lift(
+            py,
+            snapshot
+                .cast::<Snapshot>()
+                .map_err(|_| bad_arg("snapshot: a swapzap.Snapshot")),
+        )?
+        .get();
         let req = lift(py, snapshot.validated(py, request))?;
         let graph = &snapshot.graph;
         lift(py, self.plan.verify(graph).map_err(Error::Route))?;
@@ -740,13 +785,15 @@ impl Pool {
     /// decimals default to the pool's `decimals` field, else 18 (Curve pools take `rates`);
     /// `chain_id=101` reads base58 addresses.
     #[staticmethod]
-    #[pyo3(signature = (pool, *, decimals=None, chain_id=1))]
+    #[pyo3(signature = (pool, *, decimals=None, chain_id=None))]
     fn from_dict(
         py: Python<'_>,
         pool: &Bound<'_, PyAny>,
-        decimals: Option<Vec<u8>>,
-        chain_id: u64,
+        decimals: Option<&Bound<'_, PyAny>>,
+        chain_id: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let decimals = lift(py, opt_arg(decimals, "decimals: a list of ints 0-77, one per token"))?;
+        let chain_id = lift(py, opt_arg(chain_id, "chain_id: an integer"))?.unwrap_or(1);
         let text = lift(py, json_text(py, pool, "pool"))?;
         lift(py, Self::from_text(&text, decimals, chain_id))
     }
