@@ -44,15 +44,23 @@ def bundled_request() -> dict:
     return req
 
 
+def rust_example(name: str):
+    """The binary of the crate's example `name` (built with cargo, a no-op when up to date), or
+    None when neither it nor cargo is available (SWAPZAP_RUST_EXAMPLES=0 turns the comparisons
+    with the examples off)."""
+    if os.environ.get("SWAPZAP_RUST_EXAMPLES") == "0":
+        return None
+    exe = REPO / "target" / "release" / "examples" / name
+    if shutil.which("cargo"):
+        subprocess.run(["cargo", "build", "--release", "--example", name], cwd=REPO, check=True)
+    return exe if exe.exists() else None
+
+
 @pytest.fixture(scope="session")
 def quote_example():
-    """The `quote` example binary (built with cargo when it is not there yet), or None when
-    neither it nor cargo is available (or SWAPZAP_QUOTE_EXAMPLE=0 turns the comparison off)."""
-    if os.environ.get("SWAPZAP_QUOTE_EXAMPLE") == "0":
-        return None
-    exe = REPO / "target" / "release" / "examples" / "quote"
-    if shutil.which("cargo"):  # a no-op when the binary is up to date
-        subprocess.run(
-            ["cargo", "build", "--release", "--example", "quote"], cwd=REPO, check=True
-        )
-    return exe if exe.exists() else None
+    return rust_example("quote")
+
+
+@pytest.fixture(scope="session")
+def zap_example():
+    return rust_example("zap")
