@@ -65,7 +65,10 @@ type Res<T> = Result<T, Error>;
 
 /// A Python argument of the wanted type, else a `SwapzapError` (4010) naming it: no
 /// `TypeError` or `OverflowError` escapes for a bad argument.
-fn arg<'py, T: for<'a> FromPyObject<'a, 'py>>(obj: &Bound<'py, PyAny>, why: &'static str) -> Res<T> {
+fn arg<'py, T: for<'a> FromPyObject<'a, 'py>>(
+    obj: &Bound<'py, PyAny>,
+    why: &'static str,
+) -> Res<T> {
     if obj.is_instance_of::<pyo3::types::PyBool>() {
         return Err(bad_arg(why));
     }
@@ -238,7 +241,10 @@ struct QuoteOptions {
 }
 
 impl QuoteOptions {
-    fn read(max_hops: Option<&Bound<'_, PyAny>>, gas_price: Option<&Bound<'_, PyAny>>) -> Res<Self> {
+    fn read(
+        max_hops: Option<&Bound<'_, PyAny>>,
+        gas_price: Option<&Bound<'_, PyAny>>,
+    ) -> Res<Self> {
         Ok(QuoteOptions {
             max_hops: opt_arg(max_hops, "max_hops must be an integer >= 1")?,
             gas_price: opt_arg(gas_price, "gas_price must be a finite number >= 0")?,
@@ -401,7 +407,9 @@ impl Snapshot {
             };
             match res {
                 Ok(p) => out.push(Bound::new(py, self.plan(p))?.into_any()),
-                Err(e) if return_exceptions => out.push(to_py_err(py, &e).into_value(py).into_bound(py).into_any()),
+                Err(e) if return_exceptions => {
+                    out.push(to_py_err(py, &e).into_value(py).into_bound(py).into_any())
+                }
                 Err(e) => return Err(to_py_err(py, &e)),
             }
         }
@@ -534,8 +542,12 @@ impl Plan {
             for i in &req.inputs {
                 want.push((snapshot.token_of(&i.token.to_string())?, i.amount));
             }
-            let mut have: Vec<(TokenId, U256)> =
-                self.plan.inputs.iter().map(|i| (i.token, i.amount)).collect();
+            let mut have: Vec<(TokenId, U256)> = self
+                .plan
+                .inputs
+                .iter()
+                .map(|i| (i.token, i.amount))
+                .collect();
             want.sort();
             have.sort();
             if want != have {
@@ -621,7 +633,12 @@ impl Plan {
     /// The amount of the first output (int).
     #[getter]
     fn amount_out<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let a = self.plan.outputs.first().map(|o| o.amount).unwrap_or_default();
+        let a = self
+            .plan
+            .outputs
+            .first()
+            .map(|o| o.amount)
+            .unwrap_or_default();
         from_u256(py, a)
     }
 
@@ -651,7 +668,13 @@ impl Plan {
             .plan
             .outputs
             .iter()
-            .map(|o| format!("{} of {}", o.amount, self.address(o.token).unwrap_or_default()))
+            .map(|o| {
+                format!(
+                    "{} of {}",
+                    o.amount,
+                    self.address(o.token).unwrap_or_default()
+                )
+            })
             .collect();
         format!(
             "Plan(steps={}, outputs=[{}], value={}, upper_bound={:?})",
@@ -792,7 +815,10 @@ impl Pool {
         decimals: Option<&Bound<'_, PyAny>>,
         chain_id: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let decimals = lift(py, opt_arg(decimals, "decimals: a list of ints 0-77, one per token"))?;
+        let decimals = lift(
+            py,
+            opt_arg(decimals, "decimals: a list of ints 0-77, one per token"),
+        )?;
         let chain_id = lift(py, opt_arg(chain_id, "chain_id: an integer"))?.unwrap_or(1);
         let text = lift(py, json_text(py, pool, "pool"))?;
         lift(py, Self::from_text(&text, decimals, chain_id))
@@ -881,7 +907,9 @@ impl Pool {
         let r = (|| -> Res<U256> {
             let (i, j) = self.pair(token_in, token_out)?;
             match &self.info.pool {
-                swapzap::pool::Pool::ConstantProduct(p) => Ok(p.amount_in(i, j, to_u256(amount)?)?),
+                swapzap::pool::Pool::ConstantProduct(p) => {
+                    Ok(p.amount_in(i, j, to_u256(amount)?)?)
+                }
                 _ => Err(bad_arg("get_amount_in: constant-product pools only")),
             }
         })();
@@ -903,7 +931,10 @@ impl Pool {
         let (out, state) = lift(py, r)?;
         PyTuple::new(
             py,
-            [from_u256(py, out)?, Bound::new(py, self.with_state(state))?.into_any()],
+            [
+                from_u256(py, out)?,
+                Bound::new(py, self.with_state(state))?.into_any(),
+            ],
         )
     }
 
@@ -925,7 +956,10 @@ impl Pool {
         let (lp, state) = self.deposit_inner(py, amounts)?;
         PyTuple::new(
             py,
-            [from_u256(py, lp)?, Bound::new(py, self.with_state(state))?.into_any()],
+            [
+                from_u256(py, lp)?,
+                Bound::new(py, self.with_state(state))?.into_any(),
+            ],
         )
     }
 
@@ -965,7 +999,10 @@ impl Pool {
         let (out, state) = lift(py, r)?;
         PyTuple::new(
             py,
-            [from_u256(py, out)?, Bound::new(py, self.with_state(state))?.into_any()],
+            [
+                from_u256(py, out)?,
+                Bound::new(py, self.with_state(state))?.into_any(),
+            ],
         )
     }
 

@@ -1,0 +1,165 @@
+"""Type stubs of the native module (PyO3). The classes are re-exported by ``swapzap``."""
+
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, SupportsIndex, Tuple, Union
+
+from ._errors import SwapzapError
+
+__version__: str
+
+Json = Union[str, Mapping[str, Any]]
+"""A body as a dict, or as its JSON text."""
+
+Token = Union[str, int]
+"""A pool coin: its address, or its index in the pool's coin order."""
+
+class Snapshot:
+    """A validated pool snapshot (schema of ``../shared/routing/README.md`` §2) and its routing
+    graph. Immutable; safe to share between threads."""
+
+    @staticmethod
+    def from_json(text: str) -> "Snapshot":
+        """Read a snapshot from JSON text. Raises ``SwapzapError`` (3000 for JSON that does not
+        match the schema, 4030-4033 for bad tokens or pools, 4002 for a pool coin missing from
+        the token table)."""
+    @staticmethod
+    def from_dict(d: Mapping[str, Any]) -> "Snapshot":
+        """Read a snapshot from a dict of the same schema."""
+    @property
+    def chain_id(self) -> int:
+        """The chain id."""
+    @property
+    def sources(self) -> List[str]:
+        """The liquidity source ids of the pools, sorted (the known sources of validation)."""
+    def tokens(self) -> List[Dict[str, Any]]:
+        """The graph's tokens, LP tokens included: ``address``, ``symbol``, ``decimals``,
+        ``lp_of`` (the pool whose LP token it is, else None)."""
+    def pools(self) -> List[Dict[str, Any]]:
+        """The pools as given in the snapshot (dicts of the snapshot schema)."""
+    def pool(self, id: str) -> "Pool":
+        """One pool by id, for exact pricing."""
+    def quote(self, request: Json, *, max_hops: Optional[int] = None, gas_price: Optional[float] = None) -> "Plan":
+        """Quote a spec quote body (``chainId``, ``inputTokens``, ``outputTokens``,
+        ``slippageLimitPercent``, ...): validated by the library's rules, routed by
+        ``route::quote``. ``max_hops`` bounds the path length (default 6); ``gas_price``
+        (output base units per gas unit) prices the steps. Raises ``SwapzapError``."""
+    def quote_batch(
+        self,
+        requests: Iterable[Json],
+        *,
+        max_hops: Optional[int] = None,
+        gas_price: Optional[float] = None,
+        return_exceptions: bool = False,
+    ) -> List[Union["Plan", SwapzapError]]:
+        """Quote many bodies in parallel with the GIL released: the same plans, in the same order,
+        as one by one. A bad request raises (before anything is routed) unless
+        ``return_exceptions`` is true, when its ``SwapzapError`` takes its place in the list."""
+    def zap(self, request: Json) -> "Plan":
+        """Run a zap body: one LP output with proportion 1 is a zap-in (LP-to-LP when every input
+        is an LP token); LP inputs only, with token outputs, is a zap-out. Other shapes raise
+        ``SwapzapError`` 5001."""
+    def validate(self, request: Json) -> Dict[str, Any]:
+        """Validate a quote body without routing it: the canonical body back, or
+        ``SwapzapError`` with the code of the first rule it breaks."""
+
+class Plan:
+    """An exact plan: every amount comes from integer simulation of the pools."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Exactly the JSON that ``cargo run --example quote -- --json`` prints for the same input
+        (amounts as decimal strings)."""
+    def to_json(self, pretty: bool = True) -> str:
+        """The plan's JSON text; with ``pretty`` exactly the quote example's ``--json`` output."""
+    def response(self) -> Dict[str, Any]:
+        """The spec's quote response body for this plan (no ``pathId``), with the route graph."""
+    def verify(self, snapshot: Snapshot, request: Json) -> None:
+        """Re-simulate every step exactly on ``snapshot`` and check the plan answers ``request``
+        (inputs, output tokens, minimums). Raises ``SwapzapError`` (4013) when it does not hold."""
+    @property
+    def value(self) -> float:
+        """The objective value: base units of the output (the basket's value for several)."""
+    @property
+    def upper_bound(self) -> Optional[float]:
+        """The dual upper bound: no plan that swaps each pool direction once gets more."""
+    @property
+    def gap(self) -> Optional[float]:
+        """``(upper_bound - value) / upper_bound`` in [0, 1]: how far from optimal at most."""
+    @property
+    def price_impact(self) -> float:
+        """Price impact against mid prices, as a fraction (fees included)."""
+    @property
+    def gas_units(self) -> int:
+        """Gas units of the steps (0 without a gas price)."""
+    @property
+    def steps(self) -> List[Dict[str, Any]]:
+        """The steps in execution order, as in ``to_dict()["steps"]`` with int amounts."""
+    @property
+    def inputs(self) -> List[Dict[str, Any]]:
+        """The inputs: ``token``, ``amount`` (int)."""
+    @property
+    def outputs(self) -> List[Dict[str, Any]]:
+        """The outputs: ``token``, ``amount``, ``min_amount`` (ints)."""
+    @property
+    def refunds(self) -> List[Dict[str, Any]]:
+        """What the plan returns unspent: ``token``, ``amount`` (int)."""
+    @property
+    def amount_out(self) -> int:
+        """The amount of the first output."""
+    def to_dot(self) -> str:
+        """The route as Graphviz DOT: tokens as nodes, pools as edges labelled with amounts and
+        shares."""
+    def to_svg(self) -> str:
+        """The route as a standalone SVG picture (no Graphviz needed)."""
+    def _repr_svg_(self) -> str:
+        """Notebook display: the SVG picture."""
+    def __len__(self) -> int:
+        """Number of steps."""
+
+class Pool:
+    """One pool priced exactly as its contract; values, never mutated (operations that change
+    the state return the pool after)."""
+
+    @staticmethod
+    def from_dict(
+        pool: Mapping[str, Any], *, decimals: Optional[Sequence[int]] = None, chain_id: Optional[int] = None
+    ) -> "Pool":
+        """A pool of the snapshot schema. Token decimals default to the pool's ``decimals``
+        field, else 18 (Curve pools use ``rates``); ``chain_id=101`` reads base58 addresses."""
+    @property
+    def id(self) -> str:
+        """The pool id."""
+    @property
+    def source(self) -> str:
+        """The liquidity source id."""
+    @property
+    def kind(self) -> Literal["constant_product", "solidly", "stableswap"]:
+        """The pool family."""
+    @property
+    def tokens(self) -> List[str]:
+        """The coin addresses in pool order."""
+    @property
+    def balances(self) -> List[int]:
+        """The balances in pool order."""
+    @property
+    def total_supply(self) -> int:
+        """The LP total supply."""
+    def amount_out(self, token_in: Token, token_out: Token, amount: SupportsIndex) -> int:
+        """The contract's quote for an exact input (``getAmountOut``, ``get_dy``). Amounts are
+        ints in [0, 2^256); anything else raises ``SwapzapError`` 4010."""
+    def amount_in(self, token_in: Token, token_out: Token, amount: SupportsIndex) -> int:
+        """The least input whose exact output is at least ``amount``."""
+    def get_amount_in(self, token_in: Token, token_out: Token, amount: SupportsIndex) -> int:
+        """Uniswap V2's ``getAmountIn`` (constant-product pools): one above its floor division."""
+    def swap(self, token_in: Token, token_out: Token, amount: SupportsIndex) -> Tuple[int, "Pool"]:
+        """The exact-in swap as the contract executes it: the output and the pool after."""
+    def mint(self, amounts: Sequence[SupportsIndex]) -> int:
+        """LP minted for depositing ``amounts`` (one per coin, pool order)."""
+    def deposit(self, amounts: Sequence[SupportsIndex]) -> Tuple[int, "Pool"]:
+        """LP minted and the pool after."""
+    def burn(self, lp: SupportsIndex) -> List[int]:
+        """Coins returned for burning ``lp`` proportionally."""
+    def withdraw(self, lp: SupportsIndex) -> Tuple[List[int], "Pool"]:
+        """Coins returned and the pool after."""
+    def burn_one(self, lp: SupportsIndex, token: Token) -> Tuple[int, "Pool"]:
+        """Curve ``remove_liquidity_one_coin``: the coin returned and the pool after."""
+    def marginal_rate(self, token_in: Token, token_out: Token) -> float:
+        """d(out)/d(in) at zero size, fee included, raw units (a float, for plots)."""
