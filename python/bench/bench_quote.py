@@ -4,7 +4,7 @@
 
 1. For a few public instances of ../shared/routing: the median time of ``snap.quote(request)``
    from Python against the median of the same quote from Rust (the ``time_quote`` example of
-   this crate, which takes the same path: parse, validate, ``RouteRequest::from_request``,
+   this crate, which takes the same path: parse, ``RouteRequest::from_body``,
    ``route::quote``), measured the same way on the same machine.
 2. ``quote_batch`` of BATCH requests (trade sizes swept on the 400-pool instance) against the
    same requests quoted one by one from Python.

@@ -6,8 +6,8 @@
 //! ```
 //!
 //! For each instance file (`snapshot` + `request`) it prints one JSON line: the instance, the
-//! median ns of a quote from the body (parse, validate, `RouteRequest::from_request`,
-//! `route::quote`: the path `Snapshot.quote` takes) and of `route::quote` alone.
+//! median ns of a quote from the body (parse, `RouteRequest::from_body`, `route::quote`: the
+//! path `Snapshot.quote` takes) and of `route::quote` alone.
 #![allow(
     clippy::print_stdout,
     clippy::unwrap_used,
@@ -34,12 +34,10 @@ fn main() {
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let snap: Snapshot = serde_json::from_value(inst["snapshot"].clone()).unwrap();
         let graph = PoolGraph::from_snapshot(&snap).unwrap();
-        let sources = graph.sources();
         let body = serde_json::to_string(&inst["request"]).unwrap();
         let from_body = || {
             let q: QuoteRequest = serde_json::from_str(&body).unwrap();
-            let req = q.validate(&sources).unwrap();
-            let r = RouteRequest::from_request(&req, &graph).unwrap();
+            let r = RouteRequest::from_body(&q, &graph).unwrap();
             (r.clone(), route::quote(&graph, &r).unwrap())
         };
         let (r, _) = from_body();

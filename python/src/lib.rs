@@ -193,26 +193,36 @@ impl Snapshot {
         })
     }
 
-    /// The validated request of a quote body (dict or JSON text) on this snapshot.
-    fn validated(&self, py: Python<'_>, request: &Bound<'_, PyAny>) -> Res<Request> {
+    /// A quote body (dict or JSON text) as the spec's `QuoteRequest`.
+    fn body(py: Python<'_>, request: &Bound<'_, PyAny>) -> Res<QuoteRequest> {
         let text = json_text(py, request, "request")?;
-        let body: QuoteRequest =
-            serde_json::from_str(&text).map_err(|e| malformed("request", &e))?;
-        let known: Vec<&str> = self.sources.iter().map(String::as_str).collect();
-        body.validate(&known)
+        serde_json::from_str(&text).map_err(|e| malformed("request", &e))
     }
 
-    /// The router request of a quote body with the keyword options applied.
+    /// The router request of a quote body with the keyword options applied: the library's one
+    /// way from a body to a route, `RouteRequest::from_body` (validation for the body's chain,
+    /// which must be the snapshot's, then `from_request`), as the quote example takes it.
     fn route_request(
         &self,
         py: Python<'_>,
         request: &Bound<'_, PyAny>,
         opts: QuoteOptions,
     ) -> Res<RouteRequest> {
-        let req = self.validated(py, request)?;
-        let mut r = RouteRequest::from_request(&req, &self.graph)?;
+        let mut r = RouteRequest::from_body(&Self::body(py, request)?, &self.graph)?;
         opts.apply(&mut r)?;
         Ok(r)
+    }
+
+    /// The typed request of a body that `route_request` accepts, and its router request.
+    fn validated(
+        &self,
+        py: Python<'_>,
+        request: &Bound<'_, PyAny>,
+    ) -> Res<(Request, RouteRequest)> {
+        let body = Self::body(py, request)?;
+        let r = RouteRequest::from_body(&body, &self.graph)?;
+        let known: Vec<&str> = self.sources.iter().map(String::as_str).collect();
+        Ok((body.validate(&known)?, r))
     }
 
     fn plan(&self, plan: RustPlan) -> Plan {
@@ -418,9 +428,9 @@ impl Snapshot {
 
     /// Run a zap body (zap-in, zap-out or LP-to-LP; see `swapzap.pyi`) into an exact plan.
     fn zap(&self, py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<Plan> {
-        let req = lift(py, self.validated(py, request))?;
+        let (_, r) = lift(py, self.validated(py, request))?;
         let graph = &self.graph;
-        let plan = py.detach(|| zap::run(graph, &req));
+        let plan = py.detach(|| zap::run(graph, &r));
         lift(py, plan).map(|p| self.plan(p))
     }
 
@@ -431,7 +441,7 @@ impl Snapshot {
         py: Python<'py>,
         request: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let req = lift(py, self.validated(py, request))?;
+        let (req, _) = lift(py, self.validated(py, request))?;
         let text = lift(py, to_json_string(&req.to_body(), false))?;
         json_loads(py, &text)
     }
@@ -533,7 +543,7 @@ impl Plan {
                 .map_err(|_| bad_arg("snapshot: a swapzap.Snapshot")),
         )?
         .get();
-        let req = lift(py, snapshot.validated(py, request))?;
+        let (req, _) = lift(py, snapshot.validated(py, request))?;
         let graph = &snapshot.graph;
         lift(py, self.plan.verify(graph).map_err(Error::Route))?;
         let invalid = |why| Error::Route(RouteError::InvalidPlan { step: None, why });

@@ -1,7 +1,7 @@
 //! `Snapshot.zap`: a zap body (the spec's quote body where tokens may be LP tokens) into an
 //! exact plan, on the library's `zap::{zap_in, zap_out, lp_to_lp}`.
 //!
-//! The body is validated like a quote body and read by `RouteRequest::from_request` (token ids,
+//! The body is validated and read like a quote body, by `RouteRequest::from_body` (token ids,
 //! exact proportions, slippage). Its shape picks the operation, as the spec's zap endpoint
 //! describes it: one output that is an LP token with proportion 1 is a zap-in (LP-to-LP when
 //! the inputs are LP tokens); inputs that are all LP tokens with non-LP outputs are a zap-out.
@@ -9,13 +9,11 @@
 use swapzap::error::{Error, ZapError};
 use swapzap::graph::PoolGraph;
 use swapzap::plan::Plan;
-use swapzap::request::Request;
 use swapzap::route::RouteRequest;
 use swapzap::zap::{lp_to_lp, zap_in, zap_out, ZapOptions};
 
-/// Run a validated zap body on `graph`.
-pub(crate) fn run(graph: &PoolGraph, req: &Request) -> Result<Plan, Error> {
-    let r = RouteRequest::from_request(req, graph)?;
+/// Run a zap body, read by `RouteRequest::from_body`, on `graph`.
+pub(crate) fn run(graph: &PoolGraph, r: &RouteRequest) -> Result<Plan, Error> {
     let opts = ZapOptions {
         slippage: r.slippage,
         ..ZapOptions::default()

@@ -47,6 +47,7 @@ REQUEST_CASES = [
     ("amount as a JSON number", (["inputTokens", 0, "amount"], 10**18), 3000),
     ("missing outputTokens", (["outputTokens"], KeyError), 3000),
     ("unsupported chain", (["chainId"], 0), 3001),
+    ("another chain than the snapshot's", (["chainId"], 10), 3003),
     ("address format", (["inputTokens", 0, "tokenAddress"], "0x1234"), 3010),
     ("bad checksum", (["inputTokens", 0, "tokenAddress"], "0x871A5bb9551428cbf417b18853b2088ddcf3ab3a"), 3011),
     ("userAddr not checksummed", (["userAddr"], "0x31ad0fb76c7b4aad8afc25da1ecc71aff19808db"), 3012),
