@@ -686,12 +686,15 @@ impl Plan {
                 )
             })
             .collect();
+        let bound = self
+            .plan
+            .upper_bound
+            .map_or_else(|| "None".to_owned(), |b| b.to_string());
         format!(
-            "Plan(steps={}, outputs=[{}], value={}, upper_bound={:?})",
+            "Plan(steps={}, outputs=[{}], value={}, upper_bound={bound})",
             self.plan.steps.len(),
             outs.join(", "),
             self.plan.value,
-            self.plan.upper_bound
         )
     }
 }
