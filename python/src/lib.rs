@@ -885,11 +885,10 @@ impl Pool {
         token_out: &Bound<'py, PyAny>,
         amount: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let r = (|| -> Res<U256> {
-            let (i, j) = self.pair(token_in, token_out)?;
-            Ok(self.info.pool.amount_out(i, j, to_u256(amount)?)?)
-        })();
-        from_u256(py, lift(py, r)?)
+        let out = self.on_pair(py, token_in, token_out, amount, |p, i, j, x| {
+            Ok(p.amount_out(i, j, x)?)
+        })?;
+        from_u256(py, out)
     }
 
     /// The least input of `token_in` whose exact output of `token_out` is at least `amount`.
@@ -901,11 +900,10 @@ impl Pool {
         token_out: &Bound<'py, PyAny>,
         amount: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let r = (|| -> Res<U256> {
-            let (i, j) = self.pair(token_in, token_out)?;
-            Ok(self.info.pool.amount_in(i, j, to_u256(amount)?)?)
-        })();
-        from_u256(py, lift(py, r)?)
+        let input = self.on_pair(py, token_in, token_out, amount, |p, i, j, x| {
+            Ok(p.amount_in(i, j, x)?)
+        })?;
+        from_u256(py, input)
     }
 
     /// Uniswap V2's `getAmountIn` (constant-product pools only): the router library's input
@@ -917,16 +915,11 @@ impl Pool {
         token_out: &Bound<'py, PyAny>,
         amount: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let r = (|| -> Res<U256> {
-            let (i, j) = self.pair(token_in, token_out)?;
-            match &self.info.pool {
-                swapzap::pool::Pool::ConstantProduct(p) => {
-                    Ok(p.amount_in(i, j, to_u256(amount)?)?)
-                }
-                _ => Err(bad_arg("get_amount_in: constant-product pools only")),
-            }
-        })();
-        from_u256(py, lift(py, r)?)
+        let input = self.on_pair(py, token_in, token_out, amount, |p, i, j, x| match p {
+            swapzap::pool::Pool::ConstantProduct(p) => Ok(p.amount_in(i, j, x)?),
+            _ => Err(bad_arg("get_amount_in: constant-product pools only")),
+        })?;
+        from_u256(py, input)
     }
 
     /// The exact-in swap as the contract executes it: `(amount_out, pool_after)`.
@@ -937,18 +930,10 @@ impl Pool {
         token_out: &Bound<'py, PyAny>,
         amount: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let r = (|| -> Res<(U256, swapzap::pool::Pool)> {
-            let (i, j) = self.pair(token_in, token_out)?;
-            Ok(self.info.pool.swap(i, j, to_u256(amount)?)?)
-        })();
-        let (out, state) = lift(py, r)?;
-        PyTuple::new(
-            py,
-            [
-                from_u256(py, out)?,
-                Bound::new(py, self.with_state(state))?.into_any(),
-            ],
-        )
+        let (out, state) = self.on_pair(py, token_in, token_out, amount, |p, i, j, x| {
+            Ok(p.swap(i, j, x)?)
+        })?;
+        self.and_after(py, from_u256(py, out)?, state)
     }
 
     /// LP minted for depositing `amounts` (one int per coin, pool order).
@@ -967,13 +952,7 @@ impl Pool {
         amounts: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let (lp, state) = self.deposit_inner(py, amounts)?;
-        PyTuple::new(
-            py,
-            [
-                from_u256(py, lp)?,
-                Bound::new(py, self.with_state(state))?.into_any(),
-            ],
-        )
+        self.and_after(py, from_u256(py, lp)?, state)
     }
 
     /// Coins returned for burning `lp` proportionally (ints, pool order).
@@ -988,13 +967,7 @@ impl Pool {
         lp: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let (amounts, state) = self.withdraw_inner(py, lp)?;
-        PyTuple::new(
-            py,
-            [
-                u256_list(py, &amounts)?.into_any(),
-                Bound::new(py, self.with_state(state))?.into_any(),
-            ],
-        )
+        self.and_after(py, u256_list(py, &amounts)?.into_any(), state)
     }
 
     /// Coins of `token` returned for burning `lp` into that one coin (Curve
@@ -1010,13 +983,7 @@ impl Pool {
             Ok(self.info.pool.burn_one(to_u256(lp)?, i)?)
         })();
         let (out, state) = lift(py, r)?;
-        PyTuple::new(
-            py,
-            [
-                from_u256(py, out)?,
-                Bound::new(py, self.with_state(state))?.into_any(),
-            ],
-        )
+        self.and_after(py, from_u256(py, out)?, state)
     }
 
     /// d(out)/d(in) at zero size, fee included, raw units (a float: for plots, not amounts).
@@ -1046,6 +1013,35 @@ impl Pool {
 }
 
 impl Pool {
+    /// `op` on the pool with the coin indices of `token_in` / `token_out` and the exact
+    /// `amount`; its error as a `SwapzapError`.
+    fn on_pair<T>(
+        &self,
+        py: Python<'_>,
+        token_in: &Bound<'_, PyAny>,
+        token_out: &Bound<'_, PyAny>,
+        amount: &Bound<'_, PyAny>,
+        op: impl FnOnce(&swapzap::pool::Pool, usize, usize, U256) -> Res<T>,
+    ) -> PyResult<T> {
+        let r = self
+            .pair(token_in, token_out)
+            .and_then(|(i, j)| op(&self.info.pool, i, j, to_u256(amount)?));
+        lift(py, r)
+    }
+
+    /// `(value, pool_after)`.
+    fn and_after<'py>(
+        &self,
+        py: Python<'py>,
+        value: Bound<'py, PyAny>,
+        state: swapzap::pool::Pool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(
+            py,
+            [value, Bound::new(py, self.with_state(state))?.into_any()],
+        )
+    }
+
     fn deposit_inner(
         &self,
         py: Python<'_>,

@@ -24,47 +24,24 @@ def ints(xs):
 
 
 def snapshot_pool(family: str, p: dict) -> dict:
+    source, kind = {
+        "uniswap_v2": ("uniswap-v2", "constant_product"),
+        "solidly": ("aerodrome", "solidly"),
+    }.get(family, ("curve", "stableswap"))
+    reserves = p.get("reserves", p.get("balances"))
+    pool = {"id": f"{source}:{POOL_ID}", "source": source, "kind": kind, "tokens": TOKENS[: len(reserves)],
+            "reserves": reserves, "total_supply": p.get("total_supply", "0")}
     if family == "uniswap_v2":
-        return {
-            "id": f"uniswap-v2:{POOL_ID}",
-            "source": "uniswap-v2",
-            "kind": "constant_product",
-            "tokens": TOKENS[:2],
-            "reserves": p["reserves"],
-            "fee": {"num": p["fee"], "den": p["fee_denominator"]},
-            "total_supply": p.get("total_supply", "0"),
-        }
-    if family == "solidly":
+        pool["fee"] = {"num": p["fee"], "den": p["fee_denominator"]}
+    elif family == "solidly":
         assert p["fee_denominator"] == "10000"
-        return {
-            "id": f"aerodrome:{POOL_ID}",
-            "source": "aerodrome",
-            "kind": "solidly",
-            "tokens": TOKENS[:2],
-            "reserves": p["reserves"],
-            "stable": p["stable"],
-            "fee_bps": p["fee"],
-            "decimals": ints(p["decimals"]),
-            "total_supply": p["total_supply"],
-        }
-    n = int(p["n_coins"])
-    assert p["fee_denominator"] == "10000000000"
-    pool = {
-        "id": f"curve:{POOL_ID}",
-        "source": "curve",
-        "kind": "stableswap",
-        "tokens": TOKENS[:n],
-        "reserves": p["balances"],
-        "a": str(int(p["A"]) * int(p["A_precision"])),
-        "a_precision": p["A_precision"],
-        "fee": p["fee"],
-        "rates": p["rates"],
-        "admin_fee": p["admin_fee"],
-        "total_supply": p["total_supply"],
-    }
-    if p["variant"] == "ng":
-        pool["variant"] = "ng"
-        pool["offpeg_fee_multiplier"] = p.get("offpeg_fee_multiplier", "0")
+        pool.update(stable=p["stable"], fee_bps=p["fee"], decimals=ints(p["decimals"]))
+    else:
+        assert p["fee_denominator"] == "10000000000"
+        pool.update(a=str(int(p["A"]) * int(p["A_precision"])), a_precision=p["A_precision"], fee=p["fee"],
+                    rates=p["rates"], admin_fee=p["admin_fee"])
+        if p["variant"] == "ng":
+            pool.update(variant="ng", offpeg_fee_multiplier=p.get("offpeg_fee_multiplier", "0"))
     return pool
 
 
