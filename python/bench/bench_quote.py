@@ -42,11 +42,16 @@ def python_median_ns(snap: swapzap.Snapshot, request: dict, runs: int) -> int:
     return int(statistics.median(times))
 
 
-def rust_medians(paths, runs: int) -> dict:
+def time_quote(*args: str) -> list:
+    """JSON lines of the Rust timing example."""
     subprocess.run(["cargo", "build", "--quiet", "--release", "--example", "time_quote"], cwd=PYTHON_DIR, check=True)
     exe = PYTHON_DIR / "target" / "release" / "examples" / "time_quote"
-    out = subprocess.run([str(exe), str(runs), *map(str, paths)], check=True, capture_output=True, text=True).stdout
-    return {Path(d["instance"]).stem: d for d in map(json.loads, out.splitlines())}
+    out = subprocess.run([str(exe), *args], check=True, capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def rust_medians(paths, runs: int) -> dict:
+    return {Path(d["instance"]).stem: d for d in time_quote(str(runs), *map(str, paths))}
 
 
 def main() -> None:
@@ -89,9 +94,13 @@ def main() -> None:
     assert [p.to_dict() for p in many] == [p.to_dict() for p in one]
     s, b = statistics.median(seq), statistics.median(par)
     print(
-        f"quote_batch of {a.batch} requests ({inst['name']}): one by one {s * 1e3:.1f} ms, "
+        f"Python quote_batch of {a.batch} requests ({inst['name']}): one by one {s * 1e3:.1f} ms, "
         f"quote_batch {b * 1e3:.1f} ms, speed-up {s / b:.2f}x on {os.cpu_count()} cores (median of 5)"
     )
+    (r,) = time_quote("batch", str(a.batch), str(paths[-1]))
+    rs, rb = r["sequential_ns"] / 1e6, r["batch_ns"] / 1e6
+    print(f"Rust   route::quote_batch, the same requests: one by one {rs:.1f} ms, batch {rb:.1f} ms, "
+          f"speed-up {rs / rb:.2f}x")
     print(f"load average after: {os.getloadavg()}")
 
 
