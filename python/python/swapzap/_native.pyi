@@ -1,17 +1,19 @@
 """Type stubs of the native module (PyO3). The classes are re-exported by ``swapzap``."""
 
-from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, SupportsIndex, Tuple, Union
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, SupportsIndex, Tuple, Union, final
 
 from ._errors import SwapzapError
 
+__all__ = ["Snapshot", "Plan", "Pool", "__version__"]
 __version__: str
 
-Json = Union[str, Mapping[str, Any]]
+_Json = Union[str, Mapping[str, Any]]
 """A body as a dict, or as its JSON text."""
 
-Token = Union[str, int]
+_Token = Union[str, int]
 """A pool coin: its address, or its index in the pool's coin order."""
 
+@final
 class Snapshot:
     """A validated pool snapshot (schema of ``../shared/routing/README.md`` §2) and its routing
     graph. Immutable; safe to share between threads."""
@@ -37,41 +39,43 @@ class Snapshot:
         """The pools as given in the snapshot (dicts of the snapshot schema)."""
     def pool(self, id: str) -> "Pool":
         """One pool by id, for exact pricing."""
-    def quote(self, request: Json, *, max_hops: Optional[int] = None, gas_price: Optional[float] = None) -> "Plan":
+    def quote(self, request: _Json, *, max_hops: Optional[int] = None, gas_price: Optional[float] = None) -> "Plan":
         """Quote a spec quote body (``chainId``, ``inputTokens``, ``outputTokens``,
         ``slippageLimitPercent``, ...): validated by the library's rules, routed by
         ``route::quote``. ``max_hops`` bounds the path length (default 6); ``gas_price``
         (output base units per gas unit) prices the steps. Raises ``SwapzapError``."""
     def quote_batch(
         self,
-        requests: Iterable[Json],
+        requests: Iterable[_Json],
         *,
         max_hops: Optional[int] = None,
         gas_price: Optional[float] = None,
-        return_exceptions: bool = False,
+        return_exceptions: Optional[bool] = None,
     ) -> List[Union["Plan", SwapzapError]]:
         """Quote many bodies in parallel with the GIL released: the same plans, in the same order,
         as one by one. A bad request raises (before anything is routed) unless
         ``return_exceptions`` is true, when its ``SwapzapError`` takes its place in the list."""
-    def zap(self, request: Json) -> "Plan":
+    def zap(self, request: _Json) -> "Plan":
         """Run a zap body: one LP output with proportion 1 is a zap-in (LP-to-LP when every input
         is an LP token); LP inputs only, with token outputs, is a zap-out. Other shapes raise
         ``SwapzapError`` 5001."""
-    def validate(self, request: Json) -> Dict[str, Any]:
+    def validate(self, request: _Json) -> Dict[str, Any]:
         """Validate a quote body without routing it: the canonical body back, or
         ``SwapzapError`` with the code of the first rule it breaks."""
 
+@final
 class Plan:
     """An exact plan: every amount comes from integer simulation of the pools."""
 
     def to_dict(self) -> Dict[str, Any]:
         """Exactly the JSON that ``cargo run --example quote -- --json`` prints for the same input
         (amounts as decimal strings)."""
-    def to_json(self, pretty: bool = True) -> str:
-        """The plan's JSON text; with ``pretty`` exactly the quote example's ``--json`` output."""
+    def to_json(self, pretty: Optional[bool] = None) -> str:
+        """The plan's JSON text; pretty (the default, ``None`` or true) is exactly the quote
+        example's ``--json`` output, ``pretty=False`` one line."""
     def response(self) -> Dict[str, Any]:
         """The spec's quote response body for this plan (no ``pathId``), with the route graph."""
-    def verify(self, snapshot: Snapshot, request: Json) -> None:
+    def verify(self, snapshot: Snapshot, request: _Json) -> None:
         """Re-simulate every step exactly on ``snapshot`` and check the plan answers ``request``
         (inputs, output tokens, minimums). Raises ``SwapzapError`` (4013) when it does not hold."""
     @property
@@ -114,6 +118,7 @@ class Plan:
     def __len__(self) -> int:
         """Number of steps."""
 
+@final
 class Pool:
     """One pool priced exactly as its contract; values, never mutated (operations that change
     the state return the pool after)."""
@@ -142,14 +147,14 @@ class Pool:
     @property
     def total_supply(self) -> int:
         """The LP total supply."""
-    def amount_out(self, token_in: Token, token_out: Token, amount: SupportsIndex) -> int:
+    def amount_out(self, token_in: _Token, token_out: _Token, amount: SupportsIndex) -> int:
         """The contract's quote for an exact input (``getAmountOut``, ``get_dy``). Amounts are
         ints in [0, 2^256); anything else raises ``SwapzapError`` 4010."""
-    def amount_in(self, token_in: Token, token_out: Token, amount: SupportsIndex) -> int:
+    def amount_in(self, token_in: _Token, token_out: _Token, amount: SupportsIndex) -> int:
         """The least input whose exact output is at least ``amount``."""
-    def get_amount_in(self, token_in: Token, token_out: Token, amount: SupportsIndex) -> int:
+    def get_amount_in(self, token_in: _Token, token_out: _Token, amount: SupportsIndex) -> int:
         """Uniswap V2's ``getAmountIn`` (constant-product pools): one above its floor division."""
-    def swap(self, token_in: Token, token_out: Token, amount: SupportsIndex) -> Tuple[int, "Pool"]:
+    def swap(self, token_in: _Token, token_out: _Token, amount: SupportsIndex) -> Tuple[int, "Pool"]:
         """The exact-in swap as the contract executes it: the output and the pool after."""
     def mint(self, amounts: Sequence[SupportsIndex]) -> int:
         """LP minted for depositing ``amounts`` (one per coin, pool order)."""
@@ -159,7 +164,7 @@ class Pool:
         """Coins returned for burning ``lp`` proportionally."""
     def withdraw(self, lp: SupportsIndex) -> Tuple[List[int], "Pool"]:
         """Coins returned and the pool after."""
-    def burn_one(self, lp: SupportsIndex, token: Token) -> Tuple[int, "Pool"]:
+    def burn_one(self, lp: SupportsIndex, token: _Token) -> Tuple[int, "Pool"]:
         """Curve ``remove_liquidity_one_coin``: the coin returned and the pool after."""
-    def marginal_rate(self, token_in: Token, token_out: Token) -> float:
+    def marginal_rate(self, token_in: _Token, token_out: _Token) -> float:
         """d(out)/d(in) at zero size, fee included, raw units (a float, for plots)."""
