@@ -343,10 +343,7 @@ impl Snapshot {
             .ok_or_else(|| {
                 to_py_err(
                     py,
-                    &Error::Route(RouteError::BadPool {
-                        pool: id.to_owned(),
-                        why: "no pool with this id in the snapshot",
-                    }),
+                    &bad_arg("pool id: no pool with this id in the snapshot"),
                 )
             })?;
         lift(py, Pool::from_info(&self.graph, p))

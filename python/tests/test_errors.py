@@ -156,6 +156,11 @@ def test_bad_pool_calls():
     assert code_of(swapzap.Pool.from_dict, {"id": 5}) == 3000
 
 
+def test_unknown_pool_id(bundled):
+    assert code_of(bundled.pool, "uniswap-v2:0x" + "99" * 20) == 4010
+    assert code_of(bundled.pool, 7) == 4010
+
+
 def test_zap_shapes(bundled, bundled_request):
     # a body that is neither a zap-in (one LP output) nor a zap-out (LP inputs only)
     assert code_of(bundled.zap, bundled_request) == 5001
