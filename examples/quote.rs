@@ -160,7 +160,7 @@ fn main() -> ExitCode {
         Err(e) => return report("request", &e),
     };
     if let Some(h) = max_hops {
-        req.max_hops = h;
+        req.max_hops = Some(h);
     }
     if let Some(p) = gas_price {
         req.gas = Some(GasModel::typical(p));
@@ -209,11 +209,13 @@ fn main() -> ExitCode {
         .iter()
         .map(|(t, w)| format!("{} ({}/{})", sym(*t), w.numer(), w.denom()))
         .collect();
+    let hops = req
+        .max_hops
+        .map_or_else(|| "no hop limit".to_string(), |h| format!("max {h} hops"));
     println!(
-        "request:  {} -> {}, max {} hops",
+        "request:  {} -> {}, {hops}",
         ins.join(" + "),
-        outs.join(" + "),
-        req.max_hops
+        outs.join(" + ")
     );
     println!();
     // totals spent per token, for the share column
@@ -287,7 +289,7 @@ fn main() -> ExitCode {
         );
     }
     if let Some(ub) = plan.upper_bound {
-        let gap = (ub - plan.value) / ub;
+        let gap = plan.bound_gap().unwrap_or(f64::NAN);
         // value and bound are in base units of the (first) output token
         let o0 = plan.outputs[0].token;
         let scale = 10f64.powi(i32::from(dec(o0)));
@@ -296,8 +298,11 @@ fn main() -> ExitCode {
         } else {
             " worth of basket"
         };
+        let scope = plan
+            .bound_max_hops
+            .map_or_else(String::new, |h| format!(" within {h} hops"));
         println!(
-            "bound:    no plan can give more than {:.6} {}{} (this plan: {:.6}, within {:.2e} of optimal)",
+            "bound:    no plan{scope} can give more than {:.6} {}{} (this plan: {:.6}, gap {:.2e})",
             ub / scale,
             sym(o0),
             what,

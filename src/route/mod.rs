@@ -48,6 +48,7 @@
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+mod certify;
 pub(crate) mod dual;
 pub(crate) mod edges;
 pub mod fmath;
@@ -65,17 +66,22 @@ use alloc::collections::VecDeque;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
+use certify::COLGEN_ROUNDS;
 use dual::{DEdge, Dual};
 use edges::{Adj, EdgeCache, GEdge};
 use model::u256_to_f64;
 use num_rational::Ratio;
 use primitive_types::U256;
 
-/// Default hop radius of the pruning: an edge is kept when it lies on some path of at most this
-/// many hops from an input to an output. 6 rather than 4: on the benchmark's graphs the optimum
-/// uses 5- and 6-hop flows (pruning to 4 hops loses up to 2e-5 of the output on the public set,
-/// to 5 hops up to 5e-6), and the extra radius costs little once pruned.
+/// Hop radius of the first working set when the request sets no hop limit: the edges on some
+/// path of at most this many hops from an input to an output. Column generation then adds
+/// whatever else the optimal prices find profitable, at any distance. 6 rather than 4: on the
+/// benchmark's graphs the optimum uses 5- and 6-hop flows, and the extra radius costs little
+/// once pruned.
 pub const DEFAULT_MAX_HOPS: usize = 6;
+
+/// The largest hop limit a request may set.
+pub const MAX_HOPS_LIMIT: usize = 32;
 
 /// Relative margin added to the dual bound (float error and Curve sequential execution).
 pub const BOUND_MARGIN: f64 = 1e-7;
@@ -125,8 +131,10 @@ pub struct RouteRequest {
     pub inputs: Vec<(TokenId, U256)>,
     /// Output tokens and their value proportions (positive, summing to exactly 1).
     pub outputs: Vec<(TokenId, Ratio<u64>)>,
-    /// Hop limit of a path (default [`DEFAULT_MAX_HOPS`]).
-    pub max_hops: usize,
+    /// Hop limit of a path: `None` (the default) for none, `Some(h)` for plans whose every
+    /// path has at most `h` hops (1 to [`MAX_HOPS_LIMIT`]); the plan's bound is then over those
+    /// plans only ([`Plan::bound_max_hops`]).
+    pub max_hops: Option<usize>,
     /// Optional gas pricing (ignored on chain 101).
     pub gas: Option<GasModel>,
     /// Slippage limit as a fraction (0.005 = 0.5 %): `min_amount = floor(amount × (1 − s))`.
@@ -227,7 +235,7 @@ impl RouteRequest {
         RouteRequest {
             inputs,
             outputs,
-            max_hops: DEFAULT_MAX_HOPS,
+            max_hops: None,
             gas: None,
             slippage: Ratio::new_raw(5, 1000),
             source_whitelist: None,
@@ -257,8 +265,8 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
     if req.outputs.is_empty() {
         return Err(RouteError::BadRequest("no outputs"));
     }
-    if req.max_hops == 0 {
-        return Err(RouteError::BadRequest("max_hops must be at least 1"));
+    if req.max_hops.is_some_and(|h| h == 0 || h > MAX_HOPS_LIMIT) {
+        return Err(RouteError::BadRequest("max_hops must be in 1..=32"));
     }
     if *req.slippage.denom() == 0 || req.slippage.numer() > req.slippage.denom() {
         return Err(RouteError::BadRequest(
@@ -504,8 +512,8 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
     let prep = prepare(graph, req)?;
     let n = graph.n_tokens();
     let cache = graph.edge_cache();
-    let mask = allowed_pools(graph, req);
-    let mask = mask.as_deref();
+    let mask_owned = allowed_pools(graph, req);
+    let mask = mask_owned.as_deref();
     let in_toks: Vec<TokenId> = prep.inputs.iter().map(|x| x.0).collect();
     let out_toks: Vec<TokenId> = prep.outputs.iter().map(|x| x.0).collect();
     let single_out = out_toks.len() == 1;
@@ -515,7 +523,7 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
     // 1. prune
     let d_in = bfs(cache, n, mask, &in_toks, true);
     let d_out = bfs(cache, n, mask, &out_toks, false);
-    let hops = req.max_hops;
+    let hops = req.max_hops.unwrap_or(DEFAULT_MAX_HOPS);
     let sel: Vec<usize> = cache
         .hot()
         .iter()
@@ -578,7 +586,16 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
         out_toks,
         in_toks,
         d_in,
+        d_out,
+        in_ws: {
+            let mut w = vec![false; cache.hot().len()];
+            for k in &sel {
+                w[*k] = true;
+            }
+            w
+        },
         sel,
+        mask: mask_owned,
     })
 }
 
@@ -594,8 +611,30 @@ struct Ctx<'a> {
     out_toks: Vec<TokenId>,
     in_toks: Vec<TokenId>,
     d_in: Vec<usize>,
-    /// the graph's edge ids of `edges`
+    d_out: Vec<usize>,
+    /// the graph's edge ids of `edges`: the working set
     sel: Vec<usize>,
+    /// per graph edge, whether it is in the working set
+    in_ws: Vec<bool>,
+    /// the source filters' pool mask (`None`: every pool allowed)
+    mask: Option<Vec<bool>>,
+}
+
+/// The working set in local token indices ([`Ctx::localize`]).
+struct Local {
+    /// local index of each graph token (`usize::MAX`: outside)
+    loc: Vec<usize>,
+    /// graph token of each local index
+    glob: Vec<TokenId>,
+    ledges: Vec<LEdge>,
+    dedges: Vec<DEdge>,
+    /// inputs per local token
+    b: Vec<f64>,
+    /// objective weights per local token (outputs)
+    c: Vec<f64>,
+    is_out: Vec<bool>,
+    /// the Gauss–Seidel order (by hop distance from the inputs)
+    order: Vec<usize>,
 }
 
 /// A pruned edge in local token indices with the fields the passes over all edges read, a
@@ -606,7 +645,6 @@ struct LEdge {
     to: usize,
     rate0: f64,
     kind: PoolKind,
-    stable: bool,
     cheap_out: bool,
 }
 
@@ -661,13 +699,9 @@ struct Candidate {
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
 impl Ctx<'_> {
-    fn run(&self, bound_only: bool) -> Result<(Plan, f64), RouteError> {
-        let gas = if self.graph.chain_id() == CHAIN_101 {
-            None
-        } else {
-            self.req.gas
-        };
-        // local indexing
+    /// The working set in local token indices: inputs and outputs first, then every token an
+    /// edge of the working set touches.
+    fn localize(&self) -> Local {
         let n = self.graph.n_tokens();
         let mut loc = vec![usize::MAX; n];
         let mut glob: Vec<TokenId> = Vec::new();
@@ -689,7 +723,6 @@ impl Ctx<'_> {
                 to: loc[e.to.index()],
                 rate0: e.rate0,
                 kind: e.kind,
-                stable: e.stable,
                 cheap_out: e.cheap_out,
             });
         }
@@ -704,36 +737,6 @@ impl Ctx<'_> {
             c[loc[t.index()]] = w / v;
             is_out[loc[t.index()]] = true;
         }
-        // initial prices: best bid chains into the outputs
-        let mut nu0 = vec![0.0f64; nl];
-        for ((t, _), v) in self.prep.outputs.iter().zip(&self.vout) {
-            nu0[loc[t.index()]] = *v;
-        }
-        // (a pass that changes nothing leaves the same input to the next: stop there)
-        for _ in 0..=self.req.max_hops {
-            let mut changed = false;
-            for e in &ledges {
-                let (i, o) = (e.ti, e.to);
-                let cand = nu0[o] * e.rate0;
-                if cand > nu0[i] && !is_out[i] {
-                    nu0[i] = cand;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        let tiny = nu0
-            .iter()
-            .copied()
-            .filter(|v| *v > 0.0)
-            .fold(f64::INFINITY, f64::min);
-        for v in &mut nu0 {
-            if !(*v > 0.0) {
-                *v = if tiny.is_finite() { tiny * 1e-6 } else { 1.0 };
-            }
-        }
         let mut order: Vec<usize> = (0..nl).collect();
         order.sort_by_key(|k| {
             (
@@ -744,11 +747,7 @@ impl Ctx<'_> {
                 *k,
             )
         });
-
-        // the problem's edges in local indices; `idx[k]` is the pruned edge of `dedges[k]`, and
-        // a gas round removes its dropped edge from both
-        let mut idx: Vec<usize> = (0..self.edges.len()).collect();
-        let mut dedges: Vec<DEdge> = self
+        let dedges: Vec<DEdge> = self
             .edges
             .iter()
             .zip(&ledges)
@@ -759,6 +758,121 @@ impl Ctx<'_> {
                 rate0: e.rate0,
             })
             .collect();
+        Local {
+            loc,
+            glob,
+            ledges,
+            dedges,
+            b,
+            c,
+            is_out,
+            order,
+        }
+    }
+
+    /// Starting prices: the outputs at their values, every other token at its best bid chain
+    /// into them (tokens with none at a millionth of the least price).
+    fn bid_prices(&self, lc: &Local) -> Vec<f64> {
+        let nl = lc.glob.len();
+        let mut nu0 = vec![0.0f64; nl];
+        for ((t, _), v) in self.prep.outputs.iter().zip(&self.vout) {
+            nu0[lc.loc[t.index()]] = *v;
+        }
+        // (a pass that changes nothing leaves the same input to the next: stop there)
+        for _ in 0..=self.hops().saturating_mul(2) {
+            let mut changed = false;
+            for e in &lc.ledges {
+                let (i, o) = (e.ti, e.to);
+                let cand = nu0[o] * e.rate0;
+                if cand > nu0[i] && !lc.is_out[i] {
+                    nu0[i] = cand;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        nu0
+    }
+
+    /// The hop radius of the first working set (the request's limit, or [`DEFAULT_MAX_HOPS`]).
+    fn hops(&self) -> usize {
+        self.req.max_hops.unwrap_or(DEFAULT_MAX_HOPS)
+    }
+
+    /// Solve the dual on the working set and certify it on the whole graph; while edges
+    /// outside the working set are profitable at the optimal prices, add them (with the bid
+    /// chains that price their output token) and solve again. Returns the final working set
+    /// in local indices, its prices and the bound.
+    fn solve_certified(&mut self) -> (Local, Vec<f64>, f64) {
+        let mut prev: Option<Vec<f64>> = None;
+        let mut round = 0;
+        loop {
+            let lc = self.localize();
+            let mut nu = match &prev {
+                None => self.bid_prices(&lc),
+                Some(g) => lc.glob.iter().map(|t| g[t.index()]).collect(),
+            };
+            let tiny = nu
+                .iter()
+                .copied()
+                .filter(|v| *v > 0.0)
+                .fold(f64::INFINITY, f64::min);
+            for v in &mut nu {
+                if !(*v > 0.0) {
+                    *v = if tiny.is_finite() { tiny * 1e-6 } else { 1.0 };
+                }
+            }
+            let du = Dual::new(lc.glob.len(), &lc.dedges, &lc.b, &lc.c);
+            du.solve(&mut nu, &lc.order, &lc.is_out, 80);
+            let cert = self.certify(&lc, &nu, &du.eval(&nu).act);
+            round += 1;
+            if cert.add.is_empty() || round >= COLGEN_ROUNDS {
+                return (lc, nu, cert.bound);
+            }
+            for k in cert.add {
+                if let Some(e) = self.graph.edge_cache().edges().get(k) {
+                    if !self.in_ws[k] {
+                        self.in_ws[k] = true;
+                        self.sel.push(k);
+                        self.edges.push(e);
+                    }
+                }
+            }
+            prev = Some(cert.nu);
+        }
+    }
+
+    /// The request's gas model where the chain prices gas (not chain 101).
+    fn gas(&self) -> Option<GasModel> {
+        if self.graph.chain_id() == CHAIN_101 {
+            None
+        } else {
+            self.req.gas
+        }
+    }
+
+    fn run(&mut self, bound_only: bool) -> Result<(Plan, f64), RouteError> {
+        let gas = self.gas();
+        let (lc, nu, bound) = self.solve_certified();
+        if bound_only {
+            return Ok((Plan::default(), bound));
+        }
+        let Local {
+            loc,
+            glob,
+            ledges,
+            mut dedges,
+            b,
+            c,
+            is_out,
+            order,
+        } = lc;
+        let nl = glob.len();
+        // `idx[k]` is the working-set edge of `dedges[k]`; a gas round removes its dropped edge
+        // from both
+        let mut idx: Vec<usize> = (0..self.edges.len()).collect();
         // the best single path, for one input and one output: it does not depend on the dual,
         // and runs while the edges it reads are in cache from the passes above
         let single = if !bound_only && self.in_toks.len() == 1 && self.out_toks.len() == 1 {
@@ -767,33 +881,16 @@ impl Ctx<'_> {
             None
         };
         let mut best: Option<Candidate> = None;
-        let mut bound = f64::INFINITY;
-        let mut nu = nu0;
+        let mut nu = nu;
         let mut no_gain = 0;
-        // value of one base unit of each token, in units of the objective (c·ν = 1); tokens
-        // outside the problem stay 0
         for round in 0..24 {
             let du = Dual::new(nl, &dedges, &b, &c);
-            let h = du.solve(&mut nu, &order, &is_out, 80);
-            if round == 0 {
-                // integer rounding that can favour the user, per pool direction swapped once:
-                // a solidly fee rounded down (< 1 input unit), a solidly stable or Curve output
-                // a unit or two above the float curve; x·y = k outputs are floors (none)
-                let mut slack = 0.0;
-                for e in &ledges {
-                    let (vi, vo) = (nu[e.ti], nu[e.to]);
-                    slack += match (e.kind, e.stable) {
-                        (PoolKind::Solidly, false) => vi,
-                        (PoolKind::Solidly, true) => vi + 2.0 * vo,
-                        (PoolKind::Stableswap, _) => 2.0 * vo,
-                        _ => 0.0,
-                    };
-                }
-                bound = h * (1.0 + BOUND_MARGIN) + slack;
-                if bound_only {
-                    return Ok((Plan::default(), bound));
-                }
-            }
+            // round 0 reuses the certified solution; a gas round re-solves without its edge
+            let h = if round == 0 {
+                du.h(&nu, &du.eval(&nu))
+            } else {
+                du.solve(&mut nu, &order, &is_out, 80)
+            };
             let ev = du.eval(&nu);
             // flows, keep amounts at the outputs
             let thr = 1e-13 * h.abs();
@@ -1132,7 +1229,7 @@ impl Ctx<'_> {
         let mut layer = vec![0.0f64; nl];
         layer[ls] = u256_to_f64(amt);
         let mut next = vec![0.0f64; nl];
-        let mut parents: Vec<Vec<usize>> = Vec::with_capacity(self.req.max_hops);
+        let mut parents: Vec<Vec<usize>> = Vec::with_capacity(self.hops());
         let mut best: Option<(f64, usize)> = None;
         let mut cost_layer = 0.0;
         // Paths stay simple: a token already on the path to `u` (reached in `l` hops) is not
@@ -1153,7 +1250,7 @@ impl Ctx<'_> {
                 l -= 1;
             }
         };
-        for h in 0..self.req.max_hops {
+        for h in 0..self.hops() {
             next.fill(0.0);
             let mut par = vec![usize::MAX; nl];
             for (k, e) in ledges.iter().enumerate() {
@@ -1268,6 +1365,8 @@ impl Ctx<'_> {
             upper_bound: if ub.is_finite() { Some(ub) } else { None },
             price_impact,
             gas_units: c.gas,
+            gas_price: self.gas().map(|g| g.gas_price),
+            bound_max_hops: self.req.max_hops,
         })
     }
 }
