@@ -263,10 +263,8 @@ impl QuoteOptions {
 
     fn apply(self, r: &mut RouteRequest) -> Res<()> {
         if let Some(h) = self.max_hops {
-            if h == 0 {
-                return Err(bad_arg("max_hops must be at least 1"));
-            }
-            r.max_hops = h;
+            // the router checks the range (1 to route::MAX_HOPS_LIMIT, else 4010)
+            r.max_hops = Some(h);
         }
         if let Some(p) = self.gas_price {
             if !(p.is_finite() && p >= 0.0) {
@@ -598,6 +596,19 @@ impl Plan {
     #[getter]
     fn price_impact(&self) -> f64 {
         self.plan.price_impact
+    }
+
+    /// The hop limit the bound is over: None when it bounds every plan on the snapshot (no
+    /// `max_hops` given), else the `max_hops` of the request.
+    #[getter]
+    fn bound_max_hops(&self) -> Option<usize> {
+        self.plan.bound_max_hops
+    }
+
+    /// The gas price the plan was chosen with (None: no gas model, `value` is gross).
+    #[getter]
+    fn gas_price(&self) -> Option<f64> {
+        self.plan.gas_price
     }
 
     /// Gas units of the steps (0 without a gas model).

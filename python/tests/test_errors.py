@@ -85,7 +85,7 @@ def test_requests_that_are_not_json(bundled, bundled_request):
 
 
 def test_bad_options(bundled, bundled_request):
-    for kw in ({"max_hops": 0}, {"max_hops": -1}, {"max_hops": "2"}, {"max_hops": True}, {"gas_price": -1.0},
+    for kw in ({"max_hops": 0}, {"max_hops": 33}, {"max_hops": -1}, {"max_hops": "2"}, {"max_hops": True}, {"gas_price": -1.0},
                {"gas_price": math.inf}, {"gas_price": math.nan}, {"gas_price": "x"}):
         assert code_of(bundled.quote, bundled_request, **kw) == 4010, kw
 

@@ -41,6 +41,7 @@ def test_instance_plan_verifies_and_scores(path, quote_example):
     assert plan.amount_out == int(d["outputs"][0]["amount"])
     assert len(plan) == len(d["steps"]) == len(plan.steps)
     assert plan.upper_bound is not None and plan.upper_bound >= plan.value > 0
+    assert plan.bound_max_hops is None and plan.gas_price is None  # a bound over every plan
     assert 0 <= plan.gap < 1e-3
     # the quote example on the same instance prints the same plan
     if quote_example is not None:
@@ -98,10 +99,11 @@ def test_batch_reports_bad_requests():
 def test_options_change_the_plan_as_in_rust(bundled, bundled_request):
     plan = bundled.quote(bundled_request)
     one_hop = bundled.quote(bundled_request, max_hops=1)
+    assert one_hop.bound_max_hops == 1
     assert all(s["token_in"] == plan.inputs[0]["token"] for s in one_hop.steps)
     assert one_hop.amount_out <= plan.amount_out
     priced = bundled.quote(bundled_request, gas_price=1e-6)
-    assert priced.gas_units > 0
+    assert priced.gas_units > 0 and priced.gas_price == 1e-6
     priced.verify(bundled, bundled_request)
 
 

@@ -42,8 +42,9 @@ class Snapshot:
     def quote(self, request: _Json, *, max_hops: Optional[int] = None, gas_price: Optional[float] = None) -> "Plan":
         """Quote a spec quote body (``chainId``, ``inputTokens``, ``outputTokens``,
         ``slippageLimitPercent``, ...): validated by the library's rules, routed by
-        ``route::quote``. ``max_hops`` bounds the path length (default 6); ``gas_price``
-        (output base units per gas unit) prices the steps. Raises ``SwapzapError``."""
+        ``route::quote``. ``max_hops`` (1 to 32) limits the path length (default: none, and the
+        bound is over every plan on the snapshot); ``gas_price`` (output base units per gas
+        unit) prices the steps. Raises ``SwapzapError``."""
     def quote_batch(
         self,
         requests: Iterable[_Json],
@@ -90,6 +91,12 @@ class Plan:
     @property
     def price_impact(self) -> float:
         """Price impact against mid prices, as a fraction (fees included)."""
+    @property
+    def bound_max_hops(self) -> Optional[int]:
+        """The hop limit the bound is over (None: every plan on the snapshot)."""
+    @property
+    def gas_price(self) -> Optional[float]:
+        """The gas price the plan was chosen with (None: no gas model)."""
     @property
     def gas_units(self) -> int:
         """Gas units of the steps (0 without a gas price)."""
