@@ -140,20 +140,80 @@ fn u256_list<'py>(py: Python<'py>, vs: &[U256]) -> PyResult<Bound<'py, PyList>> 
 
 // ------------------------------------------------------------------------------------ JSON
 
-/// JSON text of a request or snapshot argument: a `str` is taken as JSON text, anything else
-/// goes through Python's `json.dumps` (an object it cannot encode is a malformed body).
-fn json_text(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> Res<String> {
+/// Nesting deeper than this is a malformed body (serde_json's own limit for JSON text).
+const MAX_DEPTH: usize = 128;
+
+/// A body, snapshot or pool argument read into `T` by its serde schema: a `str` is JSON text;
+/// anything else is taken as the JSON value that `json.dumps` would write for it (dicts with
+/// string keys, lists and tuples, str, int, float, bool, None), converted directly. Anything
+/// else, NaN and infinities included, is a malformed body (3000).
+fn from_py<T: serde::de::DeserializeOwned>(obj: &Bound<'_, PyAny>, what: &str) -> Res<T> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        let text = s.to_cow().map_err(|e| malformed(what, &e))?;
+        return serde_json::from_str(&text).map_err(|e| malformed(what, &e));
+    }
+    let v = to_value(obj, 0).map_err(|why| malformed(what, &why))?;
+    serde_json::from_value(v).map_err(|e| malformed(what, &e))
+}
+
+/// The JSON value of a Python object, as `json.dumps` reads it (see [`from_py`]).
+fn to_value(obj: &Bound<'_, PyAny>, depth: usize) -> Result<serde_json::Value, &'static str> {
+    use serde_json::Value;
+    if depth > MAX_DEPTH {
+        return Err("nested too deeply");
+    }
+    let deeper = depth.saturating_add(1);
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = obj.cast::<pyo3::types::PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
     if let Ok(s) = obj.cast::<PyString>() {
         return s
             .to_cow()
-            .map(std::borrow::Cow::into_owned)
-            .map_err(|e| malformed(what, &e));
+            .map(|c| Value::String(c.into_owned()))
+            .map_err(|_| "a string that is not UTF-8");
     }
-    let dumped = py
-        .import("json")
-        .and_then(|json| json.call_method1("dumps", (obj,)))
-        .and_then(|s| s.extract::<String>());
-    dumped.map_err(|e| malformed(what, &e))
+    if obj.is_instance_of::<PyInt>() {
+        if let Ok(v) = obj.extract::<u64>() {
+            return Ok(Value::from(v));
+        }
+        if let Ok(v) = obj.extract::<i64>() {
+            return Ok(Value::from(v));
+        }
+        // JSON text of a larger integer parses as the nearest f64, as here
+        let f: f64 = obj.extract().map_err(|_| "an integer out of range")?;
+        return serde_json::Number::from_f64(f)
+            .map(Value::Number)
+            .ok_or("an integer out of range");
+    }
+    if let Ok(f) = obj.cast::<pyo3::types::PyFloat>() {
+        return serde_json::Number::from_f64(f.value())
+            .map(Value::Number)
+            .ok_or("NaN or an infinity is not JSON");
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut m = serde_json::Map::new();
+        for (k, v) in d.iter() {
+            let k = k
+                .cast::<PyString>()
+                .map_err(|_| "an object key that is not a string")?
+                .to_cow()
+                .map_err(|_| "a string that is not UTF-8")?
+                .into_owned();
+            m.insert(k, to_value(&v, deeper)?);
+        }
+        return Ok(Value::Object(m));
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut a = Vec::new();
+        for v in obj.try_iter().map_err(|_| "not iterable")? {
+            a.push(to_value(&v.map_err(|_| "not iterable")?, deeper)?);
+        }
+        return Ok(Value::Array(a));
+    }
+    Err("not a JSON value (dict, list, str, int, float, bool or None)")
 }
 
 /// Python's `json.loads(text)`.
@@ -181,9 +241,7 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    fn from_text(text: &str) -> Res<Self> {
-        let snap: RustSnapshot =
-            serde_json::from_str(text).map_err(|e| malformed("snapshot", &e))?;
+    fn new(snap: RustSnapshot) -> Res<Self> {
         let graph = PoolGraph::from_snapshot(&snap)?;
         let sources = graph.sources().into_iter().map(str::to_owned).collect();
         Ok(Snapshot {
@@ -194,32 +252,22 @@ impl Snapshot {
     }
 
     /// A quote body (dict or JSON text) as the spec's `QuoteRequest`.
-    fn body(py: Python<'_>, request: &Bound<'_, PyAny>) -> Res<QuoteRequest> {
-        let text = json_text(py, request, "request")?;
-        serde_json::from_str(&text).map_err(|e| malformed("request", &e))
+    fn body(request: &Bound<'_, PyAny>) -> Res<QuoteRequest> {
+        from_py(request, "request")
     }
 
     /// The router request of a quote body with the keyword options applied: the library's one
     /// way from a body to a route, `RouteRequest::from_body` (validation for the body's chain,
     /// which must be the snapshot's, then `from_request`), as the quote example takes it.
-    fn route_request(
-        &self,
-        py: Python<'_>,
-        request: &Bound<'_, PyAny>,
-        opts: QuoteOptions,
-    ) -> Res<RouteRequest> {
-        let mut r = RouteRequest::from_body(&Self::body(py, request)?, &self.graph)?;
+    fn route_request(&self, request: &Bound<'_, PyAny>, opts: QuoteOptions) -> Res<RouteRequest> {
+        let mut r = RouteRequest::from_body(&Self::body(request)?, &self.graph)?;
         opts.apply(&mut r)?;
         Ok(r)
     }
 
     /// The typed request of a body that `route_request` accepts, and its router request.
-    fn validated(
-        &self,
-        py: Python<'_>,
-        request: &Bound<'_, PyAny>,
-    ) -> Res<(Request, RouteRequest)> {
-        let body = Self::body(py, request)?;
+    fn validated(&self, request: &Bound<'_, PyAny>) -> Res<(Request, RouteRequest)> {
+        let body = Self::body(request)?;
         let r = RouteRequest::from_body(&body, &self.graph)?;
         let known: Vec<&str> = self.sources.iter().map(String::as_str).collect();
         Ok((body.validate(&known)?, r))
@@ -282,14 +330,18 @@ impl Snapshot {
     #[staticmethod]
     fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
         let text: String = lift(py, arg(text, "snapshot: JSON text (str)"))?;
-        lift(py, Self::from_text(&text))
+        let snap = lift(
+            py,
+            serde_json::from_str(&text).map_err(|e| malformed("snapshot", &e)),
+        )?;
+        lift(py, Self::new(snap))
     }
 
     /// Read a snapshot from a dict of the same schema.
     #[staticmethod]
     fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let text = lift(py, json_text(py, d, "snapshot"))?;
-        lift(py, Self::from_text(&text))
+        let snap = lift(py, from_py(d, "snapshot"))?;
+        lift(py, Self::new(snap))
     }
 
     /// The chain id.
@@ -357,7 +409,7 @@ impl Snapshot {
         gas_price: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Plan> {
         let opts = lift(py, QuoteOptions::read(max_hops, gas_price))?;
-        let r = lift(py, self.route_request(py, request, opts))?;
+        let r = lift(py, self.route_request(request, opts))?;
         let graph = &self.graph;
         let plan = py.detach(|| route::quote(graph, &r));
         lift(py, plan.map_err(Error::Route)).map(|p| self.plan(p))
@@ -388,7 +440,7 @@ impl Snapshot {
         )?;
         let mut parsed: Vec<Res<RouteRequest>> = Vec::new();
         for item in items {
-            parsed.push(self.route_request(py, &item?, opts));
+            parsed.push(self.route_request(&item?, opts));
         }
         if !return_exceptions {
             if let Some(Err(e)) = parsed.iter().find(|r| r.is_err()) {
@@ -423,7 +475,7 @@ impl Snapshot {
 
     /// Run a zap body (zap-in, zap-out or LP-to-LP; see `swapzap.pyi`) into an exact plan.
     fn zap(&self, py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<Plan> {
-        let (_, r) = lift(py, self.validated(py, request))?;
+        let (_, r) = lift(py, self.validated(request))?;
         let graph = &self.graph;
         let plan = py.detach(|| zap::run(graph, &r));
         lift(py, plan).map(|p| self.plan(p))
@@ -436,7 +488,7 @@ impl Snapshot {
         py: Python<'py>,
         request: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (req, _) = lift(py, self.validated(py, request))?;
+        let (req, _) = lift(py, self.validated(request))?;
         let text = lift(py, to_json_string(&req.to_body(), false))?;
         json_loads(py, &text)
     }
@@ -538,7 +590,7 @@ impl Plan {
                 .map_err(|_| bad_arg("snapshot: a swapzap.Snapshot")),
         )?
         .get();
-        let (req, _) = lift(py, snapshot.validated(py, request))?;
+        let (req, _) = lift(py, snapshot.validated(request))?;
         let graph = &snapshot.graph;
         lift(py, self.plan.verify(graph).map_err(Error::Route))?;
         let invalid = |why| Error::Route(RouteError::InvalidPlan { step: None, why });
@@ -736,8 +788,7 @@ impl Pool {
 
     /// Build through `PoolGraph::from_snapshot` on a one-pool snapshot, so that the pool is
     /// checked and built exactly as in a snapshot.
-    fn from_text(text: &str, decimals: Option<Vec<u8>>, chain_id: u64) -> Res<Self> {
-        let p: SnapshotPool = serde_json::from_str(text).map_err(|e| malformed("pool", &e))?;
+    fn new(p: SnapshotPool, decimals: Option<Vec<u8>>, chain_id: u64) -> Res<Self> {
         let decs = match decimals {
             Some(d) if d.len() == p.tokens.len() => d,
             Some(_) => return Err(bad_arg("decimals: one per pool token")),
@@ -841,8 +892,8 @@ impl Pool {
             opt_arg(decimals, "decimals: a list of ints 0-77, one per token"),
         )?;
         let chain_id = lift(py, opt_arg(chain_id, "chain_id: an integer"))?.unwrap_or(1);
-        let text = lift(py, json_text(py, pool, "pool"))?;
-        lift(py, Self::from_text(&text, decimals, chain_id))
+        let p = lift(py, from_py(pool, "pool"))?;
+        lift(py, Self::new(p, decimals, chain_id))
     }
 
     /// The pool id.

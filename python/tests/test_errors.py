@@ -80,6 +80,13 @@ def test_requests_that_are_not_json(bundled, bundled_request):
     assert code_of(bundled.quote, {"chainId": object()}) == 3000
     assert code_of(bundled.quote, with_(bundled_request, ["slippageLimitPercent"], math.nan)) == 3000
     assert code_of(bundled.quote, [1, 2]) == 3000
+    assert code_of(bundled.quote, {1: 2}) == 3000  # keys must be strings
+    deep: list = []
+    for _ in range(1000):
+        deep = [deep]
+    assert code_of(bundled.quote, dict(bundled_request, userAddr=deep)) == 3000
+    assert code_of(bundled.quote, dict(bundled_request, chainId=2**70)) == 3000
+    assert code_of(bundled.quote, dict(bundled_request, slippageLimitPercent=math.inf)) == 3000
     assert code_of(bundled.quote, None) == 3000
     assert code_of(bundled.quote_batch, 5) == 4010
 

@@ -96,6 +96,18 @@ def test_batch_reports_bad_requests():
     assert mixed[0].to_dict() == mixed[2].to_dict() == snap.quote(good).to_dict()
 
 
+def test_dicts_and_json_text_read_the_same(bundled, bundled_request):
+    text = json.dumps(bundled_request)
+    assert bundled.quote(text).to_dict() == bundled.quote(bundled_request).to_dict()
+    as_tuples = dict(bundled_request, inputTokens=tuple(bundled_request["inputTokens"]))
+    assert bundled.quote(as_tuples).to_dict() == bundled.quote(bundled_request).to_dict()
+    inst = json.loads(INSTANCES[5].read_text())
+    a = swapzap.Snapshot.from_dict(inst["snapshot"])
+    b = swapzap.Snapshot.from_json(json.dumps(inst["snapshot"]))
+    assert a.quote(inst["request"]).to_dict() == b.quote(inst["request"]).to_dict()
+    assert a.pools() == b.pools() and a.tokens() == b.tokens()
+
+
 def test_options_change_the_plan_as_in_rust(bundled, bundled_request):
     plan = bundled.quote(bundled_request)
     one_hop = bundled.quote(bundled_request, max_hops=1)
