@@ -279,16 +279,6 @@ impl Snapshot {
             graph: Arc::clone(&self.graph),
         }
     }
-
-    fn token_of(&self, address: &str) -> Res<TokenId> {
-        self.graph
-            .token_id(address)
-            .ok_or_else(|| RouteError::UnknownToken {
-                pool: String::new(),
-                address: address.to_owned(),
-            })
-            .map_err(Error::Route)
-    }
 }
 
 /// The keyword options of `quote` / `quote_batch`.
@@ -296,16 +286,22 @@ impl Snapshot {
 struct QuoteOptions {
     max_hops: Option<usize>,
     gas_price: Option<f64>,
+    exact_out: Option<U256>,
 }
 
 impl QuoteOptions {
     fn read(
         max_hops: Option<&Bound<'_, PyAny>>,
         gas_price: Option<&Bound<'_, PyAny>>,
+        exact_out: Option<&Bound<'_, PyAny>>,
     ) -> Res<Self> {
         Ok(QuoteOptions {
             max_hops: opt_arg(max_hops, "max_hops must be an integer >= 1")?,
             gas_price: opt_arg(gas_price, "gas_price must be a finite number >= 0")?,
+            exact_out: match exact_out {
+                Some(a) if !a.is_none() => Some(to_u256(a)?),
+                _ => None,
+            },
         })
     }
 
@@ -320,6 +316,8 @@ impl QuoteOptions {
             }
             r.gas = Some(GasModel::typical(p));
         }
+        // the router checks the shape (one input, one output) and the amount (> 0)
+        r.exact_out = self.exact_out;
         Ok(())
     }
 }
@@ -400,15 +398,16 @@ impl Snapshot {
     }
 
     /// Quote a spec quote body (dict or JSON text): the exact plan of `route::quote`.
-    #[pyo3(signature = (request, *, max_hops=None, gas_price=None))]
+    #[pyo3(signature = (request, *, max_hops=None, gas_price=None, exact_out=None))]
     fn quote(
         &self,
         py: Python<'_>,
         request: &Bound<'_, PyAny>,
         max_hops: Option<&Bound<'_, PyAny>>,
         gas_price: Option<&Bound<'_, PyAny>>,
+        exact_out: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Plan> {
-        let opts = lift(py, QuoteOptions::read(max_hops, gas_price))?;
+        let opts = lift(py, QuoteOptions::read(max_hops, gas_price, exact_out))?;
         let r = lift(py, self.route_request(request, opts))?;
         let graph = &self.graph;
         let plan = py.detach(|| route::quote(graph, &r));
@@ -418,16 +417,17 @@ impl Snapshot {
     /// Quote many bodies in parallel (rayon, the GIL released): the same plans, in the same
     /// order, as one by one. With `return_exceptions=True` a failed request gives its
     /// `SwapzapError` in its place instead of raising.
-    #[pyo3(signature = (requests, *, max_hops=None, gas_price=None, return_exceptions=None))]
+    #[pyo3(signature = (requests, *, max_hops=None, gas_price=None, exact_out=None, return_exceptions=None))]
     fn quote_batch<'py>(
         &self,
         py: Python<'py>,
         requests: &Bound<'py, PyAny>,
         max_hops: Option<&Bound<'py, PyAny>>,
         gas_price: Option<&Bound<'py, PyAny>>,
+        exact_out: Option<&Bound<'py, PyAny>>,
         return_exceptions: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let opts = lift(py, QuoteOptions::read(max_hops, gas_price))?;
+        let opts = lift(py, QuoteOptions::read(max_hops, gas_price, exact_out))?;
         let return_exceptions = match return_exceptions {
             Some(r) => r.is_truthy()?,
             None => false,
@@ -574,14 +574,17 @@ impl Plan {
     }
 
     /// Re-simulate every step exactly on `snapshot` and check the plan answers `request`: the
-    /// same inputs (token and amount), the requested output tokens, and each minimum equal to
-    /// `floor(amount × (1 − slippage))`. Raises `SwapzapError` (4013 for a plan that does not
-    /// hold) and returns None otherwise.
+    /// same input tokens and amounts (with `exact_out`: at most the request's amount, and the
+    /// output at least `exact_out`), the requested output tokens in order, and each minimum
+    /// equal to `floor(amount × (1 − slippage))`. Raises `SwapzapError` (4013 for a plan that
+    /// does not hold) and returns None otherwise.
+    #[pyo3(signature = (snapshot, request, *, exact_out=None))]
     fn verify(
         &self,
         py: Python<'_>,
         snapshot: &Bound<'_, PyAny>,
         request: &Bound<'_, PyAny>,
+        exact_out: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let snapshot = lift(
             py,
@@ -590,15 +593,15 @@ impl Plan {
                 .map_err(|_| bad_arg("snapshot: a swapzap.Snapshot")),
         )?
         .get();
-        let (req, _) = lift(py, snapshot.validated(request))?;
-        let graph = &snapshot.graph;
-        lift(py, self.plan.verify(graph).map_err(Error::Route))?;
-        let invalid = |why| Error::Route(RouteError::InvalidPlan { step: None, why });
+        let (req, r) = lift(py, snapshot.validated(request))?;
+        let wanted = match exact_out {
+            Some(a) if !a.is_none() => Some(lift(py, to_u256(a))?),
+            _ => None,
+        };
+        lift(py, self.plan.verify(&snapshot.graph).map_err(Error::Route))?;
+        let invalid = |why| Err(Error::Route(RouteError::InvalidPlan { step: None, why }));
         let check = || -> Res<()> {
-            let mut want: Vec<(TokenId, U256)> = Vec::new();
-            for i in &req.inputs {
-                want.push((snapshot.token_of(&i.token.to_string())?, i.amount));
-            }
+            let mut want = r.inputs.clone();
             let mut have: Vec<(TokenId, U256)> = self
                 .plan
                 .inputs
@@ -607,18 +610,32 @@ impl Plan {
                 .collect();
             want.sort();
             have.sort();
-            if want != have {
-                return Err(invalid("the plan's inputs are not the request's"));
-            }
-            if req.outputs.len() != self.plan.outputs.len() {
-                return Err(invalid("the plan's outputs are not the request's"));
-            }
-            for (o, p) in req.outputs.iter().zip(&self.plan.outputs) {
-                if snapshot.token_of(&o.token.to_string())? != p.token {
-                    return Err(invalid("the plan's outputs are not the request's"));
+            let same_inputs = match wanted {
+                None => want == have,
+                Some(_) => {
+                    want.len() == have.len()
+                        && want
+                            .iter()
+                            .zip(&have)
+                            .all(|(w, h)| w.0 == h.0 && h.1 <= w.1)
                 }
-                if req.min_amount_out(p.amount) != p.min_amount {
-                    return Err(invalid("a minimum is not floor(amount x (1 - slippage))"));
+            };
+            if !same_inputs {
+                return invalid("the plan's inputs are not the request's");
+            }
+            let tokens = |v: &[(TokenId, _)]| v.iter().map(|x| x.0).collect::<Vec<_>>();
+            let outs: Vec<TokenId> = self.plan.outputs.iter().map(|o| o.token).collect();
+            if tokens(&r.outputs) != outs {
+                return invalid("the plan's outputs are not the request's");
+            }
+            for o in &self.plan.outputs {
+                if req.min_amount_out(o.amount) != o.min_amount {
+                    return invalid("a minimum is not floor(amount x (1 - slippage))");
+                }
+            }
+            if let (Some(w), Some(o)) = (wanted, self.plan.outputs.first()) {
+                if o.amount < w {
+                    return invalid("the output is below the exact-out amount");
                 }
             }
             Ok(())

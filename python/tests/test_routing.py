@@ -108,6 +108,44 @@ def test_dicts_and_json_text_read_the_same(bundled, bundled_request):
     assert a.pools() == b.pools() and a.tokens() == b.tokens()
 
 
+SINGLE = [p for p in INSTANCES if "-single-" in p.name][:4]
+
+
+@pytest.mark.parametrize("path", SINGLE, ids=lambda p: p.stem)
+def test_exact_out(path, quote_example):
+    inst, snap = load(path)
+    full = snap.quote(inst["request"])
+    wanted = full.amount_out // 2
+    plan = snap.quote(inst["request"], exact_out=wanted)
+    plan.verify(snap, inst["request"], exact_out=wanted)
+    spent = plan.inputs[0]["amount"]
+    assert plan.amount_out >= wanted and spent < int(inst["request"]["inputTokens"][0]["amount"])
+    # an exact-in quote of what it spends delivers the same; 1e-6 less of the input does not reach it
+    again = json.loads(json.dumps(inst["request"]))
+    again["inputTokens"][0]["amount"] = str(spent)
+    assert snap.quote(again).amount_out == plan.amount_out
+    again["inputTokens"][0]["amount"] = str(spent - spent // 10**6 - 1)
+    assert snap.quote(again).amount_out < wanted
+    with pytest.raises(swapzap.SwapzapError) as e:  # a plan for less than it spends
+        full.verify(snap, inst["request"], exact_out=full.amount_out + 1)
+    assert e.value.code == 4013
+    if quote_example is not None:
+        out = subprocess.run(
+            [str(quote_example), "--instance", str(path), "--json", "--exact-out", str(wanted)],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        assert json.loads(out) == plan.to_dict()
+    assert [p.to_dict() for p in snap.quote_batch([inst["request"]] * 2, exact_out=wanted)] == [plan.to_dict()] * 2
+
+
+def test_exact_out_errors(bundled, bundled_request):
+    out = bundled.quote(bundled_request).amount_out
+    for bad, code in ((out * 10, 4006), (0, 4010), (-1, 4010), (2**256, 4010), ("5", 4010)):
+        with pytest.raises(swapzap.SwapzapError) as e:
+            bundled.quote(bundled_request, exact_out=bad)
+        assert e.value.code == code, bad
+
+
 def test_options_change_the_plan_as_in_rust(bundled, bundled_request):
     plan = bundled.quote(bundled_request)
     one_hop = bundled.quote(bundled_request, max_hops=1)

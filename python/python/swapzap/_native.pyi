@@ -39,18 +39,28 @@ class Snapshot:
         """The pools as given in the snapshot (dicts of the snapshot schema)."""
     def pool(self, id: str) -> "Pool":
         """One pool by id, for exact pricing."""
-    def quote(self, request: _Json, *, max_hops: Optional[int] = None, gas_price: Optional[float] = None) -> "Plan":
+    def quote(
+        self,
+        request: _Json,
+        *,
+        max_hops: Optional[int] = None,
+        gas_price: Optional[float] = None,
+        exact_out: Optional[SupportsIndex] = None,
+    ) -> "Plan":
         """Quote a spec quote body (``chainId``, ``inputTokens``, ``outputTokens``,
         ``slippageLimitPercent``, ...): validated by the library's rules, routed by
         ``route::quote``. ``max_hops`` (1 to 32) limits the path length (default: none, and the
         bound is over every plan on the snapshot); ``gas_price`` (output base units per gas
-        unit) prices the steps. Raises ``SwapzapError``."""
+        unit) prices the steps; ``exact_out`` asks for at least that many base units of the only
+        output with the least input (to 1e-7 of it), the body's input amount being the most
+        to spend (4006 when even that does not reach it). Raises ``SwapzapError``."""
     def quote_batch(
         self,
         requests: Iterable[_Json],
         *,
         max_hops: Optional[int] = None,
         gas_price: Optional[float] = None,
+        exact_out: Optional[SupportsIndex] = None,
         return_exceptions: Optional[bool] = None,
     ) -> List[Union["Plan", SwapzapError]]:
         """Quote many bodies in parallel with the GIL released: the same plans, in the same order,
@@ -76,9 +86,11 @@ class Plan:
         example's ``--json`` output, ``pretty=False`` one line."""
     def response(self) -> Dict[str, Any]:
         """The spec's quote response body for this plan (no ``pathId``), with the route graph."""
-    def verify(self, snapshot: Snapshot, request: _Json) -> None:
+    def verify(self, snapshot: Snapshot, request: _Json, *, exact_out: Optional[SupportsIndex] = None) -> None:
         """Re-simulate every step exactly on ``snapshot`` and check the plan answers ``request``
-        (inputs, output tokens, minimums). Raises ``SwapzapError`` (4013) when it does not hold."""
+        (inputs, output tokens, minimums; with ``exact_out`` an input of at most the request's
+        and an output of at least ``exact_out``). Raises ``SwapzapError`` (4013) when it does not
+        hold."""
     @property
     def value(self) -> float:
         """The objective value: base units of the output (the basket's value for several)."""
