@@ -7,7 +7,8 @@
 //!
 //! The deployment follows `chainId` (101: chain-101, base58; others: EVM, 0x hex). Prints the
 //! typed request, or the error's code, class, HTTP status and detail and exits with status 1
-//! (2 for a usage or file error). `--sources a,b,c` replaces the known liquidity source ids.
+//! (also for a usage or file error). `--sources a,b,c` replaces the known liquidity source ids;
+//! `--help` prints the usage.
 #![allow(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
 use std::process::ExitCode;
@@ -26,6 +27,8 @@ const DEFAULT_SOURCES: &[&str] = &[
     "orca",
     "meteora",
 ];
+
+const USAGE: &str = "usage: validate [--sources a,b,c] REQUEST.json";
 
 fn report(e: &Error) -> ExitCode {
     println!(
@@ -51,10 +54,20 @@ fn main() -> ExitCode {
     let mut path = None;
     let mut sources: Vec<String> = DEFAULT_SOURCES.iter().map(|s| s.to_string()).collect();
     while let Some(a) = args.next() {
+        if a == "-h" || a == "--help" {
+            println!("{USAGE}");
+            println!(
+                "Validates a quote body (POST /sor/quote/v2, /v2/zap, /v3) for the deployment its"
+            );
+            println!(
+                "chainId names and prints the typed request, or the error code, class and detail."
+            );
+            return ExitCode::SUCCESS;
+        }
         if a == "--sources" {
             let Some(list) = args.next() else {
                 eprintln!("--sources needs a comma-separated list");
-                return ExitCode::from(2);
+                return ExitCode::from(1);
             };
             sources = list.split(',').map(str::to_string).collect();
         } else {
@@ -62,14 +75,14 @@ fn main() -> ExitCode {
         }
     }
     let Some(path) = path else {
-        eprintln!("usage: validate [--sources a,b,c] REQUEST.json");
-        return ExitCode::from(2);
+        eprintln!("{USAGE}");
+        return ExitCode::from(1);
     };
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("{path}: {e}");
-            return ExitCode::from(2);
+            eprintln!("error: {path}: {e}");
+            return ExitCode::from(1);
         }
     };
     let body: QuoteRequest = match serde_json::from_str(&text) {

@@ -1400,6 +1400,7 @@ impl Ctx<'_> {
             gas_units: c.gas,
             gas_price: self.gas().map(|g| g.gas_price),
             bound_max_hops: self.req.max_hops,
+            slippage: self.req.slippage,
         })
     }
 }

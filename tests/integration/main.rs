@@ -5,12 +5,15 @@
 #[path = "../../examples/common/vectors/mod.rs"]
 mod vectors;
 
+mod listing;
+mod plan_json;
 mod pool_vectors;
 mod props_cp;
 mod props_curve;
 mod request;
 mod routing;
 mod zap;
+mod zap_spec;
 
 /// The shared folder beside the repo.
 #[must_use]
