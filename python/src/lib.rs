@@ -13,7 +13,7 @@ use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 use std::sync::Arc;
 use swapzap::error::{Error, RequestError, RouteError};
 use swapzap::graph::{PoolGraph, PoolInfo};
-use swapzap::plan::Plan as RustPlan;
+use swapzap::plan::{Plan as RustPlan, PlanRequest};
 use swapzap::request::{QuoteRequest, Request};
 use swapzap::response::{optimality_gap, GasTable, QuoteResponse};
 use swapzap::route::{self, GasModel, RouteRequest};
@@ -473,11 +473,26 @@ impl Snapshot {
         PyList::new(py, out)
     }
 
-    /// Run a zap body (zap-in, zap-out or LP-to-LP; see `swapzap.pyi`) into an exact plan.
-    fn zap(&self, py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<Plan> {
-        let (_, r) = lift(py, self.validated(request))?;
+    /// Plan a spec zap body (dict or JSON text) with the library's `zap::zap_request`: one
+    /// LP output with proportion 1 is a zap-in (LP-to-LP from LP inputs); LP inputs with token
+    /// outputs are a zap-out. `gas_price` prices the swap legs.
+    #[pyo3(signature = (request, *, gas_price=None))]
+    fn zap(
+        &self,
+        py: Python<'_>,
+        request: &Bound<'_, PyAny>,
+        gas_price: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Plan> {
+        let gas_price = lift(py, QuoteOptions::read(None, gas_price, None))?.gas_price;
+        if gas_price.is_some_and(|p| !(p.is_finite() && p >= 0.0)) {
+            return Err(to_py_err(
+                py,
+                &bad_arg("gas_price must be a finite number >= 0"),
+            ));
+        }
+        let (req, _) = lift(py, self.validated(request))?;
         let graph = &self.graph;
-        let plan = py.detach(|| zap::run(graph, &r));
+        let plan = py.detach(|| zap::run(graph, &req, gas_price));
         lift(py, plan).map(|p| self.plan(p))
     }
 
@@ -573,11 +588,13 @@ impl Plan {
         json_loads(py, &text)
     }
 
-    /// Re-simulate every step exactly on `snapshot` and check the plan answers `request`: the
-    /// same input tokens and amounts (with `exact_out`: at most the request's amount, and the
-    /// output at least `exact_out`), the requested output tokens in order, and each minimum
-    /// equal to `floor(amount × (1 − slippage))`. Raises `SwapzapError` (4013 for a plan that
-    /// does not hold) and returns None otherwise.
+    /// Check the plan against `snapshot` and `request` with the library's
+    /// `Plan::verify_request`: every step re-simulated exactly, and the plan answering the
+    /// request field by field (inputs, zap fee for a zap body, slippage, outputs and minimums,
+    /// refunds, gas units at the plan's gas price, value and bound). With `exact_out` the
+    /// inputs may be less than the request's (same tokens) and the first output must reach
+    /// `exact_out`. Raises `SwapzapError` (4014 naming the field that does not hold, 4013 for
+    /// an exact-out shortfall) and returns None otherwise.
     #[pyo3(signature = (snapshot, request, *, exact_out=None))]
     fn verify(
         &self,
@@ -593,52 +610,39 @@ impl Plan {
                 .map_err(|_| bad_arg("snapshot: a swapzap.Snapshot")),
         )?
         .get();
-        let (req, r) = lift(py, snapshot.validated(request))?;
+        let (req, _) = lift(py, snapshot.validated(request))?;
         let wanted = match exact_out {
             Some(a) if !a.is_none() => Some(lift(py, to_u256(a))?),
             _ => None,
         };
-        lift(py, self.plan.verify(&snapshot.graph).map_err(Error::Route))?;
-        let invalid = |why| Err(Error::Route(RouteError::InvalidPlan { step: None, why }));
+        let graph = &snapshot.graph;
         let check = || -> Res<()> {
-            let mut want = r.inputs.clone();
-            let mut have: Vec<(TokenId, U256)> = self
-                .plan
-                .inputs
-                .iter()
-                .map(|i| (i.token, i.amount))
-                .collect();
-            want.sort();
-            have.sort();
-            let same_inputs = match wanted {
-                None => want == have,
-                Some(_) => {
-                    want.len() == have.len()
-                        && want
-                            .iter()
-                            .zip(&have)
-                            .all(|(w, h)| w.0 == h.0 && h.1 <= w.1)
+            let mut want = PlanRequest::from_request(&req, graph)?;
+            want.gas = self.plan.gas_price.map(GasModel::typical);
+            if let Some(w) = wanted {
+                let invalid = |why| Error::Route(RouteError::InvalidPlan { step: None, why });
+                let spent: Vec<(TokenId, U256)> = self
+                    .plan
+                    .inputs
+                    .iter()
+                    .map(|i| (i.token, i.amount))
+                    .collect();
+                let within = spent.len() == want.inputs.len()
+                    && spent
+                        .iter()
+                        .zip(&want.inputs)
+                        .all(|(s, c)| s.0 == c.0 && s.1 <= c.1);
+                if !within {
+                    return Err(invalid(
+                        "exact-out: the plan spends more than the request allows",
+                    ));
                 }
-            };
-            if !same_inputs {
-                return invalid("the plan's inputs are not the request's");
-            }
-            let tokens = |v: &[(TokenId, _)]| v.iter().map(|x| x.0).collect::<Vec<_>>();
-            let outs: Vec<TokenId> = self.plan.outputs.iter().map(|o| o.token).collect();
-            if tokens(&r.outputs) != outs {
-                return invalid("the plan's outputs are not the request's");
-            }
-            for o in &self.plan.outputs {
-                if req.min_amount_out(o.amount) != o.min_amount {
-                    return invalid("a minimum is not floor(amount x (1 - slippage))");
+                if self.plan.outputs.first().map_or(true, |o| o.amount < w) {
+                    return Err(invalid("exact-out: the output is below the wanted amount"));
                 }
+                want.inputs = spent;
             }
-            if let (Some(w), Some(o)) = (wanted, self.plan.outputs.first()) {
-                if o.amount < w {
-                    return invalid("the output is below the exact-out amount");
-                }
-            }
-            Ok(())
+            Ok(self.plan.verify_request(graph, &want)?)
         };
         lift(py, check())
     }

@@ -169,14 +169,21 @@ def test_unknown_pool_id(bundled):
 
 
 def test_zap_shapes(bundled, bundled_request):
-    # a body that is neither a zap-in (one LP output) nor a zap-out (LP inputs only)
-    assert code_of(bundled.zap, bundled_request) == 5001
+    # a plain swap body is not a zap (5011); an LP among several outputs is not supported (5001)
+    assert code_of(bundled.zap, bundled_request) == 5011
+    lp = [t["address"] for t in bundled.tokens() if t["lp_of"] is not None]
+    two = with_(bundled_request, ["outputTokens"], [{"tokenAddress": lp[0], "proportion": 0.5},
+                                                    {"tokenAddress": lp[1], "proportion": 0.5}])
+    assert code_of(bundled.zap, two) == 5001
+    assert code_of(bundled.zap, bundled_request, gas_price=-1) == 4010
 
 
 def test_verify_refuses_a_plan_for_another_request(bundled, bundled_request):
     plan = bundled.quote(bundled_request)
     other = with_(bundled_request, ["inputTokens", 0, "amount"], "1000")
-    assert code_of(plan.verify, bundled, other) == 4013
+    assert code_of(plan.verify, bundled, other) == 4014  # PlanMismatch naming the inputs
+    looser = with_(bundled_request, ["slippageLimitPercent"], 1)
+    assert code_of(plan.verify, bundled, looser) == 4014
     assert code_of(plan.verify, "snapshot", bundled_request) == 4010
     plan.verify(bundled, bundled_request)
 

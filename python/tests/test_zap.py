@@ -11,19 +11,12 @@ import pytest
 from conftest import REPO
 
 
-def example_plans(exe) -> dict:
-    """Title -> plan dict of the `zap` example's output ("== TITLE (verified)" then JSON)."""
-    out = subprocess.run([str(exe), str(REPO / "data" / "snapshot.json")], check=True, capture_output=True,
-                         text=True).stdout
-    plans = {}
-    dec = json.JSONDecoder()
-    pos = 0
-    while (start := out.find("== ", pos)) >= 0:
-        end = out.index("\n", start)
-        title = out[start + 3 : end].removesuffix(" (verified)")
-        plan, pos = dec.raw_decode(out, end + 1)
-        plans[title] = plan
-    return plans
+def example_plan(exe, body: dict, tmp_path) -> dict:
+    """The `zap` example's plan (`--json`) for a zap body on the bundled snapshot."""
+    path = tmp_path / "zap-request.json"
+    path.write_text(json.dumps(body))
+    out = subprocess.run([str(exe), "--request", str(path), "--json"], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +37,7 @@ def body(inputs, outputs):
     }
 
 
-def test_zaps_match_the_rust_example(bundled, tokens, zap_example):
+def test_zaps_match_the_rust_example(bundled, tokens, zap_example, tmp_path):
     pools = bundled.pools()
     target = next(p for p in pools if p["kind"] == "constant_product"
                   and {tokens["WETH"], tokens["USDC"]} <= set(p["tokens"]))
@@ -60,17 +53,22 @@ def test_zaps_match_the_rust_example(bundled, tokens, zap_example):
     zout_body = body([(lp, half)], [(tokens["USDT"], 1)])
     zout2_body = body([(lp, half)], [(tokens["WETH"], 0.3), (tokens["DAI"], 0.7)])
     l2l_body = body([(lp, half)], [(curve_lp, 1)])
-    plans = {}
-    for title, b in [
-        ("zap-in WBTC + DAI -> WETH/USDC LP", zin_body),
-        ("zap-out LP -> USDT", zout_body),
-        ("zap-out LP -> WETH 30 % / DAI 70 %", zout2_body),
-        ("LP-to-LP WETH/USDC LP -> Curve LP", l2l_body),
-    ]:
+    bundled_zap = json.loads((REPO / "data" / "zap-request.json").read_text())
+    bodies = [zin_body, zout_body, zout2_body, l2l_body, bundled_zap]
+    plans = []
+    for b in bodies:
         plan = bundled.zap(b)
         plan.verify(bundled, b)
-        plans[title] = plan.to_dict()
-    assert {s["kind"] for s in plans["LP-to-LP WETH/USDC LP -> Curve LP"]["steps"]} >= {"burn", "mint"}
+        plans.append(plan.to_dict())
+    assert {s["kind"] for s in plans[3]["steps"]} >= {"burn", "mint"}  # LP-to-LP burns and mints
     if zap_example is None:
         pytest.skip("the zap example is not available (no cargo)")
-    assert example_plans(zap_example) == plans
+    for b, plan in zip(bodies, plans):
+        assert example_plan(zap_example, b, tmp_path) == plan
+
+
+def test_zap_with_gas(bundled, tokens):
+    body = json.loads((REPO / "data" / "zap-request.json").read_text())
+    plan = bundled.zap(body, gas_price=1e-9)
+    plan.verify(bundled, body)
+    assert plan.gas_price == 1e-9
