@@ -66,10 +66,11 @@ class Snapshot:
         """Quote many bodies in parallel with the GIL released: the same plans, in the same order,
         as one by one. A bad request raises (before anything is routed) unless
         ``return_exceptions`` is true, when its ``SwapzapError`` takes its place in the list."""
-    def zap(self, request: _Json) -> "Plan":
-        """Run a zap body: one LP output with proportion 1 is a zap-in (LP-to-LP when every input
-        is an LP token); LP inputs only, with token outputs, is a zap-out. Other shapes raise
-        ``SwapzapError`` 5001."""
+    def zap(self, request: _Json, *, gas_price: Optional[float] = None) -> "Plan":
+        """Plan a spec zap body with the library's ``zap::zap_request``: one LP output with
+        proportion 1 is a zap-in (LP-to-LP from LP inputs); LP inputs with token outputs are a
+        zap-out. A body without LP tokens raises ``SwapzapError`` 5011 (use ``quote``), an LP
+        among several outputs 5001. ``gas_price`` prices the swap legs."""
     def validate(self, request: _Json) -> Dict[str, Any]:
         """Validate a quote body without routing it: the canonical body back, or
         ``SwapzapError`` with the code of the first rule it breaks."""
@@ -87,10 +88,11 @@ class Plan:
     def response(self) -> Dict[str, Any]:
         """The spec's quote response body for this plan (no ``pathId``), with the route graph."""
     def verify(self, snapshot: Snapshot, request: _Json, *, exact_out: Optional[SupportsIndex] = None) -> None:
-        """Re-simulate every step exactly on ``snapshot`` and check the plan answers ``request``
-        (inputs, output tokens, minimums; with ``exact_out`` an input of at most the request's
-        and an output of at least ``exact_out``). Raises ``SwapzapError`` (4013) when it does not
-        hold."""
+        """The library's ``Plan::verify_request``: every step re-simulated exactly on
+        ``snapshot``, and the plan checked against ``request`` field by field (inputs, zap fee,
+        slippage, outputs and minimums, refunds, gas, value, bound). With ``exact_out`` the
+        input may be less than the request's and the output must reach ``exact_out``. Raises
+        ``SwapzapError`` (4014 naming the field, 4013 for an exact-out shortfall)."""
     @property
     def value(self) -> float:
         """The objective value: base units of the output (the basket's value for several)."""
