@@ -80,6 +80,16 @@ pub enum PoolError {
     OracleRevert,
     /// The operation is not defined for this pool family or variant.
     Unsupported(&'static str),
+    /// A concentrated-liquidity swap needs ticks beyond the tick arrays it was given, the
+    /// current tick lies outside them, or the arrays are missing or not contiguous (Orca
+    /// "Invalid tick array sequence", "Tick index out of bounds").
+    TickArraySequence,
+    /// A square-root price outside the pool family's bounds.
+    SqrtPriceOutOfBounds,
+    /// A price limit out of bounds or on the wrong side of the current price.
+    PriceLimit,
+    /// An argument out of its range (the reason names it).
+    InvalidArgument(&'static str),
 }
 
 impl From<MathError> for PoolError {
@@ -113,6 +123,12 @@ impl fmt::Display for PoolError {
             Self::UnreachableOutput => f.write_str("wanted output cannot be reached"),
             Self::OracleRevert => f.write_str("price oracle update reverts"),
             Self::Unsupported(what) => write!(f, "unsupported operation: {what}"),
+            Self::TickArraySequence => {
+                f.write_str("the swap needs ticks beyond the tick arrays given")
+            }
+            Self::SqrtPriceOutOfBounds => f.write_str("square-root price out of bounds"),
+            Self::PriceLimit => f.write_str("price limit out of bounds or on the wrong side"),
+            Self::InvalidArgument(what) => write!(f, "invalid argument: {what}"),
         }
     }
 }

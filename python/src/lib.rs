@@ -929,14 +929,15 @@ impl Pool {
         self.info.source.clone()
     }
 
-    /// `"constant_product"`, `"solidly"` or `"stableswap"`.
+    /// The pool family as the snapshot's `kind` names it (`"constant_product"`, `"solidly"`,
+    /// `"stableswap"`, and the chain-101 families).
     #[getter]
-    fn kind(&self) -> &'static str {
-        match self.info.kind {
-            swapzap::snapshot::PoolKind::ConstantProduct => "constant_product",
-            swapzap::snapshot::PoolKind::Solidly => "solidly",
-            swapzap::snapshot::PoolKind::Stableswap => "stableswap",
-        }
+    fn kind(&self) -> String {
+        // the snapshot schema's own name of the family (serde, snake_case)
+        serde_json::to_value(self.info.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
     }
 
     /// The coin addresses in pool order.

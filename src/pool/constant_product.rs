@@ -8,7 +8,7 @@
 //! # Invariants
 //! `fee_num < fee_den`, `fee_den > 0`, both reserves fit the pair's `uint112` storage.
 
-use super::Amounts;
+use super::{pair, Amounts};
 use crate::error::PoolError;
 use crate::math::wide::{mul_div_128, to_u128};
 use crate::math::{self, add, div, mul, mul_then_div, sqrt, sub};
@@ -55,26 +55,6 @@ pub struct CpBurn {
     pub fee_minted: U256,
     /// The pair after the burn.
     pub pool: ConstantProduct,
-}
-
-#[inline]
-fn pair(i: usize, j: usize) -> Result<(), PoolError> {
-    if i > 1 {
-        return Err(PoolError::TokenIndex {
-            index: i,
-            n_coins: 2,
-        });
-    }
-    if j > 1 {
-        return Err(PoolError::TokenIndex {
-            index: j,
-            n_coins: 2,
-        });
-    }
-    if i == j {
-        return Err(PoolError::SameToken);
-    }
-    Ok(())
 }
 
 impl ConstantProduct {

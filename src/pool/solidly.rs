@@ -11,7 +11,7 @@
 //! `fee_bps < 10000`, decimals ≤ 18. The stable invariant `k` of the reserves is computed once
 //! per state (it is also what the swap's K check compares against).
 
-use super::Amounts;
+use super::{pair, Amounts};
 use crate::error::{MathError, PoolError};
 use crate::math::wide::{mul_div_128, to_u128};
 use crate::math::{
@@ -64,19 +64,6 @@ pub struct SolidlyBurn {
     pub amounts: [U256; 2],
     /// The pool after the burn.
     pub pool: Solidly,
-}
-
-#[inline]
-fn pair(i: usize, j: usize) -> Result<(), PoolError> {
-    for index in [i, j] {
-        if index > 1 {
-            return Err(PoolError::TokenIndex { index, n_coins: 2 });
-        }
-    }
-    if i == j {
-        return Err(PoolError::SameToken);
-    }
-    Ok(())
 }
 
 /// `x·1e18 / 10^dec` with the contract's checked product (`x * 1e18` reverts at 2^256).

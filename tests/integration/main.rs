@@ -5,9 +5,11 @@
 #[path = "../../examples/common/vectors/mod.rs"]
 mod vectors;
 
+mod chain101;
 mod listing;
 mod plan_json;
 mod pool_vectors;
+mod props_101;
 mod props_cp;
 mod props_curve;
 mod request;

@@ -1,8 +1,12 @@
-//! Every vector of ../shared/vectors must reproduce exactly.
+//! Every vector of ../shared/vectors and ../shared/vectors-101 must reproduce exactly.
 use crate::{shared, vectors};
 
 fn run_file(name: &str) {
-    let path = shared().join("vectors").join(name);
+    run_in("vectors", name);
+}
+
+fn run_in(folder: &str, name: &str) {
+    let path = shared().join(folder).join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut failed = Vec::new();
     let mut n = 0usize;
@@ -40,4 +44,19 @@ fn curve_stableswap_vectors() {
 #[test]
 fn curve_stableswap_ng_vectors() {
     run_file("curve_stableswap_ng.jsonl");
+}
+
+#[test]
+fn saber_stableswap_vectors() {
+    run_in("vectors-101", "saber_stableswap.jsonl");
+}
+
+#[test]
+fn spl_token_swap_vectors() {
+    run_in("vectors-101", "spl_token_swap.jsonl");
+}
+
+#[test]
+fn orca_whirlpool_vectors() {
+    run_in("vectors-101", "orca_whirlpool.jsonl");
 }

@@ -1,11 +1,15 @@
-//! Shared runner for the pool vector files of `../shared/vectors` (schema in its README).
+//! Shared runner for the pool vector files of `../shared/vectors` and `../shared/vectors-101`
+//! (schemas in their READMEs).
 //! Used by `tests/` (via `#[path]`) and by `examples/verify_vectors.rs`.
 //! Each family's checks live in their own file; this file only dispatches.
 #![allow(dead_code, clippy::unwrap_used, clippy::arithmetic_side_effects)]
 
 pub mod cp;
 pub mod curve;
+pub mod orca;
+pub mod saber;
 pub mod solidly;
+pub mod spl;
 
 use serde_json::Value;
 
@@ -18,6 +22,9 @@ pub fn check(v: &Value) -> Result<(), String> {
         Some("uniswap_v2") => cp::check(v),
         Some("solidly") => solidly::check(v),
         Some("curve_stableswap" | "curve_stableswap_ng") => curve::check(v),
+        Some("saber_stableswap") => saber::check(v),
+        Some("spl_token_swap") => spl::check(v),
+        Some("orca_whirlpool") => orca::check(v),
         other => Err(format!("unknown family {other:?}")),
     }
 }
@@ -30,4 +37,14 @@ pub fn u(v: &Value) -> swapzap::U256 {
 /// List of decimal strings as U256s.
 pub fn us(v: &Value) -> Vec<swapzap::U256> {
     v.as_array().unwrap().iter().map(u).collect()
+}
+
+/// A two-coin swap's `balances_after` in coin order, from the source and destination balances.
+pub fn balances_after<T: Into<swapzap::U256>>(i: usize, src: T, dst: T) -> Vec<swapzap::U256> {
+    let (s, d) = (src.into(), dst.into());
+    if i == 0 {
+        vec![s, d]
+    } else {
+        vec![d, s]
+    }
 }

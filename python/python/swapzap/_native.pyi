@@ -1,6 +1,6 @@
 """Type stubs of the native module (PyO3). The classes are re-exported by ``swapzap``."""
 
-from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, SupportsIndex, Tuple, Union, final
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, SupportsIndex, Tuple, Union, final
 
 from ._errors import SwapzapError
 
@@ -157,7 +157,7 @@ class Pool:
     def source(self) -> str:
         """The liquidity source id."""
     @property
-    def kind(self) -> Literal["constant_product", "solidly", "stableswap"]:
+    def kind(self) -> str:
         """The pool family."""
     @property
     def tokens(self) -> List[str]:
