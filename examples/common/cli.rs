@@ -158,6 +158,9 @@ fn pool_label(g: &PoolGraph, p: swapzap::units::PoolId) -> (String, String) {
         (PoolKind::Solidly, false) => "volatile",
         (PoolKind::Solidly, true) => "stable",
         (PoolKind::Stableswap, _) => "curve",
+        (PoolKind::SplTokenSwap, _) => "spl x*y=k",
+        (PoolKind::SaberStableswap, _) => "saber",
+        (PoolKind::OrcaWhirlpool, _) => "whirlpool",
     };
     let addr = info.id.rsplit(':').next().unwrap_or(&info.id);
     let n = addr.chars().count();
