@@ -19,6 +19,14 @@
 #![allow(clippy::print_stderr)]
 
 use std::collections::BTreeMap;
+use std::io::Write as _;
+
+/// `println!` that ignores a closed stdout (`quote | head` must not panic).
+macro_rules! out {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
 use std::process::ExitCode;
 use std::time::Instant;
 use swapzap::graph::PoolGraph;
@@ -46,7 +54,7 @@ the route; with no arguments, the bundled data/request.json on data/snapshot.jso
 
 fn usage(ok: bool) -> ExitCode {
     if ok {
-        println!("{USAGE}");
+        out!("{USAGE}");
         ExitCode::SUCCESS
     } else {
         eprintln!("{USAGE}");
@@ -190,7 +198,7 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     if json {
-        println!(
+        out!(
             "{}",
             serde_json::to_string_pretty(&plan.to_json(&graph).unwrap()).unwrap()
         );
@@ -206,7 +214,7 @@ fn main() -> ExitCode {
         }
     };
     let dec = |t: swapzap::units::TokenId| graph.token(t).unwrap().decimals;
-    println!(
+    out!(
         "snapshot: chain {}, {} tokens (LP tokens included), {} pools (graph built in {:?})",
         graph.chain_id(),
         graph.n_tokens(),
@@ -226,14 +234,14 @@ fn main() -> ExitCode {
     let hops = req
         .max_hops
         .map_or_else(|| "no hop limit".to_string(), |h| format!("max {h} hops"));
-    println!(
+    out!(
         "request:  {} -> {}, {hops}",
         ins.join(" + "),
         outs.join(" + ")
     );
     if let (Some(w), Some(o)) = (req.exact_out, plan.outputs.first()) {
         let (t, cap) = req.inputs[0];
-        println!(
+        out!(
             "exact-out: {} {} wanted; spends {} of at most {} {}",
             human(w, dec(o.token)),
             sym(o.token),
@@ -242,7 +250,7 @@ fn main() -> ExitCode {
             sym(t)
         );
     }
-    println!();
+    out!("");
     // totals spent per token, for the share column
     let mut spent: BTreeMap<u32, U256> = BTreeMap::new();
     for s in &plan.steps {
@@ -256,9 +264,15 @@ fn main() -> ExitCode {
             *e += *amount_in;
         }
     }
-    println!(
+    out!(
         "{:>3}  {:<12} {:<17} {:<13} {:>22} {:>22} {:>7}",
-        "#", "source", "pool", "swap", "amount in", "amount out", "share"
+        "#",
+        "source",
+        "pool",
+        "swap",
+        "amount in",
+        "amount out",
+        "share"
     );
     for (k, s) in plan.steps.iter().enumerate() {
         if let Step::Swap {
@@ -293,7 +307,7 @@ fn main() -> ExitCode {
                 amount_in.to_string().parse::<f64>().unwrap()
                     / total.to_string().parse::<f64>().unwrap()
             };
-            println!(
+            out!(
                 "{:>3}  {:<12} {:<17} {:<13} {:>22} {:>22} {:>6.2}%",
                 k + 1,
                 p.source,
@@ -305,10 +319,10 @@ fn main() -> ExitCode {
             );
         }
     }
-    println!("     (share: of all of the step's input token that the plan swaps; for an input token, of the input)");
-    println!();
+    out!("     (share: of all of the step's input token that the plan swaps; for an input token, of the input)");
+    out!("");
     for o in &plan.outputs {
-        println!(
+        out!(
             "output:   {} {}   (minimum after {}% slippage: {})",
             human(o.amount, dec(o.token)),
             sym(o.token),
@@ -329,7 +343,7 @@ fn main() -> ExitCode {
         let scope = plan
             .bound_max_hops
             .map_or_else(String::new, |h| format!(" within {h} hops"));
-        println!(
+        out!(
             "bound:    no plan{scope} can give more than {:.6} {}{} (this plan: {:.6}, gap {:.2e})",
             ub / scale,
             sym(o0),
@@ -338,21 +352,21 @@ fn main() -> ExitCode {
             gap
         );
     }
-    println!(
+    out!(
         "impact:   {:.4}% against mid prices (fees included)",
         plan.price_impact * 100.0
     );
     for r in &plan.refunds {
-        println!(
+        out!(
             "refund:   {} {}",
             human(r.amount, dec(r.token)),
             sym(r.token)
         );
     }
     if plan.gas_units > 0 {
-        println!("gas:      {} units", plan.gas_units);
+        out!("gas:      {} units", plan.gas_units);
     }
-    println!("steps:    {}, verified exactly", plan.steps.len());
-    println!("time:     {quote_time:?} to quote");
+    out!("steps:    {}, verified exactly", plan.steps.len());
+    out!("time:     {quote_time:?} to quote");
     ExitCode::SUCCESS
 }

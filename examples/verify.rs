@@ -12,8 +12,8 @@
 //! body with an LP token is a zap) exactly 1 bps of each input, gas, value and bound. Exit 0
 //! with one line when the plan holds; else exit 1 with the error code, class and detail.
 #![allow(missing_docs, clippy::print_stdout, clippy::print_stderr)]
-#![allow(clippy::arithmetic_side_effects)] // usize column arithmetic in the common helpers
 
+#[macro_use]
 #[path = "common/cli.rs"]
 mod cli;
 
@@ -35,7 +35,7 @@ error code, class and detail.
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "-h" || a == "--help") {
-        println!("{USAGE}");
+        cli::emit(&format!("{USAGE}\n"));
         return ExitCode::SUCCESS;
     }
     if args.is_empty() {
@@ -44,7 +44,7 @@ fn main() -> ExitCode {
     }
     match run(&args) {
         Ok(line) => {
-            println!("{line}");
+            cli::emit(&format!("{line}\n"));
             ExitCode::SUCCESS
         }
         Err(f) => report(&f),

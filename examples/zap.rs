@@ -14,8 +14,8 @@
 //! rebalancing swap and the refunds; `--json` prints the plan JSON alone (what
 //! `examples/verify.rs` reads back). Errors print their code, class and remedies and exit 1.
 #![allow(missing_docs, clippy::print_stdout, clippy::print_stderr)]
-#![allow(clippy::arithmetic_side_effects)] // usize column arithmetic in the common helpers
 
+#[macro_use]
 #[path = "common/cli.rs"]
 mod cli;
 
@@ -41,7 +41,7 @@ A plain swap body (no LP token) is refused: use the quote example.";
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "-h" || a == "--help") {
-        println!("{USAGE}");
+        cli::emit(&format!("{USAGE}\n"));
         return ExitCode::SUCCESS;
     }
     match run(&args) {
@@ -90,16 +90,18 @@ fn run(args: &[String]) -> Result<(), Fail> {
     if json {
         let text = serde_json::to_string_pretty(&z.plan.to_json(&graph)?)
             .map_err(|e| Fail::Plain(e.to_string()))?;
-        println!("{text}");
+        cli::emit(&format!("{text}\n"));
         return Ok(());
     }
-    print_table(&graph, &req, &z);
+    cli::emit(&table(&graph, &req, &z));
     Ok(())
 }
 
-fn print_table(g: &PoolGraph, req: &swapzap::request::Request, z: &swapzap::zap::ZapPlan) {
+fn table(g: &PoolGraph, req: &swapzap::request::Request, z: &swapzap::zap::ZapPlan) -> String {
+    let mut out = String::new();
     let plan = &z.plan;
-    println!(
+    say!(
+        out,
         "snapshot:  chain {}, {} tokens (LP tokens included), {} pools",
         g.chain_id(),
         g.n_tokens(),
@@ -120,7 +122,8 @@ fn print_table(g: &PoolGraph, req: &swapzap::request::Request, z: &swapzap::zap:
         ZapKind::In => "zap-in",
         ZapKind::Out => "zap-out",
     };
-    println!(
+    say!(
+        out,
         "request:   {kind}, {} -> {}, slippage {} %",
         ins.join(" + "),
         outs.join(" + "),
@@ -132,7 +135,8 @@ fn print_table(g: &PoolGraph, req: &swapzap::request::Request, z: &swapzap::zap:
             .iter()
             .map(|t| amount(g, t.token, t.amount))
             .collect();
-        println!(
+        say!(
+            out,
             "zap fee:   {} bps of each input (swapMulti): {}",
             f.rate_bps,
             if taken.is_empty() {
@@ -142,17 +146,18 @@ fn print_table(g: &PoolGraph, req: &swapzap::request::Request, z: &swapzap::zap:
             }
         );
     }
-    println!();
+    say!(out);
     for line in cli::step_table(g, plan) {
-        println!("  {line}");
+        say!(out, "  {line}");
     }
-    println!();
+    say!(out);
     for o in &plan.outputs {
         let label = match z.kind {
             ZapKind::In => "minted:",
             ZapKind::Out => "output:",
         };
-        println!(
+        say!(
+            out,
             "{label:<10} {}   (minimum after {} % slippage: {})",
             amount(g, o.token, o.amount),
             req.slippage,
@@ -188,23 +193,26 @@ fn print_table(g: &PoolGraph, req: &swapzap::request::Request, z: &swapzap::zap:
             ),
             _ => "none needed (the holdings already match the pool's ratio)".to_string(),
         };
-        println!(
+        say!(
+            out,
             "target:    {id} (LP minted by the final mint: {})",
             z.minted
         );
-        println!("rebalance: {what}");
+        say!(out, "rebalance: {what}");
     }
     for r in &plan.refunds {
-        println!(
+        say!(
+            out,
             "refund:    {} (not taken by the mint, returned to the user)",
             amount(g, r.token, r.amount)
         );
     }
     if plan.gas_units > 0 {
-        println!("gas:       {} units", plan.gas_units);
+        say!(out, "gas:       {} units", plan.gas_units);
     }
-    println!(
+    say!(out,
         "verified:  {} steps re-simulated exactly; inputs, fee, outputs, minimums and refunds answer the request",
         plan.steps.len()
     );
+    out
 }

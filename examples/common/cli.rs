@@ -4,6 +4,26 @@
 #![allow(dead_code)]
 
 use std::process::ExitCode;
+
+/// `writeln!` into a `String` of stdout lines (written at once by [`emit`]).
+#[allow(unused_macros)]
+macro_rules! say {
+    ($o:expr) => {{
+        $o.push('\n');
+    }};
+    ($o:expr, $($t:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($o, $($t)*);
+    }};
+}
+
+/// Write `text` to stdout; a closed pipe (`| head`) is not an error of the example and does
+/// not panic.
+pub fn emit(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
 use swapzap::graph::PoolGraph;
 use swapzap::plan::{Plan, Step};
 use swapzap::request::{QuoteRequest, Request};
@@ -83,7 +103,7 @@ pub fn flag_value(args: &[String], flag: &str) -> Result<Option<String>, Fail> {
     match args.iter().position(|a| a == flag) {
         None => Ok(None),
         Some(k) => args
-            .get(k + 1)
+            .get(k.saturating_add(1))
             .filter(|v| !v.starts_with("--"))
             .cloned()
             .map(Some)
@@ -111,8 +131,8 @@ pub fn human(a: U256, decimals: u8) -> String {
     if d == 0 {
         return s;
     }
-    let s = format!("{s:0>width$}", width = d + 1);
-    let (i, f) = s.split_at(s.len() - d);
+    let s = format!("{s:0>width$}", width = d.saturating_add(1));
+    let (i, f) = s.split_at(s.len().saturating_sub(d));
     let f = f.trim_end_matches('0');
     let f = f[..f.len().min(6)].trim_end_matches('0');
     if f.is_empty() && i.trim_start_matches('0').is_empty() && !a.is_zero() {
@@ -257,7 +277,14 @@ pub fn step_table(g: &PoolGraph, plan: &Plan) -> Vec<String> {
             ),
         };
         let (source, label) = pool_label(g, pool);
-        rows.push([(k + 1).to_string(), source, label, what, ins, outs]);
+        rows.push([
+            k.saturating_add(1).to_string(),
+            source,
+            label,
+            what,
+            ins,
+            outs,
+        ]);
     }
     let mut width = [0usize; 6];
     for r in &rows {

@@ -888,3 +888,75 @@ proptest! {
         }
     }
 }
+
+/// Not a check: writes generated instances in the format of `../shared/routing/instances`
+/// (heavy trades on 400, 1200 and 2000 pools; one input, two inputs, or two outputs 30/70) to
+/// the folder named by `SWAPZAP_WRITE_INSTANCES`, for `score.py`, which recomputes their
+/// optimum. `cargo test --release --test integration write_generated_instances -- --ignored`.
+#[test]
+#[ignore]
+fn write_generated_instances() {
+    let Ok(dir) = std::env::var("SWAPZAP_WRITE_INSTANCES") else {
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let user = "0x31Ad0fB76c7b4AAd8Afc25dA1eCC71afF19808Db";
+    for (t, p) in [(60usize, 400usize), (180, 1200), (300, 2000)] {
+        let (_, m) = small_market(900 + p as u64, t, p);
+        let heavy = route_gen::heavy_requests(&m, t, 7 + p as u64);
+        let addr = |k: TokenId| m.snapshot.tokens[k.0 as usize].address.clone();
+        let prices: serde_json::Map<String, Value> = m
+            .snapshot
+            .tokens
+            .iter()
+            .zip(&m.prices)
+            .map(|(tk, pr)| (tk.address.clone(), serde_json::json!(pr)))
+            .collect();
+        for k in 0..9 {
+            let r = &heavy[k];
+            let (from, amount) = r.inputs[0];
+            let to = r.outputs[0].0;
+            let mut inputs =
+                vec![serde_json::json!({"tokenAddress": addr(from), "amount": amount.to_string()})];
+            let mut outputs = vec![serde_json::json!({"tokenAddress": addr(to), "proportion": 1})];
+            let kind = match k % 3 {
+                0 => "single",
+                1 => {
+                    let (f2, a2) = heavy[k + 1].inputs[0];
+                    if f2 == from || f2 == to {
+                        continue;
+                    }
+                    inputs.push(serde_json::json!({"tokenAddress": addr(f2), "amount": (a2 / 10).to_string()}));
+                    "multi_input"
+                }
+                _ => {
+                    let to2 = heavy[k + 1].outputs[0].0;
+                    if to2 == from || to2 == to {
+                        continue;
+                    }
+                    outputs = vec![
+                        serde_json::json!({"tokenAddress": addr(to), "proportion": 0.3}),
+                        serde_json::json!({"tokenAddress": addr(to2), "proportion": 0.7}),
+                    ];
+                    "multi_output"
+                }
+            };
+            let name = format!("gen-{p}p-{k}-{kind}");
+            let inst = serde_json::json!({
+                "name": name,
+                "snapshot": serde_json::to_value(&m.snapshot).unwrap(),
+                "request": {
+                    "chainId": m.snapshot.chain_id,
+                    "inputTokens": inputs,
+                    "outputTokens": outputs,
+                    "slippageLimitPercent": 0.5,
+                    "userAddr": user,
+                },
+                "meta": { "kind": kind, "n_tokens": t, "n_pools": p,
+                          "reference_prices_usd": prices },
+            });
+            std::fs::write(dir.join(format!("{name}.json")), inst.to_string()).unwrap();
+        }
+    }
+}
