@@ -176,6 +176,15 @@ fn main() -> ExitCode {
         }
     };
     let graph_time = t_graph.elapsed();
+    if let Ok(valid) = body.validate(&graph.sources()) {
+        if swapzap::zap::is_zap_body(&graph, &valid) {
+            eprintln!(
+                "error: this body names an LP token: it is a zap; use the zap tool \
+                 (cargo run --release --example zap -- --snapshot FILE --request FILE)"
+            );
+            return ExitCode::from(1);
+        }
+    }
     let mut req = match route::RouteRequest::from_body(&body, &graph) {
         Ok(r) => r,
         Err(e) => return report("request", &e),
@@ -264,16 +273,17 @@ fn main() -> ExitCode {
             *e += *amount_in;
         }
     }
-    out!(
-        "{:>3}  {:<12} {:<17} {:<13} {:>22} {:>22} {:>7}",
-        "#",
-        "source",
-        "pool",
-        "swap",
-        "amount in",
-        "amount out",
-        "share"
-    );
+    // the step table: every column as wide as its widest cell
+    let mut rows: Vec<[String; 8]> = vec![[
+        "#".into(),
+        "source".into(),
+        "pool".into(),
+        "kind".into(),
+        "swap".into(),
+        "amount in".into(),
+        "amount out".into(),
+        "share".into(),
+    ]];
     for (k, s) in plan.steps.iter().enumerate() {
         if let Step::Swap {
             pool,
@@ -295,10 +305,9 @@ fn main() -> ExitCode {
             };
             let addr = p.id.rsplit(':').next().unwrap_or(&p.id);
             let short = format!(
-                "{}..{} {}",
+                "{}..{}",
                 &addr[..6.min(addr.len())],
-                &addr[addr.len().saturating_sub(4)..],
-                kind
+                &addr[addr.len().saturating_sub(4)..]
             );
             let total = spent.get(&token_in.0).copied().unwrap_or_default();
             let share = if total.is_zero() {
@@ -307,17 +316,44 @@ fn main() -> ExitCode {
                 amount_in.to_string().parse::<f64>().unwrap()
                     / total.to_string().parse::<f64>().unwrap()
             };
-            out!(
-                "{:>3}  {:<12} {:<17} {:<13} {:>22} {:>22} {:>6.2}%",
-                k + 1,
-                p.source,
+            rows.push([
+                (k + 1).to_string(),
+                p.source.clone(),
                 short,
+                kind.to_string(),
                 format!("{}->{}", sym(*token_in), sym(*token_out)),
                 human(*amount_in, dec(*token_in)),
                 human(*amount_out, dec(*token_out)),
-                share * 100.0
-            );
+                format!("{:.2}%", share * 100.0),
+            ]);
         }
+    }
+    let mut w = [0usize; 8];
+    for r in &rows {
+        for (wi, c) in w.iter_mut().zip(r) {
+            *wi = (*wi).max(c.chars().count());
+        }
+    }
+    for r in &rows {
+        out!(
+            "{:>w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {:<w4$}  {:>w5$}  {:>w6$}  {:>w7$}",
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            r[5],
+            r[6],
+            r[7],
+            w0 = w[0],
+            w1 = w[1],
+            w2 = w[2],
+            w3 = w[3],
+            w4 = w[4],
+            w5 = w[5],
+            w6 = w[6],
+            w7 = w[7]
+        );
     }
     out!("     (share: of all of the step's input token that the plan swaps; for an input token, of the input)");
     out!("");
