@@ -218,6 +218,9 @@ fn market(n_tokens: usize, n_pools: usize) -> Snapshot {
             reserves: vec![raw(usd / 2.0, ta.3, ta.2), raw(usd / 2.0, tb.3, tb.2)],
             ..Default::default()
         };
+        // a supply consistent with the reserves (LP operations need one): isqrt(r0 r1)
+        let r: Vec<U256> = p.reserves.iter().map(|x| x.parse().unwrap()).collect();
+        p.total_supply = Some((r[0] * r[1]).integer_sqrt().to_string());
         match kind {
             0 | 1 => {
                 p.source = if kind == 0 { "uniswap-v2" } else { "sushiswap" }.into();

@@ -33,6 +33,14 @@ def raw(sym, usd, dev=0.0):
     return str(int(usd * (1.0 + dev) / t["price"] * 10 ** t["decimals"]))
 
 
+def supply(pool):
+    """A two-coin pool's LP supply, consistent with its reserves: isqrt(r0 * r1), the supply of
+    a pair whose liquidity only ever moved in proportion (the first mint's 1000-unit lock is
+    part of it). Without a supply the library refuses LP operations on the pool."""
+    r0, r1 = (int(x) for x in pool["reserves"])
+    pool["total_supply"] = str(math.isqrt(r0 * r1))
+
+
 def cp(source, a, b, usd_depth, fee_num=3, fee_den=1000):
     half = fee_num / fee_den / 2
     dev = rng.uniform(-half, half) * 0.9
@@ -41,6 +49,7 @@ def cp(source, a, b, usd_depth, fee_num=3, fee_den=1000):
                       tokens=[tok[a]["address"], tok[b]["address"]],
                       reserves=[raw(a, usd_depth / 2), raw(b, usd_depth / 2, dev)],
                       fee=dict(num=str(fee_num), den=str(fee_den))))
+    supply(pools[-1])
 
 
 def solidly(a, b, usd_depth, stable, fee_bps):
@@ -54,6 +63,7 @@ def solidly(a, b, usd_depth, stable, fee_bps):
                       reserves=[raw(a, usd_depth / 2 * skew), raw(b, usd_depth / 2 / skew, dev)],
                       stable=stable, fee_bps=str(fee_bps),
                       decimals=[tok[a]["decimals"], tok[b]["decimals"]]))
+    supply(pools[-1])
 
 
 def curve(name, syms, usd_depth, A, fee):

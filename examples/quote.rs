@@ -19,6 +19,14 @@
 #![allow(clippy::print_stderr)]
 
 use std::collections::BTreeMap;
+use std::io::Write as _;
+
+/// `println!` that ignores a closed stdout (`quote | head` must not panic).
+macro_rules! out {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
 use std::process::ExitCode;
 use std::time::Instant;
 use swapzap::graph::PoolGraph;
@@ -46,7 +54,7 @@ the route; with no arguments, the bundled data/request.json on data/snapshot.jso
 
 fn usage(ok: bool) -> ExitCode {
     if ok {
-        println!("{USAGE}");
+        out!("{USAGE}");
         ExitCode::SUCCESS
     } else {
         eprintln!("{USAGE}");
@@ -168,6 +176,15 @@ fn main() -> ExitCode {
         }
     };
     let graph_time = t_graph.elapsed();
+    if let Ok(valid) = body.validate(&graph.sources()) {
+        if swapzap::zap::is_zap_body(&graph, &valid) {
+            eprintln!(
+                "error: this body names an LP token: it is a zap; use the zap tool \
+                 (cargo run --release --example zap -- --snapshot FILE --request FILE)"
+            );
+            return ExitCode::from(1);
+        }
+    }
     let mut req = match route::RouteRequest::from_body(&body, &graph) {
         Ok(r) => r,
         Err(e) => return report("request", &e),
@@ -190,7 +207,7 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     if json {
-        println!(
+        out!(
             "{}",
             serde_json::to_string_pretty(&plan.to_json(&graph).unwrap()).unwrap()
         );
@@ -206,7 +223,7 @@ fn main() -> ExitCode {
         }
     };
     let dec = |t: swapzap::units::TokenId| graph.token(t).unwrap().decimals;
-    println!(
+    out!(
         "snapshot: chain {}, {} tokens (LP tokens included), {} pools (graph built in {:?})",
         graph.chain_id(),
         graph.n_tokens(),
@@ -226,14 +243,14 @@ fn main() -> ExitCode {
     let hops = req
         .max_hops
         .map_or_else(|| "no hop limit".to_string(), |h| format!("max {h} hops"));
-    println!(
+    out!(
         "request:  {} -> {}, {hops}",
         ins.join(" + "),
         outs.join(" + ")
     );
     if let (Some(w), Some(o)) = (req.exact_out, plan.outputs.first()) {
         let (t, cap) = req.inputs[0];
-        println!(
+        out!(
             "exact-out: {} {} wanted; spends {} of at most {} {}",
             human(w, dec(o.token)),
             sym(o.token),
@@ -242,7 +259,7 @@ fn main() -> ExitCode {
             sym(t)
         );
     }
-    println!();
+    out!("");
     // totals spent per token, for the share column
     let mut spent: BTreeMap<u32, U256> = BTreeMap::new();
     for s in &plan.steps {
@@ -256,10 +273,17 @@ fn main() -> ExitCode {
             *e += *amount_in;
         }
     }
-    println!(
-        "{:>3}  {:<12} {:<17} {:<13} {:>22} {:>22} {:>7}",
-        "#", "source", "pool", "swap", "amount in", "amount out", "share"
-    );
+    // the step table: every column as wide as its widest cell
+    let mut rows: Vec<[String; 8]> = vec![[
+        "#".into(),
+        "source".into(),
+        "pool".into(),
+        "kind".into(),
+        "swap".into(),
+        "amount in".into(),
+        "amount out".into(),
+        "share".into(),
+    ]];
     for (k, s) in plan.steps.iter().enumerate() {
         if let Step::Swap {
             pool,
@@ -281,10 +305,9 @@ fn main() -> ExitCode {
             };
             let addr = p.id.rsplit(':').next().unwrap_or(&p.id);
             let short = format!(
-                "{}..{} {}",
+                "{}..{}",
                 &addr[..6.min(addr.len())],
-                &addr[addr.len().saturating_sub(4)..],
-                kind
+                &addr[addr.len().saturating_sub(4)..]
             );
             let total = spent.get(&token_in.0).copied().unwrap_or_default();
             let share = if total.is_zero() {
@@ -293,22 +316,49 @@ fn main() -> ExitCode {
                 amount_in.to_string().parse::<f64>().unwrap()
                     / total.to_string().parse::<f64>().unwrap()
             };
-            println!(
-                "{:>3}  {:<12} {:<17} {:<13} {:>22} {:>22} {:>6.2}%",
-                k + 1,
-                p.source,
+            rows.push([
+                (k + 1).to_string(),
+                p.source.clone(),
                 short,
+                kind.to_string(),
                 format!("{}->{}", sym(*token_in), sym(*token_out)),
                 human(*amount_in, dec(*token_in)),
                 human(*amount_out, dec(*token_out)),
-                share * 100.0
-            );
+                format!("{:.2}%", share * 100.0),
+            ]);
         }
     }
-    println!("     (share: of all of the step's input token that the plan swaps; for an input token, of the input)");
-    println!();
+    let mut w = [0usize; 8];
+    for r in &rows {
+        for (wi, c) in w.iter_mut().zip(r) {
+            *wi = (*wi).max(c.chars().count());
+        }
+    }
+    for r in &rows {
+        out!(
+            "{:>w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {:<w4$}  {:>w5$}  {:>w6$}  {:>w7$}",
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            r[5],
+            r[6],
+            r[7],
+            w0 = w[0],
+            w1 = w[1],
+            w2 = w[2],
+            w3 = w[3],
+            w4 = w[4],
+            w5 = w[5],
+            w6 = w[6],
+            w7 = w[7]
+        );
+    }
+    out!("     (share: of all of the step's input token that the plan swaps; for an input token, of the input)");
+    out!("");
     for o in &plan.outputs {
-        println!(
+        out!(
             "output:   {} {}   (minimum after {}% slippage: {})",
             human(o.amount, dec(o.token)),
             sym(o.token),
@@ -329,7 +379,7 @@ fn main() -> ExitCode {
         let scope = plan
             .bound_max_hops
             .map_or_else(String::new, |h| format!(" within {h} hops"));
-        println!(
+        out!(
             "bound:    no plan{scope} can give more than {:.6} {}{} (this plan: {:.6}, gap {:.2e})",
             ub / scale,
             sym(o0),
@@ -338,21 +388,21 @@ fn main() -> ExitCode {
             gap
         );
     }
-    println!(
+    out!(
         "impact:   {:.4}% against mid prices (fees included)",
         plan.price_impact * 100.0
     );
     for r in &plan.refunds {
-        println!(
+        out!(
             "refund:   {} {}",
             human(r.amount, dec(r.token)),
             sym(r.token)
         );
     }
     if plan.gas_units > 0 {
-        println!("gas:      {} units", plan.gas_units);
+        out!("gas:      {} units", plan.gas_units);
     }
-    println!("steps:    {}, verified exactly", plan.steps.len());
-    println!("time:     {quote_time:?} to quote");
+    out!("steps:    {}, verified exactly", plan.steps.len());
+    out!("time:     {quote_time:?} to quote");
     ExitCode::SUCCESS
 }

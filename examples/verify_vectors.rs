@@ -57,6 +57,8 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
+const USAGE: &str = "usage: verify_vectors [--results FILE] [--baselines] PATH... (vector files or folders of .jsonl files)";
+
 fn main() -> ExitCode {
     let mut args: Vec<String> = Vec::new();
     let mut results_path: Option<String> = None;
@@ -72,13 +74,17 @@ fn main() -> ExitCode {
                 }
             },
             "--baselines" => baselines = true,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                println!("Checks pool-operation vectors (../shared/vectors) and zap-in vectors (../shared/zap),");
+                println!("detected by content: a line per file, `N passed, M failed`, exit 1 on a failure.");
+                return ExitCode::SUCCESS;
+            }
             _ => args.push(a),
         }
     }
     if args.is_empty() {
-        eprintln!(
-            "usage: verify_vectors [--results FILE] [--baselines] PATH... (vector files or folders of .jsonl files)"
-        );
+        eprintln!("{USAGE}");
         return ExitCode::from(2);
     }
     let mut results = String::new();

@@ -1,115 +1,218 @@
-//! A zap-in and a zap-out on the bundled snapshot (`data/snapshot.json`).
+//! Quote a zap (the spec's `POST /sor/quote/v2/zap` body) on a pool snapshot.
 //!
-//! ```sh
-//! cargo run --release --example zap [-- SNAPSHOT.json]
+//! ```text
+//! cargo run --release --example zap                      # bundled data/snapshot.json + data/zap-request.json
+//! cargo run --release --example zap -- --snapshot S.json --request R.json [--json]
+//! options: --gas-price P (output base units per gas unit; typical per-step gas)
 //! ```
 //!
-//! 1. Zap-in: WBTC and DAI (two tokens outside the pool, any ratio) into the LP of the first
-//!    WETH/USDC constant-product pool: the swap legs are routed into WETH and USDC, the target
-//!    pool's own optimal swap rebalances, the mint takes the least amounts that mint the most.
-//! 2. Zap-out: half of that LP into USDT (100 %), then into WETH 30 % / DAI 70 %.
-//! 3. LP-to-LP: the same LP into a Curve LP.
-//!
-//! Every plan is checked with `Plan::verify` and printed as JSON.
-#![allow(
-    missing_docs,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::print_stdout,
-    clippy::print_stderr
-)]
+//! The body is validated by the spec's rules for its `chainId` on the snapshot's sources, then
+//! planned by `swapzap::zap::zap_request`: zap-in (tokens and LP tokens into the one LP of
+//! `outputTokens`, proportion 1; LP-to-LP), or zap-out (LP tokens, and tokens, into tokens by
+//! their proportions). The plan is checked with `Plan::verify_request` before it is printed:
+//! a table of its steps, the LP minted or the outputs with their minimums, the zap fee, the
+//! rebalancing swap and the refunds; `--json` prints the plan JSON alone (what
+//! `examples/verify.rs` reads back). Errors print their code, class and remedies and exit 1.
+#![allow(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
-use num_rational::Ratio;
+#[macro_use]
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::{amount, human, report, sym, Fail};
+use std::process::ExitCode;
 use swapzap::graph::PoolGraph;
-use swapzap::plan::Plan;
-use swapzap::snapshot::{PoolKind, Snapshot};
-use swapzap::units::TokenId;
-use swapzap::zap::{lp_to_lp, zap_in, zap_out, ZapOptions};
-use swapzap::U256;
+use swapzap::plan::{PlanRequest, Step};
+use swapzap::route::GasModel;
+use swapzap::zap::{zap_request, Rebalance, ZapKind, ZapOptions};
+use swapzap::{Error, ZapError};
 
-fn token(g: &PoolGraph, symbol: &str) -> TokenId {
-    (0..g.n_tokens() as u32)
-        .map(TokenId)
-        .find(|t| g.token(*t).unwrap().symbol == symbol)
-        .unwrap_or_else(|| panic!("no token {symbol}"))
-}
+const USAGE: &str = "usage: zap [--snapshot FILE --request FILE] [--json] [--gas-price P]
 
-fn units(g: &PoolGraph, t: TokenId, whole: f64) -> U256 {
-    let d = g.token(t).unwrap().decimals;
-    U256::from((whole * 1e6) as u64) * U256::exp10(d as usize) / U256::from(1_000_000u32)
-}
+Plans a zap body of the spec (POST /sor/quote/v2/zap) on a pool snapshot:
+  zap-in   inputTokens: tokens and/or LP tokens; outputTokens: one LP token, proportion 1
+  zap-out  inputTokens: LP tokens (and tokens); outputTokens: tokens with proportions
+  LP->LP   an LP token in, another LP token out
+With no arguments: the bundled data/zap-request.json on data/snapshot.json.
+  --json         the plan JSON alone (read back by the verify example)
+  --gas-price P  price swap steps at typical gas units, P output base units per unit
+A plain swap body (no LP token) is refused: use the quote example.";
 
-fn show(g: &PoolGraph, title: &str, plan: &Plan) {
-    plan.verify(g)
-        .unwrap_or_else(|e| panic!("{title}: plan does not verify: {e}"));
-    println!("== {title} (verified)");
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&plan.to_json(g).unwrap()).unwrap()
-    );
-}
-
-fn main() {
-    let path = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "data/snapshot.json".to_string());
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let snap: Snapshot = serde_json::from_str(&text).unwrap();
-    let g = PoolGraph::from_snapshot(&snap).unwrap();
-    let (weth, usdc, usdt, dai, wbtc) = (
-        token(&g, "WETH"),
-        token(&g, "USDC"),
-        token(&g, "USDT"),
-        token(&g, "DAI"),
-        token(&g, "WBTC"),
-    );
-    let target = g
-        .pools()
-        .iter()
-        .position(|p| {
-            p.kind == PoolKind::ConstantProduct
-                && p.tokens.contains(&weth)
-                && p.tokens.contains(&usdc)
-        })
-        .expect("a WETH/USDC constant-product pool");
-    let target = swapzap::units::PoolId(target as u32);
-    let lp = g.lp_token(target).unwrap();
-    let opts = ZapOptions::default();
-
-    // 1. Zap-in from two outside tokens at an arbitrary ratio.
-    let inputs = [(wbtc, units(&g, wbtc, 0.5)), (dai, units(&g, dai, 7_000.0))];
-    let z = zap_in(&g, &inputs, lp, &opts).unwrap();
-    println!(
-        "zap-in: {} LP of pool {} minted, rebalance {:?}, fee {} bps",
-        z.minted,
-        g.pool(target).unwrap().id,
-        z.rebalance,
-        z.plan.zap_fee.as_ref().map_or(0, |f| f.rate_bps)
-    );
-    show(&g, "zap-in WBTC + DAI -> WETH/USDC LP", &z.plan);
-
-    // 2. Zap-out of half of it into USDT, then into WETH/DAI by 30/70.
-    let half = z.minted / U256::from(2u8);
-    let out1 = zap_out(&g, &[(lp, half)], &[(usdt, Ratio::new(1, 1))], &opts).unwrap();
-    show(&g, "zap-out LP -> USDT", &out1);
-    let out2 = zap_out(
-        &g,
-        &[(lp, half)],
-        &[(weth, Ratio::new(3, 10)), (dai, Ratio::new(7, 10))],
-        &opts,
-    )
-    .unwrap();
-    show(&g, "zap-out LP -> WETH 30 % / DAI 70 %", &out2);
-
-    // 3. LP-to-LP into a Curve pool, if the snapshot has one.
-    if let Some(k) = g
-        .pools()
-        .iter()
-        .position(|p| p.kind == PoolKind::Stableswap)
-    {
-        let curve_lp = g.lp_token(swapzap::units::PoolId(k as u32)).unwrap();
-        let z2 = lp_to_lp(&g, &[(lp, half)], curve_lp, &opts).unwrap();
-        println!("lp-to-lp: {} LP of pool {}", z2.minted, g.pools()[k].id);
-        show(&g, "LP-to-LP WETH/USDC LP -> Curve LP", &z2.plan);
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        cli::emit(&format!("{USAGE}\n"));
+        return ExitCode::SUCCESS;
     }
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            let code = report(&f);
+            if let Fail::Typed(Error::Zap(ZapError::NotAZap)) = f {
+                eprintln!("  this body is a plain swap: run the quote example on it");
+            }
+            code
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<(), Fail> {
+    if let Some(a) = cli::unknown_arg(
+        args,
+        &["--json"],
+        &["--snapshot", "--request", "--gas-price"],
+    ) {
+        return Err(Fail::Plain(format!("unknown argument {a}\n{USAGE}")));
+    }
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
+    let snap_path =
+        cli::flag_value(args, "--snapshot")?.unwrap_or_else(|| format!("{data}/snapshot.json"));
+    let req_path =
+        cli::flag_value(args, "--request")?.unwrap_or_else(|| format!("{data}/zap-request.json"));
+    let gas_price = match cli::flag_value(args, "--gas-price")? {
+        None => None,
+        Some(p) => match p.parse::<f64>() {
+            Ok(x) if x.is_finite() && x >= 0.0 => Some(x),
+            _ => return Err(Fail::Plain(format!("--gas-price {p}: not a number ≥ 0"))),
+        },
+    };
+    let json = args.iter().any(|a| a == "--json");
+    let graph = cli::graph_of(cli::read_json(&snap_path)?)?;
+    let req = cli::validate_body(cli::read_json(&req_path)?, &graph)?;
+    let opts = ZapOptions {
+        gas: gas_price.map(GasModel::typical),
+        ..ZapOptions::default()
+    };
+    let z = zap_request(&graph, &req, &opts)?;
+    let mut want = PlanRequest::from_request(&req, &graph)?;
+    want.gas = opts.gas;
+    z.plan.verify_request(&graph, &want)?;
+    if json {
+        let text = serde_json::to_string_pretty(&z.plan.to_json(&graph)?)
+            .map_err(|e| Fail::Plain(e.to_string()))?;
+        cli::emit(&format!("{text}\n"));
+        return Ok(());
+    }
+    cli::emit(&table(&graph, &req, &z));
+    Ok(())
+}
+
+fn table(g: &PoolGraph, req: &swapzap::request::Request, z: &swapzap::zap::ZapPlan) -> String {
+    let mut out = String::new();
+    let plan = &z.plan;
+    say!(
+        out,
+        "snapshot:  chain {}, {} tokens (LP tokens included), {} pools",
+        g.chain_id(),
+        g.n_tokens(),
+        g.n_pools()
+    );
+    let ins: Vec<String> = plan
+        .inputs
+        .iter()
+        .map(|i| amount(g, i.token, i.amount))
+        .collect();
+    let outs: Vec<String> = req
+        .outputs
+        .iter()
+        .zip(&plan.outputs)
+        .map(|(w, o)| format!("{} ({})", sym(g, o.token), w.proportion))
+        .collect();
+    let kind = match z.kind {
+        ZapKind::In => "zap-in",
+        ZapKind::Out => "zap-out",
+    };
+    say!(
+        out,
+        "request:   {kind}, {} -> {}, slippage {} %",
+        ins.join(" + "),
+        outs.join(" + "),
+        req.slippage
+    );
+    if let Some(f) = &plan.zap_fee {
+        let taken: Vec<String> = f
+            .taken
+            .iter()
+            .map(|t| amount(g, t.token, t.amount))
+            .collect();
+        say!(
+            out,
+            "zap fee:   {} bps of each input (swapMulti): {}",
+            f.rate_bps,
+            if taken.is_empty() {
+                "nothing (inputs below 10000 base units)".to_string()
+            } else {
+                taken.join(" + ")
+            }
+        );
+    }
+    say!(out);
+    for line in cli::step_table(g, plan) {
+        say!(out, "  {line}");
+    }
+    say!(out);
+    for o in &plan.outputs {
+        let label = match z.kind {
+            ZapKind::In => "minted:",
+            ZapKind::Out => "output:",
+        };
+        say!(
+            out,
+            "{label:<10} {}   (minimum after {} % slippage: {})",
+            amount(g, o.token, o.amount),
+            req.slippage,
+            human(o.min_amount, cli::dec(g, o.token))
+        );
+    }
+    if let (Some(p), Some(rb)) = (z.pool, z.rebalance) {
+        let id = g.pool(p).map_or("?".to_string(), |i| i.id.clone());
+        // the rebalancing swap is the target pool's swap right before the final mint
+        let n = plan.steps.len();
+        let swap = plan.steps.get(n.saturating_sub(2)..).and_then(|s| match s {
+            [Step::Swap {
+                pool,
+                token_in,
+                token_out,
+                amount_in,
+                amount_out,
+            }, Step::Mint { .. }]
+                if *pool == p =>
+            {
+                Some(format!(
+                    "{} -> {}",
+                    amount(g, *token_in, *amount_in),
+                    amount(g, *token_out, *amount_out)
+                ))
+            }
+            _ => None,
+        });
+        let what = match (rb, swap) {
+            (Rebalance::Swapped, Some(s)) => format!("swapped {s} in the target pool"),
+            (Rebalance::BelowThreshold { wasted_ppm }, _) => format!(
+                "skipped: the imbalance wastes {wasted_ppm} ppm, below the threshold (refunded)"
+            ),
+            _ => "none needed (the holdings already match the pool's ratio)".to_string(),
+        };
+        say!(
+            out,
+            "target:    {id} (LP minted by the final mint: {})",
+            z.minted
+        );
+        say!(out, "rebalance: {what}");
+    }
+    for r in &plan.refunds {
+        say!(
+            out,
+            "refund:    {} (not taken by the mint, returned to the user)",
+            amount(g, r.token, r.amount)
+        );
+    }
+    if plan.gas_units > 0 {
+        say!(out, "gas:       {} units", plan.gas_units);
+    }
+    say!(out,
+        "verified:  {} steps re-simulated exactly; inputs, fee, outputs, minimums and refunds answer the request",
+        plan.steps.len()
+    );
+    out
 }

@@ -454,6 +454,16 @@ pub enum RequestError {
     UserAddrMismatch,
     /// Assembly of a quote made without `userAddr`.
     QuoteWithoutUserAddr,
+    /// A query parameter of a listing endpoint (`order_by`, `order_dir`, `limit`, `offset`) with
+    /// a value it does not take (see [`crate::listing`]).
+    InvalidQueryParam {
+        /// the parameter
+        name: &'static str,
+        /// the value given
+        value: String,
+        /// what is wrong
+        why: &'static str,
+    },
 }
 
 impl RequestError {
@@ -481,7 +491,9 @@ impl RequestError {
             Self::InputIsOutput { output, .. } => Field::OutputTokenAddress(*output),
             Self::InvalidPathId | Self::StaleQuote { .. } => Field::PathId,
             Self::UserAddrMismatch | Self::QuoteWithoutUserAddr => Field::UserAddr,
-            Self::EmptyWhitelist | Self::AllSourcesExcluded => return None,
+            Self::EmptyWhitelist | Self::AllSourcesExcluded | Self::InvalidQueryParam { .. } => {
+                return None
+            }
         })
     }
 
@@ -515,6 +527,7 @@ impl RequestError {
             Self::StaleQuote { .. } => 3071,
             Self::UserAddrMismatch => 3072,
             Self::QuoteWithoutUserAddr => 3073,
+            Self::InvalidQueryParam { .. } => 3080,
         }
     }
 }
@@ -641,6 +654,9 @@ impl fmt::Display for RequestError {
             Self::QuoteWithoutUserAddr => f.write_str(
                 "the quote was made without userAddr and cannot be assembled; quote again with userAddr",
             ),
+            Self::InvalidQueryParam { name, value, why } => {
+                write!(f, "query parameter {name}={value:?}: {why}")
+            }
         }
     }
 }
@@ -754,6 +770,62 @@ pub enum RouteError {
         /// what the whole input amount delivers
         best: U256,
     },
+    /// An LP operation (mint, burn, zap) on a pool whose snapshot entry gives no
+    /// `total_supply` (the pool's id).
+    NoSupply(String),
+    /// A plan read back (or checked against its request) that does not hold: the field, the
+    /// element or step, and what is wrong (see [`crate::plan::Plan::verify_request`]).
+    PlanMismatch {
+        /// the field of the plan
+        field: PlanField,
+        /// the index within the field (`steps[k]`, `outputs[k]`, ...), when one element is wrong
+        index: Option<usize>,
+        /// what is wrong
+        why: &'static str,
+    },
+}
+
+/// A field of a [`crate::plan::Plan`] (and of its JSON), named by [`RouteError::PlanMismatch`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PlanField {
+    /// `inputs`
+    Inputs,
+    /// `steps`
+    Steps,
+    /// `outputs` (token or amount)
+    Outputs,
+    /// `outputs[k].min_amount`
+    MinAmount,
+    /// `refunds`
+    Refunds,
+    /// `zap_fee`
+    ZapFee,
+    /// `gas_units`
+    GasUnits,
+    /// `value`
+    Value,
+    /// `upper_bound`
+    UpperBound,
+    /// `slippage`
+    Slippage,
+}
+
+impl fmt::Display for PlanField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Inputs => "inputs",
+            Self::Steps => "steps",
+            Self::Outputs => "outputs",
+            Self::MinAmount => "min_amount",
+            Self::Refunds => "refunds",
+            Self::ZapFee => "zap_fee",
+            Self::GasUnits => "gas_units",
+            Self::Value => "value",
+            Self::UpperBound => "upper_bound",
+            Self::Slippage => "slippage",
+        })
+    }
 }
 
 impl From<MathError> for RouteError {
@@ -812,6 +884,27 @@ impl fmt::Display for RouteError {
                 "the input amount delivers at most {best} of the {wanted} wanted: raise the input amount or ask for less"
             ),
             Self::Math(e) => write!(f, "route arithmetic: {e}"),
+            Self::NoSupply(pool) => write!(
+                f,
+                "pool {pool}: the snapshot gives no total_supply, so no LP can be minted or burned"
+            ),
+            Self::PlanMismatch {
+                field,
+                index: Some(i),
+                why,
+            } => {
+                let at = if *field == PlanField::Steps {
+                    "step "
+                } else {
+                    ""
+                };
+                write!(f, "plan {field}[{at}{i}]: {why}")
+            }
+            Self::PlanMismatch {
+                field,
+                index: None,
+                why,
+            } => write!(f, "plan {field}: {why}"),
         }
     }
 }
@@ -835,6 +928,8 @@ impl RouteError {
             Self::TokenOutOfRange(_) => 4011,
             Self::PoolOutOfRange(_) => 4012,
             Self::InvalidPlan { .. } => 4013,
+            Self::PlanMismatch { .. } => 4014,
+            Self::NoSupply(_) => 4022,
             Self::Simulation(_) => 4020,
             Self::Math(_) => 4021,
             Self::Duplicate(_) => 4030,
@@ -857,7 +952,8 @@ impl RouteError {
             | Self::BadRequest(_)
             | Self::TokenOutOfRange(_)
             | Self::PoolOutOfRange(_)
-            | Self::InvalidPlan { .. } => ErrorClass::Validation,
+            | Self::InvalidPlan { .. }
+            | Self::PlanMismatch { .. } => ErrorClass::Validation,
             Self::SearchBudgetExceeded
             | Self::Duplicate(_)
             | Self::BadNumber { .. }
@@ -872,7 +968,8 @@ impl RouteError {
             | Self::TooManyHops { .. }
             | Self::AllRoutesFiltered
             | Self::Simulation(_)
-            | Self::Math(_) => ErrorClass::NoRoute,
+            | Self::Math(_)
+            | Self::NoSupply(_) => ErrorClass::NoRoute,
         }
     }
 }
@@ -913,6 +1010,8 @@ pub enum ZapError {
     },
     /// The router failed on a swap leg of the zap.
     Route(RouteError),
+    /// The body names no LP token: a plain swap, for the swap quote, not a zap.
+    NotAZap,
 }
 
 impl From<RouteError> for ZapError {
@@ -952,6 +1051,9 @@ impl fmt::Display for ZapError {
             Self::Math(e) => write!(f, "zap math: {e}"),
             Self::NoRoute { from, to } => write!(f, "no route from token {from} to token {to}"),
             Self::Route(e) => write!(f, "zap route leg: {e}"),
+            Self::NotAZap => f.write_str(
+                "no LP token among the inputs or outputs: a plain swap, quote it as a swap",
+            ),
         }
     }
 }
@@ -975,6 +1077,7 @@ impl ZapError {
             Self::Pool(_) => 5008,
             Self::Math(_) => 5009,
             Self::Route(_) => 5010,
+            Self::NotAZap => 5011,
         }
     }
 
@@ -991,7 +1094,8 @@ impl ZapError {
             | Self::AmountCount { .. }
             | Self::EmptyInput
             | Self::UnknownToken(_)
-            | Self::Proportions => ErrorClass::Validation,
+            | Self::Proportions
+            | Self::NotAZap => ErrorClass::Validation,
         }
     }
 }
@@ -1109,6 +1213,7 @@ impl Error {
     /// | 3071 | validation | 400 | stale quote (60 s or older): quote again |
     /// | 3072 | validation | 400 | assemble `userAddr` differs from the quote's |
     /// | 3073 | validation | 400 | quote made without `userAddr` cannot be assembled |
+    /// | 3080 | validation | 400 | token-list query parameter (`order_by`, `order_dir`, `limit`, `offset`) out of its values |
     /// | 4000 | no-route | 422 | no route joins the inputs to the outputs |
     /// | 4001 | no-route | 422 | insufficient liquidity for the amount |
     /// | 4002 | validation | 400 | unknown token (check the token list) |
@@ -1120,8 +1225,10 @@ impl Error {
     /// | 4011 | validation | 400 | token id outside the graph |
     /// | 4012 | validation | 400 | pool id outside the graph |
     /// | 4013 | validation | 400 | plan verification failed |
+    /// | 4014 | validation | 400 | plan does not answer its request, or cannot be read back (field and step named) |
     /// | 4020 | no-route | 422 | exact simulation of the route failed |
     /// | 4021 | no-route | 422 | route arithmetic overflow (amount too large to carry) |
+    /// | 4022 | no-route | 422 | LP operation on a pool whose snapshot gives no `total_supply` |
     /// | 4030 | retryable | 503 | snapshot: duplicate token or pool |
     /// | 4031 | retryable | 503 | snapshot: bad number |
     /// | 4032 | retryable | 503 | snapshot: bad pool |
@@ -1140,6 +1247,7 @@ impl Error {
     /// | 5008 | no-route | 422 | zap: a pool step reverts |
     /// | 5009 | no-route | 422 | zap: arithmetic overflow (amount too large) |
     /// | 5010 | (the route error's class) | (as the route error) | zap: the router failed on a swap leg |
+    /// | 5011 | validation | 400 | zap: no LP token in the body (a plain swap: use the swap quote) |
     ///
     /// Ranges: 1000-1999 math, 2000-2999 pools, 3000-3999 requests, 4000-4999 routing,
     /// 5000-5999 zaps. The same table is in `docs/error-codes.md`.

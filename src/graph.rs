@@ -59,6 +59,10 @@ pub struct PoolInfo {
     pub lp_token: TokenId,
     /// The exact state.
     pub pool: Pool,
+    /// Whether the snapshot gives the LP `total_supply`. Without it the state carries a
+    /// stand-in (√(r0·r1), or Σ xp for Curve) so that the pool's swaps are defined, and LP
+    /// operations on it (mint, burn, zaps) are refused with a typed error.
+    pub supply_known: bool,
 }
 
 /// A snapshot pool left out of the graph because the exact math refuses its state; the rest
@@ -296,9 +300,8 @@ impl PoolGraph {
                 field: "reserves",
             })?);
         }
-        // LP total supply: informational in the snapshot. When missing, a V2-style
-        // √(r0·r1) (stable-swap: Σ xp) is assumed, so the solidly fee index and mint/burn
-        // are defined.
+        // LP total supply. When missing, a V2-style √(r0·r1) (stable-swap: Σ xp) stands in so
+        // the pool's state is defined for swaps; LP operations check `supply_known`.
         let total_supply = match &p.total_supply {
             Some(s) => num(pid_str, "total_supply", Some(s))?,
             None => default_supply(p, &reserves),
@@ -376,6 +379,7 @@ impl PoolGraph {
             tokens: toks,
             lp_token: lp,
             pool,
+            supply_known: p.total_supply.is_some(),
         });
         Ok(())
     }
@@ -390,6 +394,20 @@ impl PoolGraph {
     #[must_use]
     pub fn n_tokens(&self) -> usize {
         self.tokens.len()
+    }
+
+    /// The pool `p` when its LP supply is known (LP operations are defined on it).
+    ///
+    /// # Errors
+    /// [`RouteError::PoolOutOfRange`] for an unknown id; [`RouteError::BadPool`] when the
+    /// snapshot gives no `total_supply` for the pool.
+    pub fn lp_pool(&self, p: PoolId) -> Result<&PoolInfo, RouteError> {
+        let info = self.pool(p).ok_or(RouteError::PoolOutOfRange(p.0))?;
+        if info.supply_known {
+            Ok(info)
+        } else {
+            Err(RouteError::NoSupply(info.id.clone()))
+        }
     }
 
     /// Number of pools.
@@ -655,7 +673,17 @@ fn build_exact(
                 reserves.first().copied().unwrap_or_default(),
                 reserves.get(1).copied().unwrap_or_default(),
             ];
-            let pool = Pool::ConstantProduct(ConstantProduct::new(r, fnum, fden, total_supply)?);
+            let k_last = match &p.k_last {
+                Some(k) => parse_u256_dec(k).ok_or(RouteError::BadNumber {
+                    pool: id.clone(),
+                    field: "k_last",
+                })?,
+                None => U256::zero(),
+            };
+            let pool = Pool::ConstantProduct(
+                ConstantProduct::new(r, fnum, fden, total_supply)?
+                    .with_protocol_fee(k_last, p.fee_on.unwrap_or(false)),
+            );
             #[allow(clippy::arithmetic_side_effects)] // f64, fnum < fden
             let gamma = 1.0 - fnum as f64 / fden as f64;
             Ok((pool, FamilyParams::Cp { gamma }))

@@ -57,6 +57,7 @@ extern crate alloc;
 
 pub mod error;
 pub mod graph;
+pub mod listing;
 pub mod math;
 pub mod plan;
 pub mod pool;
@@ -69,6 +70,7 @@ pub mod units;
 pub mod zap;
 
 pub use error::{
-    Error, ErrorBody, ErrorClass, MathError, PoolError, RequestError, RouteError, ZapError,
+    Error, ErrorBody, ErrorClass, MathError, PlanField, PoolError, RequestError, RouteError,
+    ZapError,
 };
 pub use primitive_types::{U256, U512};

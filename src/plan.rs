@@ -3,12 +3,14 @@
 //! Every amount in a plan comes from integer simulation of the pools as their contracts compute
 //! them; floats appear only in informational fields (`price_impact`, `upper_bound`).
 
-use crate::error::RouteError;
+use crate::error::{PlanField, RouteError};
 use crate::graph::PoolGraph;
 use crate::pool::Pool;
+use crate::route::{GasModel, RouteRequest};
 use crate::units::{PoolId, TokenId};
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
+use num_rational::Ratio;
 use primitive_types::U256;
 
 /// One step of a plan, executed in order on the evolving pool states.
@@ -128,6 +130,133 @@ pub struct Plan {
     /// graph (any path length, all pools the source filters allow), `Some(h)` when the request
     /// set a hop limit and it bounds the plans whose paths have at most `h` hops.
     pub bound_max_hops: Option<usize>,
+    /// The slippage limit the plan was made with, as a fraction (0.005 = 0.5 %): every
+    /// `min_amount` is `floor(amount × (1 − slippage))`.
+    pub slippage: Ratio<u64>,
+}
+
+/// What a plan must answer, in graph terms: the request it was made for. See
+/// [`Plan::verify_request`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanRequest {
+    /// Input tokens and the exact amounts to spend (repeated tokens are summed).
+    pub inputs: Vec<(TokenId, U256)>,
+    /// Output tokens, in the request's order, with their proportions.
+    pub outputs: Vec<(TokenId, Ratio<u64>)>,
+    /// The slippage limit as a fraction.
+    pub slippage: Ratio<u64>,
+    /// The zap fee rate in basis points for a zap (`Some`), `None` for a swap (no zap fee).
+    pub zap_fee_bps: Option<u32>,
+    /// The gas model the plan was priced with, if any.
+    pub gas: Option<GasModel>,
+}
+
+impl PlanRequest {
+    /// A swap request of the router.
+    #[must_use]
+    pub fn swap(req: &RouteRequest) -> Self {
+        Self {
+            inputs: req.inputs.clone(),
+            outputs: req.outputs.clone(),
+            slippage: req.slippage,
+            zap_fee_bps: None,
+            gas: req.gas,
+        }
+    }
+
+    /// A zap with these inputs and outputs under `opts` (fee rate, slippage, gas).
+    #[must_use]
+    pub fn zap(
+        inputs: &[(TokenId, U256)],
+        outputs: &[(TokenId, Ratio<u64>)],
+        opts: &crate::zap::ZapOptions,
+    ) -> Self {
+        Self {
+            inputs: inputs.to_vec(),
+            outputs: outputs.to_vec(),
+            slippage: opts.slippage,
+            zap_fee_bps: Some(opts.fee_bps),
+            gas: opts.gas,
+        }
+    }
+
+    /// A validated spec body on `graph`: a zap (fee [`crate::zap::ZAP_FEE_BPS`]) when an LP
+    /// token is among its inputs or outputs, else a swap; no gas model.
+    ///
+    /// # Errors
+    /// Those of [`RouteRequest::from_request`] (an address the graph does not hold).
+    pub fn from_request(
+        req: &crate::request::Request,
+        graph: &PoolGraph,
+    ) -> Result<Self, RouteError> {
+        let r = RouteRequest::from_request(req, graph)?;
+        let mut p = Self::swap(&r);
+        if crate::zap::is_zap_body(graph, req) {
+            p.zap_fee_bps = Some(crate::zap::ZAP_FEE_BPS);
+        }
+        Ok(p)
+    }
+}
+
+/// Gas units of `steps` under `gas`: the model's units for every swap step by its pool's
+/// family (burns and mints are not priced); 0 without a model and on chain 101 (no gas
+/// pricing there). The same count the router puts in [`Plan::gas_units`].
+#[must_use]
+pub fn swap_gas_units(steps: &[Step], graph: &PoolGraph, gas: Option<&GasModel>) -> u64 {
+    let Some(gm) = gas else { return 0 };
+    if graph.chain_id() == crate::graph::CHAIN_101 {
+        return 0;
+    }
+    steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Swap { pool, .. } => graph.pool(*pool).map(|p| gm.units(p.kind)),
+            _ => None,
+        })
+        .fold(0u64, u64::saturating_add)
+}
+
+/// `floor(amount × (1 − s))` for a slippage fraction `s` in [0, 1].
+///
+/// # Errors
+/// [`RouteError::PlanMismatch`] on [`PlanField::Slippage`] for a fraction outside [0, 1].
+pub fn min_after_slippage(amount: U256, s: Ratio<u64>) -> Result<U256, RouteError> {
+    let (n, d) = (*s.numer(), *s.denom());
+    if d == 0 || n > d {
+        return Err(RouteError::PlanMismatch {
+            field: PlanField::Slippage,
+            index: None,
+            why: "not a fraction in [0, 1]",
+        });
+    }
+    Ok(crate::math::mul_div(
+        amount,
+        U256::from(d.saturating_sub(n)),
+        U256::from(d),
+    )?)
+}
+
+fn mismatch(field: PlanField, index: Option<usize>, why: &'static str) -> RouteError {
+    RouteError::PlanMismatch { field, index, why }
+}
+
+/// Token amounts as a map, summing repeats; `Err(k)` at the first index whose token repeats
+/// when `distinct`.
+fn amount_map(
+    items: impl Iterator<Item = (TokenId, U256)>,
+    distinct: bool,
+) -> Result<BTreeMap<TokenId, U256>, Option<usize>> {
+    let mut m: BTreeMap<TokenId, U256> = BTreeMap::new();
+    for (k, (t, a)) in items.enumerate() {
+        match m.get_mut(&t) {
+            Some(_) if distinct => return Err(Some(k)),
+            Some(v) => *v = v.checked_add(a).ok_or(None)?,
+            None => {
+                m.insert(t, a);
+            }
+        }
+    }
+    Ok(m)
 }
 
 fn credit(
@@ -200,6 +329,11 @@ impl Plan {
             let info = graph
                 .pool(pool_id)
                 .ok_or(RouteError::PoolOutOfRange(pool_id.0))?;
+            if !matches!(step, Step::Swap { .. }) && !info.supply_known {
+                return Err(bad(
+                    "an LP step on a pool whose snapshot gives no total_supply",
+                ));
+            }
             let state = states.get(&pool_id).unwrap_or(&info.pool);
             let next = match step {
                 Step::Swap {
@@ -324,6 +458,174 @@ impl Plan {
             .map(|b| (b - self.value) / b)
     }
 
+    /// [`Plan::verify`], and that the plan answers `want`, field by field:
+    ///
+    /// * `inputs`: exactly the request's tokens and amounts (repeats summed), each once;
+    /// * `zap_fee`: none for a swap; for a zap the documented rate, and exactly
+    ///   `floor(amount × rate / 10000)` of each input (zero fees omitted), nothing else;
+    /// * `slippage`: the request's; `outputs`: one per requested token, in the request's order;
+    ///   each `min_amount` exactly `floor(amount × (1 − slippage))`;
+    /// * `steps`: every step re-simulated exactly, in order, on the states the earlier steps
+    ///   leave, spending only what is held ([`Plan::verify`]); the inputs less the fee are spent
+    ///   exactly: what the steps leave is the outputs plus the refunds;
+    /// * `refunds`: only what is left, each token once, never an output token, never zero;
+    /// * `gas_units`: the gas model's count of the swap steps ([`swap_gas_units`]);
+    /// * `value`: finite; for one output its amount less the gas cost (to 1e-9 relative, the
+    ///   float's own rounding); `upper_bound`, when given, not below `value`.
+    ///
+    /// Output proportions of several outputs are not checked here (they hold at mid prices,
+    /// which are a search quantity, not part of the plan).
+    ///
+    /// # Errors
+    /// [`RouteError::PlanMismatch`] naming the field and the element or step; the errors of
+    /// [`Plan::verify`] for a step are reported as [`PlanField::Steps`] at that step.
+    pub fn verify_request(&self, graph: &PoolGraph, want: &PlanRequest) -> Result<(), RouteError> {
+        use PlanField as F;
+        // inputs
+        let want_in = amount_map(want.inputs.iter().copied(), false)
+            .map_err(|_| mismatch(F::Inputs, None, "request amounts overflow"))?;
+        let got_in = amount_map(self.inputs.iter().map(|i| (i.token, i.amount)), true)
+            .map_err(|k| mismatch(F::Inputs, k, "token listed twice"))?;
+        for (k, i) in self.inputs.iter().enumerate() {
+            match want_in.get(&i.token) {
+                None => return Err(mismatch(F::Inputs, Some(k), "not an input of the request")),
+                Some(a) if *a != i.amount => {
+                    return Err(mismatch(
+                        F::Inputs,
+                        Some(k),
+                        "amount differs from the request's",
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+        if got_in.len() != want_in.len() {
+            return Err(mismatch(F::Inputs, None, "a requested input is missing"));
+        }
+        // zap fee
+        match (want.zap_fee_bps, &self.zap_fee) {
+            (None, None) => {}
+            (None, Some(_)) => return Err(mismatch(F::ZapFee, None, "a swap takes no zap fee")),
+            (Some(_), None) => return Err(mismatch(F::ZapFee, None, "the zap fee is missing")),
+            (Some(bps), Some(f)) => {
+                if f.rate_bps != bps {
+                    return Err(mismatch(
+                        F::ZapFee,
+                        None,
+                        "rate differs from the documented rate",
+                    ));
+                }
+                let mut fees = BTreeMap::new();
+                for (t, a) in &got_in {
+                    let fee = crate::math::mul_div(*a, U256::from(bps), U256::from(10_000u32))?;
+                    if !fee.is_zero() {
+                        fees.insert(*t, fee);
+                    }
+                }
+                let taken = amount_map(f.taken.iter().map(|t| (t.token, t.amount)), true)
+                    .map_err(|k| mismatch(F::ZapFee, k, "token charged twice"))?;
+                for (k, t) in f.taken.iter().enumerate() {
+                    if fees.get(&t.token) != Some(&t.amount) {
+                        return Err(mismatch(
+                            F::ZapFee,
+                            Some(k),
+                            "not floor(input amount × rate / 10000)",
+                        ));
+                    }
+                }
+                if taken.len() != fees.len() {
+                    return Err(mismatch(F::ZapFee, None, "an input's fee is missing"));
+                }
+            }
+        }
+        // slippage and outputs
+        if self.slippage != want.slippage {
+            return Err(mismatch(F::Slippage, None, "differs from the request's"));
+        }
+        if self.outputs.len() != want.outputs.len() {
+            return Err(mismatch(
+                F::Outputs,
+                None,
+                "not one output per requested token",
+            ));
+        }
+        for (k, (o, w)) in self.outputs.iter().zip(&want.outputs).enumerate() {
+            if o.token != w.0 {
+                return Err(mismatch(
+                    F::Outputs,
+                    Some(k),
+                    "token is not the request's output at this place",
+                ));
+            }
+            if o.min_amount != min_after_slippage(o.amount, self.slippage)? {
+                return Err(mismatch(
+                    F::MinAmount,
+                    Some(k),
+                    "not floor(amount × (1 − slippage))",
+                ));
+            }
+        }
+        // refunds: each token once, never zero, never an output
+        let mut seen = alloc::collections::BTreeSet::new();
+        for (k, r) in self.refunds.iter().enumerate() {
+            if r.amount.is_zero() {
+                return Err(mismatch(F::Refunds, Some(k), "a zero refund"));
+            }
+            if self.outputs.iter().any(|o| o.token == r.token) {
+                return Err(mismatch(
+                    F::Refunds,
+                    Some(k),
+                    "an output token refunded (it belongs in outputs)",
+                ));
+            }
+            if !seen.insert(r.token) {
+                return Err(mismatch(F::Refunds, Some(k), "token refunded twice"));
+            }
+        }
+        // the steps, and conservation
+        self.verify(graph).map_err(|e| match e {
+            RouteError::InvalidPlan { step: Some(k), why } => mismatch(F::Steps, Some(k), why),
+            RouteError::InvalidPlan { step: None, why } => mismatch(F::Outputs, None, why),
+            other => other,
+        })?;
+        // gas, value, bound
+        let gas = want
+            .gas
+            .filter(|_| graph.chain_id() != crate::graph::CHAIN_101);
+        if self.gas_units != swap_gas_units(&self.steps, graph, gas.as_ref()) {
+            return Err(mismatch(
+                F::GasUnits,
+                None,
+                "differs from the gas model's count of the swap steps",
+            ));
+        }
+        if !self.value.is_finite() {
+            return Err(mismatch(F::Value, None, "not a finite number"));
+        }
+        if let [o] = self.outputs.as_slice() {
+            #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+            let (expect, tol) = {
+                let cost = gas.map_or(0.0, |g| self.gas_units as f64 * g.gas_price);
+                let e = crate::response::u256_to_f64(o.amount) - cost;
+                (e, 1e-9 * e.abs().max(1.0))
+            };
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            if (self.value - expect).abs() > tol {
+                return Err(mismatch(
+                    F::Value,
+                    None,
+                    "not the output amount less the gas cost",
+                ));
+            }
+        }
+        if let Some(ub) = self.upper_bound {
+            if ub.is_nan() || ub < self.value {
+                return Err(mismatch(F::UpperBound, None, "below the plan's value"));
+            }
+        }
+        Ok(())
+    }
+
     /// The JSON view of the plan (ids and addresses from `graph`, amounts as decimal strings):
     /// `steps` with `pool`, `token_in`, `token_out`, `amount_in`, `amount_out` (the format of
     /// `../shared/routing/README.md` §7) and `outputs` with `token`, `amount`, `min_amount`,
@@ -335,17 +637,29 @@ impl Plan {
     pub fn to_json(&self, graph: &PoolGraph) -> Result<json::PlanJson, RouteError> {
         json::PlanJson::new(self, graph)
     }
+
+    /// The plan a JSON view describes on `graph` ([`json::PlanJson::to_plan`]): the way back
+    /// from [`Plan::to_json`]. `Plan::from_json(&p.to_json(g)?, g) == p`.
+    ///
+    /// # Errors
+    /// Those of [`json::PlanJson::to_plan`].
+    #[cfg(feature = "serde")]
+    pub fn from_json(json: &json::PlanJson, graph: &PoolGraph) -> Result<Self, RouteError> {
+        json.to_plan(graph)
+    }
 }
 
 /// The serialisable view of a [`Plan`] (see [`Plan::to_json`]).
 #[cfg(feature = "serde")]
 pub mod json {
-    use super::{Plan, Step, TokenAmount};
-    use crate::error::RouteError;
+    use super::{Output, Plan, Step, TokenAmount, ZapFee};
+    use crate::error::{PlanField, RouteError};
     use crate::graph::PoolGraph;
+    use crate::units::parse_u256_dec;
     use crate::units::{PoolId, TokenId};
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
+    use num_rational::Ratio;
     use primitive_types::U256;
 
     /// A token and a decimal-string amount.
@@ -457,6 +771,19 @@ pub mod json {
         /// the hop limit the bound is over (absent: every plan)
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub bound_max_hops: Option<usize>,
+        /// the slippage limit the plan was made with (see [`Plan::slippage`]); needed to read
+        /// the plan back
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub slippage: Option<FractionJson>,
+    }
+
+    /// An exact fraction, numerator and denominator as decimal strings.
+    #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub struct FractionJson {
+        /// numerator
+        pub num: String,
+        /// denominator
+        pub den: String,
     }
 
     impl PlanJson {
@@ -553,6 +880,135 @@ pub mod json {
                 gas_price: p.gas_price,
                 bound_gap: p.bound_gap(),
                 bound_max_hops: p.bound_max_hops,
+                slippage: Some(FractionJson {
+                    num: p.slippage.numer().to_string(),
+                    den: p.slippage.denom().to_string(),
+                }),
+            })
+        }
+
+        /// The plan this JSON describes, on `graph` (addresses and pool ids resolved in it,
+        /// amounts parsed exactly). Nothing is checked beyond the form: use
+        /// [`Plan::verify_request`] to trust it.
+        ///
+        /// # Errors
+        /// [`RouteError::PlanMismatch`] naming the field and element (or step) whose address,
+        /// pool id or number cannot be read, or a missing `slippage`.
+        pub fn to_plan(&self, g: &PoolGraph) -> Result<Plan, RouteError> {
+            use PlanField as F;
+            let bad = |field, index, why| RouteError::PlanMismatch { field, index, why };
+            let tok = |a: &str, field, k| {
+                g.token_id(a)
+                    .ok_or_else(|| bad(field, Some(k), "token address not in the snapshot"))
+            };
+            let num = |x: &str, field, k| {
+                parse_u256_dec(x).ok_or_else(|| bad(field, Some(k), "not a decimal amount"))
+            };
+            let nums = |v: &[String], k| -> Result<Vec<U256>, RouteError> {
+                v.iter().map(|x| num(x, F::Steps, k)).collect()
+            };
+            let amounts = |v: &[AmountJson], field| -> Result<Vec<TokenAmount>, RouteError> {
+                v.iter()
+                    .enumerate()
+                    .map(|(k, a)| {
+                        Ok(TokenAmount {
+                            token: tok(&a.token, field, k)?,
+                            amount: num(&a.amount, field, k)?,
+                        })
+                    })
+                    .collect()
+            };
+            let mut steps = Vec::with_capacity(self.steps.len());
+            for (k, s) in self.steps.iter().enumerate() {
+                let pool = |id: &str| {
+                    g.pool_id(id)
+                        .ok_or_else(|| bad(F::Steps, Some(k), "pool not in the snapshot"))
+                };
+                steps.push(match s {
+                    StepJson::Swap {
+                        pool: p,
+                        token_in,
+                        token_out,
+                        amount_in,
+                        amount_out,
+                    } => Step::Swap {
+                        pool: pool(p)?,
+                        token_in: tok(token_in, F::Steps, k)?,
+                        token_out: tok(token_out, F::Steps, k)?,
+                        amount_in: num(amount_in, F::Steps, k)?,
+                        amount_out: num(amount_out, F::Steps, k)?,
+                    },
+                    StepJson::Mint {
+                        pool: p,
+                        amounts_in,
+                        lp_out,
+                    } => Step::Mint {
+                        pool: pool(p)?,
+                        amounts_in: nums(amounts_in, k)?,
+                        lp_out: num(lp_out, F::Steps, k)?,
+                    },
+                    StepJson::Burn {
+                        pool: p,
+                        lp_in,
+                        amounts_out,
+                    } => Step::Burn {
+                        pool: pool(p)?,
+                        lp_in: num(lp_in, F::Steps, k)?,
+                        amounts_out: nums(amounts_out, k)?,
+                    },
+                    StepJson::BurnOne {
+                        pool: p,
+                        lp_in,
+                        token_out,
+                        amount_out,
+                    } => Step::BurnOne {
+                        pool: pool(p)?,
+                        lp_in: num(lp_in, F::Steps, k)?,
+                        token_out: tok(token_out, F::Steps, k)?,
+                        amount_out: num(amount_out, F::Steps, k)?,
+                    },
+                });
+            }
+            let mut outputs = Vec::with_capacity(self.outputs.len());
+            for (k, o) in self.outputs.iter().enumerate() {
+                outputs.push(Output {
+                    token: tok(&o.token, F::Outputs, k)?,
+                    amount: num(&o.amount, F::Outputs, k)?,
+                    min_amount: num(&o.min_amount, F::MinAmount, k)?,
+                });
+            }
+            let zap_fee = match &self.zap_fee {
+                Some(f) => Some(ZapFee {
+                    rate_bps: f.rate_bps,
+                    taken: amounts(&f.taken, F::ZapFee)?,
+                }),
+                None => None,
+            };
+            let sl = self
+                .slippage
+                .as_ref()
+                .ok_or_else(|| bad(F::Slippage, None, "missing"))?;
+            let part = |x: &str| {
+                x.parse::<u64>()
+                    .map_err(|_| bad(F::Slippage, None, "not a u64 fraction"))
+            };
+            let (n, d) = (part(&sl.num)?, part(&sl.den)?);
+            if d == 0 || n > d {
+                return Err(bad(F::Slippage, None, "not a fraction in [0, 1]"));
+            }
+            Ok(Plan {
+                inputs: amounts(&self.inputs, F::Inputs)?,
+                steps,
+                outputs,
+                refunds: amounts(&self.refunds, F::Refunds)?,
+                zap_fee,
+                value: self.value,
+                upper_bound: self.upper_bound,
+                price_impact: self.price_impact,
+                gas_units: self.gas_units,
+                slippage: Ratio::new(n, d),
+                gas_price: self.gas_price,
+                bound_max_hops: self.bound_max_hops,
             })
         }
     }

@@ -229,7 +229,8 @@ pub enum NotRoutable {
     UnknownToken,
     /// A token in no pool with liquidity.
     NoLiquidity,
-    /// A pool's LP token whose pool is empty (zero supply or a zero balance).
+    /// A pool's LP token whose pool is empty (zero supply or a zero balance) or whose supply
+    /// the snapshot does not give.
     EmptyPool,
     /// No route of at most the hop bound to the numeraire.
     NoRouteToNumeraire,
@@ -240,7 +241,9 @@ impl core::fmt::Display for NotRoutable {
         f.write_str(match self {
             Self::UnknownToken => "not a supported token or pool",
             Self::NoLiquidity => "the token is in no pool with liquidity",
-            Self::EmptyPool => "the pool is empty (zero supply or a zero balance)",
+            Self::EmptyPool => {
+                "the pool is empty (zero supply or a zero balance) or its supply is not known"
+            }
             Self::NoRouteToNumeraire => "no route to the pricing token within the hop bound",
         })
     }
@@ -268,7 +271,10 @@ pub fn routable_price(
     let table = price_table(graph, numeraire, max_hops).map_err(|_| NotRoutable::UnknownToken)?;
     if let Some(p) = graph.pool_of_lp(t) {
         let info = graph.pool(p).ok_or(NotRoutable::UnknownToken)?;
-        if info.pool.total_supply().is_zero() || info.pool.balances().iter().any(U256::is_zero) {
+        if !info.supply_known
+            || info.pool.total_supply().is_zero()
+            || info.pool.balances().iter().any(U256::is_zero)
+        {
             return Err(NotRoutable::EmptyPool);
         }
         return lp_price(graph, p, &table).map_err(|_| NotRoutable::NoRouteToNumeraire);

@@ -137,7 +137,9 @@ pub struct SnapshotPool {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub lp_token: Option<String>,
-    /// LP total supply (optional; defaults to zero).
+    /// LP total supply (optional). Without it swaps work, but LP operations on the pool (mint,
+    /// burn, zaps into or out of it) are refused: a made-up supply would mint and burn made-up
+    /// amounts ([`crate::graph::PoolInfo::supply_known`]).
     #[cfg_attr(
         feature = "serde",
         serde(
@@ -147,6 +149,24 @@ pub struct SnapshotPool {
         )
     )]
     pub total_supply: Option<String>,
+    /// Constant-product (Uniswap V2): the pair's `kLast` (optional; default 0), used by the
+    /// protocol-fee mint (`_mintFee`) of mint and burn.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub k_last: Option<String>,
+    /// Constant-product (Uniswap V2): whether the factory's `feeTo` is set (optional; default
+    /// false), so mint and burn first mint the protocol fee on the growth of √k since `kLast`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub fee_on: Option<bool>,
     /// Constant-product fee fraction, or Curve fee in 1e10 units.
     #[cfg_attr(
         feature = "serde",

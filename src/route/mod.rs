@@ -933,6 +933,26 @@ impl Ctx<'_> {
                     flows.push(Flow { e: idx[k], x: a.x });
                 }
             }
+            // an input too small for the flow threshold still has to be spent: it leaves
+            // through its best edge into an output or a token the flows leave
+            for (t, _) in &self.prep.inputs {
+                let lt = loc[t.index()];
+                if flows.iter().any(|f| self.edges[f.e].ti == *t) {
+                    continue;
+                }
+                let onward = |to: usize| {
+                    is_out[to] || flows.iter().any(|f| loc[self.edges[f.e].ti.index()] == to)
+                };
+                let best_edge = dedges
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.ti == lt && onward(e.to))
+                    .map(|(k, e)| (k, e.rate0 * nu[e.to]))
+                    .max_by(|x, y| x.1.total_cmp(&y.1));
+                if let Some((k, _)) = best_edge {
+                    flows.push(Flow { e: idx[k], x: 0.0 });
+                }
+            }
             let keep: Vec<(TokenId, f64)> = self
                 .out_toks
                 .iter()
@@ -1400,6 +1420,7 @@ impl Ctx<'_> {
             gas_units: c.gas,
             gas_price: self.gas().map(|g| g.gas_price),
             bound_max_hops: self.req.max_hops,
+            slippage: self.req.slippage,
         })
     }
 }

@@ -5,9 +5,10 @@ use crate::error::ZapError;
 use crate::graph::PoolGraph;
 use crate::plan::{Output, Plan, Step, TokenAmount, ZapFee};
 use crate::pool::Pool;
-use crate::route::{quote, RouteRequest};
+use crate::route::{quote, GasModel, RouteRequest};
 use crate::units::{PoolId, TokenId};
 use alloc::collections::BTreeMap;
+use alloc::string::String;
 use alloc::vec::Vec;
 use num_rational::Ratio;
 use primitive_types::U256;
@@ -26,6 +27,15 @@ pub struct ZapOptions {
     pub max_hops: Option<usize>,
     /// The zap fee in basis points of each input (default [`ZAP_FEE_BPS`]).
     pub fee_bps: u32,
+    /// Only pools of these sources for the swap legs (when given). Burns of the LP inputs and
+    /// the target pool's own rebalancing swap and mint are named by the request and always
+    /// allowed.
+    pub source_whitelist: Option<Vec<String>>,
+    /// Never pools of these sources for the swap legs.
+    pub source_blacklist: Vec<String>,
+    /// Optional gas pricing of the swap legs (see [`RouteRequest::gas`]); the plan's
+    /// `gas_units` count every swap step under it.
+    pub gas: Option<GasModel>,
 }
 
 impl Default for ZapOptions {
@@ -35,6 +45,9 @@ impl Default for ZapOptions {
             slippage: Ratio::new_raw(5, 1000),
             max_hops: None,
             fee_bps: ZAP_FEE_BPS,
+            source_whitelist: None,
+            source_blacklist: Vec::new(),
+            gas: None,
         }
     }
 }
@@ -106,6 +119,7 @@ impl<'g> Ctx<'g> {
 
     /// Burn `lp` of pool `p` proportionally.
     fn burn(&mut self, p: PoolId, lp: U256) -> Result<(), ZapError> {
+        self.graph.lp_pool(p)?;
         let (amounts, after) = self.state(p)?.burn(lp)?;
         let lp_token = self.graph.lp_token(p)?;
         self.debit(lp_token, lp)?;
@@ -127,6 +141,7 @@ impl<'g> Ctx<'g> {
     /// withdrawal of `w` against the proportional burn followed by swapping the other coins into
     /// `w` through the same pool (which is what the zap would otherwise have to do at best).
     fn burn_best(&mut self, p: PoolId, lp: U256, wanted: &[TokenId]) -> Result<(), ZapError> {
+        self.graph.lp_pool(p)?;
         let state = self.state(p)?;
         if !matches!(state, Pool::StableSwap(_)) {
             return self.burn(p, lp);
@@ -225,6 +240,9 @@ impl<'g> Ctx<'g> {
         let mut req = RouteRequest::new(inputs.to_vec(), outputs.to_vec());
         req.max_hops = opts.max_hops;
         req.slippage = opts.slippage;
+        req.source_whitelist.clone_from(&opts.source_whitelist);
+        req.source_blacklist.clone_from(&opts.source_blacklist);
+        req.gas = opts.gas;
         Ok(quote(g.unwrap_or(self.graph), &req)?)
     }
 
@@ -308,17 +326,20 @@ impl<'g> Ctx<'g> {
     }
 }
 
-/// `floor(amount × (1 − slippage))`.
-fn min_after_slippage(amount: U256, s: Ratio<u64>) -> Result<U256, ZapError> {
-    let (n, d) = (*s.numer(), *s.denom());
-    if d == 0 || n > d {
-        return Err(ZapError::Proportions);
-    }
-    Ok(crate::math::mul_div(
-        amount,
-        U256::from(d.saturating_sub(n)),
-        U256::from(d),
-    )?)
+/// The gas price of the options' gas model, where gas is priced (not on chain 101).
+fn gas_price_of(graph: &PoolGraph, opts: &ZapOptions) -> Option<f64> {
+    opts.gas
+        .filter(|_| graph.chain_id() != crate::graph::CHAIN_101)
+        .map(|g| g.gas_price)
+}
+
+/// `amount` less the gas cost of `units` under the options' gas model (none on chain 101), as a
+/// float: the value of a one-output plan.
+fn net_of_gas(graph: &PoolGraph, amount: U256, units: u64, opts: &ZapOptions) -> f64 {
+    let price = gas_price_of(graph, opts).unwrap_or(0.0);
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+    let v = super::to_f64(amount) - units as f64 * price;
+    v
 }
 
 /// Float shares (positive, any scale) as proportions summing to exactly 1 (parts per 10^9);
@@ -400,6 +421,7 @@ pub fn zap_in(
     let target = graph
         .pool_of_lp(lp_out)
         .ok_or(ZapError::NotAnLp(lp_out.0))?;
+    graph.lp_pool(target)?;
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
     let coins = ctx.coins(target)?;
@@ -433,7 +455,7 @@ pub fn zap_in(
     let outputs = alloc::vec![Output {
         token: lp_out,
         amount: out_amount,
-        min_amount: min_after_slippage(out_amount, opts.slippage)?,
+        min_amount: crate::plan::min_after_slippage(out_amount, opts.slippage)?,
     }];
     let refunds: Vec<TokenAmount> = ctx
         .holdings()
@@ -441,17 +463,19 @@ pub fn zap_in(
         .filter(|(t, _)| *t != lp_out)
         .map(|(token, amount)| TokenAmount { token, amount })
         .collect();
+    let gas_units = crate::plan::swap_gas_units(&ctx.steps, graph, opts.gas.as_ref());
     let plan = Plan {
         inputs: inputs_list,
         steps: ctx.steps,
         outputs,
         refunds,
         zap_fee,
-        value: super::to_f64(out_amount),
+        value: net_of_gas(graph, out_amount, gas_units, opts),
         upper_bound: None,
         price_impact: 0.0,
-        gas_units: 0,
-        gas_price: None,
+        gas_units,
+        slippage: opts.slippage,
+        gas_price: gas_price_of(graph, opts),
         bound_max_hops: None,
     };
     Ok(ZapInPlan {
@@ -659,17 +683,41 @@ pub fn zap_out(
         .collect();
     let mut upper = None;
     let mut impact = 0.0;
+    let g = ctx.route_graph()?;
+    let held: Vec<U256> = outputs.iter().map(|(t, _)| ctx.held(*t)).collect();
+    let mut plan = None;
     if !to_route.is_empty() {
-        let g = ctx.route_graph()?;
-        let mut plan = ctx.quote(g.as_ref(), &to_route, outputs, opts)?;
-        upper = plan.upper_bound;
-        impact = plan.price_impact;
-        if let Some(p2) = rebalance_outputs(&ctx, g.as_ref(), &to_route, outputs, &plan, opts) {
-            plan = p2;
-            upper = None;
-            impact = plan.price_impact;
+        let p = ctx.quote(g.as_ref(), &to_route, outputs, opts)?;
+        // held output tokens pass through: they add to the bound of a single output
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        {
+            upper = p
+                .upper_bound
+                .map(|u| u + held.first().map_or(0.0, |h| super::to_f64(*h)));
         }
-        ctx.apply_route(&plan, &[])?;
+        impact = p.price_impact;
+        plan = Some(p);
+    }
+    if outputs.len() >= 2 && held.iter().any(|h| !h.is_zero()) {
+        let gr = g.as_ref().unwrap_or(graph);
+        if let Some(prices) = output_prices(gr, outputs, plan.as_ref()) {
+            if let Some(p2) = rebalance_outputs(
+                &ctx,
+                g.as_ref(),
+                &to_route,
+                outputs,
+                &held,
+                &prices,
+                plan.as_ref(),
+                opts,
+            ) {
+                impact = p2.price_impact;
+                plan = Some(p2);
+            }
+        }
+    }
+    if let Some(p) = &plan {
+        ctx.apply_route(p, &[])?;
     }
     let mut outs = Vec::with_capacity(outputs.len());
     for (t, _) in outputs {
@@ -677,7 +725,7 @@ pub fn zap_out(
         outs.push(Output {
             token: *t,
             amount,
-            min_amount: min_after_slippage(amount, opts.slippage)?,
+            min_amount: crate::plan::min_after_slippage(amount, opts.slippage)?,
         });
     }
     let refunds: Vec<TokenAmount> = ctx
@@ -686,7 +734,10 @@ pub fn zap_out(
         .filter(|(t, _)| !outputs.iter().any(|(o, _)| o == t))
         .map(|(token, amount)| TokenAmount { token, amount })
         .collect();
-    let value = outs.first().map_or(0.0, |o| super::to_f64(o.amount));
+    let gas_units = crate::plan::swap_gas_units(&ctx.steps, graph, opts.gas.as_ref());
+    let value = outs
+        .first()
+        .map_or(0.0, |o| net_of_gas(graph, o.amount, gas_units, opts));
     Ok(Plan {
         inputs: inputs_list,
         steps: ctx.steps,
@@ -696,71 +747,148 @@ pub fn zap_out(
         value,
         upper_bound: if outputs.len() == 1 { upper } else { None },
         price_impact: impact,
-        gas_units: 0,
-        gas_price: None,
+        gas_units,
+        slippage: opts.slippage,
+        gas_price: gas_price_of(graph, opts),
         bound_max_hops: None,
     })
 }
 
-/// When the burns already delivered some output tokens, the first quote (which splits only the
-/// routed part by the proportions) overshoots those outputs. Its amounts price the outputs
-/// against each other (output k's routed amount is worth `w_k` of the routed value), which
-/// gives each output's target value; held outputs above their target are sold (as extra
-/// inputs) into the outputs below it, in proportion to what each lacks. `None` keeps the
-/// first quote.
+/// The value of one base unit of each output in a common unit: from the router's own split
+/// when `first` routed something into every output (output k's routed amount is worth `w_k` of
+/// the routed value, the router's mid prices), else from [`crate::pricing::price_table`] in
+/// units of the first output. `None` when an output has no positive price.
+fn output_prices(
+    graph: &PoolGraph,
+    outputs: &[(TokenId, Ratio<u64>)],
+    first: Option<&Plan>,
+) -> Option<Vec<f64>> {
+    let from_plan = first.and_then(|p| {
+        outputs
+            .iter()
+            .map(|(t, w)| {
+                let z = p.outputs.iter().find(|o| o.token == *t)?.amount;
+                #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+                (!z.is_zero()).then(|| (*w.numer() as f64 / *w.denom() as f64) / super::to_f64(z))
+            })
+            .collect::<Option<Vec<f64>>>()
+    });
+    if from_plan.is_some() {
+        return from_plan;
+    }
+    let o0 = outputs.first()?.0;
+    let table = crate::pricing::price_table(graph, o0, crate::pricing::DEFAULT_MAX_HOPS).ok()?;
+    outputs
+        .iter()
+        .map(|(t, _)| table.get(*t).map(|p| p.raw).filter(|r| *r > 0.0))
+        .collect()
+}
+
+/// The largest gap between an output's share of the basket value and its proportion.
+#[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+fn share_gap(values: &[f64], outputs: &[(TokenId, Ratio<u64>)]) -> f64 {
+    let total: f64 = values.iter().sum();
+    if total.is_nan() || total <= 0.0 {
+        return f64::INFINITY;
+    }
+    values
+        .iter()
+        .zip(outputs)
+        .map(|(v, (_, w))| {
+            let d = v / total - *w.numer() as f64 / *w.denom() as f64;
+            if d < 0.0 {
+                -d
+            } else {
+                d
+            }
+        })
+        .fold(0.0, f64::max)
+}
+
+/// When the burns already delivered output tokens, routing the rest by the proportions
+/// overshoots those outputs. With `prices` (see [`output_prices`]) and a target basket value
+/// `T`, each output k should hold value `w_k·T`: held outputs above it are sold (as extra
+/// inputs), the outputs below it receive the routed value in proportion to what they lack.
+/// Routing loses fees, so `T` is re-estimated from what the last quote delivers, a few times;
+/// the plan whose value shares are closest to the proportions is kept (`None` keeps `first`).
+#[allow(clippy::too_many_arguments)]
 fn rebalance_outputs(
     ctx: &Ctx<'_>,
     g: Option<&PoolGraph>,
     to_route: &[(TokenId, U256)],
     outputs: &[(TokenId, Ratio<u64>)],
-    first: &Plan,
+    held: &[U256],
+    prices: &[f64],
+    first: Option<&Plan>,
     opts: &ZapOptions,
 ) -> Option<Plan> {
-    let held: Vec<U256> = outputs.iter().map(|(t, _)| ctx.held(*t)).collect();
-    if held.iter().all(U256::is_zero) || outputs.len() < 2 {
-        return None;
-    }
-    // price of one unit of output k, in units of the routed value
-    let mut price = Vec::with_capacity(outputs.len());
-    for (t, w) in outputs {
-        let routed = first.outputs.iter().find(|o| o.token == *t)?.amount;
-        if routed.is_zero() {
-            return None;
-        }
-        #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
-        price.push((*w.numer() as f64 / *w.denom() as f64) / super::to_f64(routed));
-    }
-    #[allow(clippy::arithmetic_side_effects)] // f64
-    let total: f64 = 1.0
-        + held
+    let routed = |p: &Plan, t: TokenId| {
+        p.outputs
             .iter()
-            .zip(&price)
-            .map(|(h, p)| super::to_f64(*h) * p)
-            .sum::<f64>();
-    let mut inputs: Vec<(TokenId, U256)> = to_route.to_vec();
-    let mut lack: Vec<(TokenId, f64)> = Vec::new();
-    for (((t, w), h), p) in outputs.iter().zip(&held).zip(&price) {
-        #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
-        let (target, have) = (
-            *w.numer() as f64 / *w.denom() as f64 * total,
-            super::to_f64(*h) * p,
-        );
-        if have > target {
-            #[allow(clippy::arithmetic_side_effects)] // f64
-            let excess = super::from_f64_clamped((have - target) / p, *h);
-            if !excess.is_zero() {
-                inputs.push((*t, excess));
+            .find(|o| o.token == t)
+            .map_or(U256::zero(), |o| o.amount)
+    };
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    let values = |p: Option<&Plan>, sold: &[U256]| -> Vec<f64> {
+        outputs
+            .iter()
+            .enumerate()
+            .map(|(k, (t, _))| {
+                let h = held.get(k).copied().unwrap_or_default();
+                let keep = h.saturating_sub(sold.get(k).copied().unwrap_or_default());
+                let got = p.map_or(U256::zero(), |p| routed(p, *t));
+                (super::to_f64(keep) + super::to_f64(got)) * prices.get(k).copied().unwrap_or(0.0)
+            })
+            .collect()
+    };
+    let none_sold = alloc::vec![U256::zero(); outputs.len()];
+    let mut best: Option<(f64, Plan)> = None;
+    let first_gap = share_gap(&values(first, &none_sold), outputs);
+    let mut total: f64 = values(first, &none_sold).iter().sum();
+    for _ in 0..6 {
+        let mut inputs: Vec<(TokenId, U256)> = to_route.to_vec();
+        let mut lack: Vec<(TokenId, f64)> = Vec::new();
+        let mut sold = none_sold.clone();
+        for (k, (t, w)) in outputs.iter().enumerate() {
+            let p = prices.get(k).copied().unwrap_or(0.0);
+            let h = held.get(k).copied().unwrap_or_default();
+            #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+            let (target, have) = (
+                *w.numer() as f64 / *w.denom() as f64 * total,
+                super::to_f64(h) * p,
+            );
+            if have > target {
+                #[allow(clippy::arithmetic_side_effects)] // f64
+                let excess = super::from_f64_clamped((have - target) / p, h);
+                if !excess.is_zero() {
+                    inputs.push((*t, excess));
+                    if let Some(s) = sold.get_mut(k) {
+                        *s = excess;
+                    }
+                }
+            } else {
+                #[allow(clippy::arithmetic_side_effects)] // f64
+                lack.push((*t, target - have));
             }
-        } else {
-            #[allow(clippy::arithmetic_side_effects)] // f64
-            lack.push((*t, target - have));
+        }
+        let outs = proportions(&lack);
+        if outs.is_empty() || inputs.is_empty() {
+            break;
+        }
+        let Ok(q) = ctx.quote(g, &inputs, &outs, opts) else {
+            break;
+        };
+        let v = values(Some(&q), &sold);
+        let gap = share_gap(&v, outputs);
+        total = v.iter().sum();
+        if best.as_ref().map_or(true, |b| gap < b.0) {
+            best = Some((gap, q));
+        }
+        if gap < 1e-9 {
+            break;
         }
     }
-    let outs = proportions(&lack);
-    if outs.is_empty() || inputs.len() == to_route.len() {
-        return None;
-    }
-    ctx.quote(g, &inputs, &outs, opts).ok()
+    best.filter(|b| b.0 < first_gap).map(|b| b.1)
 }
 
 /// LP-to-LP: burn the source LP(s) (and take any tokens), zap into `lp_out`, in one plan. The

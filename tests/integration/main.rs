@@ -7,6 +7,8 @@ mod vectors;
 
 mod chain101;
 mod hostile;
+mod listing;
+mod plan_json;
 mod pool_vectors;
 mod props_101;
 mod props_cp;
@@ -14,6 +16,7 @@ mod props_curve;
 mod request;
 mod routing;
 mod zap;
+mod zap_spec;
 
 /// The shared folder beside the repo.
 #[must_use]

@@ -1115,6 +1115,20 @@ fn error_code_table_matches_the_docs() {
         ZapError::NoRoute { from: 0, to: 1 }.into(),
         ZapError::Pool(swapzap::PoolError::SameToken).into(),
         ZapError::Math(swapzap::MathError::Overflow).into(),
+        ZapError::NotAZap.into(),
+        RouteError::NoSupply("p".into()).into(),
+        RequestError::InvalidQueryParam {
+            name: "limit",
+            value: "0".into(),
+            why: "x",
+        }
+        .into(),
+        RouteError::PlanMismatch {
+            field: swapzap::PlanField::Steps,
+            index: Some(0),
+            why: "x",
+        }
+        .into(),
         swapzap::MathError::Underflow.into(),
         swapzap::MathError::DivisionByZero.into(),
         swapzap::PoolError::SameToken.into(),

@@ -888,3 +888,122 @@ proptest! {
         }
     }
 }
+
+/// Not a check: writes generated instances in the format of `../shared/routing/instances`
+/// (heavy trades on 400, 1200 and 2000 pools; one input, two inputs, or two outputs 30/70) to
+/// the folder named by `SWAPZAP_WRITE_INSTANCES`, for `score.py`, which recomputes their
+/// optimum. `cargo test --release --test integration write_generated_instances -- --ignored`.
+#[test]
+#[ignore]
+fn write_generated_instances() {
+    let Ok(dir) = std::env::var("SWAPZAP_WRITE_INSTANCES") else {
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let user = "0x31Ad0fB76c7b4AAd8Afc25dA1eCC71afF19808Db";
+    for (t, p) in [(60usize, 400usize), (180, 1200), (300, 2000)] {
+        let (_, m) = small_market(900 + p as u64, t, p);
+        let heavy = route_gen::heavy_requests(&m, t, 7 + p as u64);
+        let addr = |k: TokenId| m.snapshot.tokens[k.0 as usize].address.clone();
+        let prices: serde_json::Map<String, Value> = m
+            .snapshot
+            .tokens
+            .iter()
+            .zip(&m.prices)
+            .map(|(tk, pr)| (tk.address.clone(), serde_json::json!(pr)))
+            .collect();
+        for k in 0..9 {
+            let r = &heavy[k];
+            let (from, amount) = r.inputs[0];
+            let to = r.outputs[0].0;
+            let mut inputs =
+                vec![serde_json::json!({"tokenAddress": addr(from), "amount": amount.to_string()})];
+            let mut outputs = vec![serde_json::json!({"tokenAddress": addr(to), "proportion": 1})];
+            let kind = match k % 3 {
+                0 => "single",
+                1 => {
+                    let (f2, a2) = heavy[k + 1].inputs[0];
+                    if f2 == from || f2 == to {
+                        continue;
+                    }
+                    inputs.push(serde_json::json!({"tokenAddress": addr(f2), "amount": (a2 / 10).to_string()}));
+                    "multi_input"
+                }
+                _ => {
+                    let to2 = heavy[k + 1].outputs[0].0;
+                    if to2 == from || to2 == to {
+                        continue;
+                    }
+                    outputs = vec![
+                        serde_json::json!({"tokenAddress": addr(to), "proportion": 0.3}),
+                        serde_json::json!({"tokenAddress": addr(to2), "proportion": 0.7}),
+                    ];
+                    "multi_output"
+                }
+            };
+            let name = format!("gen-{p}p-{k}-{kind}");
+            let inst = serde_json::json!({
+                "name": name,
+                "snapshot": serde_json::to_value(&m.snapshot).unwrap(),
+                "request": {
+                    "chainId": m.snapshot.chain_id,
+                    "inputTokens": inputs,
+                    "outputTokens": outputs,
+                    "slippageLimitPercent": 0.5,
+                    "userAddr": user,
+                },
+                "meta": { "kind": kind, "n_tokens": t, "n_pools": p,
+                          "reference_prices_usd": prices },
+            });
+            std::fs::write(dir.join(format!("{name}.json")), inst.to_string()).unwrap();
+        }
+    }
+}
+
+/// Regression (found through zaps, whose burns leave dust): an input far below the flow
+/// threshold (0.02 TOSHI beside 1 WETH) still leaves through its best edge, so the request
+/// quotes instead of failing with "no route", and every input is spent exactly.
+#[test]
+fn a_dust_input_beside_a_normal_one_is_routed() {
+    use swapzap::request::QuoteRequest;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let snap: Snapshot =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("snapshot.json")).unwrap()).unwrap();
+    let g = PoolGraph::from_snapshot(&snap).unwrap();
+    let body: QuoteRequest = serde_json::from_str(
+        r#"{"chainId":8453,"inputTokens":[
+            {"tokenAddress":"0xe6555c0094a4ed9b0dd31659278c74f975401b1e","amount":"20000000000000000"},
+            {"tokenAddress":"0x871a5bb9551428cbf417b18853b2088ddcf3ab3a","amount":"1000000000000000000"}],
+          "outputTokens":[
+            {"tokenAddress":"0x28f101cb89cf84297462e85a0edded9ae4c20050","proportion":0.5},
+            {"tokenAddress":"0xdfd3c19fc05f01668134ddc1ac095f04406fa41b","proportion":0.5}],
+          "slippageLimitPercent":0.5}"#,
+    )
+    .unwrap();
+    let req = RouteRequest::from_body(&body, &g).unwrap();
+    let plan = route::quote(&g, &req).unwrap();
+    plan.verify(&g).unwrap();
+    assert!(plan.refunds.is_empty());
+    for (t, a) in &req.inputs {
+        let (mut spent, mut into) = (U256::zero(), U256::zero());
+        for s in &plan.steps {
+            if let Step::Swap {
+                token_in,
+                token_out,
+                amount_in,
+                amount_out,
+                ..
+            } = s
+            {
+                if token_in == t {
+                    spent += *amount_in;
+                }
+                if token_out == t {
+                    into += *amount_out;
+                }
+            }
+        }
+        assert_eq!(spent, *a + into);
+    }
+}

@@ -61,7 +61,15 @@ mod plans {
         let path = shared().join("routing/instances").join(name);
         let v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let snap: Snapshot = serde_json::from_value(v["snapshot"].clone()).unwrap();
+        let mut snap: Snapshot = serde_json::from_value(v["snapshot"].clone()).unwrap();
+        // the routing instances give no LP supply for two-coin pools, and LP operations need
+        // one: isqrt(r0 r1), the supply of a pair whose liquidity moved only in proportion
+        for p in &mut snap.pools {
+            if p.total_supply.is_none() && p.reserves.len() == 2 {
+                let r: Vec<U256> = p.reserves.iter().map(|x| x.parse().unwrap()).collect();
+                p.total_supply = Some((r[0] * r[1]).integer_sqrt().to_string());
+            }
+        }
         PoolGraph::from_snapshot(&snap).unwrap()
     }
 

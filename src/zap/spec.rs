@@ -1,0 +1,157 @@
+//! A validated spec zap body (`POST /sor/quote/v2/zap`, [`crate::request::Request`]) run
+//! against a [`PoolGraph`]: which zap it is, and its [`Plan`].
+
+use super::multi::{zap_in, zap_out, ZapOptions};
+use super::Rebalance;
+use crate::error::ZapError;
+use crate::graph::PoolGraph;
+use crate::plan::Plan;
+use crate::request::Request;
+use crate::route::RouteRequest;
+use crate::units::{PoolId, TokenId};
+use alloc::vec::Vec;
+use num_rational::Ratio;
+use primitive_types::U256;
+
+/// Which zap of the spec (item 4) a body asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ZapKind {
+    /// Tokens and/or LP tokens into one LP token (`outputTokens` is that LP with proportion
+    /// 1); LP-to-LP is this with LP inputs.
+    In,
+    /// LP tokens (and tokens) into one or more plain tokens by their proportions.
+    Out,
+}
+
+/// How a body splits into a zap: the graph's ids of its tokens, and the kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZapShape {
+    /// the kind
+    pub kind: ZapKind,
+    /// inputs as graph ids, in the body's order
+    pub inputs: Vec<(TokenId, U256)>,
+    /// outputs as graph ids with their exact proportions (parts per 10^18)
+    pub outputs: Vec<(TokenId, Ratio<u64>)>,
+}
+
+/// The plan of a spec zap body and what it decided.
+#[derive(Debug, Clone)]
+pub struct ZapPlan {
+    /// which zap
+    pub kind: ZapKind,
+    /// the plan (steps, outputs with `min_amount`, refunds, zap fee)
+    pub plan: Plan,
+    /// zap-in: the target pool
+    pub pool: Option<PoolId>,
+    /// zap-in: LP minted by the final mint (the output may also hold target LP passed through)
+    pub minted: U256,
+    /// zap-in: whether the target pool's rebalancing swap was made, and why
+    pub rebalance: Option<Rebalance>,
+}
+
+/// Classify a validated body on `graph` without planning it.
+///
+/// * one output, an LP token (its proportion is 1 by validation): [`ZapKind::In`], from any
+///   mix of tokens and LP tokens;
+/// * outputs all plain tokens and at least one LP token among the inputs: [`ZapKind::Out`];
+/// * no LP token anywhere: not a zap ([`ZapError::NotAZap`], use the swap quote);
+/// * an LP token among several outputs: [`ZapError::Unsupported`] (the spec zaps into one LP).
+///
+/// # Errors
+/// Those above, and [`ZapError::Route`] with [`crate::error::RouteError::UnknownToken`] for an
+/// address the graph does not hold.
+pub fn zap_shape(graph: &PoolGraph, req: &Request) -> Result<ZapShape, ZapError> {
+    let r = RouteRequest::from_request(req, graph)?;
+    let is_lp = |t: &TokenId| graph.pool_of_lp(*t).is_some();
+    let lp_outputs = r.outputs.iter().filter(|(t, _)| is_lp(t)).count();
+    let kind = if lp_outputs == 1 && r.outputs.len() == 1 {
+        ZapKind::In
+    } else if lp_outputs > 0 {
+        return Err(ZapError::Unsupported(
+            "an LP token among several outputs (a zap-in has one output, the LP, proportion 1)",
+        ));
+    } else if r.inputs.iter().any(|(t, _)| is_lp(t)) {
+        ZapKind::Out
+    } else {
+        return Err(ZapError::NotAZap);
+    };
+    Ok(ZapShape {
+        kind,
+        inputs: r.inputs,
+        outputs: r.outputs,
+    })
+}
+
+/// Whether a validated body names an LP token among its inputs or outputs on `graph`: a zap
+/// body (for the zap endpoint), not a plain swap. A swap quote given a zap body can say so.
+#[must_use]
+pub fn is_zap_body(graph: &PoolGraph, req: &Request) -> bool {
+    req.inputs
+        .iter()
+        .map(|i| &i.token)
+        .chain(req.outputs.iter().map(|o| &o.token))
+        .filter_map(|a| graph.token_id(&alloc::string::ToString::to_string(a)))
+        .any(|t| graph.pool_of_lp(t).is_some())
+}
+
+/// The options of `req` over `base`: the body's slippage and source filters (the blacklist
+/// only where the deployment applies it) replace those of `base`; the optimiser settings, hop
+/// bound, fee and gas model stay.
+///
+/// # Errors
+/// [`ZapError::Route`] for a slippage that cannot be represented, or an unknown token.
+pub fn options_for(
+    graph: &PoolGraph,
+    req: &Request,
+    base: &ZapOptions,
+) -> Result<ZapOptions, ZapError> {
+    let r = RouteRequest::from_request(req, graph)?;
+    let mut o = base.clone();
+    o.slippage = r.slippage;
+    o.source_whitelist = r.source_whitelist;
+    o.source_blacklist = r.source_blacklist;
+    Ok(o)
+}
+
+/// Plan a validated spec zap body on `graph`: zap-in (tokens and LP tokens into one LP,
+/// LP-to-LP included) or zap-out (LP tokens and tokens into tokens by proportions), as
+/// [`zap_shape`] decides. The body's slippage and source filters apply ([`options_for`]);
+/// `base` gives the rest (optimiser, hops, fee, gas).
+///
+/// # Errors
+/// Those of [`zap_shape`], [`zap_in`] and [`zap_out`].
+pub fn zap_request(
+    graph: &PoolGraph,
+    req: &Request,
+    base: &ZapOptions,
+) -> Result<ZapPlan, ZapError> {
+    let shape = zap_shape(graph, req)?;
+    let opts = options_for(graph, req, base)?;
+    match shape.kind {
+        ZapKind::In => {
+            let lp = shape
+                .outputs
+                .first()
+                .map(|o| o.0)
+                .ok_or(ZapError::Proportions)?;
+            let z = zap_in(graph, &shape.inputs, lp, &opts)?;
+            Ok(ZapPlan {
+                kind: ZapKind::In,
+                plan: z.plan,
+                pool: Some(z.pool),
+                minted: z.minted,
+                rebalance: Some(z.rebalance),
+            })
+        }
+        ZapKind::Out => {
+            let plan = zap_out(graph, &shape.inputs, &shape.outputs, &opts)?;
+            Ok(ZapPlan {
+                kind: ZapKind::Out,
+                plan,
+                pool: None,
+                minted: U256::zero(),
+                rebalance: None,
+            })
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! Plans as data: `Plan` -> JSON -> `Plan` is the identity, and `verify_request` rejects every
+//! kind of tampering of a plan read back from JSON with a typed error naming the field.
+
+use crate::zap_spec::{addr, body, bundled, lp_of, sym, validated, CURVE_2POOL, WETH_USDC_V2};
+use serde_json::{json, Value};
+use swapzap::graph::PoolGraph;
+use swapzap::plan::json::PlanJson;
+use swapzap::plan::{Plan, PlanRequest};
+use swapzap::route::{quote, RouteRequest};
+use swapzap::zap::{zap_request, ZapOptions};
+use swapzap::{PlanField, RouteError};
+
+/// (plan, request) of a swap, a zap-in and a two-output zap-out on the bundled snapshot.
+fn cases(g: &PoolGraph) -> Vec<(&'static str, Plan, PlanRequest)> {
+    let (weth, usdt, wbtc, dai) = (
+        sym(g, "WETH"),
+        sym(g, "USDT"),
+        sym(g, "WBTC"),
+        sym(g, "DAI"),
+    );
+    let swap_body = body(
+        &[(addr(g, weth), "400000000000000000000".into())],
+        &[(addr(g, usdt), "1")],
+        "",
+    );
+    let r = validated(g, &swap_body);
+    let want = PlanRequest::from_request(&r, g).unwrap();
+    assert_eq!(want.zap_fee_bps, None);
+    let swap = quote(g, &RouteRequest::from_request(&r, g).unwrap()).unwrap();
+    let zin_body = body(
+        &[
+            (addr(g, wbtc), "50000000".into()),
+            (addr(g, dai), "7000000000000000000000".into()),
+        ],
+        &[(addr(g, lp_of(g, WETH_USDC_V2)), "1")],
+        "",
+    );
+    let zr = validated(g, &zin_body);
+    let zin = zap_request(g, &zr, &ZapOptions::default()).unwrap().plan;
+    let zin_want = PlanRequest::from_request(&zr, g).unwrap();
+    assert_eq!(zin_want.zap_fee_bps, Some(1));
+    let zout_body = body(
+        &[(
+            addr(g, lp_of(g, CURVE_2POOL)),
+            "1000000000000000000000".into(),
+        )],
+        &[(addr(g, weth), "0.3"), (addr(g, dai), "0.7")],
+        "",
+    );
+    let or = validated(g, &zout_body);
+    let zout = zap_request(g, &or, &ZapOptions::default()).unwrap().plan;
+    vec![
+        ("swap", swap, want),
+        ("zap-in", zin, zin_want),
+        ("zap-out", zout, PlanRequest::from_request(&or, g).unwrap()),
+    ]
+}
+
+fn to_value(p: &Plan, g: &PoolGraph) -> Value {
+    serde_json::to_value(p.to_json(g).unwrap()).unwrap()
+}
+
+/// The plan a JSON value reads back to, checked against `want`.
+fn check(v: &Value, g: &PoolGraph, want: &PlanRequest) -> Result<(), RouteError> {
+    let pj: PlanJson = serde_json::from_value(v.clone()).unwrap();
+    Plan::from_json(&pj, g)?.verify_request(g, want)
+}
+
+#[test]
+fn plans_read_back_from_json_are_the_same_and_verify() {
+    let g = bundled();
+    for (name, plan, want) in cases(&g) {
+        plan.verify_request(&g, &want)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = serde_json::to_string(&plan.to_json(&g).unwrap()).unwrap();
+        let back: PlanJson = serde_json::from_str(&text).unwrap();
+        let p2 = Plan::from_json(&back, &g).unwrap();
+        assert_eq!(p2, plan, "{name}: JSON round trip");
+        p2.verify_request(&g, &want).unwrap();
+        // the fields the routing scorer reads are where they were
+        let v: Value = serde_json::from_str(&text).unwrap();
+        for s in v["steps"].as_array().unwrap() {
+            if s["kind"] == "swap" {
+                for k in ["pool", "token_in", "token_out", "amount_in", "amount_out"] {
+                    assert!(s[k].is_string(), "{name}: step field {k}");
+                }
+            }
+        }
+        for o in v["outputs"].as_array().unwrap() {
+            for k in ["token", "amount", "min_amount"] {
+                assert!(o[k].is_string(), "{name}: output field {k}");
+            }
+        }
+    }
+}
+
+fn add1(s: &Value) -> Value {
+    let n: swapzap::U256 = s.as_str().unwrap().parse().unwrap();
+    json!((n + 1u8).to_string())
+}
+
+/// Output 0 set to `a`, with the `min_amount` a careful tamperer keeps consistent (0.5 %).
+fn set_output(v: &mut Value, a: swapzap::U256) {
+    v["outputs"][0]["amount"] = json!(a.to_string());
+    v["outputs"][0]["min_amount"] = json!((a * 199u8 / 200u8).to_string());
+}
+
+type Tamper = (&'static str, PlanField, fn(&mut Value));
+
+/// Each kind of tampering, the field it must be reported on.
+fn tamperings() -> Vec<Tamper> {
+    vec![
+        ("min_amount zeroed", PlanField::MinAmount, |v| {
+            v["outputs"][0]["min_amount"] = json!("0");
+        }),
+        ("min_amount raised by one", PlanField::MinAmount, |v| {
+            v["outputs"][0]["min_amount"] = add1(&v["outputs"][0]["min_amount"]);
+        }),
+        ("output moved into refunds", PlanField::Refunds, |v| {
+            let o = v["outputs"][0].clone();
+            let a: swapzap::U256 = o["amount"].as_str().unwrap().parse().unwrap();
+            let half = a / 2u8;
+            set_output(v, a - half);
+            let mut r = v["refunds"].as_array().cloned().unwrap_or_default();
+            r.push(json!({"token": o["token"], "amount": half.to_string()}));
+            v["refunds"] = json!(r);
+        }),
+        ("output amount raised", PlanField::Outputs, |v| {
+            let a: swapzap::U256 = v["outputs"][0]["amount"].as_str().unwrap().parse().unwrap();
+            set_output(v, a + 1u8);
+        }),
+        ("input amount changed", PlanField::Inputs, |v| {
+            v["inputs"][0]["amount"] = add1(&v["inputs"][0]["amount"]);
+        }),
+        ("input dropped", PlanField::Inputs, |v| {
+            v["inputs"] = json!([]);
+        }),
+        ("step amount_out raised", PlanField::Steps, |v| {
+            let steps = v["steps"].as_array_mut().unwrap();
+            let s = steps.iter_mut().find(|s| s["kind"] == "swap").unwrap();
+            s["amount_out"] = add1(&s["amount_out"]);
+        }),
+        ("steps reordered", PlanField::Steps, |v| {
+            let steps = v["steps"].as_array_mut().unwrap();
+            let n = steps.len();
+            steps.swap(0, n - 1);
+        }),
+        ("last step removed", PlanField::Outputs, |v| {
+            v["steps"].as_array_mut().unwrap().pop();
+        }),
+        ("unknown pool", PlanField::Steps, |v| {
+            v["steps"][0]["pool"] = json!("uniswap-v2:0x0000000000000000000000000000000000000001");
+        }),
+        ("amount not a number", PlanField::Steps, |v| {
+            v["steps"][0]["lp_in"] = json!("12abc");
+            v["steps"][0]["amount_in"] = json!("12abc");
+        }),
+        ("slippage changed", PlanField::Slippage, |v| {
+            v["slippage"] = json!({"num": "1", "den": "100"});
+        }),
+        ("slippage not a fraction", PlanField::Slippage, |v| {
+            v["slippage"] = json!({"num": "3", "den": "0"});
+        }),
+        (
+            "zap fee added, inflated or its rate changed",
+            PlanField::ZapFee,
+            |v| {
+                if v["zap_fee"].is_null() {
+                    v["zap_fee"] = json!({"rate_bps": 1, "taken": []});
+                } else if v["zap_fee"]["taken"][0].is_object() {
+                    v["zap_fee"]["taken"][0]["amount"] = add1(&v["zap_fee"]["taken"][0]["amount"]);
+                } else {
+                    v["zap_fee"]["rate_bps"] = json!(2);
+                }
+            },
+        ),
+        ("zap fee rate changed or removed", PlanField::ZapFee, |v| {
+            if v["zap_fee"].is_null() {
+                v["zap_fee"] = json!({"rate_bps": 0, "taken": []});
+            } else {
+                v["zap_fee"]["rate_bps"] = json!(5);
+            }
+        }),
+        ("gas units changed", PlanField::GasUnits, |v| {
+            v["gas_units"] = json!(v["gas_units"].as_u64().unwrap() + 60_000);
+        }),
+        ("value inflated", PlanField::Value, |v| {
+            v["value"] = json!(v["value"].as_f64().unwrap() * 1.01 + 1.0);
+        }),
+        ("bound below the value", PlanField::UpperBound, |v| {
+            v["upper_bound"] = json!(v["value"].as_f64().unwrap() * 0.5);
+        }),
+    ]
+}
+
+/// Every kind of tampering, on a swap, a zap-in and a zap-out, is rejected without a panic,
+/// with a `PlanMismatch` on the field it touched (multi-output plans skip the value check).
+#[test]
+fn tampered_plans_are_rejected_with_the_field_named() {
+    let g = bundled();
+    let mut rejected = 0;
+    for (name, plan, want) in cases(&g) {
+        let base = to_value(&plan, &g);
+        check(&base, &g, &want).unwrap();
+        for (what, field, f) in tamperings() {
+            if name == "zap-out" && field == PlanField::Value {
+                continue;
+            }
+            let mut v = base.clone();
+            f(&mut v);
+            assert_ne!(v, base, "{name}: {what} changed nothing");
+            match check(&v, &g, &want) {
+                Err(RouteError::PlanMismatch { field: got, .. }) => {
+                    assert_eq!(got, field, "{name}: {what}")
+                }
+                other => panic!("{name}: {what}: {other:?}"),
+            }
+            rejected += 1;
+        }
+    }
+    assert!(rejected >= 3 * 17, "{rejected}");
+}
+
+/// Checked against another request, a genuine plan is refused: other inputs, other outputs,
+/// a zap plan checked as a swap.
+#[test]
+fn a_plan_checked_against_another_request_is_refused() {
+    let g = bundled();
+    let cs = cases(&g);
+    let (swap, swap_want) = (&cs[0].1, &cs[0].2);
+    let (zin, zin_want) = (&cs[1].1, &cs[1].2);
+    let field = |r: Result<(), RouteError>| match r {
+        Err(RouteError::PlanMismatch { field, .. }) => field,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(field(swap.verify_request(&g, zin_want)), PlanField::Inputs);
+    let mut w = swap_want.clone();
+    w.zap_fee_bps = Some(1);
+    assert_eq!(field(swap.verify_request(&g, &w)), PlanField::ZapFee);
+    let mut w = zin_want.clone();
+    w.zap_fee_bps = None;
+    assert_eq!(field(zin.verify_request(&g, &w)), PlanField::ZapFee);
+    let mut w = swap_want.clone();
+    w.outputs[0].0 = sym(&g, "DAI");
+    assert_eq!(field(swap.verify_request(&g, &w)), PlanField::Outputs);
+    let mut w = swap_want.clone();
+    w.gas = Some(swapzap::route::GasModel::typical(1.0));
+    assert_eq!(field(swap.verify_request(&g, &w)), PlanField::GasUnits);
+}
