@@ -67,10 +67,11 @@ pub fn report(f: &Fail) -> ExitCode {
     ExitCode::from(1)
 }
 
-/// A file's JSON.
+/// A file's JSON (after a leading UTF-8 byte-order mark, if any).
 pub fn read_json(path: &str) -> Result<serde_json::Value, Fail> {
     let s = std::fs::read_to_string(path).map_err(|e| Fail::Plain(format!("{path}: {e}")))?;
-    serde_json::from_str(&s).map_err(|e| Fail::Plain(format!("{path}: not JSON: {e}")))
+    serde_json::from_str(swapzap::snapshot::strip_bom(&s))
+        .map_err(|e| Fail::Plain(format!("{path}: not JSON: {e}")))
 }
 
 /// The graph of a snapshot JSON value.
