@@ -507,8 +507,10 @@ fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: TokenId) -> f6
 ///
 /// # Errors
 /// [`RouteError::BadRequest`] for a malformed request, [`RouteError::TokenOutOfRange`],
-/// [`RouteError::NoRoute`] when no path joins an input to an output, and
-/// [`RouteError::Simulation`] when no recovered plan can be simulated exactly.
+/// [`RouteError::NoRoute`] when no path joins an input to an output,
+/// [`RouteError::TooManyHops`] when paths exist only with more hops than `max_hops`,
+/// [`RouteError::AllRoutesFiltered`] when paths exist only through pools the source filters
+/// exclude, and [`RouteError::Simulation`] when no recovered plan can be simulated exactly.
 ///
 /// # Complexity
 /// O(H·E) for pruning and valuation (E directed edges, H hops), then O(E) per dual evaluation
@@ -539,6 +541,34 @@ pub fn quote(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> 
 /// As [`quote`] without the exact simulation.
 pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteError> {
     Ok(prepare_ctx(graph, req)?.run(true)?.1)
+}
+
+/// Why token `t` has no usable edge (`d_other`: the filtered distances from `t`'s side to the
+/// other side's tokens `others`, `forward` for an input): a path exists only with more hops
+/// than allowed ([`RouteError::TooManyHops`]), only through pools the source filters exclude
+/// ([`RouteError::AllRoutesFiltered`]), or not at all ([`RouteError::NoRoute`]).
+fn why_no_route(
+    cache: &EdgeCache,
+    n: usize,
+    mask: Option<&[bool]>,
+    d_other: &[usize],
+    (t, others, forward): (TokenId, &[TokenId], bool),
+    hops: usize,
+) -> RouteError {
+    if d_other.get(t.index()).is_some_and(|d| *d != UNREACHED) {
+        return RouteError::TooManyHops { max: hops };
+    }
+    if mask.is_some() {
+        // the same search without the filters: one BFS from `t`
+        let free = bfs(cache, n, None, &[t], forward);
+        if others
+            .iter()
+            .any(|o| free.get(o.index()).is_some_and(|d| *d != UNREACHED))
+        {
+            return RouteError::AllRoutesFiltered;
+        }
+    }
+    RouteError::NoRoute
 }
 
 fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a>, RouteError> {
@@ -583,7 +613,12 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
             .filter_map(|k| hot.get(*k))
             .any(|e| e.ti == *t || e.to == *t);
         if !ok {
-            return Err(RouteError::NoRoute);
+            let side = if is_in(*t) {
+                (&d_out, (*t, out_toks.as_slice(), true))
+            } else {
+                (&d_in, (*t, in_toks.as_slice(), false))
+            };
+            return Err(why_no_route(cache, n, mask, side.0, side.1, hops));
         }
     }
     // 2. valuation (mid prices in units of the first output)

@@ -302,3 +302,41 @@ fn quarantined_pool_id_repeated_is_still_a_duplicate() {
     s["pools"].as_array_mut().unwrap().push(again);
     assert!(matches!(graph(s), Err(RouteError::Duplicate(id)) if id.ends_with(PAIR2)));
 }
+
+#[test]
+fn no_route_only_when_no_path_exists_else_the_typed_reason() {
+    use num_rational::Ratio;
+    use swapzap::route::{quote, RouteRequest};
+    use swapzap::U256;
+    let g = graph(snapshot(vec![cp(PAIR, WETH, USDC), curve(CURVE, CRV_LP)])).unwrap();
+    let (weth, dai) = (g.token_id(WETH).unwrap(), g.token_id(DAI).unwrap());
+    let req = || {
+        RouteRequest::new(
+            vec![(weth, U256::exp10(18))],
+            vec![(dai, Ratio::from_integer(1))],
+        )
+    };
+    // WETH -> USDC -> DAI needs 2 hops
+    let mut r = req();
+    r.max_hops = Some(1);
+    assert_eq!(
+        quote(&g, &r).unwrap_err(),
+        RouteError::TooManyHops { max: 1 }
+    );
+    r.max_hops = Some(2);
+    quote(&g, &r).unwrap().verify(&g).unwrap();
+    // a whitelist without curve leaves no path
+    let mut r = req();
+    r.source_whitelist = Some(vec!["uniswap-v2".into()]);
+    assert_eq!(quote(&g, &r).unwrap_err(), RouteError::AllRoutesFiltered);
+    let mut r = req();
+    r.source_blacklist = vec!["curve".into()];
+    assert_eq!(quote(&g, &r).unwrap_err(), RouteError::AllRoutesFiltered);
+    // WETH in no pool with DAI's side at all: a true no route
+    let g = graph(snapshot(vec![cp(PAIR, WETH, USDC), cp(PAIR2, DAI, USDT)])).unwrap();
+    let r = RouteRequest::new(
+        vec![(g.token_id(WETH).unwrap(), U256::exp10(18))],
+        vec![(g.token_id(DAI).unwrap(), Ratio::from_integer(1))],
+    );
+    assert_eq!(quote(&g, &r).unwrap_err(), RouteError::NoRoute);
+}
