@@ -18,6 +18,10 @@
 )]
 #![allow(clippy::print_stderr)]
 
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::human;
 use std::collections::BTreeMap;
 use std::io::Write as _;
 
@@ -64,34 +68,8 @@ fn usage(ok: bool) -> ExitCode {
 
 /// Print a library error with its code, class and the spec's remedies; exit code 1.
 fn report(what: &str, e: &swapzap::Error) -> ExitCode {
-    eprintln!(
-        "error: {what}: {e}\n  code {} [{}, HTTP {}]",
-        e.code(),
-        e.class(),
-        e.http_status()
-    );
-    for s in e.class().suggestions() {
-        eprintln!("  suggestion: {s}");
-    }
-    ExitCode::from(1)
-}
-
-/// A base-unit amount as a decimal number of whole tokens.
-fn human(a: U256, decimals: u8) -> String {
-    let s = a.to_string();
-    let d = decimals as usize;
-    if d == 0 {
-        return s;
-    }
-    let s = format!("{s:0>width$}", width = d + 1);
-    let (i, f) = s.split_at(s.len() - d);
-    let f = f.trim_end_matches('0');
-    let f = if f.len() > 6 { &f[..6] } else { f };
-    if f.is_empty() {
-        i.to_string()
-    } else {
-        format!("{i}.{f}")
-    }
+    eprintln!("{what}:");
+    cli::report(&cli::Fail::Typed(e.clone()))
 }
 
 fn main() -> ExitCode {
@@ -214,15 +192,8 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
 
-    let sym = |t: swapzap::units::TokenId| {
-        let i = graph.token(t).unwrap();
-        if i.symbol.is_empty() {
-            i.address[..10].to_string()
-        } else {
-            i.symbol.clone()
-        }
-    };
-    let dec = |t: swapzap::units::TokenId| graph.token(t).unwrap().decimals;
+    let sym = |t: swapzap::units::TokenId| cli::sym(&graph, t);
+    let dec = |t: swapzap::units::TokenId| cli::dec(&graph, t);
     out!(
         "snapshot: chain {}, {} tokens (LP tokens included), {} pools (graph built in {:?})",
         graph.chain_id(),
@@ -274,11 +245,10 @@ fn main() -> ExitCode {
         }
     }
     // the step table: every column as wide as its widest cell
-    let mut rows: Vec<[String; 8]> = vec![[
+    let mut rows: Vec<[String; 7]> = vec![[
         "#".into(),
         "source".into(),
         "pool".into(),
-        "kind".into(),
         "swap".into(),
         "amount in".into(),
         "amount out".into(),
@@ -293,22 +263,7 @@ fn main() -> ExitCode {
             amount_out,
         } = s
         {
-            let p = graph.pool(*pool).unwrap();
-            let kind = match (p.kind, p.stable) {
-                (swapzap::snapshot::PoolKind::ConstantProduct, _) => "x*y=k",
-                (swapzap::snapshot::PoolKind::Solidly, false) => "volatile",
-                (swapzap::snapshot::PoolKind::Solidly, true) => "stable",
-                (swapzap::snapshot::PoolKind::Stableswap, _) => "curve",
-                (swapzap::snapshot::PoolKind::SplTokenSwap, _) => "spl x*y=k",
-                (swapzap::snapshot::PoolKind::SaberStableswap, _) => "saber",
-                (swapzap::snapshot::PoolKind::OrcaWhirlpool, _) => "whirlpool",
-            };
-            let addr = p.id.rsplit(':').next().unwrap_or(&p.id);
-            let short = format!(
-                "{}..{}",
-                &addr[..6.min(addr.len())],
-                &addr[addr.len().saturating_sub(4)..]
-            );
+            let (source, label) = cli::pool_label(&graph, *pool);
             let total = spent.get(&token_in.0).copied().unwrap_or_default();
             let share = if total.is_zero() {
                 0.0
@@ -318,9 +273,8 @@ fn main() -> ExitCode {
             };
             rows.push([
                 (k + 1).to_string(),
-                p.source.clone(),
-                short,
-                kind.to_string(),
+                source,
+                label,
                 format!("{}->{}", sym(*token_in), sym(*token_out)),
                 human(*amount_in, dec(*token_in)),
                 human(*amount_out, dec(*token_out)),
@@ -328,32 +282,8 @@ fn main() -> ExitCode {
             ]);
         }
     }
-    let mut w = [0usize; 8];
-    for r in &rows {
-        for (wi, c) in w.iter_mut().zip(r) {
-            *wi = (*wi).max(c.chars().count());
-        }
-    }
-    for r in &rows {
-        out!(
-            "{:>w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {:<w4$}  {:>w5$}  {:>w6$}  {:>w7$}",
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            r[4],
-            r[5],
-            r[6],
-            r[7],
-            w0 = w[0],
-            w1 = w[1],
-            w2 = w[2],
-            w3 = w[3],
-            w4 = w[4],
-            w5 = w[5],
-            w6 = w[6],
-            w7 = w[7]
-        );
+    for line in cli::align(&rows, [true, false, false, false, true, true, true]) {
+        out!("{line}");
     }
     out!("     (share: of all of the step's input token that the plan swaps; for an input token, of the input)");
     out!("");

@@ -170,7 +170,7 @@ pub fn amount(g: &PoolGraph, t: TokenId, a: U256) -> String {
 }
 
 /// `0x1234..abcd kind` for a pool.
-fn pool_label(g: &PoolGraph, p: swapzap::units::PoolId) -> (String, String) {
+pub fn pool_label(g: &PoolGraph, p: swapzap::units::PoolId) -> (String, String) {
     let Some(info) = g.pool(p) else {
         return ("?".into(), format!("#{}", p.0));
     };
@@ -287,31 +287,32 @@ pub fn step_table(g: &PoolGraph, plan: &Plan) -> Vec<String> {
             outs,
         ]);
     }
-    let mut width = [0usize; 6];
-    for r in &rows {
+    align(&rows, [true, false, false, false, true, true])
+}
+
+/// Rows of cells as lines whose columns line up: every column as wide as its widest cell,
+/// right-aligned where `right` says so, two spaces between columns.
+pub fn align<const N: usize>(rows: &[[String; N]], right: [bool; N]) -> Vec<String> {
+    let mut width = [0usize; N];
+    for r in rows {
         for (w, c) in width.iter_mut().zip(r) {
             *w = (*w).max(c.chars().count());
         }
     }
     rows.iter()
         .map(|r| {
-            format!(
-                "{:>w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {:>w4$}  {:>w5$}",
-                r[0],
-                r[1],
-                r[2],
-                r[3],
-                r[4],
-                r[5],
-                w0 = width[0],
-                w1 = width[1],
-                w2 = width[2],
-                w3 = width[3],
-                w4 = width[4],
-                w5 = width[5]
-            )
-            .trim_end()
-            .to_string()
+            let cells: Vec<String> = r
+                .iter()
+                .zip(width.iter().zip(right))
+                .map(|(c, (w, right))| {
+                    if right {
+                        format!("{c:>w$}")
+                    } else {
+                        format!("{c:<w$}")
+                    }
+                })
+                .collect();
+            cells.join("  ").trim_end().to_string()
         })
         .collect()
 }
