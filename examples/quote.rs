@@ -104,11 +104,9 @@ fn main() -> ExitCode {
             _ => return usage(false),
         }
     }
-    let read = |p: &str| -> Result<serde_json::Value, String> {
-        let s = std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?;
-        serde_json::from_str(&s).map_err(|e| format!("{p}: {e}"))
-    };
-    let loaded = (|| -> Result<(serde_json::Value, serde_json::Value), String> {
+    // files may start with a UTF-8 byte-order mark
+    let read = cli::read_json;
+    let loaded = (|| -> Result<(serde_json::Value, serde_json::Value), cli::Fail> {
         if let Some(p) = &instance_path {
             let v = read(p)?;
             return Ok((v["snapshot"].clone(), v["request"].clone()));
@@ -124,10 +122,7 @@ fn main() -> ExitCode {
     })();
     let (snap_v, req_v) = match loaded {
         Ok(x) => x,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
+        Err(e) => return cli::report(&e),
     };
     let snap: Snapshot = match serde_json::from_value(snap_v) {
         Ok(s) => s,
