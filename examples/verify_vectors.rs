@@ -1,7 +1,7 @@
 //! Check vector files (or folders of them) in the schema of `../shared/vectors` against the library.
 //!
 //! ```sh
-//! cargo run --release --example verify_vectors -- ../shared/vectors
+//! cargo run --release --example verify_vectors -- ../shared/vectors ../shared/vectors-cl
 //! ```
 //!
 //! Zap-in vector files in the schema of `../shared/zap` are detected from their content (a
@@ -50,6 +50,16 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
+const USAGE: &str = "usage: verify_vectors [--results FILE] [--baselines] PATH...
+
+  PATH         vector files or folders of .jsonl files (pool vectors of ../shared/vectors and
+               ../shared/vectors-cl, or zap-in vectors of ../shared/zap, told apart by content)
+  --results F  write the library's zap results to F, one JSON line per zap vector
+  --baselines  print how the zap vectors' recorded baselines compare with the library
+  -h, --help   this text
+
+Prints a line per file and `N passed, M failed`; exits non-zero on any failure.";
+
 fn main() -> ExitCode {
     let mut args: Vec<String> = Vec::new();
     let mut results_path: Option<String> = None;
@@ -65,13 +75,15 @@ fn main() -> ExitCode {
                 }
             },
             "--baselines" => baselines = true,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
             _ => args.push(a),
         }
     }
     if args.is_empty() {
-        eprintln!(
-            "usage: verify_vectors [--results FILE] [--baselines] PATH... (vector files or folders of .jsonl files)"
-        );
+        eprintln!("{USAGE}");
         return ExitCode::from(2);
     }
     let mut results = String::new();

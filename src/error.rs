@@ -79,6 +79,9 @@ pub enum PoolError {
     OracleRevert,
     /// The operation is not defined for this pool family or variant.
     Unsupported(&'static str),
+    /// A contract `require` failed; the text is the contract's own message (Uniswap V3 `SPL`,
+    /// `AS`, `LS`, `TLU`, ...) or names the check when the contract gives none.
+    Revert(&'static str),
 }
 
 impl From<MathError> for PoolError {
@@ -112,6 +115,7 @@ impl fmt::Display for PoolError {
             Self::UnreachableOutput => f.write_str("wanted output cannot be reached"),
             Self::OracleRevert => f.write_str("price oracle update reverts"),
             Self::Unsupported(what) => write!(f, "unsupported operation: {what}"),
+            Self::Revert(why) => write!(f, "contract reverts: {why}"),
         }
     }
 }

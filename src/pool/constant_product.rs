@@ -57,25 +57,7 @@ pub struct CpBurn {
     pub pool: ConstantProduct,
 }
 
-#[inline]
-fn pair(i: usize, j: usize) -> Result<(), PoolError> {
-    if i > 1 {
-        return Err(PoolError::TokenIndex {
-            index: i,
-            n_coins: 2,
-        });
-    }
-    if j > 1 {
-        return Err(PoolError::TokenIndex {
-            index: j,
-            n_coins: 2,
-        });
-    }
-    if i == j {
-        return Err(PoolError::SameToken);
-    }
-    Ok(())
-}
+use super::two_coin_pair as pair;
 
 impl ConstantProduct {
     /// A pair with `reserves`, swap fee `fee_num / fee_den` and LP `total_supply`; the protocol

@@ -13,6 +13,7 @@
 //! [`Pool`] is a closed enum over the families with the same verbs. Pools are plain values;
 //! nothing is shared or global, and every operation returns a new state instead of mutating.
 
+pub mod concentrated_liquidity;
 pub mod constant_product;
 pub mod solidly;
 pub mod stableswap;
@@ -21,6 +22,7 @@ use crate::error::PoolError;
 use primitive_types::U256;
 use smallvec::SmallVec;
 
+pub use concentrated_liquidity::ConcentratedLiquidity;
 pub use constant_product::ConstantProduct;
 pub use solidly::Solidly;
 pub use stableswap::StableSwap;
@@ -38,7 +40,30 @@ pub enum Pool {
     Solidly(Solidly),
     /// Curve stable-swap: classic template, the mainnet 3pool variant, stableswap-ng.
     StableSwap(StableSwap),
+    /// Uniswap V3 style concentrated liquidity (and its forks): ticks, fee tiers as data.
+    ConcentratedLiquidity(ConcentratedLiquidity),
 }
+
+/// Both coin indices of a two-coin pool in range and distinct.
+///
+/// # Errors
+/// [`PoolError::TokenIndex`] for an index above 1, [`PoolError::SameToken`] for `i == j`.
+#[inline]
+pub(crate) fn two_coin_pair(i: usize, j: usize) -> Result<(), PoolError> {
+    for index in [i, j] {
+        if index > 1 {
+            return Err(PoolError::TokenIndex { index, n_coins: 2 });
+        }
+    }
+    if i == j {
+        return Err(PoolError::SameToken);
+    }
+    Ok(())
+}
+
+/// Why a concentrated-liquidity pool has no `mint` / `burn` of an LP token.
+const CL_NO_LP: &str =
+    "concentrated-liquidity positions are not LP tokens (see ConcentratedLiquidity::mint)";
 
 macro_rules! dispatch {
     ($self:ident, $p:ident => $e:expr) => {
@@ -46,6 +71,7 @@ macro_rules! dispatch {
             Pool::ConstantProduct($p) => $e,
             Pool::Solidly($p) => $e,
             Pool::StableSwap($p) => $e,
+            Pool::ConcentratedLiquidity($p) => $e,
         }
     };
 }
@@ -56,6 +82,7 @@ macro_rules! dispatch_state {
             Pool::ConstantProduct($p) => $e.map(|(v, s)| (v, Pool::ConstantProduct(s))),
             Pool::Solidly($p) => $e.map(|(v, s)| (v, Pool::Solidly(s))),
             Pool::StableSwap($p) => $e.map(|(v, s)| (v, Pool::StableSwap(s))),
+            Pool::ConcentratedLiquidity($p) => $e.map(|(v, s)| (v, Pool::ConcentratedLiquidity(s))),
         }
     };
 }
@@ -101,6 +128,7 @@ impl Pool {
             Pool::ConstantProduct(p) => p.min_amount_in(i, j, dy),
             Pool::Solidly(p) => p.amount_in(i, j, dy),
             Pool::StableSwap(p) => p.amount_in(i, j, dy),
+            Pool::ConcentratedLiquidity(p) => p.amount_in(i, j, dy),
         }
     }
 
@@ -117,7 +145,12 @@ impl Pool {
     /// # Errors
     /// Whatever the contract reverts on.
     pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Pool), PoolError> {
-        dispatch_state!(self, p => p.mint(amounts))
+        match self {
+            Pool::ConstantProduct(p) => p.mint(amounts).map(|(v, s)| (v, Pool::ConstantProduct(s))),
+            Pool::Solidly(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Solidly(s))),
+            Pool::StableSwap(p) => p.mint(amounts).map(|(v, s)| (v, Pool::StableSwap(s))),
+            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(CL_NO_LP)),
+        }
     }
 
     /// Coins returned for burning `lp` proportionally, and the state after.
@@ -125,7 +158,12 @@ impl Pool {
     /// # Errors
     /// Whatever the contract reverts on.
     pub fn burn(&self, lp: U256) -> Result<(Amounts, Pool), PoolError> {
-        dispatch_state!(self, p => p.burn(lp))
+        match self {
+            Pool::ConstantProduct(p) => p.burn(lp).map(|(v, s)| (v, Pool::ConstantProduct(s))),
+            Pool::Solidly(p) => p.burn(lp).map(|(v, s)| (v, Pool::Solidly(s))),
+            Pool::StableSwap(p) => p.burn(lp).map(|(v, s)| (v, Pool::StableSwap(s))),
+            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(CL_NO_LP)),
+        }
     }
 
     /// Coins of `i` returned for burning `lp` into that one coin (Curve

@@ -66,18 +66,7 @@ pub struct SolidlyBurn {
     pub pool: Solidly,
 }
 
-#[inline]
-fn pair(i: usize, j: usize) -> Result<(), PoolError> {
-    for index in [i, j] {
-        if index > 1 {
-            return Err(PoolError::TokenIndex { index, n_coins: 2 });
-        }
-    }
-    if i == j {
-        return Err(PoolError::SameToken);
-    }
-    Ok(())
-}
+use super::two_coin_pair as pair;
 
 /// `x·1e18 / 10^dec` with the contract's checked product (`x * 1e18` reverts at 2^256).
 /// `10^dec` divides `1e18` (dec ≤ 18), so the quotient is exactly `x·10^(18−dec)`: computed

@@ -197,6 +197,9 @@ pub fn zap_in_pool(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Zap
     match pool {
         Pool::ConstantProduct(_) | Pool::Solidly(_) => two::zap_in(pool, amounts, cfg),
         Pool::StableSwap(_) => curve::zap_in(pool, amounts, cfg),
+        Pool::ConcentratedLiquidity(_) => Err(ZapError::Unsupported(
+            "zaps into concentrated-liquidity positions",
+        )),
     }
 }
 

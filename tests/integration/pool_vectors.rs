@@ -1,8 +1,12 @@
-//! Every vector of ../shared/vectors must reproduce exactly.
+//! Every vector of ../shared/vectors and ../shared/vectors-cl must reproduce exactly.
 use crate::{shared, vectors};
 
 fn run_file(name: &str) {
-    let path = shared().join("vectors").join(name);
+    run_in("vectors", name);
+}
+
+fn run_in(folder: &str, name: &str) {
+    let path = shared().join(folder).join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut failed = Vec::new();
     let mut n = 0usize;
@@ -40,4 +44,9 @@ fn curve_stableswap_vectors() {
 #[test]
 fn curve_stableswap_ng_vectors() {
     run_file("curve_stableswap_ng.jsonl");
+}
+
+#[test]
+fn uniswap_v3_vectors() {
+    run_in("vectors-cl", "uniswap_v3.jsonl");
 }

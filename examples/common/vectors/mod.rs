@@ -1,8 +1,10 @@
-//! Shared runner for the pool vector files of `../shared/vectors` (schema in its README).
+//! Shared runner for the pool vector files of `../shared/vectors` and `../shared/vectors-cl`
+//! (schema in `../shared/vectors/README.md`).
 //! Used by `tests/` (via `#[path]`) and by `examples/verify_vectors.rs`.
 //! Each family's checks live in their own file; this file only dispatches.
 #![allow(dead_code, clippy::unwrap_used, clippy::arithmetic_side_effects)]
 
+pub mod cl;
 pub mod cp;
 pub mod curve;
 pub mod solidly;
@@ -18,6 +20,7 @@ pub fn check(v: &Value) -> Result<(), String> {
         Some("uniswap_v2") => cp::check(v),
         Some("solidly") => solidly::check(v),
         Some("curve_stableswap" | "curve_stableswap_ng") => curve::check(v),
+        Some("uniswap_v3") => cl::check(v),
         other => Err(format!("unknown family {other:?}")),
     }
 }
