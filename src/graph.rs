@@ -11,9 +11,11 @@
 //! LP tokens are tokens of the graph like any other (decimals 18 unless the token table lists
 //! them), so zaps can move them through `Mint` / `Burn` steps.
 
+use crate::error::PoolError;
 use crate::error::RouteError;
+use crate::pool::concentrated_liquidity::Tick;
 use crate::pool::stableswap::{StableSwapParams, Variant};
-use crate::pool::{ConstantProduct, Pool, Solidly, StableSwap};
+use crate::pool::{ConcentratedLiquidity, ConstantProduct, Pool, Solidly, StableSwap};
 use crate::route::edges::EdgeCache;
 use crate::route::model::{FamilyParams, FloatPool};
 use crate::snapshot::{FeeField, PoolKind, Snapshot, SnapshotPool};
@@ -211,11 +213,14 @@ impl PoolGraph {
         if !(2..=8).contains(&n) {
             return Err(bad("a pool needs 2 to 8 coins"));
         }
-        if p.reserves.len() != n {
+        let cl = p.kind == PoolKind::ConcentratedLiquidity;
+        if p.reserves.len() != n && !(cl && p.reserves.is_empty()) {
             return Err(bad("reserves and tokens differ in length"));
         }
         if p.kind != PoolKind::Stableswap && n != 2 {
-            return Err(bad("constant-product and solidly pools have 2 coins"));
+            return Err(bad(
+                "constant-product, solidly and concentrated-liquidity pools have 2 coins",
+            ));
         }
         let mut toks = Vec::with_capacity(n);
         for a in &p.tokens {
@@ -251,6 +256,8 @@ impl PoolGraph {
             .map(|t| self.tokens.get(t.index()).map_or(18, |i| i.decimals))
             .collect();
         let (pool, params) = build_exact(p, &reserves, &decs, total_supply)?;
+        // Concentrated-liquidity pools: their depth is what the known ticks hold.
+        let reserves = pool.balances().to_vec();
         let quantum = match (p.kind, p.fee_bps.as_deref().and_then(parse_u256_dec)) {
             (PoolKind::Solidly, Some(b)) if b < U256::from(10_000u32) => {
                 let (mut x, mut y) = (b.low_u64(), 10_000u64);
@@ -443,6 +450,8 @@ impl PoolGraph {
 /// The assumed LP supply of a pool whose snapshot gives none.
 fn default_supply(p: &SnapshotPool, reserves: &[U256]) -> U256 {
     match p.kind {
+        // Positions are not fungible: no LP supply.
+        PoolKind::ConcentratedLiquidity => U256::zero(),
         PoolKind::ConstantProduct | PoolKind::Solidly => {
             let a = reserves.first().copied().unwrap_or_default();
             let b = reserves.get(1).copied().unwrap_or_default();
@@ -631,5 +640,69 @@ fn build_exact(
             let params = FamilyParams::stable(a, a_prec, fee, &rates);
             Ok((pool, params))
         }
+        PoolKind::ConcentratedLiquidity => build_cl(p),
     }
+}
+
+/// A signed decimal field (a tick index or a net liquidity) as `T`.
+fn signed<T: core::str::FromStr>(
+    pool: &str,
+    field: &'static str,
+    s: Option<&String>,
+) -> Result<T, RouteError> {
+    s.and_then(|s| s.parse().ok()).ok_or(RouteError::BadNumber {
+        pool: pool.to_string(),
+        field,
+    })
+}
+
+/// A concentrated-liquidity pool of the snapshot: `sqrt_price_x96`, `tick`, `liquidity`,
+/// `fee` (pips), `tick_spacing`, `ticks`. Inconsistent ticks (unsorted, off the spacing, net
+/// liquidity going negative) are [`RouteError::BadPool`] naming the pool and the problem.
+fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError> {
+    let id = &p.id;
+    let bad_num = |field| RouteError::BadNumber {
+        pool: id.clone(),
+        field,
+    };
+    let price = num(id, "sqrt_price_x96", p.sqrt_price_x96.as_ref())?;
+    let tick: i32 = signed(id, "tick", p.tick.as_ref())?;
+    let liquidity: u128 = signed(id, "liquidity", p.liquidity.as_ref())?;
+    let fee = match &p.fee {
+        Some(FeeField::Units(s)) => {
+            u32::try_from(small(id, "fee", Some(s))?).map_err(|_| bad_num("fee"))?
+        }
+        _ => return Err(bad_num("fee")),
+    };
+    let spacing: i32 = signed(id, "tick_spacing", p.tick_spacing.as_ref())?;
+    let ticks = p
+        .ticks
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .map(|t| {
+            let net: i128 = signed(id, "ticks.liquidity_net", Some(&t.liquidity_net))?;
+            Ok(Tick {
+                index: signed(id, "ticks.index", Some(&t.index))?,
+                liquidity_net: net,
+                liquidity_gross: net.unsigned_abs(),
+            })
+        })
+        .collect::<Result<Vec<_>, RouteError>>()?;
+    let pool = ConcentratedLiquidity::new(price, tick, liquidity, fee, spacing, ticks).map_err(
+        |e| match e {
+            PoolError::InvalidState(why) => RouteError::BadPool {
+                pool: id.clone(),
+                why,
+            },
+            _ => RouteError::BadPool {
+                pool: id.clone(),
+                why: "concentrated-liquidity state rejected",
+            },
+        },
+    )?;
+    Ok((
+        Pool::ConcentratedLiquidity(pool),
+        FamilyParams::ConcentratedLiquidity,
+    ))
 }

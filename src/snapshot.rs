@@ -37,6 +37,21 @@ pub enum PoolKind {
     Solidly,
     /// Curve stable-swap with 2 or more coins.
     Stableswap,
+    /// Uniswap V3 style concentrated liquidity (and its forks): `sqrt_price_x96`, `tick`,
+    /// `liquidity`, `fee` in pips (millionths), `tick_spacing` and the initialised `ticks`.
+    ConcentratedLiquidity,
+}
+
+/// An initialised tick of a concentrated-liquidity pool.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SnapshotTick {
+    /// The tick index, decimal (may be negative).
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de"))]
+    pub index: String,
+    /// `liquidityNet`, decimal (may be negative).
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de"))]
+    pub liquidity_net: String,
 }
 
 /// A fraction `num / den` (the constant-product fee).
@@ -75,8 +90,12 @@ pub struct SnapshotPool {
     pub kind: PoolKind,
     /// Token addresses in the pool's own coin order.
     pub tokens: Vec<String>,
-    /// Balances in base units, decimal strings, same order as `tokens`.
-    #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de_vec"))]
+    /// Balances in base units, decimal strings, same order as `tokens` (concentrated-liquidity
+    /// pools may leave it empty: their depth comes from the ticks).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, deserialize_with = "num_str::de_vec")
+    )]
     pub reserves: Vec<String>,
     /// LP token address (optional; defaults to the pool's own address).
     #[cfg_attr(
@@ -178,6 +197,53 @@ pub struct SnapshotPool {
         )
     )]
     pub offpeg_fee_multiplier: Option<String>,
+    /// Concentrated liquidity: `slot0.sqrtPriceX96`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub sqrt_price_x96: Option<String>,
+    /// Concentrated liquidity: `slot0.tick` (may be negative).
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub tick: Option<String>,
+    /// Concentrated liquidity: active liquidity.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub liquidity: Option<String>,
+    /// Concentrated liquidity: the tick spacing.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub tick_spacing: Option<String>,
+    /// Concentrated liquidity: the initialised ticks the reader loaded, ascending. Often a
+    /// window around the price: the pool treats the window's edges as the end of its range.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub ticks: Option<Vec<SnapshotTick>>,
 }
 
 /// A pool snapshot: the chain, its tokens and pools.
@@ -204,6 +270,7 @@ mod num_str {
     enum NumOrStr {
         S(String),
         N(u64),
+        I(i64),
     }
 
     impl NumOrStr {
@@ -211,6 +278,7 @@ mod num_str {
             match self {
                 Self::S(s) => s,
                 Self::N(n) => n.to_string(),
+                Self::I(n) => n.to_string(),
             }
         }
     }

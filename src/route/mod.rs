@@ -92,19 +92,22 @@ pub struct GasModel {
     pub solidly: u64,
     /// gas units of a Curve swap step
     pub stableswap: u64,
+    /// gas units of a concentrated-liquidity swap step (without tick crossings)
+    pub concentrated_liquidity: u64,
     /// output base units per gas unit (≥ 0)
     pub gas_price: f64,
 }
 
 impl GasModel {
-    /// Typical per-step costs (Uniswap V2 60k, solidly 80k, Curve 110k gas) at `gas_price`
-    /// output base units per gas unit.
+    /// Typical per-step costs (Uniswap V2 60k, solidly 80k, Curve 110k, Uniswap V3 130k gas) at
+    /// `gas_price` output base units per gas unit.
     #[must_use]
     pub fn typical(gas_price: f64) -> Self {
         GasModel {
             constant_product: 60_000,
             solidly: 80_000,
             stableswap: 110_000,
+            concentrated_liquidity: 130_000,
             gas_price,
         }
     }
@@ -116,6 +119,7 @@ impl GasModel {
             PoolKind::ConstantProduct => self.constant_product,
             PoolKind::Solidly => self.solidly,
             PoolKind::Stableswap => self.stableswap,
+            PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
         }
     }
 }

@@ -101,6 +101,9 @@ pub enum FamilyParams {
         /// base unit → coin unit (rate / 1e36) per coin
         conv: SmallVec<[f64; 4]>,
     },
+    /// Concentrated liquidity: no float model yet, so the search gives these pools no edges
+    /// (they are exact pools of the graph, but the router does not route through them).
+    ConcentratedLiquidity,
 }
 
 impl FamilyParams {
@@ -149,6 +152,8 @@ pub enum FloatPool {
         /// invariant
         d: f64,
     },
+    /// A pool the search does not model (no edges).
+    Unmodelled,
 }
 
 /// Curve invariant D for normalised balances (Newton as in the contracts, in floats).
@@ -211,6 +216,7 @@ impl FloatPool {
                     d,
                 }
             }
+            FamilyParams::ConcentratedLiquidity => FloatPool::Unmodelled,
         }
     }
 
@@ -274,6 +280,7 @@ impl FloatPool {
                 sw.y0 = sw.y(sw.xi);
                 EdgeModel::Sw(sw)
             }
+            FloatPool::Unmodelled => return None,
         };
         let ok = match &e {
             EdgeModel::Cp { ri, ro, .. } => *ri > 0.0 && *ro > 0.0,
@@ -327,6 +334,7 @@ impl FloatPool {
                 }
                 *d = stable_d(xp, *ann);
             }
+            FloatPool::Unmodelled => {}
         }
     }
 }
