@@ -5,7 +5,9 @@
 #[path = "../../examples/common/vectors/mod.rs"]
 mod vectors;
 
+mod cl;
 mod pool_vectors;
+mod props_cl;
 mod props_cp;
 mod props_curve;
 mod request;

@@ -1,0 +1,169 @@
+//! Concentrated-liquidity pools as pools of a snapshot: the family verbs agree with the
+//! contract's own records, snapshots build into the graph, and bad tick lists are typed errors
+//! naming the pool.
+use crate::{shared, vectors};
+use swapzap::graph::PoolGraph;
+use swapzap::pool::Pool;
+use swapzap::snapshot::Snapshot;
+use swapzap::{PoolError, RouteError, U256};
+
+fn records() -> Vec<serde_json::Value> {
+    let path = shared().join("vectors-cl").join("uniswap_v3.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn dec(v: &serde_json::Value) -> U256 {
+    U256::from_dec_str(v.as_str().unwrap().trim_start_matches('-')).unwrap()
+}
+
+/// Every fully filled swap record, asked through the family verbs (`amount_out`, `swap`,
+/// `amount_in_exact_out`), gives the amounts the contract returned.
+#[test]
+fn family_verbs_agree_with_the_contract_records() {
+    let mut checked = 0;
+    for v in records() {
+        let op = &v["op"];
+        if op["name"] != "swap" || v["expect"]["revert"].as_bool() == Some(true) {
+            continue;
+        }
+        let pool = vectors::cl::pool_of(&v["pool"]).unwrap();
+        let z = op["zero_for_one"].as_bool().unwrap();
+        let (i, j) = if z { (0, 1) } else { (1, 0) };
+        let e = &v["expect"];
+        let (paid, got) = if z {
+            (dec(&e["amount0"]), dec(&e["amount1"]))
+        } else {
+            (dec(&e["amount1"]), dec(&e["amount0"]))
+        };
+        let spec = op["amount_specified"].as_str().unwrap();
+        let exact_in = !spec.starts_with('-');
+        let specified = dec(&op["amount_specified"]);
+        // Fully filled only (a partial fill is an error through the verbs, by design).
+        if (exact_in && paid != specified) || (!exact_in && got != specified) {
+            continue;
+        }
+        let p = Pool::ConcentratedLiquidity(pool.clone());
+        if exact_in {
+            assert_eq!(p.amount_out(i, j, specified).unwrap(), got, "{}", v["id"]);
+            let (o, after) = p.swap(i, j, specified).unwrap();
+            assert_eq!(o, got);
+            let Pool::ConcentratedLiquidity(after) = after else {
+                panic!("family changed")
+            };
+            assert_eq!(
+                after.sqrt_price_x96(),
+                dec(&e["sqrt_price_x96_after"]),
+                "{}",
+                v["id"]
+            );
+        } else {
+            assert_eq!(
+                pool.amount_in_exact_out(i, j, specified).unwrap(),
+                paid,
+                "{}",
+                v["id"]
+            );
+            // The least input is at most the contract's exact-output charge and reaches it.
+            let least = p.amount_in(i, j, specified).unwrap();
+            assert!(least <= paid);
+            assert!(p.amount_out(i, j, least).unwrap() >= specified);
+        }
+        checked += 1;
+    }
+    assert!(checked > 300, "only {checked} fully filled swaps");
+}
+
+fn snapshot(ticks: &str, tick: &str, liquidity: &str) -> String {
+    format!(
+        r#"{{"chain_id": 1,
+        "tokens": [{{"address": "0x{a}", "decimals": 18}}, {{"address": "0x{b}", "decimals": 6}}],
+        "pools": [{{"id": "uniswap-v3:0x{c}", "source": "uniswap-v3", "kind": "concentrated_liquidity",
+            "tokens": ["0x{a}", "0x{b}"],
+            "sqrt_price_x96": "79228162514264337593543950336", "tick": "{tick}", "liquidity": "{liquidity}",
+            "fee": "3000", "tick_spacing": "60", "ticks": {ticks}}}]}}"#,
+        a = "1".repeat(40),
+        b = "2".repeat(40),
+        c = "3".repeat(40),
+    )
+}
+
+fn graph(json: &str) -> Result<PoolGraph, RouteError> {
+    let s: Snapshot = serde_json::from_str(json).unwrap();
+    PoolGraph::from_snapshot(&s)
+}
+
+const GOOD: &str = r#"[{"index": "-600", "liquidity_net": "1000000000000000000"},
+                       {"index": 600, "liquidity_net": "-1000000000000000000"}]"#;
+
+#[test]
+fn a_snapshot_pool_builds_and_swaps_within_its_window() {
+    let g = graph(&snapshot(GOOD, "0", "1000000000000000000")).unwrap();
+    let pid = g
+        .pool_id("uniswap-v3:0x3333333333333333333333333333333333333333")
+        .unwrap();
+    let p = &g.pool(pid).unwrap().pool;
+    // At price 1 with L = 1e18 the range [-600, 600] holds L·(1 − 1/√1.0001^600) of each
+    // token, about 2.95e16: the balances say so.
+    let b = p.balances();
+    assert!(b[0] > U256::exp10(16) * 29 / 10 && b[0] < U256::exp10(16) * 3);
+    let out = p.amount_out(0, 1, U256::exp10(15)).unwrap();
+    // 1e15 in at price 1, fee 0.3 %, a little price impact: just under 0.997e15.
+    assert!(out < U256::from(997_000_000_000_000u64) && out > U256::from(990_000_000_000_000u64));
+    // More than the window holds cannot be filled: no liquidity is promised past its edge.
+    assert_eq!(
+        p.amount_out(0, 1, U256::exp10(17)),
+        Err(PoolError::InsufficientLiquidity)
+    );
+    assert_eq!(
+        p.amount_in(0, 1, U256::exp10(17)),
+        Err(PoolError::UnreachableOutput)
+    );
+    assert!(p.marginal_rate(0, 1) > 0.99 && p.marginal_rate(0, 1) < 0.998);
+}
+
+#[test]
+fn bad_tick_lists_are_errors_naming_the_pool() {
+    let cases = [
+        (
+            r#"[{"index": "600", "liquidity_net": "-1"}, {"index": "-600", "liquidity_net": "1"}]"#,
+            "0",
+            "ascending",
+        ),
+        (
+            r#"[{"index": "-599", "liquidity_net": "1"}, {"index": "600", "liquidity_net": "-1"}]"#,
+            "0",
+            "multiple of tick_spacing",
+        ),
+        (
+            r#"[{"index": "-600", "liquidity_net": "5"}, {"index": "600", "liquidity_net": "-5"}]"#,
+            "0",
+            "below zero",
+        ),
+        (GOOD, "60", "not at tick"),
+    ];
+    for (ticks, tick, why_part) in cases {
+        match graph(&snapshot(ticks, tick, "1")) {
+            Err(RouteError::BadPool { pool, why }) => {
+                assert_eq!(
+                    pool,
+                    "uniswap-v3:0x3333333333333333333333333333333333333333"
+                );
+                assert!(why.contains(why_part), "{why}");
+            }
+            other => panic!("{why_part}: {other:?}"),
+        }
+    }
+    // A missing field is a typed error naming the pool and the field.
+    let no_spacing = snapshot(GOOD, "0", "1").replace(r#""tick_spacing": "60","#, "");
+    assert!(matches!(
+        graph(&no_spacing),
+        Err(RouteError::BadNumber {
+            field: "tick_spacing",
+            ..
+        })
+    ));
+}
