@@ -104,6 +104,9 @@ pub struct ConcentratedLiquidity {
     protocol_fees: [u128; 2],
     /// Tokens the known ticks hold (see [`Self::balances`]).
     balances: [U256; 2],
+    /// √ratio of the lowest and the highest known tick (the window's edges; `None` without
+    /// ticks).
+    edges: Option<[W; 2]>,
 }
 
 /// `LiquidityMath.addDelta` (`LS` below zero, `LA` above 2^128 − 1).
@@ -154,6 +157,26 @@ fn signed_delta(token1: bool, a: W, b: W, delta: i128) -> Result<W, PoolError> {
         amount0_delta(a, b, l, up)?
     };
     to_int256(v)
+}
+
+/// `getTickAtSqrtRatio(p)` after the price moved from a state at `tick` to `p` within a step
+/// (down for `zero_for_one`). The state's price lay in [√ratio(tick), √ratio(tick + 1)], so when
+/// `p` stays on the same side of the tick's bound the tick is unchanged: one evaluation of
+/// `getSqrtRatioAtTick` instead of a search.
+#[inline]
+fn tick_after_move(tick: i32, p: W, zero_for_one: bool) -> Result<i32, PoolError> {
+    let same = if zero_for_one {
+        // p < the old price <= √ratio(tick + 1); the tick stays if √ratio(tick) <= p.
+        sqrt_ratio_at_tick(tick).is_ok_and(|r| r <= p)
+    } else {
+        // p > the old price >= √ratio(tick); the tick stays if p < √ratio(tick + 1).
+        tick < MAX_TICK && sqrt_ratio_at_tick(tick.saturating_add(1)).is_ok_and(|r| p < r)
+    };
+    if same {
+        Ok(tick)
+    } else {
+        tick_at_sqrt_ratio(p)
+    }
 }
 
 /// Whether `tick` is a multiple of the spacing `s` (`s >= 1`).
@@ -244,8 +267,10 @@ impl ConcentratedLiquidity {
             fee_growth_global: [W::ZERO; 2],
             protocol_fees: [0; 2],
             balances: [U256::zero(); 2],
+            edges: None,
         };
         pool.balances = pool.window_amounts();
+        pool.edges = pool.window_edges();
         Ok(pool)
     }
 
@@ -527,7 +552,7 @@ impl ConcentratedLiquidity {
                     next
                 };
             } else if price != start {
-                tick = tick_at_sqrt_ratio(price)?;
+                tick = tick_after_move(tick, price, zero_for_one)?;
             }
         }
         let spent = math::w_sub(specified, remaining)?;
@@ -564,16 +589,21 @@ impl ConcentratedLiquidity {
         ))
     }
 
+    /// √ratio of the outermost known ticks.
+    fn window_edges(&self) -> Option<[W; 2]> {
+        let (lo, hi) = (self.ticks.first()?, self.ticks.last()?);
+        Some([
+            sqrt_ratio_at_tick(lo.index).ok()?,
+            sqrt_ratio_at_tick(hi.index).ok()?,
+        ])
+    }
+
     /// The price limit of the known window in one direction: the lowest known tick's price
     /// going down, the highest's going up (or the contract's own limit past them), `None` when
     /// no known tick lies that way.
     fn window_limit(&self, zero_for_one: bool) -> Option<W> {
-        let edge = if zero_for_one {
-            self.ticks.first()
-        } else {
-            self.ticks.last()
-        }?;
-        let p = sqrt_ratio_at_tick(edge.index).ok()?;
+        let [lo, hi] = self.edges?;
+        let p = if zero_for_one { lo } else { hi };
         if zero_for_one {
             let lim = p.max(MIN_SQRT_RATIO.checked_add(W::ONE)?);
             (lim < self.sqrt_price_x96).then_some(lim)
@@ -825,6 +855,7 @@ impl ConcentratedLiquidity {
         }
         pool.ticks = ticks.into();
         pool.balances = pool.window_amounts();
+        pool.edges = pool.window_edges();
         Ok(ClPosition {
             amount0: a0.to_u256(),
             amount1: a1.to_u256(),

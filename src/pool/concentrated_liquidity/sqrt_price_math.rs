@@ -28,11 +28,12 @@ pub(super) fn mul_div(a: W, b: W, d: W) -> Result<W, PoolError> {
 /// `FullMath.mulDivRoundingUp` on [`W`].
 #[inline]
 pub(super) fn mul_div_up(a: W, b: W, d: W) -> Result<W, PoolError> {
-    Ok(W::from_u256(math::mul_div_up(
-        a.to_u256(),
-        b.to_u256(),
-        d.to_u256(),
-    )?))
+    let (q, r) = math::w_mul_div_rem(a, b, d)?;
+    if r.is_zero() {
+        Ok(q)
+    } else {
+        Ok(math::w_add(q, W::ONE)?)
+    }
 }
 
 /// `ceil(a / d)` (`UnsafeMath.divRoundingUp`), an error for `d == 0`.
@@ -86,10 +87,22 @@ pub fn amount0_delta(a: W, b: W, l: u128, round_up: bool) -> Result<W, PoolError
 pub fn amount1_delta(a: W, b: W, l: u128, round_up: bool) -> Result<W, PoolError> {
     let (a, b) = if a > b { (b, a) } else { (a, b) };
     let d = math::w_sub(b, a)?;
-    if round_up {
-        mul_div_up(W::small(l), d, Q96)
+    // When the product fits 256 bits, the division by 2^96 is a shift; otherwise FullMath.
+    let Some(prod) = W::small(l).checked_mul(d) else {
+        return if round_up {
+            mul_div_up(W::small(l), d, Q96)
+        } else {
+            mul_div(W::small(l), d, Q96)
+        };
+    };
+    let q = W {
+        hi: prod.hi >> 96,
+        lo: (prod.lo >> 96) | (prod.hi << 32),
+    };
+    if round_up && prod.lo & ((1u128 << 96) - 1) != 0 {
+        Ok(math::w_add(q, W::ONE)?)
     } else {
-        mul_div(W::small(l), d, Q96)
+        Ok(q)
     }
 }
 
@@ -184,6 +197,48 @@ pub fn next_sqrt_price_from_output(
     }
 }
 
+/// Whether `less_fee` is certainly below the input needed to move the price from `current` to
+/// `target` (token0 in when `zero_for_one`), judged by a float estimate with a wide margin.
+///
+/// The estimate `L·(b − a)·2^96/(a·b)` (token0) or `L·(b − a)/2^96` (token1) is built from
+/// correctly rounded conversions and a few float operations, so its relative error is below
+/// 1e-14; the exact (rounded-up) amount is at least the real value. A margin of 1e-9 relative
+/// and 4 units absolute makes a `true` answer certain; `false` only means "compute exactly".
+/// The float decides which exact formula runs, never an amount.
+#[inline]
+fn clearly_short(current: W, target: W, l: u128, less_fee: W, zero_for_one: bool) -> bool {
+    const Q96_F: f64 = 79_228_162_514_264_337_593_543_950_336.0;
+    let (a, b) = if current > target {
+        (target, current)
+    } else {
+        (current, target)
+    };
+    let Some(d) = b.checked_sub(a) else {
+        return false;
+    };
+    let (af, bf, df) = (w_to_f64(a), w_to_f64(b), w_to_f64(d));
+    // l as f64 is correctly rounded.
+    #[allow(clippy::cast_precision_loss)]
+    let lf = l as f64;
+    let need = if zero_for_one {
+        lf * (df / af) * (Q96_F / bf)
+    } else {
+        lf * (df / Q96_F)
+    };
+    let have = w_to_f64(less_fee);
+    #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic: no traps
+    let short = have + 4.0 < need * (1.0 - 1e-9);
+    need.is_finite() && short
+}
+
+/// The nearest `f64` to a [`W`] (within one rounding of the two halves).
+#[inline]
+fn w_to_f64(x: W) -> f64 {
+    #[allow(clippy::cast_precision_loss, clippy::arithmetic_side_effects)]
+    let v = x.hi as f64 * 340_282_366_920_938_463_463_374_607_431_768_211_456.0 + x.lo as f64;
+    v
+}
+
 /// One step of a swap (`SwapMath.computeSwapStep`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Step {
@@ -219,18 +274,26 @@ pub fn compute_swap_step(
     let mut amount_in = W::ZERO;
     let mut amount_out = W::ZERO;
     let next;
+    // Whether `amount_in` still holds the input to reach the target (it is skipped when a
+    // float estimate shows the remaining input falls clearly short of it).
+    let mut in_to_target = true;
     if exact_in {
         let less_fee = mul_div(remaining, gamma, den)?;
-        amount_in = if zero_for_one {
-            amount0_delta(target, current, l, true)?
+        if clearly_short(current, target, l, less_fee, zero_for_one) {
+            in_to_target = false;
+            next = next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?;
         } else {
-            amount1_delta(current, target, l, true)?
-        };
-        next = if less_fee >= amount_in {
-            target
-        } else {
-            next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?
-        };
+            amount_in = if zero_for_one {
+                amount0_delta(target, current, l, true)?
+            } else {
+                amount1_delta(current, target, l, true)?
+            };
+            next = if less_fee >= amount_in {
+                target
+            } else {
+                next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?
+            };
+        }
     } else {
         amount_out = if zero_for_one {
             amount1_delta(target, current, l, false)?
@@ -244,6 +307,15 @@ pub fn compute_swap_step(
         };
     }
     let max = target == next;
+    if max && exact_in && !in_to_target {
+        // Rounding landed the short input exactly on the target: the contract keeps the input
+        // it computed to reach it.
+        amount_in = if zero_for_one {
+            amount0_delta(target, current, l, true)?
+        } else {
+            amount1_delta(current, target, l, true)?
+        };
+    }
     if zero_for_one {
         if !(max && exact_in) {
             amount_in = amount0_delta(next, current, l, true)?;
