@@ -140,9 +140,9 @@ fn table() {
             let snap: swapzap::snapshot::Snapshot =
                 serde_json::from_value(v["snapshot"].clone()).unwrap();
             let g = PoolGraph::from_snapshot(&snap).unwrap();
-            let body: swapzap::route::body::QuoteBody =
+            let body: swapzap::request::QuoteRequest =
                 serde_json::from_value(v["request"].clone()).unwrap();
-            let req = body.to_route_request(&g).unwrap();
+            let req = swapzap::route::RouteRequest::from_body(&body, &g).unwrap();
             times.push((
                 time_of(&g, &req).0,
                 f.file_stem().unwrap().to_string_lossy().to_string(),

@@ -100,7 +100,10 @@ request = dict(chainId=8453,
                inputTokens=[dict(tokenAddress=tok["WETH"]["address"], amount=str(400 * 10 ** 18))],
                outputTokens=[dict(tokenAddress=tok["USDT"]["address"], proportion=1)],
                slippageLimitPercent=0.5,
-               userAddr=addr("user:example"))
+               # addr("user:example") in its EIP-55 form: the spec requires a checksummed userAddr
+               # (Python's hashlib has no Keccak-256, so the checksum is spelled out here)
+               userAddr="0x31Ad0fB76c7b4AAd8Afc25dA1eCC71afF19808Db")
+assert request["userAddr"].lower() == addr("user:example")
 with open("data/snapshot.json", "w") as f:
     json.dump(snapshot, f, indent=1)
     f.write("\n")

@@ -23,16 +23,47 @@ use std::process::ExitCode;
 use std::time::Instant;
 use swapzap::graph::PoolGraph;
 use swapzap::plan::Step;
-use swapzap::route::body::QuoteBody;
+use swapzap::request::QuoteRequest;
 use swapzap::route::{self, GasModel};
 use swapzap::snapshot::Snapshot;
 use swapzap::U256;
 
-fn usage() -> ExitCode {
+const USAGE: &str = "\
+usage: quote [--snapshot FILE --request FILE | --instance FILE] [--json] [--max-hops N] [--gas-price P]
+
+Quotes a swap (the spec's quote body, validated for its chainId) on a pool snapshot and prints
+the route; with no arguments, the bundled data/request.json on data/snapshot.json.
+
+  --snapshot FILE   pool snapshot (schema of ../shared/routing/README.md)
+  --request FILE    quote request body (the spec's POST /sor/quote body)
+  --instance FILE   a ../shared/routing instance (snapshot and request in one file)
+  --json            print the plan JSON alone (the format ../shared/routing/tools/score.py reads)
+  --max-hops N      hop limit of a path (default 6)
+  --gas-price P     price of one gas unit in base units of the (first) output token
+  -h, --help        this text";
+
+fn usage(ok: bool) -> ExitCode {
+    if ok {
+        println!("{USAGE}");
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("{USAGE}");
+        ExitCode::from(2)
+    }
+}
+
+/// Print a library error with its code, class and the spec's remedies; exit code 1.
+fn report(what: &str, e: &swapzap::Error) -> ExitCode {
     eprintln!(
-        "usage: quote [--snapshot FILE --request FILE | --instance FILE] [--json] [--max-hops N] [--gas-price P]"
+        "error: {what}: {e}\n  code {} [{}, HTTP {}]",
+        e.code(),
+        e.class(),
+        e.http_status()
     );
-    ExitCode::from(2)
+    for s in e.class().suggestions() {
+        eprintln!("  suggestion: {s}");
+    }
+    ExitCode::from(1)
 }
 
 /// A base-unit amount as a decimal number of whole tokens.
@@ -70,8 +101,8 @@ fn main() -> ExitCode {
             "--json" => json = true,
             "--max-hops" => max_hops = it.next().and_then(|s| s.parse::<usize>().ok()),
             "--gas-price" => gas_price = it.next().and_then(|s| s.parse::<f64>().ok()),
-            "-h" | "--help" => return usage(),
-            _ => return usage(),
+            "-h" | "--help" => return usage(true),
+            _ => return usage(false),
         }
     }
     let read = |p: &str| -> Result<serde_json::Value, String> {
@@ -106,11 +137,13 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let body: QuoteBody = match serde_json::from_value(req_v) {
+    let body: QuoteRequest = match serde_json::from_value(req_v) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: request: {e}");
-            return ExitCode::from(1);
+            let e = swapzap::RequestError::MalformedBody {
+                reason: e.to_string(),
+            };
+            return report("request", &e.into());
         }
     };
     let t_graph = Instant::now();
@@ -122,15 +155,12 @@ fn main() -> ExitCode {
         }
     };
     let graph_time = t_graph.elapsed();
-    let mut req = match body.to_route_request(&graph) {
+    let mut req = match route::RouteRequest::from_body(&body, &graph) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: request: {e}");
-            return ExitCode::from(1);
-        }
+        Err(e) => return report("request", &e),
     };
     if let Some(h) = max_hops {
-        req.max_hops = h;
+        req.max_hops = Some(h);
     }
     if let Some(p) = gas_price {
         req.gas = Some(GasModel::typical(p));
@@ -138,10 +168,7 @@ fn main() -> ExitCode {
     let t0 = Instant::now();
     let plan = match route::quote(&graph, &req) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: no quote: {e}");
-            return ExitCode::from(1);
-        }
+        Err(e) => return report("no quote", &e.into()),
     };
     let quote_time = t0.elapsed();
     if let Err(e) = plan.verify(&graph) {
@@ -182,11 +209,13 @@ fn main() -> ExitCode {
         .iter()
         .map(|(t, w)| format!("{} ({}/{})", sym(*t), w.numer(), w.denom()))
         .collect();
+    let hops = req
+        .max_hops
+        .map_or_else(|| "no hop limit".to_string(), |h| format!("max {h} hops"));
     println!(
-        "request:  {} -> {}, max {} hops",
+        "request:  {} -> {}, {hops}",
         ins.join(" + "),
-        outs.join(" + "),
-        req.max_hops
+        outs.join(" + ")
     );
     println!();
     // totals spent per token, for the share column
@@ -255,12 +284,12 @@ fn main() -> ExitCode {
             "output:   {} {}   (minimum after {}% slippage: {})",
             human(o.amount, dec(o.token)),
             sym(o.token),
-            body.slippage_limit_percent,
+            *req.slippage.numer() as f64 * 100.0 / *req.slippage.denom() as f64,
             human(o.min_amount, dec(o.token))
         );
     }
     if let Some(ub) = plan.upper_bound {
-        let gap = (ub - plan.value) / ub;
+        let gap = plan.bound_gap().unwrap_or(f64::NAN);
         // value and bound are in base units of the (first) output token
         let o0 = plan.outputs[0].token;
         let scale = 10f64.powi(i32::from(dec(o0)));
@@ -269,8 +298,11 @@ fn main() -> ExitCode {
         } else {
             " worth of basket"
         };
+        let scope = plan
+            .bound_max_hops
+            .map_or_else(String::new, |h| format!(" within {h} hops"));
         println!(
-            "bound:    no plan can give more than {:.6} {}{} (this plan: {:.6}, within {:.2e} of optimal)",
+            "bound:    no plan{scope} can give more than {:.6} {}{} (this plan: {:.6}, gap {:.2e})",
             ub / scale,
             sym(o0),
             what,
@@ -284,7 +316,7 @@ fn main() -> ExitCode {
     );
     for r in &plan.refunds {
         println!(
-            "refund:   {} {} (float-safe margin, returned to the user)",
+            "refund:   {} {}",
             human(r.amount, dec(r.token)),
             sym(r.token)
         );

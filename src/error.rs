@@ -323,6 +323,14 @@ pub enum RequestError {
         /// the deployment of the endpoint
         deployment: Deployment,
     },
+    /// A chain id other than the snapshot's: the request would be routed on another chain's
+    /// pools.
+    ChainMismatch {
+        /// the request's `chainId`
+        request: u64,
+        /// the snapshot's chain id
+        snapshot: u64,
+    },
     /// An address of the wrong format.
     InvalidAddress {
         /// where
@@ -441,7 +449,9 @@ impl RequestError {
     pub fn field(&self) -> Option<Field> {
         Some(match self {
             Self::MalformedBody { .. } => Field::Body,
-            Self::UnsupportedChain { .. } | Self::WrongDeployment { .. } => Field::ChainId,
+            Self::UnsupportedChain { .. }
+            | Self::WrongDeployment { .. }
+            | Self::ChainMismatch { .. } => Field::ChainId,
             Self::InvalidAddress { field, .. }
             | Self::BadChecksum { field }
             | Self::NotChecksummed { field }
@@ -469,6 +479,7 @@ impl RequestError {
             Self::MalformedBody { .. } => 3000,
             Self::UnsupportedChain { .. } => 3001,
             Self::WrongDeployment { .. } => 3002,
+            Self::ChainMismatch { .. } => 3003,
             Self::InvalidAddress { .. } => 3010,
             Self::BadChecksum { .. } => 3011,
             Self::NotChecksummed { .. } => 3012,
@@ -519,6 +530,10 @@ impl fmt::Display for RequestError {
             } => write!(
                 f,
                 "chainId {chain_id} is not served by the {deployment} deployment"
+            ),
+            Self::ChainMismatch { request, snapshot } => write!(
+                f,
+                "chainId {request} does not match the snapshot's chain {snapshot}"
             ),
             Self::InvalidAddress { field, problem } => {
                 if *field == Field::UserAddr {
@@ -999,6 +1014,7 @@ impl Error {
     /// | 3000 | validation | 400 | malformed body (JSON syntax, missing, unknown or mistyped field) |
     /// | 3001 | validation | 400 | unsupported `chainId` |
     /// | 3002 | validation | 400 | `chainId` of the other deployment |
+    /// | 3003 | validation | 400 | `chainId` other than the snapshot's chain |
     /// | 3010 | validation | 400 | invalid address format (token address or `userAddr`) |
     /// | 3011 | validation | 400 | mixed-case EVM address with a wrong EIP-55 checksum |
     /// | 3012 | validation | 400 | `userAddr` not in EIP-55 checksum form |

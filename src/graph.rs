@@ -56,11 +56,6 @@ pub struct PoolInfo {
     pub lp_token: TokenId,
     /// The exact state.
     pub pool: Pool,
-    /// Input granularity at which the pool's integer fee equals its exact fraction: for a
-    /// solidly pool `10000 / gcd(fee_bps, 10000)` (then `floor(a·bps/10000) = a·bps/10000`), 1
-    /// for the others. The router rounds split amounts into solidly pools to multiples of it, so
-    /// its plans also match float models of the pools (the benchmark scorer's) to 1e-9.
-    pub fee_quantum: u64,
 }
 
 /// A validated snapshot: dense ids, exact pools, adjacency, float search models.
@@ -258,16 +253,6 @@ impl PoolGraph {
         let (pool, params) = build_exact(p, &reserves, &decs, total_supply)?;
         // Concentrated-liquidity pools: their depth is what the known ticks hold.
         let reserves = pool.balances().to_vec();
-        let quantum = match (p.kind, p.fee_bps.as_deref().and_then(parse_u256_dec)) {
-            (PoolKind::Solidly, Some(b)) if b < U256::from(10_000u32) => {
-                let (mut x, mut y) = (b.low_u64(), 10_000u64);
-                while y != 0 {
-                    (x, y) = (y, x.checked_rem(y).unwrap_or(0));
-                }
-                10_000u64.checked_div(x).unwrap_or(1)
-            }
-            _ => 1,
-        };
         // LP token: given, else the pool's own address from its id.
         let lp_addr = match &p.lp_token {
             Some(a) => normalise(self.chain_id, a)?,
@@ -300,7 +285,6 @@ impl PoolGraph {
             tokens: toks,
             lp_token: lp,
             pool,
-            fee_quantum: quantum,
         });
         Ok(())
     }

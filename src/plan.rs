@@ -121,6 +121,13 @@ pub struct Plan {
     pub price_impact: f64,
     /// Gas units of the steps under the request's gas model (0 without one).
     pub gas_units: u64,
+    /// The gas price the plan was chosen with (output base units per gas unit; `None`: no gas
+    /// model, `value` is the gross output).
+    pub gas_price: Option<f64>,
+    /// The hop limit `upper_bound` is over: `None` when it bounds every plan on the snapshot
+    /// graph (any path length, all pools the source filters allow), `Some(h)` when the request
+    /// set a hop limit and it bounds the plans whose paths have at most `h` hops.
+    pub bound_max_hops: Option<usize>,
 }
 
 fn credit(
@@ -307,6 +314,16 @@ impl Plan {
         Ok(())
     }
 
+    /// How far the plan may be from the best: `(upper_bound − value) / upper_bound`, the
+    /// certificate's relative gap (`None` without a bound).
+    #[must_use]
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    pub fn bound_gap(&self) -> Option<f64> {
+        self.upper_bound
+            .filter(|b| *b > 0.0 && b.is_finite())
+            .map(|b| (b - self.value) / b)
+    }
+
     /// The JSON view of the plan (ids and addresses from `graph`, amounts as decimal strings):
     /// `steps` with `pool`, `token_in`, `token_out`, `amount_in`, `amount_out` (the format of
     /// `../shared/routing/README.md` §7) and `outputs` with `token`, `amount`, `min_amount`,
@@ -431,6 +448,15 @@ pub mod json {
         pub price_impact: f64,
         /// gas units
         pub gas_units: u64,
+        /// the gas price the plan was chosen with (output base units per gas unit)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub gas_price: Option<f64>,
+        /// `(upper_bound − value) / upper_bound`
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub bound_gap: Option<f64>,
+        /// the hop limit the bound is over (absent: every plan)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub bound_max_hops: Option<usize>,
     }
 
     impl PlanJson {
@@ -524,6 +550,9 @@ pub mod json {
                 upper_bound: p.upper_bound,
                 price_impact: p.price_impact,
                 gas_units: p.gas_units,
+                gas_price: p.gas_price,
+                bound_gap: p.bound_gap(),
+                bound_max_hops: p.bound_max_hops,
             })
         }
     }

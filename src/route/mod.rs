@@ -48,8 +48,7 @@
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-#[cfg(feature = "serde")]
-pub mod body;
+mod certify;
 pub(crate) mod dual;
 pub(crate) mod edges;
 pub mod fmath;
@@ -67,17 +66,22 @@ use alloc::collections::VecDeque;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
+use certify::COLGEN_ROUNDS;
 use dual::{DEdge, Dual};
 use edges::{Adj, EdgeCache, GEdge};
-use model::{u256_to_f64, EdgeModel};
+use model::u256_to_f64;
 use num_rational::Ratio;
 use primitive_types::U256;
 
-/// Default hop radius of the pruning: an edge is kept when it lies on some path of at most this
-/// many hops from an input to an output. 6 rather than 4: on the benchmark's graphs the optimum
-/// uses 5- and 6-hop flows (pruning to 4 hops loses up to 2e-5 of the output on the public set,
-/// to 5 hops up to 5e-6), and the extra radius costs little once pruned.
+/// Hop radius of the first working set when the request sets no hop limit: the edges on some
+/// path of at most this many hops from an input to an output. Column generation then adds
+/// whatever else the optimal prices find profitable, at any distance. 6 rather than 4: on the
+/// benchmark's graphs the optimum uses 5- and 6-hop flows, and the extra radius costs little
+/// once pruned.
 pub const DEFAULT_MAX_HOPS: usize = 6;
+
+/// The largest hop limit a request may set.
+pub const MAX_HOPS_LIMIT: usize = 32;
 
 /// Relative margin added to the dual bound (float error and Curve sequential execution).
 pub const BOUND_MARGIN: f64 = 1e-7;
@@ -131,8 +135,10 @@ pub struct RouteRequest {
     pub inputs: Vec<(TokenId, U256)>,
     /// Output tokens and their value proportions (positive, summing to exactly 1).
     pub outputs: Vec<(TokenId, Ratio<u64>)>,
-    /// Hop limit of a path (default [`DEFAULT_MAX_HOPS`]).
-    pub max_hops: usize,
+    /// Hop limit of a path: `None` (the default) for none, `Some(h)` for plans whose every
+    /// path has at most `h` hops (1 to [`MAX_HOPS_LIMIT`]); the plan's bound is then over those
+    /// plans only ([`Plan::bound_max_hops`]).
+    pub max_hops: Option<usize>,
     /// Optional gas pricing (ignored on chain 101).
     pub gas: Option<GasModel>,
     /// Slippage limit as a fraction (0.005 = 0.5 %): `min_amount = floor(amount × (1 − s))`.
@@ -141,13 +147,6 @@ pub struct RouteRequest {
     pub source_whitelist: Option<Vec<String>>,
     /// Never pools of these sources (not applied on chain 101).
     pub source_blacklist: Vec<String>,
-    /// Keep every amount a float re-simulation of the plan would credit (see
-    /// [`REFUND_MARGIN_DIVISOR`]): a 1e-9 margin of each swap output is returned as a refund
-    /// instead of being spent; solidly legs stay on multiples of their fee quantum wherever a
-    /// float model would see the fee floor (what a rounded remainder leaves is refunded); a
-    /// swap into an input token goes through an x·y = k pool, and what it delivers above the
-    /// float credit is refunded. Off by default (exact plans spend everything).
-    pub float_safe: bool,
 }
 
 impl RouteRequest {
@@ -156,7 +155,7 @@ impl RouteRequest {
     /// (parts per 10^18), the slippage fraction is kept exactly when it fits `u64` terms and
     /// otherwise rounded down at 10^-18 (a minimum never below the exact one's floor by more
     /// than 1e-18 of the amount), the source whitelist applies, the blacklist only where the
-    /// request says so (not on chain 101). Default hops, no gas model, exact (not float-safe).
+    /// request says so (not on chain 101). Default hops, no gas model.
     ///
     /// # Errors
     /// [`RouteError::UnknownToken`] for an address the graph does not hold,
@@ -209,18 +208,42 @@ impl RouteRequest {
         Ok(r)
     }
 
+    /// The router's request for a spec quote body on `graph`: the one way from a body to a
+    /// route. The body is validated by the spec's rules for its `chainId`
+    /// ([`crate::request::QuoteRequest::validate`], with the snapshot's sources as the known
+    /// liquidity sources), its `chainId` must be the snapshot's, and the typed request becomes
+    /// a [`RouteRequest`] by [`RouteRequest::from_request`].
+    ///
+    /// # Errors
+    /// Every validation error of the body ([`crate::Error::Request`]), among them
+    /// [`crate::RequestError::ChainMismatch`]; [`RouteError::UnknownToken`] for a token the
+    /// snapshot does not hold.
+    pub fn from_body(
+        body: &crate::request::QuoteRequest,
+        graph: &PoolGraph,
+    ) -> Result<Self, crate::Error> {
+        let req = body.validate(&graph.sources())?;
+        if req.chain_id != graph.chain_id() {
+            return Err(crate::RequestError::ChainMismatch {
+                request: req.chain_id,
+                snapshot: graph.chain_id(),
+            }
+            .into());
+        }
+        Ok(Self::from_request(&req, graph)?)
+    }
+
     /// A request with default hops, no gas, no source filter and 0.5 % slippage.
     #[must_use]
     pub fn new(inputs: Vec<(TokenId, U256)>, outputs: Vec<(TokenId, Ratio<u64>)>) -> Self {
         RouteRequest {
             inputs,
             outputs,
-            max_hops: DEFAULT_MAX_HOPS,
+            max_hops: None,
             gas: None,
             slippage: Ratio::new_raw(5, 1000),
             source_whitelist: None,
             source_blacklist: Vec::new(),
-            float_safe: false,
         }
     }
 }
@@ -246,8 +269,8 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
     if req.outputs.is_empty() {
         return Err(RouteError::BadRequest("no outputs"));
     }
-    if req.max_hops == 0 {
-        return Err(RouteError::BadRequest("max_hops must be at least 1"));
+    if req.max_hops.is_some_and(|h| h == 0 || h > MAX_HOPS_LIMIT) {
+        return Err(RouteError::BadRequest("max_hops must be in 1..=32"));
     }
     if *req.slippage.denom() == 0 || req.slippage.numer() > req.slippage.denom() {
         return Err(RouteError::BadRequest(
@@ -489,41 +512,12 @@ pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteErr
     Ok(prepare_ctx(graph, req)?.run(true)?.1)
 }
 
-/// Greatest common divisor (`gcd(a, 0) = a`).
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while let Some(r) = a.checked_rem(b) {
-        (a, b) = (b, r);
-    }
-    a
-}
-
-/// Whether a float re-simulation of a swap of `a` on a pool's snapshot state (`m` its float
-/// model, e.g. `../shared/routing/tools/score.py`, which accepts an output within 1e-9 of its
-/// own + 1 unit) accepts the exact output `o`: checked with half the relative part of that
-/// tolerance (the re-simulator's float model of a stable or Curve pool may differ from `m` by
-/// ~1e-12), and the whole unit (an exact output is the floor of the ideal one).
-fn float_accepts(m: &EdgeModel, a: U256, o: U256) -> bool {
-    let f = m.out(u256_to_f64(a));
-    let d = (u256_to_f64(o) - f).abs();
-    d <= 0.5e-9 * f.max(1.0) + 1.0
-}
-
-/// Whether a pool family's float model is the x·y = k formula (constant product, solidly
-/// volatile): the one a float re-simulation computes with the same operations as
-/// [`EdgeModel::out`]. Float-safe plans swap into an input token only through these: what such a
-/// swap delivers above the float credit is held back (see `propagate`), which needs the credit
-/// known to the unit. (The bound of a float-safe request is over these plans, as it is over
-/// the plans within the hop bound and the allowed sources.)
-fn xy_family(kind: PoolKind, stable: bool) -> bool {
-    matches!(kind, PoolKind::ConstantProduct) || (kind == PoolKind::Solidly && !stable)
-}
-
 fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a>, RouteError> {
     let prep = prepare(graph, req)?;
     let n = graph.n_tokens();
     let cache = graph.edge_cache();
-    let mask = allowed_pools(graph, req);
-    let mask = mask.as_deref();
+    let mask_owned = allowed_pools(graph, req);
+    let mask = mask_owned.as_deref();
     let in_toks: Vec<TokenId> = prep.inputs.iter().map(|x| x.0).collect();
     let out_toks: Vec<TokenId> = prep.outputs.iter().map(|x| x.0).collect();
     let single_out = out_toks.len() == 1;
@@ -533,7 +527,7 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
     // 1. prune
     let d_in = bfs(cache, n, mask, &in_toks, true);
     let d_out = bfs(cache, n, mask, &out_toks, false);
-    let hops = req.max_hops;
+    let hops = req.max_hops.unwrap_or(DEFAULT_MAX_HOPS);
     let sel: Vec<usize> = cache
         .hot()
         .iter()
@@ -549,7 +543,6 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
                 && a.saturating_add(b).saturating_add(1) <= hops
                 && !(single_out && is_out(e.ti))
                 && !(single_in && is_in(e.to))
-                && !(req.float_safe && is_in(e.to) && !xy_family(e.kind, e.stable))
         })
         .map(|(k, _)| k)
         .collect();
@@ -597,7 +590,16 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
         out_toks,
         in_toks,
         d_in,
+        d_out,
+        in_ws: {
+            let mut w = vec![false; cache.hot().len()];
+            for k in &sel {
+                w[*k] = true;
+            }
+            w
+        },
         sel,
+        mask: mask_owned,
     })
 }
 
@@ -613,8 +615,30 @@ struct Ctx<'a> {
     out_toks: Vec<TokenId>,
     in_toks: Vec<TokenId>,
     d_in: Vec<usize>,
-    /// the graph's edge ids of `edges`
+    d_out: Vec<usize>,
+    /// the graph's edge ids of `edges`: the working set
     sel: Vec<usize>,
+    /// per graph edge, whether it is in the working set
+    in_ws: Vec<bool>,
+    /// the source filters' pool mask (`None`: every pool allowed)
+    mask: Option<Vec<bool>>,
+}
+
+/// The working set in local token indices ([`Ctx::localize`]).
+struct Local {
+    /// local index of each graph token (`usize::MAX`: outside)
+    loc: Vec<usize>,
+    /// graph token of each local index
+    glob: Vec<TokenId>,
+    ledges: Vec<LEdge>,
+    dedges: Vec<DEdge>,
+    /// inputs per local token
+    b: Vec<f64>,
+    /// objective weights per local token (outputs)
+    c: Vec<f64>,
+    is_out: Vec<bool>,
+    /// the Gauss–Seidel order (by hop distance from the inputs)
+    order: Vec<usize>,
 }
 
 /// A pruned edge in local token indices with the fields the passes over all edges read, a
@@ -625,35 +649,11 @@ struct LEdge {
     to: usize,
     rate0: f64,
     kind: PoolKind,
-    stable: bool,
     cheap_out: bool,
 }
 
-/// Steps, claimed outputs, refunds.
-type Settled = (Vec<Step>, Vec<U256>, Vec<TokenAmount>);
-
-/// Relative margin kept back from every amount a swap delivers (`floor(amount / 10^9)`), returned
-/// to the user as a refund. The exact amounts need no margin; it keeps every spend and every
-/// claimed output below what a float re-simulation of the plan (float pool models accurate to
-/// about 1e-12, such as the benchmark scorer `../shared/routing/tools/score.py`) credits, at a
-/// cost of 1e-10 of the output per hop.
-pub const REFUND_MARGIN_DIVISOR: u64 = 1_000_000_000;
-
-fn margin(x: U256) -> U256 {
-    if x.is_zero() {
-        return U256::zero();
-    }
-    math::div(x, U256::from(REFUND_MARGIN_DIVISOR)).unwrap_or_default()
-}
-
-/// [`margin`] when the request asks for float-safe plans, else 0.
-fn margin_if(on: bool, x: U256) -> U256 {
-    if on {
-        margin(x)
-    } else {
-        U256::zero()
-    }
-}
+/// Steps and the amounts of the outputs.
+type Settled = (Vec<Step>, Vec<U256>);
 
 /// The evolving pool states of one simulation: only the pools swapped so far are stored
 /// (a slot per pool of the graph, and the states), so a simulation on a large graph does not
@@ -696,7 +696,6 @@ impl PoolStates {
 struct Candidate {
     steps: Vec<Step>,
     outs: Vec<U256>,
-    refunds: Vec<TokenAmount>,
     value: f64,
     gas: u64,
     net: f64,
@@ -704,13 +703,9 @@ struct Candidate {
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
 impl Ctx<'_> {
-    fn run(&self, bound_only: bool) -> Result<(Plan, f64), RouteError> {
-        let gas = if self.graph.chain_id() == CHAIN_101 {
-            None
-        } else {
-            self.req.gas
-        };
-        // local indexing
+    /// The working set in local token indices: inputs and outputs first, then every token an
+    /// edge of the working set touches.
+    fn localize(&self) -> Local {
         let n = self.graph.n_tokens();
         let mut loc = vec![usize::MAX; n];
         let mut glob: Vec<TokenId> = Vec::new();
@@ -732,7 +727,6 @@ impl Ctx<'_> {
                 to: loc[e.to.index()],
                 rate0: e.rate0,
                 kind: e.kind,
-                stable: e.stable,
                 cheap_out: e.cheap_out,
             });
         }
@@ -747,36 +741,6 @@ impl Ctx<'_> {
             c[loc[t.index()]] = w / v;
             is_out[loc[t.index()]] = true;
         }
-        // initial prices: best bid chains into the outputs
-        let mut nu0 = vec![0.0f64; nl];
-        for ((t, _), v) in self.prep.outputs.iter().zip(&self.vout) {
-            nu0[loc[t.index()]] = *v;
-        }
-        // (a pass that changes nothing leaves the same input to the next: stop there)
-        for _ in 0..=self.req.max_hops {
-            let mut changed = false;
-            for e in &ledges {
-                let (i, o) = (e.ti, e.to);
-                let cand = nu0[o] * e.rate0;
-                if cand > nu0[i] && !is_out[i] {
-                    nu0[i] = cand;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        let tiny = nu0
-            .iter()
-            .copied()
-            .filter(|v| *v > 0.0)
-            .fold(f64::INFINITY, f64::min);
-        for v in &mut nu0 {
-            if !(*v > 0.0) {
-                *v = if tiny.is_finite() { tiny * 1e-6 } else { 1.0 };
-            }
-        }
         let mut order: Vec<usize> = (0..nl).collect();
         order.sort_by_key(|k| {
             (
@@ -787,11 +751,7 @@ impl Ctx<'_> {
                 *k,
             )
         });
-
-        // the problem's edges in local indices; `idx[k]` is the pruned edge of `dedges[k]`, and
-        // a gas round removes its dropped edge from both
-        let mut idx: Vec<usize> = (0..self.edges.len()).collect();
-        let mut dedges: Vec<DEdge> = self
+        let dedges: Vec<DEdge> = self
             .edges
             .iter()
             .zip(&ledges)
@@ -802,6 +762,121 @@ impl Ctx<'_> {
                 rate0: e.rate0,
             })
             .collect();
+        Local {
+            loc,
+            glob,
+            ledges,
+            dedges,
+            b,
+            c,
+            is_out,
+            order,
+        }
+    }
+
+    /// Starting prices: the outputs at their values, every other token at its best bid chain
+    /// into them (tokens with none at a millionth of the least price).
+    fn bid_prices(&self, lc: &Local) -> Vec<f64> {
+        let nl = lc.glob.len();
+        let mut nu0 = vec![0.0f64; nl];
+        for ((t, _), v) in self.prep.outputs.iter().zip(&self.vout) {
+            nu0[lc.loc[t.index()]] = *v;
+        }
+        // (a pass that changes nothing leaves the same input to the next: stop there)
+        for _ in 0..=self.hops().saturating_mul(2) {
+            let mut changed = false;
+            for e in &lc.ledges {
+                let (i, o) = (e.ti, e.to);
+                let cand = nu0[o] * e.rate0;
+                if cand > nu0[i] && !lc.is_out[i] {
+                    nu0[i] = cand;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        nu0
+    }
+
+    /// The hop radius of the first working set (the request's limit, or [`DEFAULT_MAX_HOPS`]).
+    fn hops(&self) -> usize {
+        self.req.max_hops.unwrap_or(DEFAULT_MAX_HOPS)
+    }
+
+    /// Solve the dual on the working set and certify it on the whole graph; while edges
+    /// outside the working set are profitable at the optimal prices, add them (with the bid
+    /// chains that price their output token) and solve again. Returns the final working set
+    /// in local indices, its prices and the bound.
+    fn solve_certified(&mut self) -> (Local, Vec<f64>, f64) {
+        let mut prev: Option<Vec<f64>> = None;
+        let mut round = 0;
+        loop {
+            let lc = self.localize();
+            let mut nu = match &prev {
+                None => self.bid_prices(&lc),
+                Some(g) => lc.glob.iter().map(|t| g[t.index()]).collect(),
+            };
+            let tiny = nu
+                .iter()
+                .copied()
+                .filter(|v| *v > 0.0)
+                .fold(f64::INFINITY, f64::min);
+            for v in &mut nu {
+                if !(*v > 0.0) {
+                    *v = if tiny.is_finite() { tiny * 1e-6 } else { 1.0 };
+                }
+            }
+            let du = Dual::new(lc.glob.len(), &lc.dedges, &lc.b, &lc.c);
+            du.solve(&mut nu, &lc.order, &lc.is_out, 80);
+            let cert = self.certify(&lc, &nu, &du.eval(&nu).act);
+            round += 1;
+            if cert.add.is_empty() || round >= COLGEN_ROUNDS {
+                return (lc, nu, cert.bound);
+            }
+            for k in cert.add {
+                if let Some(e) = self.graph.edge_cache().edges().get(k) {
+                    if !self.in_ws[k] {
+                        self.in_ws[k] = true;
+                        self.sel.push(k);
+                        self.edges.push(e);
+                    }
+                }
+            }
+            prev = Some(cert.nu);
+        }
+    }
+
+    /// The request's gas model where the chain prices gas (not chain 101).
+    fn gas(&self) -> Option<GasModel> {
+        if self.graph.chain_id() == CHAIN_101 {
+            None
+        } else {
+            self.req.gas
+        }
+    }
+
+    fn run(&mut self, bound_only: bool) -> Result<(Plan, f64), RouteError> {
+        let gas = self.gas();
+        let (lc, nu, bound) = self.solve_certified();
+        if bound_only {
+            return Ok((Plan::default(), bound));
+        }
+        let Local {
+            loc,
+            glob,
+            ledges,
+            mut dedges,
+            b,
+            c,
+            is_out,
+            order,
+        } = lc;
+        let nl = glob.len();
+        // `idx[k]` is the working-set edge of `dedges[k]`; a gas round removes its dropped edge
+        // from both
+        let mut idx: Vec<usize> = (0..self.edges.len()).collect();
         // the best single path, for one input and one output: it does not depend on the dual,
         // and runs while the edges it reads are in cache from the passes above
         let single = if !bound_only && self.in_toks.len() == 1 && self.out_toks.len() == 1 {
@@ -810,34 +885,16 @@ impl Ctx<'_> {
             None
         };
         let mut best: Option<Candidate> = None;
-        let mut bound = f64::INFINITY;
-        let mut nu = nu0;
+        let mut nu = nu;
         let mut no_gain = 0;
-        // value of one base unit of each token, in units of the objective (c·ν = 1); tokens
-        // outside the problem stay 0
-        let mut tok_val = vec![0.0; n];
         for round in 0..24 {
             let du = Dual::new(nl, &dedges, &b, &c);
-            let h = du.solve(&mut nu, &order, &is_out, 80);
-            if round == 0 {
-                // integer rounding that can favour the user, per pool direction swapped once:
-                // a solidly fee rounded down (< 1 input unit), a solidly stable or Curve output
-                // a unit or two above the float curve; x·y = k outputs are floors (none)
-                let mut slack = 0.0;
-                for e in &ledges {
-                    let (vi, vo) = (nu[e.ti], nu[e.to]);
-                    slack += match (e.kind, e.stable) {
-                        (PoolKind::Solidly, false) => vi,
-                        (PoolKind::Solidly, true) => vi + 2.0 * vo,
-                        (PoolKind::Stableswap, _) => 2.0 * vo,
-                        _ => 0.0,
-                    };
-                }
-                bound = h * (1.0 + BOUND_MARGIN) + slack;
-                if bound_only {
-                    return Ok((Plan::default(), bound));
-                }
-            }
+            // round 0 reuses the certified solution; a gas round re-solves without its edge
+            let h = if round == 0 {
+                du.h(&nu, &du.eval(&nu))
+            } else {
+                du.solve(&mut nu, &order, &is_out, 80)
+            };
             let ev = du.eval(&nu);
             // flows, keep amounts at the outputs
             let thr = 1e-13 * h.abs();
@@ -852,10 +909,7 @@ impl Ctx<'_> {
                 .iter()
                 .map(|t| (*t, ev.grad[loc[t.index()]].max(0.0)))
                 .collect();
-            for (l, g) in glob.iter().enumerate() {
-                tok_val[g.index()] = nu[l];
-            }
-            let cand = self.recover(&flows, &keep, &tok_val, gas)?;
+            let cand = self.recover(&flows, &keep, gas)?;
             if let Some(cand) = cand {
                 if best.as_ref().map_or(true, |b| cand.net > b.net) {
                     best = Some(cand);
@@ -910,13 +964,12 @@ impl Ctx<'_> {
     }
 
     /// A settled simulation as a candidate: its objective, gas units and value net of gas.
-    fn candidate(&self, (steps, outs, refunds): Settled, gas: Option<GasModel>) -> Candidate {
+    fn candidate(&self, (steps, outs): Settled, gas: Option<GasModel>) -> Candidate {
         let value = self.objective(&outs);
         let (units, cost) = self.gas_of(&steps, gas);
         Candidate {
             steps,
             outs,
-            refunds,
             value,
             gas: units,
             net: value - cost,
@@ -943,30 +996,10 @@ impl Ctx<'_> {
         &self,
         flows: &[Flow],
         keep: &[(TokenId, f64)],
-        tok_val: &[f64],
         gas: Option<GasModel>,
     ) -> Result<Option<Candidate>, RouteError> {
         let mut flows: Vec<Flow> = flows.to_vec();
         self.prune_dead_ends(&mut flows);
-        // Float-safe plans: a flow delivering less than one quantum to a token that leaves only
-        // through quantised pools would be refunded there whole (its value lost); dropped
-        // instead, with whatever then dead-ends, so the amount stays on the routes upstream
-        while self.req.float_safe && !flows.is_empty() {
-            let sink_q = self.sink_quanta(&flows);
-            let before = flows.len();
-            flows.retain(|f| {
-                let e = &self.edges[f.e];
-                let q = sink_q.get(e.to.index()).copied().unwrap_or(1);
-                q == 1 || e.m.out(f.x) >= q as f64
-            });
-            if flows.len() == before {
-                break;
-            }
-            self.prune_dead_ends(&mut flows);
-        }
-        if self.req.float_safe {
-            self.add_input_outlets(&mut flows, tok_val);
-        }
         for _attempt in 0..8 {
             if flows.is_empty() {
                 return Ok(None);
@@ -975,6 +1008,7 @@ impl Ctx<'_> {
                 Ok(settled) => return Ok(Some(self.candidate(settled, gas))),
                 Err(drop) => {
                     flows.retain(|f| f.e != drop);
+                    self.prune_dead_ends(&mut flows);
                 }
             }
         }
@@ -1015,88 +1049,6 @@ impl Ctx<'_> {
         }
         let mut k = kept.iter();
         flows.retain(|_| k.next().copied().unwrap_or(true));
-    }
-
-    /// Float-safe plans: an input spent only through quantised pools (solidly, fee floored per
-    /// input unit) must swap an amount off their quanta, which a float re-simulation may see
-    /// as a wrong output. Such an input gets a token flow through its best unquantised edge to
-    /// an output or a token the flows leave: that edge takes the part below the quanta (it is
-    /// the remainder edge of the split).
-    fn add_input_outlets(&self, flows: &mut Vec<Flow>, tok_val: &[f64]) {
-        let lq = self.outlet_quanta(flows);
-        let mut leaves = vec![false; self.graph.n_tokens()];
-        for f in flows.iter() {
-            if let Some(l) = leaves.get_mut(self.edges[f.e].ti.index()) {
-                *l = true;
-            }
-        }
-        for (t, a) in &self.prep.inputs {
-            let l = U256::from(lq.get(t.index()).copied().unwrap_or(1));
-            if l <= U256::one() || a.checked_rem(l).unwrap_or_default().is_zero() {
-                continue;
-            }
-            let best = self
-                .edges
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| {
-                    e.ti == *t
-                        && self.quantum_of(e) == 1
-                        && (self.out_toks.contains(&e.to)
-                            || leaves.get(e.to.index()).copied().unwrap_or(false))
-                })
-                .map(|(k, e)| {
-                    (
-                        k,
-                        e.rate0 * tok_val.get(e.to.index()).copied().unwrap_or(0.0),
-                    )
-                })
-                .filter(|(_, v)| *v > 0.0)
-                .max_by(|x, y| x.1.total_cmp(&y.1));
-            if let Some((k, _)) = best {
-                flows.push(Flow { e: k, x: 0.0 });
-            }
-        }
-    }
-
-    /// The fee quantum of an edge's pool ([`crate::graph::PoolInfo::fee_quantum`], at least 1).
-    fn quantum_of(&self, e: &GEdge) -> u64 {
-        self.graph.pool(e.pool).map_or(1, |p| p.fee_quantum.max(1))
-    }
-
-    /// Per token, the least common multiple of the fee quanta of the pools its flows leave
-    /// through (every split of a multiple of it is a multiple of each); 1 when one of them has
-    /// no quantum or no flow leaves.
-    fn outlet_quanta(&self, flows: &[Flow]) -> Vec<u64> {
-        let mut lq = vec![0u64; self.graph.n_tokens()];
-        for f in flows {
-            let e = self.edges[f.e];
-            let q = self.quantum_of(e);
-            if let Some(l) = lq.get_mut(e.ti.index()) {
-                // quanta divide 10000, so the lcm does too; a 1 stays 1
-                *l = match (*l, q) {
-                    (0, q) => q,
-                    (1, _) | (_, 1) => 1,
-                    (l, q) => l / gcd(l, q) * q,
-                };
-            }
-        }
-        for l in &mut lq {
-            *l = (*l).max(1);
-        }
-        lq
-    }
-
-    /// [`Self::outlet_quanta`] of the tokens a plan passes through (1 for the inputs and
-    /// outputs): the quanta an inflow into them should deliver.
-    fn sink_quanta(&self, flows: &[Flow]) -> Vec<u64> {
-        let mut sink_q = self.outlet_quanta(flows);
-        for t in self.in_toks.iter().chain(&self.out_toks) {
-            if let Some(l) = sink_q.get_mut(t.index()) {
-                *l = 1;
-            }
-        }
-        sink_q
     }
 
     /// Propagate; on failure returns the edge to drop.
@@ -1157,25 +1109,15 @@ impl Ctx<'_> {
             return Err(worst.map_or(flows[0].e, |w| w.1));
         }
         let mut hold = vec![U256::zero(); n];
-        let mut inflow = vec![U256::zero(); n];
-        // per input token, what float-safe plans hold back of its inflow (see below)
-        let mut held_back = vec![U256::zero(); n];
         for (t, a) in &self.prep.inputs {
             hold[t.index()] = *a;
         }
         let mut states = PoolStates::new(self.graph.n_pools());
-        let sink_q = self.sink_quanta(flows);
         let mut steps = Vec::new();
         const ONE: u64 = 1 << 52;
         for t in topo {
-            let is_input = self.in_toks.iter().any(|x| x.index() == t);
-            // what this token may spend: its holding less the margin on what swaps brought in
-            // (an input token is spent exactly, inflow included, less what is held back)
-            let s = if is_input {
-                hold[t].saturating_sub(held_back[t])
-            } else {
-                hold[t].saturating_sub(margin_if(self.req.float_safe, inflow[t]))
-            };
+            // a token spends all it holds (inputs and intermediates; an output keeps its share)
+            let s = hold[t];
             let mut ks = outs[t].clone();
             if ks.is_empty() || s.is_zero() {
                 continue;
@@ -1193,44 +1135,31 @@ impl Ctx<'_> {
                 .map_or(0.0, |k| k.1);
             let is_output = keep.iter().any(|(x, _)| x.index() == t);
             let tot: f64 = ks.iter().map(|k| flows[*k].x).sum::<f64>() + kp;
-            // the edge taking the remainder: the largest one whose pool has no fee quantum
-            let quantum = |k: usize| self.quantum_of(self.edges[flows[k].e]);
-            let rem = ks.iter().position(|k| quantum(*k) == 1).unwrap_or(0);
+            // every edge gets the floor of its fraction of the holding; a token that is not an
+            // output spends the rest on its largest edge (`ks[0]`), which runs last
             let mut amts = vec![U256::zero(); ks.len()];
             let mut used = U256::zero();
-            let round_q = |a: U256, k: usize| {
-                let qk = U256::from(quantum(k));
-                a.checked_sub(a.checked_rem(qk).unwrap_or_default())
-                    .unwrap_or(a)
-            };
             for (p, k) in ks.iter().enumerate() {
-                if p == rem && !is_output {
+                if p == 0 && !is_output {
                     continue;
                 }
                 let fr = (flows[*k].x / tot).clamp(0.0, 1.0);
                 let q = (fr * ONE as f64) as u64;
-                let a =
+                amts[p] =
                     math::mul_div(s, U256::from(q), U256::from(ONE)).map_err(|_| flows[*k].e)?;
-                amts[p] = round_q(a, *k);
                 used = used.saturating_add(amts[p]);
             }
-            // Execute the other edges first, then the remainder edge with what is left. In a
-            // float-safe plan an edge into a token whose outlets are all quantised pools
-            // delivers a multiple of their quanta when a slightly smaller input can
-            // (`amount_in`); the input saved goes to the remainder edge.
-            let mut order: Vec<usize> = (0..ks.len()).filter(|p| is_output || *p != rem).collect();
-            if !is_output {
-                order.push(rem);
-            }
+            let rem = (!is_output).then_some(0);
+            let order = (0..ks.len()).filter(|p| Some(*p) != rem).chain(rem);
             for p in order {
                 let k = ks[p];
                 let e = &self.edges[flows[k].e];
-                let mut a = amts[p];
-                if !is_output && p == rem {
-                    // the remainder edge takes everything left (for float-safe plans rounded to
-                    // its pool's quantum below where a float model would see the fee floor)
-                    a = s.checked_sub(used).ok_or(flows[ks[0]].e)?;
-                }
+                let is_rem = Some(p) == rem;
+                let a = if is_rem {
+                    s.checked_sub(used).ok_or(flows[ks[0]].e)?
+                } else {
+                    amts[p]
+                };
                 if a.is_zero() {
                     continue;
                 }
@@ -1238,9 +1167,7 @@ impl Ctx<'_> {
                     Some(p) => p,
                     None => &self.graph.pool(e.pool).ok_or(flows[k].e)?.pool,
                 };
-                let first_use = states.get(e.pool).is_none();
-                let is_rem = p == rem && !is_output;
-                let (mut o, mut next) = match cur.swap(e.i, e.j, a) {
+                let (o, next) = match cur.swap(e.i, e.j, a) {
                     Ok(x) => x,
                     // A split edge whose swap reverts (typically a sliver of a low-value token
                     // that rounds to no output) leaves its amount to the remainder edge, which
@@ -1251,114 +1178,9 @@ impl Ctx<'_> {
                     }
                     Err(_) => return Err(flows[k].e),
                 };
-                let sq = sink_q.get(e.to.index()).copied().unwrap_or(1);
-                let qq = U256::from(sq);
-                if self.req.float_safe
-                    && sq > 1
-                    && !is_rem
-                    && !o.checked_rem(qq).unwrap_or_default().is_zero()
-                {
-                    // the largest of the next two multiples below the output that some input
-                    // delivers exactly (an output jumps by the rate per input unit, so a given
-                    // multiple may be skipped)
-                    let mut target = o.saturating_sub(o.checked_rem(qq).unwrap_or_default());
-                    let mut hit = None;
-                    for _ in 0..2 {
-                        if target.is_zero() {
-                            break;
-                        }
-                        hit = cur
-                            .amount_in(e.i, e.j, target)
-                            .ok()
-                            .filter(|a2| *a2 < a && !a2.is_zero())
-                            .and_then(|a2| cur.swap(e.i, e.j, a2).ok().map(|x| (a2, x)))
-                            .filter(|(_, (o2, _))| *o2 == target);
-                        if hit.is_some() {
-                            break;
-                        }
-                        target = target.saturating_sub(qq);
-                    }
-                    match hit {
-                        Some((a2, (o2, n2))) => {
-                            used = used.saturating_sub(a.saturating_sub(a2));
-                            a = a2;
-                            o = o2;
-                            next = n2;
-                        }
-                        // The sink would refund the part of this output below its quantum;
-                        // when that is over 1% of the output, this edge's
-                        // amount goes to the remainder edge instead (rerouting a small edge costs
-                        // far less than 1% of its value)
-                        None if o
-                            .checked_rem(qq)
-                            .unwrap_or_default()
-                            .saturating_mul(U256::from(100u8))
-                            > o =>
-                        {
-                            used = used.saturating_sub(a);
-                            continue;
-                        }
-                        None => {}
-                    }
-                }
-                // Float-safe plans: a pool whose fee is floored per input unit (fee quantum
-                // q > 1) swaps an amount off the multiples of q at a rate the float model does
-                // not see; when that puts the output outside a float re-simulation's tolerance,
-                // the amount is rounded down to a multiple of q. What that saves goes to the
-                // remainder edge, or (for the remainder) is refunded; an input's remainder stays
-                // (the input is spent exactly).
-                let q = quantum(k);
-                if self.req.float_safe
-                    && q > 1
-                    && !(is_rem && is_input)
-                    && !(first_use && float_accepts(&e.m, a, o))
-                    && !a.checked_rem(U256::from(q)).unwrap_or_default().is_zero()
-                {
-                    let aq = a.saturating_sub(a.checked_rem(U256::from(q)).unwrap_or_default());
-                    let fit = if aq.is_zero() {
-                        None
-                    } else {
-                        cur.swap(e.i, e.j, aq)
-                            .ok()
-                            .filter(|(o2, _)| !first_use || float_accepts(&e.m, aq, *o2))
-                    };
-                    match fit {
-                        Some((o2, n2)) => {
-                            if !is_rem {
-                                used = used.saturating_sub(a.saturating_sub(aq));
-                            }
-                            a = aq;
-                            o = o2;
-                            next = n2;
-                        }
-                        // nothing left to swap: a split edge leaves its amount to the
-                        // remainder edge, the remainder edge to the refunds
-                        None if aq.is_zero() => {
-                            if !is_rem {
-                                used = used.saturating_sub(a);
-                            }
-                            continue;
-                        }
-                        None => {}
-                    }
-                }
-                // Float-safe plans: a float re-simulation credits a swap with at most its float
-                // output + 1. An input token is spent exactly, inflow included, so the part of a
-                // swap into it above that credit is held back (a refund): the re-simulation then
-                // sees the input spent exactly too. The x·y = k model is the scorer's own float
-                // formula (the same operations on the same reserves), exact on a pool's first use.
-                if self.req.float_safe && first_use && self.in_toks.contains(&e.to) {
-                    if let EdgeModel::Cp { .. } = e.m {
-                        let credit = model::f64_to_u256_floor(e.m.out(u256_to_f64(a)))
-                            .saturating_add(U256::one());
-                        let t_to = e.to.index();
-                        held_back[t_to] = held_back[t_to].saturating_add(o.saturating_sub(credit));
-                    }
-                }
                 states.set(e.pool, next);
                 hold[t] = hold[t].checked_sub(a).ok_or(flows[k].e)?;
                 hold[e.to.index()] = hold[e.to.index()].checked_add(o).ok_or(flows[k].e)?;
-                inflow[e.to.index()] = inflow[e.to.index()].saturating_add(o);
                 steps.push(Step::Swap {
                     pool: e.pool,
                     token_in: e.ti,
@@ -1371,64 +1193,28 @@ impl Ctx<'_> {
                 return Err(flows[ks[0]].e);
             }
         }
-        // nothing is stranded on an intermediate token (a token reached by flows whose own
-        // flows were dropped): drop an edge into it and try again
+        // every input is spent exactly and nothing is stranded on an intermediate token (a token
+        // reached by flows whose own flows were dropped): drop an edge into it and try again
         for (t, h) in hold.iter().enumerate() {
             if h.is_zero() || self.out_toks.iter().any(|x| x.index() == t) {
                 continue;
             }
-            if outs[t].is_empty() || !self.req.float_safe {
-                let f = flows
-                    .iter()
-                    .find(|f| self.edges[f.e].to.index() == t)
-                    .map_or(flows[0].e, |f| f.e);
-                return Err(f);
-            }
-        }
-        // inputs are spent exactly (but for what float-safe plans hold back)
-        for (t, _) in &self.prep.inputs {
-            if hold[t.index()] != held_back[t.index()] {
-                return Err(flows
-                    .iter()
-                    .find(|f| self.edges[f.e].ti == *t)
-                    .map_or(flows[0].e, |f| f.e));
-            }
+            let into = flows.iter().find(|f| self.edges[f.e].to.index() == t);
+            let out_of = flows.iter().find(|f| self.edges[f.e].ti.index() == t);
+            let f = into.or(out_of).map_or(flows[0].e, |f| f.e);
+            return Err(f);
         }
         Ok(self.settle(steps, &hold))
     }
 
-    /// Outputs (each less its margin) and refunds (every other leftover, and the margins).
+    /// The outputs of a simulation that spent everything else.
     fn settle(&self, steps: Vec<Step>, hold: &[U256]) -> Settled {
-        let mut outs = Vec::with_capacity(self.out_toks.len());
-        let mut refunds = Vec::new();
-        for (t, h) in hold.iter().enumerate() {
-            if h.is_zero() {
-                continue;
-            }
-            if let Some(_o) = self.out_toks.iter().find(|x| x.index() == t) {
-                continue;
-            }
-            if let Ok(tid) = u32::try_from(t) {
-                refunds.push(TokenAmount {
-                    token: TokenId(tid),
-                    amount: *h,
-                });
-            }
-        }
-        for t in &self.out_toks {
-            let h = hold.get(t.index()).copied().unwrap_or_default();
-            let m = margin_if(self.req.float_safe, h);
-            outs.push(h.saturating_sub(m));
-            let r = h.saturating_sub(h.saturating_sub(m));
-            if !r.is_zero() {
-                refunds.push(TokenAmount {
-                    token: *t,
-                    amount: r,
-                });
-            }
-        }
-        refunds.sort_by_key(|r| r.token);
-        (steps, outs, refunds)
+        let outs = self
+            .out_toks
+            .iter()
+            .map(|t| hold.get(t.index()).copied().unwrap_or_default())
+            .collect();
+        (steps, outs)
     }
 
     /// Best single path (hop-bounded DP on float amounts), simulated exactly. `ledges` are the
@@ -1440,7 +1226,6 @@ impl Ctx<'_> {
         loc: &[usize],
         nl: usize,
     ) -> Result<Option<Candidate>, RouteError> {
-        let n = self.graph.n_tokens();
         let (src, amt) = self.prep.inputs[0];
         let dst = self.out_toks[0];
         let (ls, ld) = (loc[src.index()], loc[dst.index()]);
@@ -1448,7 +1233,7 @@ impl Ctx<'_> {
         let mut layer = vec![0.0f64; nl];
         layer[ls] = u256_to_f64(amt);
         let mut next = vec![0.0f64; nl];
-        let mut parents: Vec<Vec<usize>> = Vec::with_capacity(self.req.max_hops);
+        let mut parents: Vec<Vec<usize>> = Vec::with_capacity(self.hops());
         let mut best: Option<(f64, usize)> = None;
         let mut cost_layer = 0.0;
         // Paths stay simple: a token already on the path to `u` (reached in `l` hops) is not
@@ -1469,7 +1254,7 @@ impl Ctx<'_> {
                 l -= 1;
             }
         };
-        for h in 0..self.req.max_hops {
+        for h in 0..self.hops() {
             next.fill(0.0);
             let mut par = vec![usize::MAX; nl];
             for (k, e) in ledges.iter().enumerate() {
@@ -1512,18 +1297,7 @@ impl Ctx<'_> {
         let mut states = PoolStates::new(self.graph.n_pools());
         let mut a = amt;
         let mut steps = Vec::new();
-        let mut hold = vec![U256::zero(); n];
-        for (h, k) in path.into_iter().enumerate() {
-            if h > 0 {
-                // keep the margin back (see REFUND_MARGIN_DIVISOR)
-                let m = margin_if(self.req.float_safe, a);
-                let t = self.edges[k].ti.index();
-                hold[t] = hold[t].saturating_add(m);
-                a = a.saturating_sub(m);
-                if a.is_zero() {
-                    return Ok(None);
-                }
-            }
+        for k in path {
             let e = &self.edges[k];
             let cur = match states.get(e.pool) {
                 Some(p) => p,
@@ -1548,8 +1322,7 @@ impl Ctx<'_> {
                 return Ok(None);
             }
         }
-        hold[dst.index()] = hold[dst.index()].saturating_add(a);
-        Ok(Some(self.candidate(self.settle(steps, &hold), gas)))
+        Ok(Some(self.candidate((steps, vec![a]), gas)))
     }
 
     fn finish(&self, c: Candidate, bound: f64) -> Result<Plan, RouteError> {
@@ -1590,12 +1363,14 @@ impl Ctx<'_> {
             inputs,
             steps: c.steps,
             outputs,
-            refunds: c.refunds,
+            refunds: Vec::new(),
             zap_fee: None,
             value: c.net,
             upper_bound: if ub.is_finite() { Some(ub) } else { None },
             price_impact,
             gas_units: c.gas,
+            gas_price: self.gas().map(|g| g.gas_price),
+            bound_max_hops: self.req.max_hops,
         })
     }
 }

@@ -5,7 +5,7 @@ use crate::error::ZapError;
 use crate::graph::PoolGraph;
 use crate::plan::{Output, Plan, Step, TokenAmount, ZapFee};
 use crate::pool::Pool;
-use crate::route::{quote, RouteRequest, DEFAULT_MAX_HOPS};
+use crate::route::{quote, RouteRequest};
 use crate::units::{PoolId, TokenId};
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -22,8 +22,8 @@ pub struct ZapOptions {
     pub config: ZapConfig,
     /// Slippage limit as a fraction: `min_amount = floor(amount × (1 − slippage))`.
     pub slippage: Ratio<u64>,
-    /// Hop limit of the swap legs.
-    pub max_hops: usize,
+    /// Hop limit of the swap legs (`None`: none, as [`crate::route::RouteRequest::max_hops`]).
+    pub max_hops: Option<usize>,
     /// The zap fee in basis points of each input (default [`ZAP_FEE_BPS`]).
     pub fee_bps: u32,
 }
@@ -33,7 +33,7 @@ impl Default for ZapOptions {
         Self {
             config: ZapConfig::default(),
             slippage: Ratio::new_raw(5, 1000),
-            max_hops: DEFAULT_MAX_HOPS,
+            max_hops: None,
             fee_bps: ZAP_FEE_BPS,
         }
     }
@@ -451,6 +451,8 @@ pub fn zap_in(
         upper_bound: None,
         price_impact: 0.0,
         gas_units: 0,
+        gas_price: None,
+        bound_max_hops: None,
     };
     Ok(ZapInPlan {
         plan,
@@ -695,6 +697,8 @@ pub fn zap_out(
         upper_bound: if outputs.len() == 1 { upper } else { None },
         price_impact: impact,
         gas_units: 0,
+        gas_price: None,
+        bound_max_hops: None,
     })
 }
 

@@ -9,9 +9,9 @@
 use serde_json::Value;
 use std::path::PathBuf;
 use swapzap::graph::PoolGraph;
-use swapzap::route::body::QuoteBody;
+use swapzap::request::QuoteRequest;
 use swapzap::route::{self, RouteRequest};
-use swapzap::snapshot::{Snapshot, SnapshotPool};
+use swapzap::snapshot::Snapshot;
 
 pub struct Instance {
     pub name: String,
@@ -35,8 +35,8 @@ pub fn instances() -> Vec<Instance> {
             let raw: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
             let snap: Snapshot = serde_json::from_value(raw["snapshot"].clone()).unwrap();
             let graph = PoolGraph::from_snapshot(&snap).unwrap();
-            let body: QuoteBody = serde_json::from_value(raw["request"].clone()).unwrap();
-            let req = body.to_route_request(&graph).unwrap();
+            let body: QuoteRequest = serde_json::from_value(raw["request"].clone()).unwrap();
+            let req = RouteRequest::from_body(&body, &graph).unwrap();
             Instance {
                 name: raw["name"].as_str().unwrap().to_string(),
                 kind: raw["meta"]["kind"].as_str().unwrap().to_string(),
@@ -97,8 +97,7 @@ pub fn score(inst: &Instance, plan: &swapzap::plan::Plan) -> f64 {
 }
 
 /// Every instance: exact plan, verified; single/multi-input ≥ 1 − 1e-6 of optimum.T,
-/// multi-output ≥ 0.999; never below the best single route (less the 1e-9 per hop refund margin);
-/// bound ≥ the plan's own value.
+/// multi-output ≥ 0.999; never below the best single route; bound ≥ the plan's own value.
 #[test]
 fn instances_reach_reference_optimum() {
     let res = results();
@@ -139,8 +138,7 @@ fn instances_reach_reference_optimum() {
         } else {
             1.0 - 1e-6
         };
-        // the plan keeps a 1e-9 refund margin per hop (route::REFUND_MARGIN_DIVISOR)
-        if !(ratio >= need) || sc < single * (1.0 - 1e-8) || ub < plan.value {
+        if !(ratio >= need) || sc < single * (1.0 - 1e-9) || ub < plan.value {
             bad.push((inst.name.clone(), ratio));
         }
     }
@@ -528,31 +526,33 @@ fn plan_json_has_the_scorer_format() {
     );
 }
 
-/// The request API's typed `Request` converts to the same route as the body path.
+/// A quote body reaches the router one way: `RouteRequest::from_body` is the spec's validation
+/// (with the snapshot's sources as the known ones) followed by `RouteRequest::from_request`;
+/// a body for another chain than the snapshot's is refused (3003), and so is a lower-case
+/// `userAddr` (3012): nothing is rewritten.
 #[test]
-fn from_request_matches_the_body_path() {
-    use swapzap::request::QuoteRequest;
+fn body_path_is_validation_then_from_request() {
     for inst in instances().into_iter().take(8) {
-        let mut body = inst.raw["request"].clone();
-        body.as_object_mut().unwrap().remove("userAddr");
-        let q: QuoteRequest = serde_json::from_value(body).unwrap();
+        let q: QuoteRequest = serde_json::from_value(inst.raw["request"].clone()).unwrap();
         let req = q.validate(&inst.graph.sources()).unwrap();
         let r = RouteRequest::from_request(&req, &inst.graph).unwrap();
-        let mut b = inst.req.clone();
-        b.float_safe = false;
-        assert_eq!(r.inputs, b.inputs);
-        assert_eq!(r.outputs.len(), b.outputs.len());
-        for ((t1, w1), (t2, w2)) in r.outputs.iter().zip(&b.outputs) {
-            assert_eq!(t1, t2);
-            assert_eq!(
-                *w1.numer() as u128 * *w2.denom() as u128,
-                *w2.numer() as u128 * *w1.denom() as u128
-            );
-        }
-        assert_eq!(r.slippage, b.slippage);
+        assert_eq!(r, inst.req);
         let p = route::quote(&inst.graph, &r).unwrap();
         p.verify(&inst.graph).unwrap();
-        assert_eq!(p.outputs, route::quote(&inst.graph, &b).unwrap().outputs);
+        let mut other = inst.raw["request"].clone();
+        let chain = other["chainId"].as_u64().unwrap();
+        other["chainId"] = serde_json::json!(if chain == 1 { 10 } else { 1 });
+        let q: QuoteRequest = serde_json::from_value(other).unwrap();
+        let e = RouteRequest::from_body(&q, &inst.graph).unwrap_err();
+        assert_eq!(e.code(), 3003, "{e}");
+        let mut lower = inst.raw["request"].clone();
+        let user = lower["userAddr"].as_str().unwrap().to_lowercase();
+        lower["userAddr"] = serde_json::json!(user);
+        let q: QuoteRequest = serde_json::from_value(lower).unwrap();
+        assert_eq!(
+            RouteRequest::from_body(&q, &inst.graph).unwrap_err().code(),
+            3012
+        );
     }
 }
 
@@ -572,7 +572,7 @@ fn bound_holds_on_tiny_trades() {
             vec![(TokenId(3), U256::from(amt))],
             vec![(TokenId(0), Ratio::new(1, 1))],
         );
-        req.max_hops = hops;
+        req.max_hops = Some(hops);
         let p = route::quote(&g, &req).unwrap();
         p.verify(&g).unwrap();
         assert!(
@@ -672,219 +672,129 @@ fn zero_size_rate_bounds_every_output() {
     assert!(worst < 1e-12, "out(a) exceeds a·rate0 by {worst:e}");
 }
 
-/// The output a float re-simulator (`../shared/routing/tools/pools.py`) computes for a swap of
-/// `a` from token `tin` to `tout` on an x·y = k pool (constant product or solidly volatile) at
-/// its snapshot state: `γa·R_out / (R_in + γa)`, γ one less the pool's fee fraction. `None` for
-/// the other families.
-fn xy_float_out(sp: &SnapshotPool, tin: &str, tout: &str, a: f64) -> Option<f64> {
-    use swapzap::snapshot::{FeeField, PoolKind};
-    let gamma = match (sp.kind, sp.stable) {
-        (PoolKind::ConstantProduct, _) => match &sp.fee {
-            Some(FeeField::Fraction(f)) => {
-                1.0 - f.num.parse::<f64>().ok()? / f.den.parse::<f64>().ok()?
-            }
-            _ => return None,
-        },
-        (PoolKind::Solidly, Some(false)) => {
-            1.0 - sp.fee_bps.as_ref()?.parse::<f64>().ok()? / 10_000.0
-        }
-        _ => return None,
-    };
-    let r = |t: &str| {
-        let k = sp.tokens.iter().position(|x| x.eq_ignore_ascii_case(t))?;
-        sp.reserves.get(k)?.parse::<f64>().ok()
-    };
-    let ga = gamma * a;
-    Some(ga * r(tout)? / (r(tin)? + ga))
-}
-
-/// Float-safe plans keep every input token spent exactly in the integer accounting of a float
-/// re-simulation (`../shared/routing/tools/sim.py`): a swap is credited with at most its float
-/// output + 1, so a swap into an input token that delivers more than that must not be spent.
-/// The float x·y = k output is written here as the scorer writes it (`γa·R_out / (R_in + γa)`
-/// on the snapshot reserves, first use of a pool); other families are credited in full.
+/// Plans hold nothing back: no refunds, every input spent exactly (what leaves an input token
+/// is its amount plus what swaps bring into it), on the public instances and on heavy one- and
+/// two-input trades over generated markets; each plan verifies exactly.
 #[test]
-fn float_safe_inputs_are_spent_exactly_in_float_accounting() {
-    let mut checked = 0;
-    for inst in instances() {
-        if inst.req.inputs.len() < 2 {
-            continue;
-        }
-        let plan = route::quote(&inst.graph, &inst.req).unwrap();
-        let v = serde_json::to_value(plan.to_json(&inst.graph).unwrap()).unwrap();
-        let snap: Snapshot = serde_json::from_value(inst.raw["snapshot"].clone()).unwrap();
-        let pools: std::collections::HashMap<&str, &SnapshotPool> =
-            snap.pools.iter().map(|sp| (sp.id.as_str(), sp)).collect();
-        let mut bal: std::collections::HashMap<String, i128> = std::collections::HashMap::new();
-        let mut inputs = Vec::new();
-        for x in inst.raw["request"]["inputTokens"].as_array().unwrap() {
-            let a = x["tokenAddress"].as_str().unwrap().to_lowercase();
-            *bal.entry(a.clone()).or_default() +=
-                x["amount"].as_str().unwrap().parse::<i128>().unwrap();
-            inputs.push(a);
-        }
-        let mut used = std::collections::HashSet::new();
-        for st in v["steps"].as_array().unwrap() {
-            let pid = st["pool"].as_str().unwrap();
-            let (tin, tout) = (
-                st["token_in"].as_str().unwrap().to_lowercase(),
-                st["token_out"].as_str().unwrap().to_lowercase(),
-            );
-            let a: i128 = st["amount_in"].as_str().unwrap().parse().unwrap();
-            let o: i128 = st["amount_out"].as_str().unwrap().parse().unwrap();
-            // the scorer credits min(claimed, floor(float output) + 1)
-            let first = used.insert(pid.to_string());
-            let credit = xy_float_out(pools[pid], &tin, &tout, a as f64)
-                .filter(|_| first)
-                .map_or(o, |f| o.min(f.floor() as i128 + 1));
-            *bal.entry(tin).or_default() -= a;
-            *bal.entry(tout).or_default() += credit;
-        }
-        for a in &inputs {
-            assert_eq!(bal[a], 0, "{}: input {a}", inst.name);
-            checked += 1;
-        }
-    }
-    assert!(checked >= 10, "multi-input instances checked: {checked}");
-}
-
-/// Float-safe requests swap into an input token only through x·y = k pools (whose float credit
-/// is known to the unit); exact requests may use any pool. Here the best way to spend the USDC
-/// input is through the other input, DAI, over a deep solidly stable pool.
-#[test]
-fn float_safe_swaps_into_inputs_only_through_xy_pools() {
-    use swapzap::snapshot::PoolKind;
-    use swapzap::units::TokenId;
-    let snap: Snapshot = serde_json::from_str(
-        r#"{ "chain_id": 1,
-        "tokens": [
-          { "address": "0x0000000000000000000000000000000000000001", "symbol": "USDC", "decimals": 6 },
-          { "address": "0x0000000000000000000000000000000000000002", "symbol": "DAI", "decimals": 18 },
-          { "address": "0x0000000000000000000000000000000000000003", "symbol": "WETH", "decimals": 18 } ],
-        "pools": [
-          { "id": "aero:usdc-dai", "source": "aerodrome", "kind": "solidly", "stable": true, "fee_bps": "1",
-            "tokens": ["0x0000000000000000000000000000000000000001", "0x0000000000000000000000000000000000000002"],
-            "reserves": ["50000000000000", "50000000000000000000000000"] },
-          { "id": "uni:dai-weth", "source": "uniswap-v2", "kind": "constant_product",
-            "fee": { "num": "3", "den": "1000" },
-            "tokens": ["0x0000000000000000000000000000000000000002", "0x0000000000000000000000000000000000000003"],
-            "reserves": ["20000000000000000000000000", "10000000000000000000000"] },
-          { "id": "uni:usdc-weth", "source": "uniswap-v2", "kind": "constant_product",
-            "fee": { "num": "3", "den": "1000" },
-            "tokens": ["0x0000000000000000000000000000000000000001", "0x0000000000000000000000000000000000000003"],
-            "reserves": ["200000000000", "100000000000000000000"] } ] }"#,
-    )
-    .unwrap();
-    let g = PoolGraph::from_snapshot(&snap).unwrap();
-    let tok = |s: &str| TokenId(g.tokens().iter().position(|t| t.symbol == s).unwrap() as u32);
-    let (usdc, dai, weth) = (tok("USDC"), tok("DAI"), tok("WETH"));
-    let mut req = RouteRequest::new(
-        vec![
-            (usdc, U256::from(100_000_000_000u64)),
-            (dai, U256::from(1000u64) * U256::exp10(18)),
-        ],
-        vec![(weth, Ratio::new(1, 1))],
-    );
-    let stable_into_input = |plan: &swapzap::plan::Plan| {
-        plan.steps.iter().any(|s| match s {
-            swapzap::plan::Step::Swap {
-                pool, token_out, ..
-            } => *token_out == dai && g.pools()[pool.0 as usize].kind != PoolKind::ConstantProduct,
-            _ => false,
-        })
-    };
-    let exact = route::quote(&g, &req).unwrap();
-    exact.verify(&g).unwrap();
-    assert!(
-        stable_into_input(&exact),
-        "the exact plan routes USDC through DAI"
-    );
-    req.float_safe = true;
-    let safe = route::quote(&g, &req).unwrap();
-    safe.verify(&g).unwrap();
-    assert!(!stable_into_input(&safe));
-    // the direct USDC → WETH pool is shallow: avoiding the stable pool costs output
-    assert!(safe.outputs[0].amount < exact.outputs[0].amount);
-}
-
-/// Float-safe plans on generated markets (heavy trades, one and two inputs, 400 and 1200
-/// pools) pass a float re-simulation's step check, as `../shared/routing/tools/sim.py` makes it:
-/// every swap on an x·y = k pool (constant product or solidly volatile) at its first use claims
-/// an output within 1e-9 relative + 1 unit of the float formula `γa·R_out / (R_in + γa)`, γ the
-/// pool's fee fraction (the solidly fee floor must not show). What they give up against the
-/// exact plan is measured too: with one input at most 1e-5 of the output (a chain of solidly
-/// pools refunds the part below the last pool's fee quantum; 9e-6 seen here, most under 1e-6);
-/// with two, edges into the other input through stable or Curve pools are not used (their float
-/// credit is not known to the unit), which cost up to 1.9e-3 here, so only validity is checked.
-#[test]
-fn float_safe_plans_pass_a_float_resimulation_on_generated_markets() {
-    use swapzap::plan::Step;
-    let mut steps_checked = 0;
+fn plans_spend_every_input_exactly_with_no_refunds() {
+    let mut reqs: Vec<(PoolGraph, Vec<RouteRequest>)> = instances()
+        .into_iter()
+        .map(|i| (i.graph, vec![i.req]))
+        .collect();
     for (t, p) in [(60usize, 400usize), (180, 1200)] {
         let (g, m) = small_market(77 + p as u64, t, p);
-        let by_id: std::collections::HashMap<&str, &swapzap::snapshot::SnapshotPool> = m
-            .snapshot
-            .pools
-            .iter()
-            .map(|sp| (sp.id.as_str(), sp))
-            .collect();
         let heavy = route_gen::heavy_requests(&m, t, 31 + p as u64);
-        let mut reqs: Vec<RouteRequest> = heavy.iter().take(12).cloned().collect();
+        let mut rs: Vec<RouteRequest> = heavy.iter().take(8).cloned().collect();
         // two inputs: each request with a tenth of the next one's input added
         for (k, r) in heavy.iter().enumerate().take(8) {
             let (f2, a2) = heavy[(k + 1) % heavy.len()].inputs[0];
             if f2 != r.inputs[0].0 && f2 != r.outputs[0].0 {
                 let mut r2 = r.clone();
                 r2.inputs.push((f2, a2 / 10));
-                reqs.push(r2);
+                rs.push(r2);
             }
         }
-        for (k, exact_req) in reqs.iter().enumerate() {
-            let mut req = exact_req.clone();
-            req.float_safe = true;
-            let plan = route::quote(&g, &req).unwrap();
-            plan.verify(&g).unwrap();
-            let exact = route::quote(&g, exact_req).unwrap();
-            let (s, x) = (
-                plan.outputs[0].amount.to_string().parse::<f64>().unwrap(),
-                exact.outputs[0].amount.to_string().parse::<f64>().unwrap(),
-            );
-            if req.inputs.len() == 1 {
-                assert!(
-                    s >= x * (1.0 - 1e-5),
-                    "{p} pools, request {k}: float-safe {s} exact {x}"
-                );
-            }
-            let mut used = std::collections::HashSet::new();
-            for st in &plan.steps {
-                let Step::Swap {
-                    pool,
-                    token_in,
-                    token_out,
-                    amount_in,
-                    amount_out,
-                } = st
-                else {
-                    continue;
-                };
-                if !used.insert(*pool) {
-                    continue;
+        reqs.push((g, rs));
+    }
+    let mut checked = 0;
+    for (g, rs) in &reqs {
+        for req in rs {
+            let plan = route::quote(g, req).unwrap();
+            plan.verify(g).unwrap();
+            assert!(plan.refunds.is_empty(), "refunds {:?}", plan.refunds);
+            for (t, a) in &req.inputs {
+                let (mut out, mut into) = (U256::zero(), U256::zero());
+                for st in &plan.steps {
+                    if let Step::Swap {
+                        token_in,
+                        token_out,
+                        amount_in,
+                        amount_out,
+                        ..
+                    } = st
+                    {
+                        if token_in == t {
+                            out += *amount_in;
+                        }
+                        if token_out == t {
+                            into += *amount_out;
+                        }
+                    }
                 }
-                let sp = by_id[g.pools()[pool.0 as usize].id.as_str()];
-                let addr = |t: swapzap::units::TokenId| g.token(t).unwrap().address.as_str();
-                let a = amount_in.to_string().parse::<f64>().unwrap();
-                let Some(f) = xy_float_out(sp, addr(*token_in), addr(*token_out), a) else {
-                    continue;
-                };
-                let claimed = amount_out.to_string().parse::<f64>().unwrap();
-                assert!(
-                    (claimed - f).abs() <= 1e-9 * f.max(1.0) + 1.0,
-                    "{p} pools, request {k}, pool {}: claimed {claimed} float {f}",
-                    sp.id
-                );
-                steps_checked += 1;
+                assert_eq!(out, *a + into, "input {t:?} not spent exactly");
+                checked += 1;
             }
         }
     }
-    assert!(steps_checked > 1000, "steps checked: {steps_checked}");
+    assert!(checked >= 40, "inputs checked: {checked}");
+}
+
+/// A market whose best route is 10 hops long: a deep chain T0 → T1 → … → T10 and one shallow
+/// direct T0 → T10 pool. With no hop limit, column generation finds the chain (the first
+/// working set stops at 6 hops) and the bound certifies the plan to 1e-6; with a 6-hop limit
+/// the plan can only use the direct pool, and its bound (over plans within 6 hops) is below what
+/// the 10-hop plan gets: a bound over a pruned graph is not a bound on every plan.
+#[test]
+fn column_generation_finds_a_ten_hop_route_and_certifies_it() {
+    let addr = |k: usize| format!("0x{k:040x}");
+    let tokens: Vec<String> = (0..=10)
+        .map(|k| {
+            format!(
+                r#"{{ "address": "{}", "symbol": "T{k}", "decimals": 18 }}"#,
+                addr(k + 1)
+            )
+        })
+        .collect();
+    let pool = |id: String, a: usize, b: usize, ra: &str, rb: &str| {
+        format!(
+            r#"{{ "id": "uniswap-v2:{id}", "source": "uniswap-v2", "kind": "constant_product",
+              "fee": {{ "num": "3", "den": "1000" }}, "tokens": ["{}", "{}"],
+              "reserves": ["{ra}", "{rb}"] }}"#,
+            addr(a + 1),
+            addr(b + 1)
+        )
+    };
+    let mut pools: Vec<String> = (0..10)
+        .map(|k| {
+            pool(
+                addr(100 + k),
+                k,
+                k + 1,
+                "1000000000000000000000000",
+                "1000000000000000000000000",
+            )
+        })
+        .collect();
+    pools.push(pool(
+        addr(200),
+        0,
+        10,
+        "1000000000000000000000",
+        "1000000000000000000000",
+    ));
+    let snap: Snapshot = serde_json::from_str(&format!(
+        r#"{{ "chain_id": 1, "tokens": [{}], "pools": [{}] }}"#,
+        tokens.join(","),
+        pools.join(",")
+    ))
+    .unwrap();
+    let g = PoolGraph::from_snapshot(&snap).unwrap();
+    let t = |k: u32| TokenId(k);
+    let amount = U256::from(10u64).pow(U256::from(21u64)) * 5; // 5000 T0
+    let mut req = RouteRequest::new(vec![(t(0), amount)], vec![(t(10), Ratio::new(1, 1))]);
+    let free = route::quote(&g, &req).unwrap();
+    free.verify(&g).unwrap();
+    // every pool of the chain carries flow, and the direct pool
+    assert_eq!(free.steps.len(), 11, "{:?}", free.steps);
+    assert_eq!(free.bound_max_hops, None);
+    let gap = free.bound_gap().unwrap();
+    assert!((0.0..=1e-6).contains(&gap), "gap {gap:e}");
+    // the chain alone, simulated exactly, is what a 6-hop router misses
+    req.max_hops = Some(6);
+    let capped = route::quote(&g, &req).unwrap();
+    capped.verify(&g).unwrap();
+    assert_eq!(capped.steps.len(), 1);
+    assert_eq!(capped.bound_max_hops, Some(6));
+    assert!(capped.upper_bound.unwrap() < free.value);
+    assert!(free.outputs[0].amount > capped.outputs[0].amount);
 }
