@@ -250,6 +250,7 @@ fn main() -> ExitCode {
                 (swapzap::snapshot::PoolKind::Solidly, false) => "volatile",
                 (swapzap::snapshot::PoolKind::Solidly, true) => "stable",
                 (swapzap::snapshot::PoolKind::Stableswap, _) => "curve",
+                (swapzap::snapshot::PoolKind::ConcentratedLiquidity, _) => "cl",
             };
             let addr = p.id.rsplit(':').next().unwrap_or(&p.id);
             let short = format!(

@@ -10,6 +10,10 @@
 //! | `burn_one(lp, i)` | one-coin withdrawal (Curve only; other families: `Unsupported`) |
 //! | `marginal_rate(i, j)` | d(out)/d(in) at zero size, fee included, raw units: a float for search only |
 //!
+//! Concentrated-liquidity pools ([`ConcentratedLiquidity`]) have the swap verbs and
+//! `marginal_rate`; their positions are not LP tokens, so `mint` / `burn` here are
+//! `Unsupported` (the position amounts are [`ConcentratedLiquidity::mint`] / `burn`).
+//!
 //! [`Pool`] is a closed enum over the families with the same verbs. Pools are plain values;
 //! nothing is shared or global, and every operation returns a new state instead of mutating.
 

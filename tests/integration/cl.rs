@@ -1,19 +1,14 @@
 //! Concentrated-liquidity pools as pools of a snapshot: the family verbs agree with the
 //! contract's own records, snapshots build into the graph, and bad tick lists are typed errors
 //! naming the pool.
-use crate::{shared, vectors};
+use crate::vectors;
 use swapzap::graph::PoolGraph;
 use swapzap::pool::Pool;
 use swapzap::snapshot::Snapshot;
 use swapzap::{PoolError, RouteError, U256};
 
 fn records() -> Vec<serde_json::Value> {
-    let path = shared().join("vectors-cl").join("uniswap_v3.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    crate::read_jsonl("vectors-cl/uniswap_v3.jsonl")
 }
 
 fn dec(v: &serde_json::Value) -> U256 {

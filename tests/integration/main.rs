@@ -19,3 +19,14 @@ mod zap;
 pub fn shared() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
 }
+
+/// The records of a JSON Lines file under `../shared` (blank lines skipped).
+#[must_use]
+pub fn read_jsonl(rel: &str) -> Vec<serde_json::Value> {
+    let path = shared().join(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

@@ -187,21 +187,12 @@ pub fn check(v: &Value) -> Result<(), String> {
         }
         other => return Err(format!("{id}: unknown op {other}")),
     };
-    match (reverts, got) {
-        (true, Err(_)) => Ok(()),
-        (true, Ok(vals)) => Err(format!(
-            "{id}: expected a revert ({}), got {vals:?}",
-            e["reason"]
-        )),
-        (false, Err(err)) => Err(format!("{id}: unexpected error {err:?}")),
-        (false, Ok(vals)) => {
-            for (what, got) in vals {
-                let want = want(e, what);
-                if got != want {
-                    return Err(format!("{id}: {what}: got {got}, want {want}"));
-                }
-            }
+    super::compare_by(id, e, reverts, got, |what, got| {
+        let want = want(e, what);
+        if got == want {
             Ok(())
+        } else {
+            Err(format!("{id}: {what}: got {got}, want {want}"))
         }
-    }
+    })
 }

@@ -34,3 +34,31 @@ pub fn u(v: &Value) -> swapzap::U256 {
 pub fn us(v: &Value) -> Vec<swapzap::U256> {
     v.as_array().unwrap().iter().map(u).collect()
 }
+
+/// Compare a library result with a record's `expect`: a revert where one is expected, else
+/// `expect.ok` not false and every listed field accepted by `field(name, value)`.
+///
+/// # Errors
+/// A description of the first mismatch.
+pub fn compare_by<T: std::fmt::Debug>(
+    id: &Value,
+    e: &Value,
+    reverts: bool,
+    got: Result<Vec<(&str, T)>, swapzap::PoolError>,
+    mut field: impl FnMut(&str, T) -> Result<(), String>,
+) -> Result<(), String> {
+    match (reverts, got) {
+        (true, Err(_)) => Ok(()),
+        (true, Ok(vals)) => Err(format!(
+            "{id}: expected a revert ({}), got {vals:?}",
+            e["reason"]
+        )),
+        (false, Err(err)) => Err(format!("{id}: unexpected error {err:?}")),
+        (false, Ok(vals)) => {
+            if e["ok"].as_bool() == Some(false) {
+                return Err(format!("{id}: expect.ok is false without a revert"));
+            }
+            vals.into_iter().try_for_each(|(what, v)| field(what, v))
+        }
+    }
+}
