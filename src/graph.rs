@@ -251,8 +251,6 @@ impl PoolGraph {
             .map(|t| self.tokens.get(t.index()).map_or(18, |i| i.decimals))
             .collect();
         let (pool, params) = build_exact(p, &reserves, &decs, total_supply)?;
-        // Concentrated-liquidity pools: their depth is what the known ticks hold.
-        let reserves = pool.balances().to_vec();
         // LP token: given, else the pool's own address from its id.
         let lp_addr = match &p.lp_token {
             Some(a) => normalise(self.chain_id, a)?,
@@ -275,7 +273,7 @@ impl PoolGraph {
             return Err(RouteError::Duplicate(String::from("lp token")));
         }
         self.pool_index.insert(pid_str.clone(), id);
-        self.models.push(FloatPool::new(&params, &reserves));
+        self.models.push(FloatPool::for_pool(&params, &pool));
         self.params.push(params);
         self.pools.push(PoolInfo {
             id: pid_str.clone(),
@@ -420,7 +418,7 @@ impl PoolGraph {
             .params
             .get(p.index())
             .ok_or(RouteError::PoolOutOfRange(p.0))?;
-        let model = FloatPool::new(params, state.balances());
+        let model = FloatPool::for_pool(params, &state);
         if let Some(m) = self.models.get_mut(p.index()) {
             *m = model;
         }

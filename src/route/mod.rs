@@ -49,6 +49,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod certify;
+pub mod cl_model;
 pub(crate) mod dual;
 pub(crate) mod edges;
 pub mod fmath;
