@@ -29,7 +29,7 @@ use swapzap::snapshot::Snapshot;
 use swapzap::U256;
 
 const USAGE: &str = "\
-usage: quote [--snapshot FILE --request FILE | --instance FILE] [--json] [--max-hops N] [--gas-price P]
+usage: quote [--snapshot FILE --request FILE | --instance FILE] [--json] [--max-hops N] [--gas-price P] [--exact-out AMOUNT]
 
 Quotes a swap (the spec's quote body, validated for its chainId) on a pool snapshot and prints
 the route; with no arguments, the bundled data/request.json on data/snapshot.json.
@@ -40,6 +40,8 @@ the route; with no arguments, the bundled data/request.json on data/snapshot.jso
   --json            print the plan JSON alone (the format ../shared/routing/tools/score.py reads)
   --max-hops N      hop limit of a path (default 6)
   --gas-price P     price of one gas unit in base units of the (first) output token
+  --exact-out AMOUNT  deliver this many base units of the (only) output with the least input;
+                    the request's input amount is then the most to spend
   -h, --help        this text";
 
 fn usage(ok: bool) -> ExitCode {
@@ -92,6 +94,7 @@ fn main() -> ExitCode {
     let mut json = false;
     let mut max_hops = None;
     let mut gas_price = None;
+    let mut exact_out = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -99,8 +102,18 @@ fn main() -> ExitCode {
             "--request" => request_path = it.next().cloned(),
             "--instance" => instance_path = it.next().cloned(),
             "--json" => json = true,
-            "--max-hops" => max_hops = it.next().and_then(|s| s.parse::<usize>().ok()),
-            "--gas-price" => gas_price = it.next().and_then(|s| s.parse::<f64>().ok()),
+            "--max-hops" => match it.next().and_then(|s| s.parse::<usize>().ok()) {
+                Some(h) => max_hops = Some(h),
+                None => return usage(false),
+            },
+            "--gas-price" => match it.next().and_then(|s| s.parse::<f64>().ok()) {
+                Some(p) if p.is_finite() && p >= 0.0 => gas_price = Some(p),
+                _ => return usage(false),
+            },
+            "--exact-out" => match it.next().and_then(|s| U256::from_dec_str(s).ok()) {
+                Some(a) => exact_out = Some(a),
+                None => return usage(false),
+            },
             "-h" | "--help" => return usage(true),
             _ => return usage(false),
         }
@@ -165,6 +178,7 @@ fn main() -> ExitCode {
     if let Some(p) = gas_price {
         req.gas = Some(GasModel::typical(p));
     }
+    req.exact_out = exact_out;
     let t0 = Instant::now();
     let plan = match route::quote(&graph, &req) {
         Ok(p) => p,
@@ -217,6 +231,17 @@ fn main() -> ExitCode {
         ins.join(" + "),
         outs.join(" + ")
     );
+    if let (Some(w), Some(o)) = (req.exact_out, plan.outputs.first()) {
+        let (t, cap) = req.inputs[0];
+        println!(
+            "exact-out: {} {} wanted; spends {} of at most {} {}",
+            human(w, dec(o.token)),
+            sym(o.token),
+            human(plan.inputs[0].amount, dec(t)),
+            human(cap, dec(t)),
+            sym(t)
+        );
+    }
     println!();
     // totals spent per token, for the share column
     let mut spent: BTreeMap<u32, U256> = BTreeMap::new();

@@ -6,6 +6,7 @@ use crate::request::Deployment;
 use crate::units::TokenId;
 use alloc::string::String;
 use core::fmt;
+use primitive_types::U256;
 
 /// A failure of checked integer arithmetic, exactly where the EVM would revert.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -704,6 +705,14 @@ pub enum RouteError {
     AllRoutesFiltered,
     /// The search gave up within its budget; retry.
     SearchBudgetExceeded,
+    /// An exact-out request wants more of the output than its whole input amount (the most
+    /// the user will spend) delivers.
+    ExactOutUnreachable {
+        /// the wanted output amount (base units)
+        wanted: U256,
+        /// what the whole input amount delivers
+        best: U256,
+    },
 }
 
 impl From<MathError> for RouteError {
@@ -747,6 +756,10 @@ impl fmt::Display for RouteError {
                 f.write_str("routes exist only through liquidity sources the filters exclude")
             }
             Self::SearchBudgetExceeded => f.write_str("route search ran out of budget; retry"),
+            Self::ExactOutUnreachable { wanted, best } => write!(
+                f,
+                "the input amount delivers at most {best} of the {wanted} wanted: raise the input amount or ask for less"
+            ),
             Self::Math(e) => write!(f, "route arithmetic: {e}"),
         }
     }
@@ -766,6 +779,7 @@ impl RouteError {
             Self::TooManyHops { .. } => 4003,
             Self::AllRoutesFiltered => 4004,
             Self::SearchBudgetExceeded => 4005,
+            Self::ExactOutUnreachable { .. } => 4006,
             Self::BadRequest(_) => 4010,
             Self::TokenOutOfRange(_) => 4011,
             Self::PoolOutOfRange(_) => 4012,
@@ -797,6 +811,7 @@ impl RouteError {
             | Self::BadAddress(_) => ErrorClass::Retryable,
             Self::NoRoute
             | Self::InsufficientLiquidity { .. }
+            | Self::ExactOutUnreachable { .. }
             | Self::TooManyHops { .. }
             | Self::AllRoutesFiltered
             | Self::Simulation(_)
@@ -1043,6 +1058,7 @@ impl Error {
     /// | 4003 | no-route | 422 | no route within the hop bound |
     /// | 4004 | no-route | 422 | routes only through filtered-out sources |
     /// | 4005 | retryable | 503 | route search budget exceeded |
+    /// | 4006 | no-route | 422 | exact-out: the input amount cannot deliver the wanted output |
     /// | 4010 | validation | 400 | route request malformed |
     /// | 4011 | validation | 400 | token id outside the graph |
     /// | 4012 | validation | 400 | pool id outside the graph |

@@ -159,15 +159,24 @@ impl Ctx<'_> {
                 valid = false;
                 break;
             }
-            // integer rounding a swap can win against the float curve: a solidly fee rounded
-            // down (< 1 input unit; it pays only where the fee-free mid rate beats the price
-            // ratio, since a floored x·y = k output never beats it), a solidly stable or Curve
-            // output a unit or two above the float curve; x·y = k outputs are floors
+            // integer rounding a swap can win against the float curve. A solidly fee rounded
+            // down: an input x is charged floor(f·x), so the output is at most the fee-free mid
+            // rate m times min(x, (1 − f)·x + 1); at the prices that is worth at most
+            // M = ν_out·m on an edge with arbitrage, and (M − ν_in)/f on one without (the
+            // best x is 1/f), nothing where M ≤ ν_in. A solidly stable or Curve output a unit
+            // or two above the float curve. x·y = k outputs are floors: nothing.
             let fee_floor = || {
-                cache
-                    .edges()
-                    .get(k)
-                    .map_or(vi, |ge| if ge.m.mid0() * vo > vi { vi } else { 0.0 })
+                cache.edges().get(k).map_or(f64::INFINITY, |ge| {
+                    let big_m = ge.m.mid0() * vo;
+                    let f = ge.m.fee();
+                    if e.rate0 * vo > vi || !(f > 0.0) {
+                        big_m
+                    } else if big_m > vi {
+                        ((big_m - vi) / f).min(big_m)
+                    } else {
+                        0.0
+                    }
+                })
             };
             slack += match (e.kind, e.stable) {
                 (PoolKind::Solidly, false) => fee_floor(),

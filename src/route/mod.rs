@@ -28,15 +28,27 @@
 //!    (hop-bounded dynamic programme) is simulated too and the better plan is returned.
 //! 5. **Gas** (optional, EVM chains): each step costs `gas units × gas price` in units of the
 //!    (first) output; the active edge whose arbitrage profit at the optimal prices falls
-//!    shortest of its step's gas is dropped and the problem re-solved, one edge at a time, and
-//!    the plan (or the single path) with the best output net of gas is returned. Chain 101 has
-//!    no gas pricing.
+//!    shortest of its step's gas is dropped and the problem re-solved, one edge at a time; the
+//!    same request is also quoted under every hop cap from 1 to [`GAS_HOP_CAPS`], and the
+//!    exactly simulated plan (or single path) with the best output net of gas is returned, so
+//!    it never nets less than the request capped at any of those hop counts. Chain 101 has no
+//!    gas pricing.
+//! 6. **Exact-out** ([`RouteRequest::exact_out`]): the least input whose exact plan delivers the
+//!    wanted amount, by exact-in quotes narrowing a bracket to 1e-7 (`exact_out.rs`).
+//!
+//! **The certificate** (`certify.rs`): the dual is solved on a working set (the edges on paths
+//! of at most [`DEFAULT_MAX_HOPS`] hops, or the request's hop limit), then every pool direction
+//! of the whole graph that the source filters allow is priced at the solution, tokens outside
+//! the working set at their best bid chains. Edges still profitable there are added (column
+//! generation) and the dual solved again, until none is. The bound is the dual value over the
+//! whole graph, so it holds for plans along paths of any length; with a hop limit it is over
+//! the plans within it ([`Plan::bound_max_hops`]).
 //!
 //! The reported [`Plan::upper_bound`] is `h(ν) · (1 + 1e-7) + s`: the relative margin covers
 //! float error of the models (≈1e-12) and the sequential-execution gain of Curve pools (fee on
 //! the output) that the aggregate model does not see (≤ 1e-7 relative, see
 //! `../shared/routing/README.md`); `s` covers integer rounding in the user's favour, per pool
-//! direction of the pruned graph swapped once: a solidly fee rounded down (less than one unit
+//! direction of the graph swapped once: a solidly fee rounded down (less than one unit
 //! of the input token), a solidly-stable or Curve output up to two units above the float curve,
 //! each valued at the optimal prices ν. It bounds plans that swap each pool direction once (as
 //! the router's do); splitting one direction into many tiny swaps can dodge rounded-down fees
@@ -52,6 +64,10 @@ mod certify;
 pub mod cl_model;
 pub(crate) mod dual;
 pub(crate) mod edges;
+mod exact_out;
+mod gas;
+pub use exact_out::EXACT_OUT_PRECISION;
+pub use gas::GAS_HOP_CAPS;
 pub mod fmath;
 pub mod model;
 
@@ -148,6 +164,12 @@ pub struct RouteRequest {
     pub source_whitelist: Option<Vec<String>>,
     /// Never pools of these sources (not applied on chain 101).
     pub source_blacklist: Vec<String>,
+    /// Exact-out: deliver at least this amount (base units) of the only output, spending as
+    /// little of the only input as possible; the input amount is then the most the user will
+    /// spend. The plan's `inputs` say what it spends: the least amount, to within
+    /// 1 / [`EXACT_OUT_PRECISION`] of itself, whose exact simulation delivers the wanted
+    /// amount (found by exact-in quotes; see `route/exact_out.rs`). `None`: exact-in.
+    pub exact_out: Option<U256>,
 }
 
 impl RouteRequest {
@@ -245,6 +267,7 @@ impl RouteRequest {
             slippage: Ratio::new_raw(5, 1000),
             source_whitelist: None,
             source_blacklist: Vec::new(),
+            exact_out: None,
         }
     }
 }
@@ -498,7 +521,17 @@ fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: TokenId) -> f6
 /// up to 48 tokens, above that truncated CG (O(active edges) per iteration) or, near the
 /// optimum, a sparse elimination with a dense core of at most 160 tokens.
 pub fn quote(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
-    Ok(prepare_ctx(graph, req)?.run(false)?.0)
+    if let Some(wanted) = req.exact_out {
+        return exact_out::quote_exact_out(graph, req, wanted);
+    }
+    let mut ctx = prepare_ctx(graph, req)?;
+    let gas = ctx.gas().is_some();
+    let plan = ctx.run(false)?.0;
+    Ok(if gas {
+        gas::best_net(graph, req, plan)
+    } else {
+        plan
+    })
 }
 
 /// The dual bound alone: an upper bound on the objective of any plan for this request (the

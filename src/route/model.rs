@@ -517,6 +517,15 @@ impl EdgeModel {
         }
     }
 
+    /// The fee fraction taken from the input (Curve: from the output), in [0, 1).
+    #[must_use]
+    pub fn fee(&self) -> f64 {
+        match *self {
+            EdgeModel::Cp { g, .. } | EdgeModel::Ss { g, .. } => 1.0 - g,
+            EdgeModel::Sw(s) => s.fee,
+        }
+    }
+
     /// Mid rate (fee excluded) at zero size, base units.
     #[must_use]
     pub fn mid0(&self) -> f64 {

@@ -1,0 +1,115 @@
+//! Exact-out: the least input whose exact plan delivers a wanted amount of the output.
+//!
+//! The plan's output as a function of the input amount, `f(a)`, comes from exact-in quotes
+//! ([`super::quote`] with the input set to `a`); it is increasing and, for the aggregate model,
+//! concave with `f(0) = 0`. The search keeps a bracket `lo < hi` with `f(lo) < wanted ≤
+//! f(hi)`, starting from `(0, cap)` (`cap` the request's input amount, the most the user will
+//! spend), and narrows it by the Illinois variant of regula falsi (floats only pick the next
+//! trial amount; every amount tried is quoted exactly) until `hi − lo ≤ hi / 10^7`. The answer
+//! is the plan at `hi`: its exact simulation delivers at least the wanted amount, and any input
+//! smaller by more than 1e-7 delivers less.
+
+use super::model::{f64_to_u256_floor, u256_to_f64};
+use super::{quote, RouteRequest};
+use crate::error::RouteError;
+use crate::graph::PoolGraph;
+use crate::plan::Plan;
+use primitive_types::U256;
+
+/// The bracket is closed when `hi − lo ≤ hi / EXACT_OUT_PRECISION`.
+pub const EXACT_OUT_PRECISION: u64 = 10_000_000;
+
+/// At most this many exact-in quotes after the first.
+const MAX_TRIALS: usize = 64;
+
+/// The plan of the least input (to 1e-7 of it) that delivers `wanted` of the request's only
+/// output, spending at most the request's input amount.
+pub(super) fn quote_exact_out(
+    graph: &PoolGraph,
+    req: &RouteRequest,
+    wanted: U256,
+) -> Result<Plan, RouteError> {
+    let (&[(token, cap)], &[_]) = (req.inputs.as_slice(), req.outputs.as_slice()) else {
+        return Err(RouteError::BadRequest(
+            "exact-out takes one input token and one output token",
+        ));
+    };
+    if wanted.is_zero() {
+        return Err(RouteError::BadRequest("exact-out amount must be positive"));
+    }
+    let at = |a: U256| -> Result<Plan, RouteError> {
+        let mut r = req.clone();
+        r.inputs = alloc::vec![(token, a)];
+        r.exact_out = None;
+        quote(graph, &r)
+    };
+    let out = |p: &Plan| p.outputs.first().map_or(U256::zero(), |o| o.amount);
+    let full = at(cap)?;
+    if out(&full) < wanted {
+        return Err(RouteError::ExactOutUnreachable {
+            wanted,
+            best: out(&full),
+        });
+    }
+    let w = u256_to_f64(wanted);
+    // F(a) = f(a) − wanted at the bracket's ends, Illinois-scaled at the end kept twice
+    let (mut lo, mut f_lo) = (U256::zero(), -w);
+    let (mut hi, mut f_hi, mut best) = (cap, u256_to_f64(out(&full)) - w, full);
+    let mut last_side = 0i8;
+    for _ in 0..MAX_TRIALS {
+        let width = hi.saturating_sub(lo);
+        let tol = (hi.checked_div(U256::from(EXACT_OUT_PRECISION)))
+            .unwrap_or_default()
+            .max(U256::one());
+        if width <= tol {
+            break;
+        }
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let t = {
+            let d = f_hi - f_lo;
+            let frac = if d > 0.0 { -f_lo / d } else { 0.5 };
+            // keep trials off the ends so the bracket always shrinks
+            frac.clamp(1e-3, 1.0 - 1e-3)
+        };
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let step = f64_to_u256_floor(u256_to_f64(width) * t);
+        let mut a = lo.saturating_add(step);
+        if a <= lo || a >= hi {
+            a = lo.saturating_add(width.checked_div(U256::from(2u8)).unwrap_or_default());
+        }
+        if a <= lo || a >= hi {
+            break;
+        }
+        // an amount too small to route delivers nothing
+        let trial = at(a).ok();
+        let got = trial.as_ref().map_or(U256::zero(), out);
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let f = u256_to_f64(got) - w;
+        match trial {
+            Some(p) if got >= wanted => {
+                hi = a;
+                f_hi = f.max(0.0);
+                best = p;
+                if last_side == 1 {
+                    #[allow(clippy::arithmetic_side_effects)] // f64
+                    {
+                        f_lo *= 0.5;
+                    }
+                }
+                last_side = 1;
+            }
+            _ => {
+                lo = a;
+                f_lo = f.min(0.0);
+                if last_side == -1 {
+                    #[allow(clippy::arithmetic_side_effects)] // f64
+                    {
+                        f_hi *= 0.5;
+                    }
+                }
+                last_side = -1;
+            }
+        }
+    }
+    Ok(best)
+}
