@@ -159,6 +159,12 @@ impl ClEdge {
         self.g / (self.u0 * self.u0)
     }
 
+    /// The fee fraction taken from the input.
+    #[must_use]
+    pub fn fee(&self) -> f64 {
+        1.0 - self.g
+    }
+
     /// Mid rate at zero size, fee excluded.
     #[must_use]
     pub fn mid0(&self) -> f64 {

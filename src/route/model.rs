@@ -523,6 +523,7 @@ impl EdgeModel {
         match *self {
             EdgeModel::Cp { g, .. } | EdgeModel::Ss { g, .. } => 1.0 - g,
             EdgeModel::Sw(s) => s.fee,
+            EdgeModel::Cl(c) => c.fee(),
         }
     }
 
