@@ -272,3 +272,36 @@ fn routing_through_cl_pools_verifies_with_a_valid_bound() {
         }
     }
 }
+
+/// Generated markets (`route_gen`) with a CL pool on WETH/USDC and others between hubs and
+/// random tokens: the bench's request mix gives plans that verify exactly, within their bound.
+#[test]
+fn generated_markets_with_cl_pools_reach_their_bound() {
+    use crate::routing::route_gen;
+    use swapzap::route;
+    let mut used = 0;
+    for (t, p, n_cl) in [(25usize, 100usize, 10usize), (60, 400, 40)] {
+        let mut m = route_gen::market(77 + p as u64, t, p);
+        route_gen::add_cl_pools(&mut m, p as u64, n_cl);
+        let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+        for (k, req) in route_gen::bench_requests(&m, t, p as u64)
+            .iter()
+            .enumerate()
+        {
+            let plan = route::quote(&g, req).unwrap();
+            plan.verify(&g).unwrap();
+            let b = plan.upper_bound.unwrap();
+            assert!(
+                plan.value >= (1.0 - 1e-5) * b && plan.value <= b,
+                "{p} pools, request {k}: value {} bound {b} ratio {}",
+                plan.value,
+                plan.value / b
+            );
+            used += usize::from(plan.steps.iter().any(|s| {
+                matches!(s, swapzap::plan::Step::Swap { pool, .. }
+                    if matches!(g.pool(*pool).unwrap().pool, Pool::ConcentratedLiquidity(_)))
+            }));
+        }
+    }
+    assert!(used >= 5, "only {used} plans use a CL pool");
+}
