@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use swapzap::graph::PoolGraph;
 use swapzap::route::{self, RouteRequest};
 
-const SIZES: [(usize, usize); 7] = [
+const SIZES: [(usize, usize); 10] = [
     (10, 40),
     (25, 100),
     (60, 400),
@@ -29,7 +29,13 @@ const SIZES: [(usize, usize); 7] = [
     (180, 1200),
     (250, 1600),
     (300, 2000),
+    (600, 5000),
+    (1000, 10000),
+    (1500, 20000),
 ];
+
+/// The sizes of the criterion groups (the table covers all of `SIZES`).
+const CRITERION_SIZES: [(usize, usize); 4] = [(60, 400), (300, 2000), (600, 5000), (1500, 20000)];
 
 fn requests(m: &route_gen::Market, n_tokens: usize, seed: u64) -> Vec<RouteRequest> {
     route_gen::bench_requests(m, n_tokens, seed)
@@ -64,13 +70,26 @@ fn table() {
         "route/quote scaling (single thread, 24 requests per size, median of {RUNS} runs each):"
     );
     println!(
-        "{:>7} {:>6} {:>10} {:>10} {:>10} {:>8}",
-        "tokens", "pools", "median", "max", "mean", "ok"
+        "{:>7} {:>6} {:>10} {:>10} {:>10} {:>8} {:>10} {:>12}",
+        "tokens", "pools", "median", "max", "mean", "ok", "graph", "5 updates"
     );
     let mut all = Vec::new();
     for (t, p) in SIZES {
         let m = route_gen::market(1000 + p as u64, t, p);
-        let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+        let t0 = Instant::now();
+        let mut g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+        let build = t0.elapsed();
+        // five pools move (a swap on each), as between two blocks: no rebuild
+        let t0 = Instant::now();
+        for k in 0..5 {
+            let pid = swapzap::units::PoolId((k * p / 5) as u32);
+            let pool = &g.pool(pid).unwrap().pool;
+            let a = pool.balances()[0] / 1000;
+            if let Ok((_, next)) = pool.swap(0, 1, a) {
+                g.set_pool_state(pid, next).unwrap();
+            }
+        }
+        let update = t0.elapsed();
         let reqs = requests(&m, t, p as u64);
         let mut times = Vec::new();
         let mut ok = 0;
@@ -83,14 +102,16 @@ fn table() {
         let mean = times.iter().sum::<Duration>() / times.len() as u32;
         let (med, max) = median_max(&mut times);
         println!(
-            "{:>7} {:>6} {:>10.3?} {:>10.3?} {:>10.3?} {:>5}/{}",
+            "{:>7} {:>6} {:>10.3?} {:>10.3?} {:>10.3?} {:>5}/{} {:>10.3?} {:>12.3?}",
             t,
             p,
             med,
             max,
             mean,
             ok,
-            reqs.len()
+            reqs.len(),
+            build,
+            update
         );
     }
     let (med, max) = median_max(&mut all);
@@ -109,7 +130,7 @@ fn table() {
         println!("{:>7} {:>6} {:>10.3?} {:>10.3?}", t, p, med, max);
     }
     let (med, max) = median_max(&mut all);
-    println!("  400-2000 pools: median {med:.3?}, max {max:.3?}");
+    println!("  400-20000 pools: median {med:.3?}, max {max:.3?}");
     // batch: the same requests one by one and through quote_batch (rayon with `parallel`)
     let (t, p) = (60, 400);
     let m = route_gen::market(1000 + p as u64, t, p);
@@ -167,7 +188,7 @@ fn benches(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(2))
         .warm_up_time(Duration::from_millis(300));
-    for (t, p) in SIZES {
+    for (t, p) in CRITERION_SIZES {
         let m = route_gen::market(1000 + p as u64, t, p);
         let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
         let reqs = requests(&m, t, p as u64);
@@ -189,7 +210,7 @@ fn benches(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(1))
         .warm_up_time(Duration::from_millis(200));
-    for (t, p) in [(60, 400), (300, 2000)] {
+    for (t, p) in [(60, 400), (300, 2000), (1500, 20000)] {
         let m = route_gen::market(1000 + p as u64, t, p);
         group.bench_with_input(
             BenchmarkId::from_parameter(format!("{t}t-{p}p")),

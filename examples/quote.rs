@@ -276,6 +276,9 @@ fn main() -> ExitCode {
                 (swapzap::snapshot::PoolKind::Solidly, true) => "stable",
                 (swapzap::snapshot::PoolKind::Stableswap, _) => "curve",
                 (swapzap::snapshot::PoolKind::ConcentratedLiquidity, _) => "cl",
+                (swapzap::snapshot::PoolKind::SplTokenSwap, _) => "spl x*y=k",
+                (swapzap::snapshot::PoolKind::SaberStableswap, _) => "saber",
+                (swapzap::snapshot::PoolKind::OrcaWhirlpool, _) => "whirlpool",
             };
             let addr = p.id.rsplit(':').next().unwrap_or(&p.id);
             let short = format!(

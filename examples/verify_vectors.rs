@@ -4,6 +4,13 @@
 //! cargo run --release --example verify_vectors -- ../shared/vectors ../shared/vectors-cl
 //! ```
 //!
+//! The chain-101 folder (`saber_stableswap`, `spl_token_swap`, `orca_whirlpool`, schema in its
+//! README) is read the same way; records are dispatched by their `family`:
+//!
+//! ```sh
+//! cargo run --release --example verify_vectors -- ../shared/vectors-101
+//! ```
+//!
 //! Zap-in vector files in the schema of `../shared/zap` are detected from their content (a
 //! record with `amounts` and `expect.best_minted`) and judged by the rules of that README:
 //!

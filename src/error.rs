@@ -83,6 +83,16 @@ pub enum PoolError {
     /// A contract `require` failed; the text is the contract's own message (Uniswap V3 `SPL`,
     /// `AS`, `LS`, `TLU`, ...) or names the check when the contract gives none.
     Revert(&'static str),
+    /// A concentrated-liquidity swap needs ticks beyond the tick arrays it was given, the
+    /// current tick lies outside them, or the arrays are missing or not contiguous (Orca
+    /// "Invalid tick array sequence", "Tick index out of bounds").
+    TickArraySequence,
+    /// A square-root price outside the pool family's bounds.
+    SqrtPriceOutOfBounds,
+    /// A price limit out of bounds or on the wrong side of the current price.
+    PriceLimit,
+    /// An argument out of its range (the reason names it).
+    InvalidArgument(&'static str),
 }
 
 impl From<MathError> for PoolError {
@@ -117,6 +127,12 @@ impl fmt::Display for PoolError {
             Self::OracleRevert => f.write_str("price oracle update reverts"),
             Self::Unsupported(what) => write!(f, "unsupported operation: {what}"),
             Self::Revert(why) => write!(f, "contract reverts: {why}"),
+            Self::TickArraySequence => {
+                f.write_str("the swap needs ticks beyond the tick arrays given")
+            }
+            Self::SqrtPriceOutOfBounds => f.write_str("square-root price out of bounds"),
+            Self::PriceLimit => f.write_str("price limit out of bounds or on the wrong side"),
+            Self::InvalidArgument(what) => write!(f, "invalid argument: {what}"),
         }
     }
 }

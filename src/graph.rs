@@ -14,8 +14,14 @@
 use crate::error::PoolError;
 use crate::error::RouteError;
 use crate::pool::concentrated_liquidity::Tick;
+use crate::pool::saber::{SaberAmp, SaberFees};
+use crate::pool::spl_token_swap::SplFees;
 use crate::pool::stableswap::{StableSwapParams, Variant};
-use crate::pool::{ConcentratedLiquidity, ConstantProduct, Pool, Solidly, StableSwap};
+use crate::pool::whirlpool::{OrcaTick, OrcaTickArray, WhirlpoolState};
+use crate::pool::{
+    ConcentratedLiquidity, ConstantProduct, Pool, SaberStableSwap, Solidly, SplTokenSwap,
+    StableSwap, Whirlpool,
+};
 use crate::route::edges::EdgeCache;
 use crate::route::model::{FamilyParams, FloatPool};
 use crate::snapshot::{FeeField, PoolKind, Snapshot, SnapshotPool};
@@ -432,9 +438,11 @@ impl PoolGraph {
 /// The assumed LP supply of a pool whose snapshot gives none.
 fn default_supply(p: &SnapshotPool, reserves: &[U256]) -> U256 {
     match p.kind {
-        // Positions are not fungible: no LP supply.
-        PoolKind::ConcentratedLiquidity => U256::zero(),
-        PoolKind::ConstantProduct | PoolKind::Solidly => {
+        PoolKind::OrcaWhirlpool | PoolKind::ConcentratedLiquidity => U256::zero(),
+        PoolKind::ConstantProduct
+        | PoolKind::Solidly
+        | PoolKind::SplTokenSwap
+        | PoolKind::SaberStableswap => {
             let a = reserves.first().copied().unwrap_or_default();
             let b = reserves.get(1).copied().unwrap_or_default();
             let r = match crate::math::mul(a, b) {
@@ -622,6 +630,9 @@ fn build_exact(
             let params = FamilyParams::stable(a, a_prec, fee, &rates);
             Ok((pool, params))
         }
+        PoolKind::SplTokenSwap => build_spl(p, reserves, total_supply),
+        PoolKind::SaberStableswap => build_saber(p, reserves, total_supply),
+        PoolKind::OrcaWhirlpool => build_whirlpool(p),
         PoolKind::ConcentratedLiquidity => build_cl(p),
     }
 }
@@ -687,4 +698,281 @@ fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError> {
         Pool::ConcentratedLiquidity(pool),
         FamilyParams::ConcentratedLiquidity,
     ))
+}
+
+/// A signed or unsigned decimal field of at most `T`'s range, required.
+fn field<T: core::str::FromStr>(
+    pool: &str,
+    name: &'static str,
+    s: Option<&String>,
+) -> Result<T, RouteError> {
+    let bad = || RouteError::BadNumber {
+        pool: pool.to_string(),
+        field: name,
+    };
+    match s {
+        Some(v) => v.trim().parse::<T>().map_err(|_| bad()),
+        None => Err(RouteError::BadPool {
+            pool: pool.to_string(),
+            why: name,
+        }),
+    }
+}
+
+/// A fee fraction from a chain-101 `fees` object: both fields required, the numerator at
+/// most the denominator, and a zero denominator only with a zero numerator.
+fn fee_pair(
+    p: &SnapshotPool,
+    num: &'static str,
+    den: &'static str,
+) -> Result<(u64, u64), RouteError> {
+    let fees = p.fees.as_ref().ok_or(RouteError::BadPool {
+        pool: p.id.clone(),
+        why: "fees missing",
+    })?;
+    let n: u64 = field(&p.id, num, fees.get(num.trim_start_matches("fees.")))?;
+    let d: u64 = field(&p.id, den, fees.get(den.trim_start_matches("fees.")))?;
+    if n > d || (d == 0 && n != 0) {
+        return Err(RouteError::BadNumber {
+            pool: p.id.clone(),
+            field: num,
+        });
+    }
+    Ok((n, d))
+}
+
+/// `1 − num/den` (1 for a zero denominator), for the search models.
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn keep(f: (u64, u64)) -> f64 {
+    if f.1 == 0 {
+        1.0
+    } else {
+        1.0 - f.0 as f64 / f.1 as f64
+    }
+}
+
+/// The first `N` values, each converted to `T` (a `BadNumber` naming the field when one is
+/// missing or too large).
+fn fits<T: TryFrom<U256>, const N: usize>(
+    pool: &str,
+    name: &'static str,
+    values: &[U256],
+) -> Result<[T; N], RouteError> {
+    let bad = || RouteError::BadNumber {
+        pool: pool.to_string(),
+        field: name,
+    };
+    let v: Vec<T> = values
+        .iter()
+        .take(N)
+        .map(|v| T::try_from(*v).map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    v.try_into().map_err(|_| bad())
+}
+
+fn build_spl(
+    p: &SnapshotPool,
+    reserves: &[U256],
+    total_supply: U256,
+) -> Result<(Pool, FamilyParams), RouteError> {
+    let id = &p.id;
+    if p.curve_type
+        .as_deref()
+        .is_some_and(|c| c != "constant_product")
+    {
+        return Err(RouteError::BadPool {
+            pool: id.clone(),
+            why: "SPL Token Swap: only the constant_product curve",
+        });
+    }
+    let trade = fee_pair(p, "fees.trade_fee_numerator", "fees.trade_fee_denominator")?;
+    let owner = fee_pair(
+        p,
+        "fees.owner_trade_fee_numerator",
+        "fees.owner_trade_fee_denominator",
+    )?;
+    let withdraw = fee_pair(
+        p,
+        "fees.owner_withdraw_fee_numerator",
+        "fees.owner_withdraw_fee_denominator",
+    )?;
+    let host = match p
+        .fees
+        .as_ref()
+        .map(|f| f.contains_key("host_fee_numerator"))
+    {
+        Some(true) => fee_pair(p, "fees.host_fee_numerator", "fees.host_fee_denominator")?,
+        _ => (0, 0),
+    };
+    let fees = SplFees {
+        trade_fee_numerator: trade.0,
+        trade_fee_denominator: trade.1,
+        owner_trade_fee_numerator: owner.0,
+        owner_trade_fee_denominator: owner.1,
+        owner_withdraw_fee_numerator: withdraw.0,
+        owner_withdraw_fee_denominator: withdraw.1,
+        host_fee_numerator: host.0,
+        host_fee_denominator: host.1,
+    };
+    let r: [u128; 2] = fits(id, "reserves", reserves)?;
+    let [supply]: [u128; 1] = fits(id, "total_supply", &[total_supply])?;
+    let gamma = (keep(trade) + keep(owner) - 1.0).max(0.0);
+    Ok((
+        Pool::SplTokenSwap(SplTokenSwap::new(r, supply, fees)),
+        FamilyParams::Cp { gamma },
+    ))
+}
+
+fn build_saber(
+    p: &SnapshotPool,
+    reserves: &[U256],
+    total_supply: U256,
+) -> Result<(Pool, FamilyParams), RouteError> {
+    let id = &p.id;
+    let bad = |why| RouteError::BadPool {
+        pool: id.clone(),
+        why,
+    };
+    let trade = fee_pair(p, "fees.trade_fee_numerator", "fees.trade_fee_denominator")?;
+    let admin_trade = fee_pair(
+        p,
+        "fees.admin_trade_fee_numerator",
+        "fees.admin_trade_fee_denominator",
+    )?;
+    let withdraw = fee_pair(
+        p,
+        "fees.withdraw_fee_numerator",
+        "fees.withdraw_fee_denominator",
+    )?;
+    let admin_withdraw = fee_pair(
+        p,
+        "fees.admin_withdraw_fee_numerator",
+        "fees.admin_withdraw_fee_denominator",
+    )?;
+    let fees = SaberFees {
+        admin_trade_fee_numerator: admin_trade.0,
+        admin_trade_fee_denominator: admin_trade.1,
+        admin_withdraw_fee_numerator: admin_withdraw.0,
+        admin_withdraw_fee_denominator: admin_withdraw.1,
+        trade_fee_numerator: trade.0,
+        trade_fee_denominator: trade.1,
+        withdraw_fee_numerator: withdraw.0,
+        withdraw_fee_denominator: withdraw.1,
+    };
+    let opt_ts = |name: &'static str, s: Option<&String>| -> Result<i64, RouteError> {
+        s.map_or(Ok(0), |v| field(id, name, Some(v)))
+    };
+    let stop: i64 = opt_ts("stop_ramp_ts", p.stop_ramp_ts.as_ref())?;
+    let amp = SaberAmp {
+        initial_amp_factor: field(id, "initial_amp_factor", p.initial_amp_factor.as_ref())?,
+        target_amp_factor: field(id, "target_amp_factor", p.target_amp_factor.as_ref())?,
+        start_ramp_ts: opt_ts("start_ramp_ts", p.start_ramp_ts.as_ref())?,
+        stop_ramp_ts: stop,
+        current_ts: match (&p.current_ts, stop) {
+            (Some(v), _) => field(id, "current_ts", Some(v))?,
+            (None, 0) => 0,
+            (None, _) => return Err(bad("Saber ramp without current_ts")),
+        },
+    };
+    let a = match amp.amp_factor() {
+        Ok(a) if (1..=1_000_000).contains(&a) => a,
+        _ => {
+            return Err(RouteError::BadNumber {
+                pool: id.clone(),
+                field: "initial_amp_factor/target_amp_factor/ramp",
+            })
+        }
+    };
+    if let Some(d) = &p.decimals {
+        if d.len() != 2 || d.first() != d.get(1) {
+            return Err(bad("Saber pairs coins of the same decimals"));
+        }
+    }
+    let r: [u64; 2] = fits(id, "reserves", reserves)?;
+    let [supply]: [u64; 1] = fits(id, "total_supply", &[total_supply])?;
+    #[allow(clippy::cast_precision_loss)] // a float guide
+    let params = FamilyParams::Stable {
+        amp: a as f64,
+        fee: 1.0 - keep(trade),
+        conv: smallvec::smallvec![1.0, 1.0],
+    };
+    Ok((
+        Pool::Saber(SaberStableSwap::new(r, supply, amp, fees)),
+        params,
+    ))
+}
+
+fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError> {
+    let id = &p.id;
+    let state = WhirlpoolState {
+        sqrt_price: field(id, "sqrt_price", p.sqrt_price.as_ref())?,
+        tick_current_index: field(id, "tick_current_index", p.tick_current_index.as_ref())?,
+        liquidity: field(id, "liquidity", p.liquidity.as_ref())?,
+        fee_rate: field(id, "fee_rate", p.fee_rate.as_ref())?,
+        protocol_fee_rate: match &p.protocol_fee_rate {
+            Some(v) => field(id, "protocol_fee_rate", Some(v))?,
+            None => 0,
+        },
+        tick_spacing: field(id, "tick_spacing", p.tick_spacing.as_ref())?,
+    };
+    let bad = |why| RouteError::BadPool {
+        pool: id.clone(),
+        why,
+    };
+    if u32::from(state.fee_rate) >= crate::pool::whirlpool::FEE_RATE_DENOMINATOR {
+        return Err(RouteError::BadNumber {
+            pool: id.clone(),
+            field: "fee_rate",
+        });
+    }
+    let tick =
+        crate::pool::whirlpool::sqrt_price_to_tick_index(state.sqrt_price).map_err(|_| {
+            RouteError::BadNumber {
+                pool: id.clone(),
+                field: "sqrt_price",
+            }
+        })?;
+    // The stored tick is the price's tick, or one below when the price sits on a tick.
+    if state.tick_current_index != tick && state.tick_current_index != tick.saturating_sub(1) {
+        return Err(bad("tick_current_index does not match sqrt_price"));
+    }
+    let raw = p
+        .tick_arrays
+        .as_ref()
+        .filter(|a| !a.is_empty())
+        .ok_or(bad("tick_arrays missing"))?;
+    let mut arrays = Vec::with_capacity(raw.len());
+    for a in raw {
+        let mut ticks = Vec::with_capacity(a.ticks.len());
+        for t in &a.ticks {
+            ticks.push(OrcaTick {
+                index: field(id, "tick_arrays.ticks.index", Some(&t.index))?,
+                liquidity_net: field(
+                    id,
+                    "tick_arrays.ticks.liquidity_net",
+                    Some(&t.liquidity_net),
+                )?,
+                liquidity_gross: field(
+                    id,
+                    "tick_arrays.ticks.liquidity_gross",
+                    Some(&t.liquidity_gross),
+                )?,
+            });
+        }
+        arrays.push(OrcaTickArray {
+            start_tick_index: field(
+                id,
+                "tick_arrays.start_tick_index",
+                Some(&a.start_tick_index),
+            )?,
+            ticks,
+        });
+    }
+    let w = Whirlpool::new(state, &arrays).map_err(|e| match e {
+        crate::error::PoolError::InvalidState(why) => bad(why),
+        _ => bad("tick_arrays not contiguous"),
+    })?;
+    let gamma =
+        1.0 - f64::from(state.fee_rate) / f64::from(crate::pool::whirlpool::FEE_RATE_DENOMINATOR);
+    Ok((Pool::Whirlpool(w), FamilyParams::Cp { gamma }))
 }

@@ -361,9 +361,9 @@ impl GasTable {
     #[must_use]
     pub fn swap(&self, kind: PoolKind) -> u64 {
         match kind {
-            PoolKind::ConstantProduct => self.constant_product,
-            PoolKind::Solidly => self.solidly,
-            PoolKind::Stableswap => self.stableswap,
+            PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
+            PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
+            PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
             PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
         }
     }

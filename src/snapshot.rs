@@ -9,6 +9,7 @@
 //! With the `serde` feature the types read the benchmark's JSON as it is; integer fields accept
 //! decimal strings or JSON numbers.
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -37,21 +38,48 @@ pub enum PoolKind {
     Solidly,
     /// Curve stable-swap with 2 or more coins.
     Stableswap,
+    /// Chain 101: SPL Token Swap, constant-product curve (`reserves`, `total_supply`, `fees`
+    /// with the program's eight fields).
+    SplTokenSwap,
+    /// Chain 101: Saber StableSwap (`reserves`, `total_supply`, the amplification ramp with
+    /// `current_ts`, `fees` with the pool's eight fields).
+    SaberStableswap,
+    /// Chain 101: Orca Whirlpool (`sqrt_price`, `tick_current_index`, `liquidity`,
+    /// `fee_rate`, `tick_spacing`, `tick_arrays`; `reserves` are the vault balances, for
+    /// display only).
+    OrcaWhirlpool,
     /// Uniswap V3 style concentrated liquidity (and its forks): `sqrt_price_x96`, `tick`,
-    /// `liquidity`, `fee` in pips (millionths), `tick_spacing` and the initialised `ticks`.
+    /// `liquidity`, `fee` in pips (millionths), `tick_spacing` and the initialised `ticks`
+    /// (`index`, `liquidity_net`); `reserves` may be left out.
     ConcentratedLiquidity,
 }
 
-/// An initialised tick of a concentrated-liquidity pool.
+/// One initialised tick of an Orca tick array or of a concentrated-liquidity pool (decimal
+/// strings; `liquidity_net` is signed).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SnapshotTick {
-    /// The tick index, decimal (may be negative).
+    /// Tick index.
     #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de"))]
     pub index: String,
-    /// `liquidityNet`, decimal (may be negative).
+    /// Net liquidity (i128).
     #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de"))]
     pub liquidity_net: String,
+    /// Gross liquidity (u128; Orca requires it, concentrated-liquidity pools may leave it out).
+    #[cfg_attr(feature = "serde", serde(default, deserialize_with = "num_str::de"))]
+    pub liquidity_gross: String,
+}
+
+/// An Orca tick array: its start and its initialised ticks.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SnapshotTickArray {
+    /// First tick of the array (a multiple of 88 · spacing).
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de"))]
+    pub start_tick_index: String,
+    /// Initialised ticks.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub ticks: Vec<SnapshotTick>,
 }
 
 /// A fraction `num / den` (the constant-product fee).
@@ -197,6 +225,139 @@ pub struct SnapshotPool {
         )
     )]
     pub offpeg_fee_multiplier: Option<String>,
+    /// Chain 101 (SPL Token Swap, Saber): the program's fee fields by name
+    /// (`trade_fee_numerator`, ...), decimal strings.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt_map",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub fees: Option<BTreeMap<String, String>>,
+    /// SPL Token Swap: curve type (only `constant_product`).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub curve_type: Option<String>,
+    /// Saber: A before the ramp (whole A, no precision).
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub initial_amp_factor: Option<String>,
+    /// Saber: A after the ramp.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub target_amp_factor: Option<String>,
+    /// Saber: ramp start, unix seconds (default 0).
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub start_ramp_ts: Option<String>,
+    /// Saber: ramp stop, unix seconds (default 0: no ramp).
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub stop_ramp_ts: Option<String>,
+    /// Saber: the time the snapshot prices the pool at, unix seconds (required while a ramp runs; the library reads no clock).
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub current_ts: Option<String>,
+    /// Orca: √price, Q64.64.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub sqrt_price: Option<String>,
+    /// Orca: the stored current tick (signed).
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub tick_current_index: Option<String>,
+    /// Orca and concentrated liquidity: active liquidity.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub liquidity: Option<String>,
+    /// Orca: fee in millionths.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub fee_rate: Option<String>,
+    /// Orca: protocol share of the fee, basis points (default 0; metadata).
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub protocol_fee_rate: Option<String>,
+    /// Orca and concentrated liquidity: tick spacing.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub tick_spacing: Option<String>,
+    /// Orca: the tick arrays quotes may cross (contiguous).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub tick_arrays: Option<Vec<SnapshotTickArray>>,
     /// Concentrated liquidity: `slot0.sqrtPriceX96`.
     #[cfg_attr(
         feature = "serde",
@@ -217,26 +378,6 @@ pub struct SnapshotPool {
         )
     )]
     pub tick: Option<String>,
-    /// Concentrated liquidity: active liquidity.
-    #[cfg_attr(
-        feature = "serde",
-        serde(
-            default,
-            deserialize_with = "num_str::de_opt",
-            skip_serializing_if = "Option::is_none"
-        )
-    )]
-    pub liquidity: Option<String>,
-    /// Concentrated liquidity: the tick spacing.
-    #[cfg_attr(
-        feature = "serde",
-        serde(
-            default,
-            deserialize_with = "num_str::de_opt",
-            skip_serializing_if = "Option::is_none"
-        )
-    )]
-    pub tick_spacing: Option<String>,
     /// Concentrated liquidity: the initialised ticks the reader loaded, ascending. Often a
     /// window around the price: the pool treats the window's edges as the end of its range.
     #[cfg_attr(
@@ -261,6 +402,7 @@ pub struct Snapshot {
 /// serde helpers: integer fields given as decimal strings or JSON numbers, kept as strings.
 #[cfg(feature = "serde")]
 mod num_str {
+    use alloc::collections::BTreeMap;
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
     use serde::{Deserialize, Deserializer};
@@ -281,6 +423,13 @@ mod num_str {
                 Self::I(n) => n.to_string(),
             }
         }
+    }
+
+    pub(super) fn de_opt_map<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<BTreeMap<String, String>>, D::Error> {
+        Option::<BTreeMap<String, NumOrStr>>::deserialize(d)
+            .map(|m| m.map(|m| m.into_iter().map(|(k, v)| (k, v.into_string())).collect()))
     }
 
     pub(super) fn de<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {

@@ -8,7 +8,7 @@
 //! # Invariants
 //! `fee_num < fee_den`, `fee_den > 0`, both reserves fit the pair's `uint112` storage.
 
-use super::Amounts;
+use super::{pair, Amounts};
 use crate::error::PoolError;
 use crate::math::wide::{mul_div_128, to_u128};
 use crate::math::{self, add, div, mul, mul_then_div, sqrt, sub};
@@ -56,8 +56,6 @@ pub struct CpBurn {
     /// The pair after the burn.
     pub pool: ConstantProduct,
 }
-
-use super::two_coin_pair as pair;
 
 impl ConstantProduct {
     /// A pair with `reserves`, swap fee `fee_num / fee_den` and LP `total_supply`; the protocol

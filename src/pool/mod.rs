@@ -18,9 +18,36 @@
 //! nothing is shared or global, and every operation returns a new state instead of mutating.
 
 pub mod concentrated_liquidity;
+/// `n_coins` (2), `balances` and `total_supply` of a two-coin pool type with fields
+/// `balances: [U256; 2]` and an integer `total_supply`.
+macro_rules! two_coin_accessors {
+    ($balances_doc:literal, $supply_doc:literal) => {
+        /// Number of coins (2).
+        #[must_use]
+        pub fn n_coins(&self) -> usize {
+            2
+        }
+
+        #[doc = $balances_doc]
+        #[must_use]
+        pub fn balances(&self) -> &[U256] {
+            &self.balances
+        }
+
+        #[doc = $supply_doc]
+        #[must_use]
+        pub fn total_supply(&self) -> U256 {
+            U256::from(self.total_supply)
+        }
+    };
+}
+
 pub mod constant_product;
+pub mod saber;
 pub mod solidly;
+pub mod spl_token_swap;
 pub mod stableswap;
+pub mod whirlpool;
 
 use crate::error::PoolError;
 use primitive_types::U256;
@@ -28,8 +55,11 @@ use smallvec::SmallVec;
 
 pub use concentrated_liquidity::ConcentratedLiquidity;
 pub use constant_product::ConstantProduct;
+pub use saber::SaberStableSwap;
 pub use solidly::Solidly;
+pub use spl_token_swap::SplTokenSwap;
 pub use stableswap::StableSwap;
+pub use whirlpool::Whirlpool;
 
 /// Per-coin amounts of one pool (2 to 8 coins; inline up to 4).
 pub type Amounts = SmallVec<[U256; 4]>;
@@ -44,25 +74,14 @@ pub enum Pool {
     Solidly(Solidly),
     /// Curve stable-swap: classic template, the mainnet 3pool variant, stableswap-ng.
     StableSwap(StableSwap),
+    /// Chain 101: SPL Token Swap, constant-product curve (trade and owner fees stay in).
+    SplTokenSwap(SplTokenSwap),
+    /// Chain 101: Saber StableSwap (two coins, ramped whole A, admin fees leave the pool).
+    Saber(SaberStableSwap),
+    /// Chain 101: Orca Whirlpool over the tick arrays of the snapshot (no LP token).
+    Whirlpool(Whirlpool),
     /// Uniswap V3 style concentrated liquidity (and its forks): ticks, fee tiers as data.
     ConcentratedLiquidity(ConcentratedLiquidity),
-}
-
-/// Both coin indices of a two-coin pool in range and distinct.
-///
-/// # Errors
-/// [`PoolError::TokenIndex`] for an index above 1, [`PoolError::SameToken`] for `i == j`.
-#[inline]
-pub(crate) fn two_coin_pair(i: usize, j: usize) -> Result<(), PoolError> {
-    for index in [i, j] {
-        if index > 1 {
-            return Err(PoolError::TokenIndex { index, n_coins: 2 });
-        }
-    }
-    if i == j {
-        return Err(PoolError::SameToken);
-    }
-    Ok(())
 }
 
 /// Why a concentrated-liquidity pool has no `mint` / `burn` of an LP token.
@@ -75,6 +94,9 @@ macro_rules! dispatch {
             Pool::ConstantProduct($p) => $e,
             Pool::Solidly($p) => $e,
             Pool::StableSwap($p) => $e,
+            Pool::SplTokenSwap($p) => $e,
+            Pool::Saber($p) => $e,
+            Pool::Whirlpool($p) => $e,
             Pool::ConcentratedLiquidity($p) => $e,
         }
     };
@@ -86,6 +108,9 @@ macro_rules! dispatch_state {
             Pool::ConstantProduct($p) => $e.map(|(v, s)| (v, Pool::ConstantProduct(s))),
             Pool::Solidly($p) => $e.map(|(v, s)| (v, Pool::Solidly(s))),
             Pool::StableSwap($p) => $e.map(|(v, s)| (v, Pool::StableSwap(s))),
+            Pool::SplTokenSwap($p) => $e.map(|(v, s)| (v, Pool::SplTokenSwap(s))),
+            Pool::Saber($p) => $e.map(|(v, s)| (v, Pool::Saber(s))),
+            Pool::Whirlpool($p) => $e.map(|(v, s)| (v, Pool::Whirlpool(s))),
             Pool::ConcentratedLiquidity($p) => $e.map(|(v, s)| (v, Pool::ConcentratedLiquidity(s))),
         }
     };
@@ -120,6 +145,9 @@ impl Pool {
 
     /// The least input of coin `i` whose exact output of coin `j` is at least `dy`.
     ///
+    /// Chain-101 families answer with an exact search over their forward swap (Orca's own
+    /// exact-out quote places it).
+    ///
     /// Constant-product pools answer with [`ConstantProduct::min_amount_in`], not the router's
     /// `getAmountIn` ([`ConstantProduct::amount_in`], which adds 1 and so is one above the
     /// least when its division is exact). Stable Solidly pools with non-18-decimal tokens
@@ -132,6 +160,9 @@ impl Pool {
             Pool::ConstantProduct(p) => p.min_amount_in(i, j, dy),
             Pool::Solidly(p) => p.amount_in(i, j, dy),
             Pool::StableSwap(p) => p.amount_in(i, j, dy),
+            Pool::SplTokenSwap(p) => p.amount_in(i, j, dy),
+            Pool::Saber(p) => p.amount_in(i, j, dy),
+            Pool::Whirlpool(p) => p.amount_in(i, j, dy),
             Pool::ConcentratedLiquidity(p) => p.amount_in(i, j, dy),
         }
     }
@@ -153,6 +184,9 @@ impl Pool {
             Pool::ConstantProduct(p) => p.mint(amounts).map(|(v, s)| (v, Pool::ConstantProduct(s))),
             Pool::Solidly(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Solidly(s))),
             Pool::StableSwap(p) => p.mint(amounts).map(|(v, s)| (v, Pool::StableSwap(s))),
+            Pool::SplTokenSwap(p) => p.mint(amounts).map(|(v, s)| (v, Pool::SplTokenSwap(s))),
+            Pool::Saber(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Saber(s))),
+            Pool::Whirlpool(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Whirlpool(s))),
             Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(CL_NO_LP)),
         }
     }
@@ -166,6 +200,9 @@ impl Pool {
             Pool::ConstantProduct(p) => p.burn(lp).map(|(v, s)| (v, Pool::ConstantProduct(s))),
             Pool::Solidly(p) => p.burn(lp).map(|(v, s)| (v, Pool::Solidly(s))),
             Pool::StableSwap(p) => p.burn(lp).map(|(v, s)| (v, Pool::StableSwap(s))),
+            Pool::SplTokenSwap(p) => p.burn(lp).map(|(v, s)| (v, Pool::SplTokenSwap(s))),
+            Pool::Saber(p) => p.burn(lp).map(|(v, s)| (v, Pool::Saber(s))),
+            Pool::Whirlpool(p) => p.burn(lp).map(|(v, s)| (v, Pool::Whirlpool(s))),
             Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(CL_NO_LP)),
         }
     }
@@ -189,4 +226,104 @@ impl Pool {
     pub fn marginal_rate(&self, i: usize, j: usize) -> f64 {
         dispatch!(self, p => p.marginal_rate(i, j))
     }
+}
+
+/// The coin indices of a two-coin pool's swap: both 0 or 1, and different.
+///
+/// # Errors
+/// [`PoolError::TokenIndex`] for an index above 1, [`PoolError::SameToken`] for `i == j`.
+#[inline]
+pub(crate) fn pair(i: usize, j: usize) -> Result<(), PoolError> {
+    for index in [i, j] {
+        if index > 1 {
+            return Err(PoolError::TokenIndex { index, n_coins: 2 });
+        }
+    }
+    if i == j {
+        return Err(PoolError::SameToken);
+    }
+    Ok(())
+}
+
+/// The checks before an exact-out search on a two-coin pool: valid indices, `dy > 0` and
+/// below the output balance. Returns `dy` as a `u128`.
+///
+/// # Errors
+/// As [`pair`]; [`PoolError::InsufficientOutputAmount`] for 0,
+/// [`PoolError::UnreachableOutput`] at or above the balance.
+pub(crate) fn exact_out_target(
+    i: usize,
+    j: usize,
+    dy: U256,
+    balances: &[U256],
+) -> Result<u128, PoolError> {
+    pair(i, j)?;
+    if dy.is_zero() {
+        return Err(PoolError::InsufficientOutputAmount);
+    }
+    match (balances.get(j), crate::math::wide::to_u128(&dy)) {
+        (Some(b), Some(want)) if dy < *b => Ok(want),
+        _ => Err(PoolError::UnreachableOutput),
+    }
+}
+
+/// The least input `x` with `out(x) >= want`, for a non-decreasing `out` (an exact forward
+/// quote that answers 0 where the pool refuses). `guess` is a float estimate that only
+/// places the search; the answer comes from `out` alone.
+///
+/// # Errors
+/// [`PoolError::UnreachableOutput`] when even `u128::MAX` does not reach `want`.
+pub(crate) fn least_input(
+    guess: f64,
+    want: u128,
+    out: impl Fn(u128) -> u128,
+) -> Result<u128, PoolError> {
+    let g = if guess.is_finite() && guess >= 1.0 {
+        if guess >= 3.4e38 {
+            u128::MAX
+        } else {
+            guess as u128
+        }
+    } else {
+        1
+    };
+    // Bracket: out(lo) < want <= out(hi), with lo = 0 allowed (out(0) is taken as 0 < want).
+    let (mut lo, mut hi);
+    if out(g) >= want {
+        hi = g;
+        let mut step: u128 = (g >> 20).max(1);
+        loop {
+            let l = hi.saturating_sub(step);
+            if l == 0 || out(l) < want {
+                lo = l;
+                break;
+            }
+            hi = l;
+            step = step.saturating_mul(2);
+        }
+    } else {
+        lo = g;
+        let mut step: u128 = (g >> 20).max(1);
+        loop {
+            let h = lo.saturating_add(step);
+            if out(h) >= want {
+                hi = h;
+                break;
+            }
+            if h == u128::MAX {
+                return Err(PoolError::UnreachableOutput);
+            }
+            lo = h;
+            step = step.saturating_mul(2);
+        }
+    }
+    while hi.saturating_sub(lo) > 1 {
+        let mid = lo.saturating_add(hi.saturating_sub(lo) >> 1);
+        if out(mid) >= want {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(hi)
 }

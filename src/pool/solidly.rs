@@ -11,7 +11,7 @@
 //! `fee_bps < 10000`, decimals ≤ 18. The stable invariant `k` of the reserves is computed once
 //! per state (it is also what the swap's K check compares against).
 
-use super::Amounts;
+use super::{pair, Amounts};
 use crate::error::{MathError, PoolError};
 use crate::math::wide::{mul_div_128, to_u128};
 use crate::math::{
@@ -65,8 +65,6 @@ pub struct SolidlyBurn {
     /// The pool after the burn.
     pub pool: Solidly,
 }
-
-use super::two_coin_pair as pair;
 
 /// `x·1e18 / 10^dec` with the contract's checked product (`x * 1e18` reverts at 2^256).
 /// `10^dec` divides `1e18` (dec ≤ 18), so the quotient is exactly `x·10^(18−dec)`: computed

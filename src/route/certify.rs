@@ -181,7 +181,11 @@ impl Ctx<'_> {
             slack += match (e.kind, e.stable) {
                 (PoolKind::Solidly, false) => fee_floor(),
                 (PoolKind::Solidly, true) => fee_floor() + 2.0 * vo,
-                (PoolKind::Stableswap, _) => 2.0 * vo,
+                (PoolKind::Stableswap | PoolKind::SaberStableswap, _) => 2.0 * vo,
+                // chain 101: SPL's two fees floored (each < 1 input unit); Orca's step
+                // rounding (the fee and the price a unit either way)
+                (PoolKind::SplTokenSwap, _) => 2.0 * vi,
+                (PoolKind::OrcaWhirlpool, _) => vi + 2.0 * vo,
                 _ => 0.0,
             };
             if !(e.rate0 * vo > vi) {

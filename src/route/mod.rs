@@ -137,9 +137,9 @@ impl GasModel {
     #[must_use]
     pub fn units(&self, kind: PoolKind) -> u64 {
         match kind {
-            PoolKind::ConstantProduct => self.constant_product,
-            PoolKind::Solidly => self.solidly,
-            PoolKind::Stableswap => self.stableswap,
+            PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
+            PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
+            PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
             PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
         }
     }

@@ -1,5 +1,6 @@
-//! Curve stable-swap zap-in: the direct `add_liquidity` at the given ratio, or
-//! `exchange(i, j, s)` first and then `add_liquidity` with everything held.
+//! Curve stable-swap zap-in (and Saber's, through the exact searches only): the direct
+//! `add_liquidity` at the given ratio, or `exchange(i, j, s)` first and then `add_liquidity`
+//! with everything held.
 //!
 //! `minted(s)` for one ordered pair is smooth up to rounding noise (and a saw-tooth from the
 //! integer output with 6- or 8-decimal coins), and its gain over the direct add is usually
@@ -272,10 +273,12 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         // First deposit: no price to swap against.
         return finish(best, direct, amounts, cfg);
     }
-    let Pool::StableSwap(ss) = pool else {
-        return Err(ZapError::Unsupported("not a stable-swap pool"));
+    // Saber has no float model here: its pairs go straight to the exact searches below.
+    let model = match pool {
+        Pool::StableSwap(ss) => Model::new(ss).filter(|_| amounts.len() == n),
+        Pool::Saber(_) => None,
+        _ => return Err(ZapError::Unsupported("not a stable-swap pool")),
     };
-    let model = Model::new(ss).filter(|_| amounts.len() == n);
     if let Some(md) = &model {
         let af: alloc::vec::Vec<f64> = amounts.iter().map(|x| to_f64(*x)).collect();
         let direct_f = md.minted(&af, 0, 0, 0.0);

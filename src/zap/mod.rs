@@ -196,11 +196,68 @@ pub fn zap_in_pool(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Zap
     }
     match pool {
         Pool::ConstantProduct(_) | Pool::Solidly(_) => two::zap_in(pool, amounts, cfg),
-        Pool::StableSwap(_) => curve::zap_in(pool, amounts, cfg),
+        Pool::StableSwap(_) | Pool::Saber(_) => curve::zap_in(pool, amounts, cfg),
+        Pool::SplTokenSwap(_) => spl_zap_in(pool, amounts),
+        Pool::Whirlpool(_) => Err(ZapError::Unsupported(
+            "Whirlpool positions are not fungible LP",
+        )),
         Pool::ConcentratedLiquidity(_) => Err(ZapError::Unsupported(
             "zaps into concentrated-liquidity positions",
         )),
     }
+}
+
+/// SPL Token Swap zap-in: the pool takes one coin at a time (a single-sided deposit, the
+/// trade fee on half of it). One coin: deposited as it is. Two coins: the better of swapping
+/// all of one into the other and depositing that (compared exactly); depositing each coin in
+/// its own step would mint more but is two mints, which a single-pool zap is not.
+fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
+    let zero = || Amounts::from_slice(&[U256::zero(), U256::zero()]);
+    let (a, b) = match amounts {
+        [a, b] => (*a, *b),
+        _ => return Err(ZapError::Unsupported("two coins")),
+    };
+    if a.is_zero() || b.is_zero() {
+        let (minted, _) = pool.mint(amounts).map_err(ZapError::Pool)?;
+        return Ok(ZapIn {
+            swap: None,
+            minted,
+            deposit: Amounts::from_slice(amounts),
+            leftover: zero(),
+            rebalance: Rebalance::NotNeeded,
+        });
+    }
+    let mut best: Option<ZapIn> = None;
+    for (from, to, sell, keep) in [(1, 0, b, a), (0, 1, a, b)] {
+        let Ok((out, after)) = pool.swap(from, to, sell) else {
+            continue;
+        };
+        let mut deposit = zero();
+        let Some(total) = keep.checked_add(out) else {
+            continue;
+        };
+        if let Some(d) = deposit.get_mut(to) {
+            *d = total;
+        }
+        let Ok((minted, _)) = after.mint(&deposit) else {
+            continue;
+        };
+        if best.as_ref().map_or(true, |z| minted > z.minted) {
+            best = Some(ZapIn {
+                swap: Some(ZapSwap {
+                    from,
+                    to,
+                    amount_in: sell,
+                    amount_out: out,
+                }),
+                minted,
+                deposit,
+                leftover: zero(),
+                rebalance: Rebalance::Swapped,
+            });
+        }
+    }
+    best.ok_or(ZapError::NothingToMint)
 }
 
 /// Parts per million of `part / whole` in floats, saturating; for the threshold decision only.

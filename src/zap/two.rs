@@ -90,9 +90,11 @@ fn kind_of(pool: &Pool) -> Result<Kind, ZapError> {
                 dec: [u32::from(d0), u32::from(d1)],
             })
         }
-        Pool::StableSwap(_) | Pool::ConcentratedLiquidity(_) => {
-            Err(ZapError::Unsupported("not a two-coin x·y pool"))
-        }
+        Pool::StableSwap(_)
+        | Pool::SplTokenSwap(_)
+        | Pool::Saber(_)
+        | Pool::Whirlpool(_)
+        | Pool::ConcentratedLiquidity(_) => Err(ZapError::Unsupported("not a two-coin x·y pool")),
     }
 }
 
@@ -517,7 +519,7 @@ fn strict_deposit(two: &Two<'_>, i: usize, p: &Pt) -> Option<([U256; 2], [U256; 
     match two.pool {
         Pool::ConstantProduct(c) => strict_in(c, i, p),
         Pool::Solidly(c) => strict_in(c, i, p),
-        Pool::StableSwap(_) | Pool::ConcentratedLiquidity(_) => None,
+        _ => None,
     }
 }
 

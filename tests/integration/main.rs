@@ -5,8 +5,10 @@
 #[path = "../../examples/common/vectors/mod.rs"]
 mod vectors;
 
+mod chain101;
 mod cl;
 mod pool_vectors;
+mod props_101;
 mod props_cl;
 mod props_cp;
 mod props_curve;

@@ -1,4 +1,5 @@
-//! Every vector of ../shared/vectors and ../shared/vectors-cl must reproduce exactly.
+//! Every vector of ../shared/vectors, ../shared/vectors-cl and ../shared/vectors-101 must
+//! reproduce exactly.
 use crate::{shared, vectors};
 
 fn run_file(name: &str) {
@@ -49,4 +50,19 @@ fn curve_stableswap_ng_vectors() {
 #[test]
 fn uniswap_v3_vectors() {
     run_in("vectors-cl", "uniswap_v3.jsonl");
+}
+
+#[test]
+fn saber_stableswap_vectors() {
+    run_in("vectors-101", "saber_stableswap.jsonl");
+}
+
+#[test]
+fn spl_token_swap_vectors() {
+    run_in("vectors-101", "spl_token_swap.jsonl");
+}
+
+#[test]
+fn orca_whirlpool_vectors() {
+    run_in("vectors-101", "orca_whirlpool.jsonl");
 }

@@ -217,12 +217,14 @@ pub fn add_cl_pools(m: &mut Market, seed: u64, count: usize) {
             ticks.push(SnapshotTick {
                 index: (base - j * width).to_string(),
                 liquidity_net: format!("{band:.0}"),
+                ..Default::default()
             });
         }
         for j in 1..=8 {
             ticks.push(SnapshotTick {
                 index: (base + j * width).to_string(),
                 liquidity_net: format!("-{band:.0}"),
+                ..Default::default()
             });
         }
         let active: u128 = format!("{band:.0}").parse::<u128>().unwrap() * 8;

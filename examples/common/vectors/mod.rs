@@ -1,5 +1,5 @@
-//! Shared runner for the pool vector files of `../shared/vectors` and `../shared/vectors-cl`
-//! (schema in `../shared/vectors/README.md`).
+//! Shared runner for the pool vector files of `../shared/vectors`, `../shared/vectors-cl` and
+//! `../shared/vectors-101` (schemas in their READMEs).
 //! Used by `tests/` (via `#[path]`) and by `examples/verify_vectors.rs`.
 //! Each family's checks live in their own file; this file only dispatches.
 #![allow(dead_code, clippy::unwrap_used, clippy::arithmetic_side_effects)]
@@ -7,7 +7,10 @@
 pub mod cl;
 pub mod cp;
 pub mod curve;
+pub mod orca;
+pub mod saber;
 pub mod solidly;
+pub mod spl;
 
 use serde_json::Value;
 
@@ -21,6 +24,9 @@ pub fn check(v: &Value) -> Result<(), String> {
         Some("solidly") => solidly::check(v),
         Some("curve_stableswap" | "curve_stableswap_ng") => curve::check(v),
         Some("uniswap_v3") => cl::check(v),
+        Some("saber_stableswap") => saber::check(v),
+        Some("spl_token_swap") => spl::check(v),
+        Some("orca_whirlpool") => orca::check(v),
         other => Err(format!("unknown family {other:?}")),
     }
 }
@@ -60,5 +66,15 @@ pub fn compare_by<T: std::fmt::Debug>(
             }
             vals.into_iter().try_for_each(|(what, v)| field(what, v))
         }
+    }
+}
+
+/// A two-coin swap's `balances_after` in coin order, from the source and destination balances.
+pub fn balances_after<T: Into<swapzap::U256>>(i: usize, src: T, dst: T) -> Vec<swapzap::U256> {
+    let (s, d) = (src.into(), dst.into());
+    if i == 0 {
+        vec![s, d]
+    } else {
+        vec![d, s]
     }
 }

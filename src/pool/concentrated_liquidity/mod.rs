@@ -615,7 +615,7 @@ impl ConcentratedLiquidity {
 
     /// A swap of `i` into `j` bounded by the known window.
     fn window_swap(&self, i: usize, j: usize, amount: SwapAmount) -> Result<ClSwap, PoolError> {
-        super::two_coin_pair(i, j)?;
+        super::pair(i, j)?;
         let zero_for_one = i == 0;
         let limit = self
             .window_limit(zero_for_one)
@@ -717,7 +717,7 @@ impl ConcentratedLiquidity {
     /// hold no liquidity that way. For search only.
     #[must_use]
     pub fn marginal_rate(&self, i: usize, j: usize) -> f64 {
-        if super::two_coin_pair(i, j).is_err() || self.window_limit(i == 0).is_none() {
+        if super::pair(i, j).is_err() || self.window_limit(i == 0).is_none() {
             return 0.0;
         }
         let s =
