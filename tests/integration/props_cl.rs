@@ -74,7 +74,9 @@ fn no_limit(zero_for_one: bool) -> U256 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    // Many random inputs overrun a pool's ticks and are rejected (the verbs fail by design
+    // there): allow enough rejects for 256 accepted cases.
+    #![proptest_config(ProptestConfig { cases: 256, max_global_rejects: 20_000, ..ProptestConfig::default() })]
 
     #[test]
     fn exact_in_then_exact_out_round_trip_never_gives_more(
