@@ -108,7 +108,8 @@ pub fn tick_at_sqrt_ratio(p: W) -> Result<i32, PoolError> {
     let guess = log2_w(p) - 96.0;
     // 2 / log2(1.0001)
     let est = guess * 13_863.643_561_492_497;
-    let mut t = (est.floor() as i64).clamp(i64::from(MIN_TICK), i64::from(MAX_TICK)) as i32;
+    // `as` truncates toward zero (and saturates); the loops below settle the last tick.
+    let mut t = (est as i64).clamp(i64::from(MIN_TICK), i64::from(MAX_TICK)) as i32;
     // sqrt_ratio_at_tick is strictly increasing on [MIN_TICK, MAX_TICK] and
     // sqrt_ratio_at_tick(MIN_TICK) = MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO, so both loops end in
     // range.
