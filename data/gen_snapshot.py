@@ -2,8 +2,8 @@
 """Generate the bundled example snapshot (data/snapshot.json) and request (data/request.json).
 
 A made-up but realistic Base-like market (chain 8453): hub tokens WETH/USDC/USDT/DAI/WBTC,
-a few long-tail tokens, pools over uniswap-v2, sushiswap, aerodrome (volatile and stable) and
-curve (a 3pool and a 2pool). Addresses are derived from a hash of a label: they are not real
+a few long-tail tokens, pools over uniswap-v2, sushiswap, aerodrome (volatile and stable),
+curve (a 3pool and a 2pool) and a uniswap-v3 concentrated-liquidity WETH/USDC pool. Addresses are derived from a hash of a label: they are not real
 contracts. Each pool's price deviates from the reference price by less than half its fee.
 Deterministic (fixed seed). Run from the repo root: python3 data/gen_snapshot.py
 """
@@ -101,6 +101,47 @@ solidly("USDC", "DAI", 5.2e6, True, 5)
 solidly("USDC", "USDT", 3.1e6, True, 5)
 curve("3pool", ["DAI", "USDC", "USDT"], 160e6, 2000, 1000000)
 curve("2pool", ["USDC", "USDT"], 32e6, 500, 4000000)
+
+
+
+def sqrt_ratio_at_tick(t):
+    """Uniswap V3 TickMath.getSqrtRatioAtTick: Q128 factors round(2^128 / sqrt(1.0001^(2^i))),
+    floored products, inverted for t > 0, Q128 -> Q96 rounding up."""
+    from decimal import Decimal, getcontext
+    getcontext().prec = 120
+    ratio = 1 << 128
+    for i in range(20):
+        if abs(t) >> i & 1:
+            f = int((Decimal(2) ** 128 / (Decimal("1.0001") ** (2 ** i)).sqrt()).to_integral_value())
+            ratio = ratio * f >> 128
+    if t > 0:
+        ratio = ((1 << 256) - 1) // ratio
+    return (ratio >> 32) + (1 if ratio % (1 << 32) else 0)
+
+
+def cl(source, a, b, usd_depth, fee, spacing, width, bands=8):
+    """A concentrated-liquidity pool (token0 = a): `bands` nested ranges of `width` ticks each
+    side of the price, about usd_depth of virtual reserves in total."""
+    half = fee / 1e6 / 2
+    dev = rng.uniform(-half, half) * 0.9
+    ta, tb = tok[a], tok[b]
+    price = ta["price"] / tb["price"] * 10 ** (tb["decimals"] - ta["decimals"]) * (1 + dev)
+    tick = math.floor(math.log(price) / math.log(1.0001))
+    sqrt_p = sqrt_ratio_at_tick(tick) + 1
+    liq = int(usd_depth / 2 * math.sqrt(price) * 10 ** ta["decimals"] / ta["price"])
+    band = liq // bands
+    base = tick // spacing * spacing
+    ticks = [dict(index=str(base - k * width), liquidity_net=str(band)) for k in range(bands, 0, -1)]
+    ticks += [dict(index=str(base + k * width), liquidity_net=str(-band)) for k in range(1, bands + 1)]
+    pid = "%s:%s" % (source, addr("pool:%s:%s:%s:%d" % (source, a, b, fee)))
+    pools.append(dict(id=pid, source=source, kind="concentrated_liquidity",
+                      tokens=[ta["address"], tb["address"]],
+                      sqrt_price_x96=str(sqrt_p), tick=str(tick), liquidity=str(band * bands),
+                      fee=str(fee), tick_spacing=str(spacing), ticks=ticks))
+
+
+# A WETH/USDC Uniswap V3 pool (0.05 %, spacing 10), bands of 200 ticks (about 2 % each).
+cl("uniswap-v3", "WETH", "USDC", 60e6, 500, 10, 200)
 
 snapshot = dict(chain_id=8453,
                 tokens=[dict(address=t["address"], symbol=t["symbol"], decimals=t["decimals"])

@@ -1,7 +1,7 @@
 //! Check vector files (or folders of them) in the schema of `../shared/vectors` against the library.
 //!
 //! ```sh
-//! cargo run --release --example verify_vectors -- ../shared/vectors
+//! cargo run --release --example verify_vectors -- ../shared/vectors ../shared/vectors-cl
 //! ```
 //!
 //! The chain-101 folder (`saber_stableswap`, `spl_token_swap`, `orca_whirlpool`, schema in its
@@ -57,7 +57,15 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-const USAGE: &str = "usage: verify_vectors [--results FILE] [--baselines] PATH... (vector files or folders of .jsonl files)";
+const USAGE: &str = "usage: verify_vectors [--results FILE] [--baselines] PATH...
+
+  PATH         vector files or folders of .jsonl files (pool vectors of ../shared/vectors and
+               ../shared/vectors-cl, or zap-in vectors of ../shared/zap, told apart by content)
+  --results F  write the library's zap results to F, one JSON line per zap vector
+  --baselines  print how the zap vectors' recorded baselines compare with the library
+  -h, --help   this text
+
+Prints a line per file and `N passed, M failed`; exits non-zero on any failure.";
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = Vec::new();

@@ -80,6 +80,9 @@ pub enum PoolError {
     OracleRevert,
     /// The operation is not defined for this pool family or variant.
     Unsupported(&'static str),
+    /// A contract `require` failed; the text is the contract's own message (Uniswap V3 `SPL`,
+    /// `AS`, `LS`, `TLU`, ...) or names the check when the contract gives none.
+    Revert(&'static str),
     /// A concentrated-liquidity swap needs ticks beyond the tick arrays it was given, the
     /// current tick lies outside them, or the arrays are missing or not contiguous (Orca
     /// "Invalid tick array sequence", "Tick index out of bounds").
@@ -123,6 +126,7 @@ impl fmt::Display for PoolError {
             Self::UnreachableOutput => f.write_str("wanted output cannot be reached"),
             Self::OracleRevert => f.write_str("price oracle update reverts"),
             Self::Unsupported(what) => write!(f, "unsupported operation: {what}"),
+            Self::Revert(why) => write!(f, "contract reverts: {why}"),
             Self::TickArraySequence => {
                 f.write_str("the swap needs ticks beyond the tick arrays given")
             }

@@ -11,13 +11,16 @@
 //! LP tokens are tokens of the graph like any other (decimals 18 unless the token table lists
 //! them), so zaps can move them through `Mint` / `Burn` steps.
 
+use crate::error::PoolError;
 use crate::error::RouteError;
+use crate::pool::concentrated_liquidity::Tick;
 use crate::pool::saber::{SaberAmp, SaberFees};
 use crate::pool::spl_token_swap::SplFees;
 use crate::pool::stableswap::{StableSwapParams, Variant};
 use crate::pool::whirlpool::{OrcaTick, OrcaTickArray, WhirlpoolState};
 use crate::pool::{
-    ConstantProduct, Pool, SaberStableSwap, Solidly, SplTokenSwap, StableSwap, Whirlpool,
+    ConcentratedLiquidity, ConstantProduct, Pool, SaberStableSwap, Solidly, SplTokenSwap,
+    StableSwap, Whirlpool,
 };
 use crate::route::edges::EdgeCache;
 use crate::route::model::{FamilyParams, FloatPool};
@@ -272,11 +275,14 @@ impl PoolGraph {
         if !(2..=8).contains(&n) {
             return Err(bad("a pool needs 2 to 8 coins"));
         }
-        if p.reserves.len() != n {
+        let cl = p.kind == PoolKind::ConcentratedLiquidity;
+        if p.reserves.len() != n && !(cl && p.reserves.is_empty()) {
             return Err(bad("reserves and tokens differ in length"));
         }
         if p.kind != PoolKind::Stableswap && n != 2 {
-            return Err(bad("constant-product and solidly pools have 2 coins"));
+            return Err(bad(
+                "constant-product, solidly and concentrated-liquidity pools have 2 coins",
+            ));
         }
         let mut toks = Vec::with_capacity(n);
         for a in &p.tokens {
@@ -369,7 +375,7 @@ impl PoolGraph {
             ));
         }
         self.pool_index.insert(pid_str.clone(), id);
-        self.models.push(FloatPool::new(&params, pool.balances()));
+        self.models.push(FloatPool::for_pool(&params, &pool));
         self.params.push(params);
         self.pools.push(PoolInfo {
             id: pid_str.clone(),
@@ -529,7 +535,7 @@ impl PoolGraph {
             .params
             .get(p.index())
             .ok_or(RouteError::PoolOutOfRange(p.0))?;
-        let model = FloatPool::new(params, state.balances());
+        let model = FloatPool::for_pool(params, &state);
         if let Some(m) = self.models.get_mut(p.index()) {
             *m = model;
         }
@@ -610,7 +616,7 @@ fn check_decimals(p: &SnapshotPool, decs: &[u8]) -> Result<(), RouteError> {
 /// The assumed LP supply of a pool whose snapshot gives none.
 fn default_supply(p: &SnapshotPool, reserves: &[U256]) -> U256 {
     match p.kind {
-        PoolKind::OrcaWhirlpool => U256::zero(),
+        PoolKind::OrcaWhirlpool | PoolKind::ConcentratedLiquidity => U256::zero(),
         PoolKind::ConstantProduct
         | PoolKind::Solidly
         | PoolKind::SplTokenSwap
@@ -815,7 +821,71 @@ fn build_exact(
         PoolKind::SplTokenSwap => build_spl(p, reserves, total_supply),
         PoolKind::SaberStableswap => build_saber(p, reserves, total_supply),
         PoolKind::OrcaWhirlpool => build_whirlpool(p),
+        PoolKind::ConcentratedLiquidity => build_cl(p),
     }
+}
+
+/// A signed decimal field (a tick index or a net liquidity) as `T`.
+fn signed<T: core::str::FromStr>(
+    pool: &str,
+    field: &'static str,
+    s: Option<&String>,
+) -> Result<T, RouteError> {
+    s.and_then(|s| s.parse().ok()).ok_or(RouteError::BadNumber {
+        pool: pool.to_string(),
+        field,
+    })
+}
+
+/// A concentrated-liquidity pool of the snapshot: `sqrt_price_x96`, `tick`, `liquidity`,
+/// `fee` (pips), `tick_spacing`, `ticks`. Inconsistent ticks (unsorted, off the spacing, net
+/// liquidity going negative) are [`RouteError::BadPool`] naming the pool and the problem.
+fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError> {
+    let id = &p.id;
+    let bad_num = |field| RouteError::BadNumber {
+        pool: id.clone(),
+        field,
+    };
+    let price = num(id, "sqrt_price_x96", p.sqrt_price_x96.as_ref())?;
+    let tick: i32 = signed(id, "tick", p.tick.as_ref())?;
+    let liquidity: u128 = signed(id, "liquidity", p.liquidity.as_ref())?;
+    let fee = match &p.fee {
+        Some(FeeField::Units(s)) => {
+            u32::try_from(small(id, "fee", Some(s))?).map_err(|_| bad_num("fee"))?
+        }
+        _ => return Err(bad_num("fee")),
+    };
+    let spacing: i32 = signed(id, "tick_spacing", p.tick_spacing.as_ref())?;
+    let ticks = p
+        .ticks
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .map(|t| {
+            let net: i128 = signed(id, "ticks.liquidity_net", Some(&t.liquidity_net))?;
+            Ok(Tick {
+                index: signed(id, "ticks.index", Some(&t.index))?,
+                liquidity_net: net,
+                liquidity_gross: net.unsigned_abs(),
+            })
+        })
+        .collect::<Result<Vec<_>, RouteError>>()?;
+    let pool = ConcentratedLiquidity::new(price, tick, liquidity, fee, spacing, ticks).map_err(
+        |e| match e {
+            PoolError::InvalidState(why) => RouteError::BadPool {
+                pool: id.clone(),
+                why,
+            },
+            _ => RouteError::BadPool {
+                pool: id.clone(),
+                why: "concentrated-liquidity state rejected",
+            },
+        },
+    )?;
+    Ok((
+        Pool::ConcentratedLiquidity(pool),
+        FamilyParams::ConcentratedLiquidity,
+    ))
 }
 
 /// A signed or unsigned decimal field of at most `T`'s range, required.

@@ -328,10 +328,18 @@ pub struct GasTable {
     pub solidly: u64,
     /// Per swap through a stable-swap pool.
     pub stableswap: u64,
+    /// Per swap through a concentrated-liquidity pool (without tick crossings).
+    #[cfg_attr(feature = "serde", serde(default = "cl_gas"))]
+    pub concentrated_liquidity: u64,
     /// Per mint.
     pub mint: u64,
     /// Per burn.
     pub burn: u64,
+}
+
+/// Typical gas of a Uniswap V3 swap step without tick crossings.
+fn cl_gas() -> u64 {
+    130_000
 }
 
 impl Default for GasTable {
@@ -341,6 +349,7 @@ impl Default for GasTable {
             constant_product: 60_000,
             solidly: 80_000,
             stableswap: 110_000,
+            concentrated_liquidity: cl_gas(),
             mint: 120_000,
             burn: 100_000,
         }
@@ -355,6 +364,7 @@ impl GasTable {
             PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
             PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
             PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
+            PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
         }
     }
 }

@@ -59,9 +59,14 @@ pub enum PoolKind {
     /// `fee_rate`, `tick_spacing`, `tick_arrays`; `reserves` are the vault balances, for
     /// display only).
     OrcaWhirlpool,
+    /// Uniswap V3 style concentrated liquidity (and its forks): `sqrt_price_x96`, `tick`,
+    /// `liquidity`, `fee` in pips (millionths), `tick_spacing` and the initialised `ticks`
+    /// (`index`, `liquidity_net`); `reserves` may be left out.
+    ConcentratedLiquidity,
 }
 
-/// One initialised tick of an Orca tick array (decimal strings; `liquidity_net` is signed).
+/// One initialised tick of an Orca tick array or of a concentrated-liquidity pool (decimal
+/// strings; `liquidity_net` is signed).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
@@ -72,8 +77,8 @@ pub struct SnapshotTick {
     /// Net liquidity (i128).
     #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de"))]
     pub liquidity_net: String,
-    /// Gross liquidity (u128).
-    #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de"))]
+    /// Gross liquidity (u128; Orca requires it, concentrated-liquidity pools may leave it out).
+    #[cfg_attr(feature = "serde", serde(default, deserialize_with = "num_str::de"))]
     pub liquidity_gross: String,
 }
 
@@ -128,8 +133,12 @@ pub struct SnapshotPool {
     pub kind: PoolKind,
     /// Token addresses in the pool's own coin order.
     pub tokens: Vec<String>,
-    /// Balances in base units, decimal strings, same order as `tokens`.
-    #[cfg_attr(feature = "serde", serde(deserialize_with = "num_str::de_vec"))]
+    /// Balances in base units, decimal strings, same order as `tokens` (concentrated-liquidity
+    /// pools may leave it empty: their depth comes from the ticks).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, deserialize_with = "num_str::de_vec")
+    )]
     pub reserves: Vec<String>,
     /// LP token address (optional; defaults to the pool's own address).
     #[cfg_attr(
@@ -338,7 +347,7 @@ pub struct SnapshotPool {
         )
     )]
     pub tick_current_index: Option<String>,
-    /// Orca: active liquidity.
+    /// Orca and concentrated liquidity: active liquidity.
     #[cfg_attr(
         feature = "serde",
         serde(
@@ -368,7 +377,7 @@ pub struct SnapshotPool {
         )
     )]
     pub protocol_fee_rate: Option<String>,
-    /// Orca: tick spacing.
+    /// Orca and concentrated liquidity: tick spacing.
     #[cfg_attr(
         feature = "serde",
         serde(
@@ -384,6 +393,33 @@ pub struct SnapshotPool {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub tick_arrays: Option<Vec<SnapshotTickArray>>,
+    /// Concentrated liquidity: `slot0.sqrtPriceX96`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub sqrt_price_x96: Option<String>,
+    /// Concentrated liquidity: `slot0.tick` (may be negative).
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "num_str::de_opt",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub tick: Option<String>,
+    /// Concentrated liquidity: the initialised ticks the reader loaded, ascending. Often a
+    /// window around the price: the pool treats the window's edges as the end of its range.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub ticks: Option<Vec<SnapshotTick>>,
 }
 
 /// A pool snapshot: the chain, its tokens and pools.

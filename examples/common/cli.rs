@@ -179,6 +179,7 @@ pub fn pool_label(g: &PoolGraph, p: swapzap::units::PoolId) -> (String, String) 
         (PoolKind::Solidly, false) => "volatile",
         (PoolKind::Solidly, true) => "stable",
         (PoolKind::Stableswap, _) => "curve",
+        (PoolKind::ConcentratedLiquidity, _) => "cl",
         (PoolKind::SplTokenSwap, _) => "spl x*y=k",
         (PoolKind::SaberStableswap, _) => "saber",
         (PoolKind::OrcaWhirlpool, _) => "whirlpool",

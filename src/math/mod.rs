@@ -16,7 +16,9 @@
 pub mod wide;
 
 use crate::error::MathError;
-use primitive_types::{U256, U512};
+use primitive_types::U256;
+#[cfg(test)]
+use primitive_types::U512;
 pub use wide::W;
 use wide::{from_parts, mul_128, to_u128};
 
@@ -138,19 +140,25 @@ fn mul_div_rem(a: U256, b: U256, d: U256) -> Result<(U256, U256), MathError> {
             .ok_or(MathError::DivisionByZero)?;
         return Ok((q.to_u256(), r.to_u256()));
     }
-    if let Some(p) = W::from_u256(a).checked_mul(W::from_u256(b)) {
-        // The product fits 256 bits: the native division is exact.
-        let (q, r) = p
-            .checked_div_rem(W::from_u256(d))
-            .ok_or(MathError::DivisionByZero)?;
-        return Ok((q.to_u256(), r.to_u256()));
+    let (q, r) = w_mul_div_rem(W::from_u256(a), W::from_u256(b), W::from_u256(d))?;
+    Ok((q.to_u256(), r.to_u256()))
+}
+
+/// `(floor(a * b / d), a * b mod d)` on [`W`] with a full 512-bit product (`FullMath.mulDiv`).
+///
+/// # Errors
+/// [`MathError::DivisionByZero`] when `d == 0`, [`MathError::Overflow`] when the quotient does
+/// not fit 256 bits.
+#[inline]
+pub fn w_mul_div_rem(a: W, b: W, d: W) -> Result<(W, W), MathError> {
+    if d.is_zero() {
+        return Err(MathError::DivisionByZero);
     }
-    let p: U512 = a.full_mul(b);
-    let (q, r) = p.div_mod(U512::from(d));
-    let q = U256::try_from(q).map_err(|_| MathError::Overflow)?;
-    // r < d < 2^256.
-    let r = U256::try_from(r).map_err(|_| MathError::Overflow)?;
-    Ok((q, r))
+    if let Some(p) = a.checked_mul(b) {
+        // The product fits 256 bits: one native division.
+        return p.checked_div_rem(d).ok_or(MathError::DivisionByZero);
+    }
+    wide::mul_div_rem_512(a, b, d).ok_or(MathError::Overflow)
 }
 
 /// `floor(a * b / d)` with a full 512-bit intermediate (no overflow in the product).
@@ -342,6 +350,36 @@ mod tests {
             let (a, b, d) = (u(a), u(b), u(d));
             let want = U256::try_from(a.full_mul(b) / U512::from(d)).unwrap();
             assert_eq!(mul_div(a, b, d).unwrap(), want);
+        }
+    }
+
+    #[test]
+    fn mul_div_512_matches_u512() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..20_000 {
+            let mut v = || {
+                let x = U256([next(), next(), next(), next()]);
+                x >> (next() % 256) as usize
+            };
+            let (a, b, d) = (v(), v(), v());
+            if d.is_zero() {
+                continue;
+            }
+            let p = a.full_mul(b);
+            let (q, r) = p.div_mod(U512::from(d));
+            let want = U256::try_from(q)
+                .ok()
+                .map(|q| (q, U256::try_from(r).unwrap()));
+            let got = w_mul_div_rem(W::from_u256(a), W::from_u256(b), W::from_u256(d))
+                .ok()
+                .map(|(q, r)| (q.to_u256(), r.to_u256()));
+            assert_eq!(got, want, "{a} * {b} / {d}");
         }
     }
 

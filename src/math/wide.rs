@@ -471,6 +471,177 @@ pub fn sqrt_u128(x: u128) -> u128 {
     }
 }
 
+/// The full 512-bit product `a * b` as eight little-endian 64-bit limbs.
+#[inline]
+fn mul_512(a: W, b: W) -> [u64; 8] {
+    // Four 128×128 partial products, summed with carries at 128-bit granularity.
+    let (ll_h, ll_l) = mul_128(a.lo, b.lo);
+    let (lh_h, lh_l) = mul_128(a.lo, b.hi);
+    let (hl_h, hl_l) = mul_128(a.hi, b.lo);
+    let (hh_h, hh_l) = mul_128(a.hi, b.hi);
+    // word1 = ll_h + lh_l + hl_l (carries into word2)
+    let (w1, c1) = ll_h.overflowing_add(lh_l);
+    let (w1, c2) = w1.overflowing_add(hl_l);
+    let carry1 = u128::from(c1) + u128::from(c2);
+    // word2 = hh_l + lh_h + hl_h + carry1 (carries into word3); the total is < 2^512.
+    let (w2, c3) = hh_l.overflowing_add(lh_h);
+    let (w2, c4) = w2.overflowing_add(hl_h);
+    let (w2, c5) = w2.overflowing_add(carry1);
+    let w3 = hh_h + u128::from(c3) + u128::from(c4) + u128::from(c5);
+    let w0 = ll_l;
+    [
+        w0 as u64,
+        (w0 >> 64) as u64,
+        w1 as u64,
+        (w1 >> 64) as u64,
+        w2 as u64,
+        (w2 >> 64) as u64,
+        w3 as u64,
+        (w3 >> 64) as u64,
+    ]
+}
+
+/// `(floor(a * b / d), a * b mod d)` with a full 512-bit product, natively (Knuth's
+/// algorithm D on 64-bit limbs, TAOCP vol. 2, 4.3.1). `None` when `d == 0` or the quotient does
+/// not fit 256 bits.
+#[must_use]
+pub fn mul_div_rem_512(a: W, b: W, d: W) -> Option<(W, W)> {
+    if d.is_zero() {
+        return None;
+    }
+    let p = mul_512(a, b);
+    let hi = W {
+        hi: u128::from(p[6]) | (u128::from(p[7]) << 64),
+        lo: u128::from(p[4]) | (u128::from(p[5]) << 64),
+    };
+    if hi.is_zero() {
+        let lo = W {
+            hi: u128::from(p[2]) | (u128::from(p[3]) << 64),
+            lo: u128::from(p[0]) | (u128::from(p[1]) << 64),
+        };
+        return lo.checked_div_rem(d);
+    }
+    if hi >= d {
+        return None;
+    }
+    let dl = [
+        d.lo as u64,
+        (d.lo >> 64) as u64,
+        d.hi as u64,
+        (d.hi >> 64) as u64,
+    ];
+    // n: the divisor's limb count (>= 1 because d != 0).
+    let n = dl.iter().rposition(|&x| x != 0).map_or(1, |k| k + 1);
+    let mut q = [0u64; 8];
+    if n == 1 {
+        let v = u128::from(dl[0]);
+        let mut r: u128 = 0;
+        for k in (0..8).rev() {
+            let cur = (r << 64) | u128::from(p[k]);
+            q[k] = (cur / v) as u64;
+            r = cur % v;
+        }
+        return Some((limbs_to_w(&q), W::small(r)));
+    }
+    // Normalise so the divisor's top limb has its top bit set.
+    let s = dl[n - 1].leading_zeros();
+    let mut vn = [0u64; 4];
+    for k in (1..n).rev() {
+        vn[k] = shl_pair(dl[k], dl[k - 1], s);
+    }
+    vn[0] = dl[0] << s;
+    // m: the product's limb count (>= 5: its high half is not zero). The loop below runs over
+    // the m − n + 1 quotient limbs that can be non-zero.
+    let m = p.iter().rposition(|&x| x != 0).map_or(8, |k| k + 1);
+    let mut un = [0u64; 9];
+    un[m] = if s == 0 { 0 } else { p[m - 1] >> (64 - s) };
+    for k in (1..m).rev() {
+        un[k] = shl_pair(p[k], p[k - 1], s);
+    }
+    un[0] = p[0] << s;
+    let b64: u128 = 1 << 64;
+    let (vtop, vnext) = (u128::from(vn[n - 1]), u128::from(vn[n - 2]));
+    // vn[n − 1] has its top bit set: its reciprocal gives each estimate without a division.
+    let inv = reciprocal_word(vn[n - 1]);
+    for j in (0..=m - n).rev() {
+        let (mut qhat, mut rhat) = if un[j + n] >= vn[n - 1] {
+            // The estimate would be ≥ 2^64 (only when un[j+n] == vtop): start from 2^64 − 1
+            // (Knuth's step D3), rhat = num − qhat·vtop.
+            let num = (u128::from(un[j + n]) << 64) | u128::from(un[j + n - 1]);
+            let q = b64 - 1;
+            (q, num - q * vtop)
+        } else {
+            let (q, r) = div_2by1_preinv(un[j + n], un[j + n - 1], vn[n - 1], inv);
+            (u128::from(q), u128::from(r))
+        };
+        while qhat >= b64 || qhat * vnext > ((rhat << 64) | u128::from(un[j + n - 2])) {
+            qhat -= 1;
+            rhat += vtop;
+            if rhat >= b64 {
+                break;
+            }
+        }
+        // Multiply and subtract qhat·vn from un[j..=j+n].
+        let mut borrow: i128 = 0;
+        let mut carry: u128 = 0;
+        for i in 0..n {
+            let prod = qhat * u128::from(vn[i]) + carry;
+            carry = prod >> 64;
+            let t = i128::from(un[i + j]) - borrow - i128::from(prod as u64);
+            un[i + j] = t as u64;
+            borrow = i128::from(t < 0);
+        }
+        let t = i128::from(un[j + n]) - borrow - carry as i128;
+        un[j + n] = t as u64;
+        if t < 0 {
+            // qhat was one too large: add the divisor back.
+            qhat -= 1;
+            let mut c: u128 = 0;
+            for i in 0..n {
+                let sum = u128::from(un[i + j]) + u128::from(vn[i]) + c;
+                un[i + j] = sum as u64;
+                c = sum >> 64;
+            }
+            un[j + n] = un[j + n].wrapping_add(c as u64);
+        }
+        q[j] = qhat as u64;
+    }
+    // The remainder is un[0..n] shifted back.
+    let mut r = [0u64; 4];
+    for k in 0..n {
+        r[k] = if s == 0 {
+            un[k]
+        } else {
+            (un[k] >> s) | (un[k + 1] << (64 - s))
+        };
+    }
+    let q = limbs_to_w(&q);
+    let r = W {
+        hi: u128::from(r[2]) | (u128::from(r[3]) << 64),
+        lo: u128::from(r[0]) | (u128::from(r[1]) << 64),
+    };
+    Some((q, r))
+}
+
+/// `(hi << s) | (lo >> (64 − s))` for `s < 64` (the limb shift of a normalisation).
+#[inline]
+fn shl_pair(hi: u64, lo: u64, s: u32) -> u64 {
+    if s == 0 {
+        hi
+    } else {
+        (hi << s) | (lo >> (64 - s))
+    }
+}
+
+/// The low four limbs as a [`W`] (the quotient's upper limbs are zero by the caller's check).
+#[inline]
+fn limbs_to_w(q: &[u64; 8]) -> W {
+    W {
+        hi: u128::from(q[2]) | (u128::from(q[3]) << 64),
+        lo: u128::from(q[0]) | (u128::from(q[1]) << 64),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,9 +10,14 @@
 //! | `burn_one(lp, i)` | one-coin withdrawal (Curve only; other families: `Unsupported`) |
 //! | `marginal_rate(i, j)` | d(out)/d(in) at zero size, fee included, raw units: a float for search only |
 //!
+//! Concentrated-liquidity pools ([`ConcentratedLiquidity`]) have the swap verbs and
+//! `marginal_rate`; their positions are not LP tokens, so `mint` / `burn` here are
+//! `Unsupported` (the position amounts are [`ConcentratedLiquidity::mint`] / `burn`).
+//!
 //! [`Pool`] is a closed enum over the families with the same verbs. Pools are plain values;
 //! nothing is shared or global, and every operation returns a new state instead of mutating.
 
+pub mod concentrated_liquidity;
 /// `n_coins` (2), `balances` and `total_supply` of a two-coin pool type with fields
 /// `balances: [U256; 2]` and an integer `total_supply`.
 macro_rules! two_coin_accessors {
@@ -48,6 +53,7 @@ use crate::error::PoolError;
 use primitive_types::U256;
 use smallvec::SmallVec;
 
+pub use concentrated_liquidity::ConcentratedLiquidity;
 pub use constant_product::ConstantProduct;
 pub use saber::SaberStableSwap;
 pub use solidly::Solidly;
@@ -74,7 +80,13 @@ pub enum Pool {
     Saber(SaberStableSwap),
     /// Chain 101: Orca Whirlpool over the tick arrays of the snapshot (no LP token).
     Whirlpool(Whirlpool),
+    /// Uniswap V3 style concentrated liquidity (and its forks): ticks, fee tiers as data.
+    ConcentratedLiquidity(ConcentratedLiquidity),
 }
+
+/// Why a concentrated-liquidity pool has no `mint` / `burn` of an LP token.
+const CL_NO_LP: &str =
+    "concentrated-liquidity positions are not LP tokens (see ConcentratedLiquidity::mint)";
 
 macro_rules! dispatch {
     ($self:ident, $p:ident => $e:expr) => {
@@ -85,6 +97,7 @@ macro_rules! dispatch {
             Pool::SplTokenSwap($p) => $e,
             Pool::Saber($p) => $e,
             Pool::Whirlpool($p) => $e,
+            Pool::ConcentratedLiquidity($p) => $e,
         }
     };
 }
@@ -98,6 +111,7 @@ macro_rules! dispatch_state {
             Pool::SplTokenSwap($p) => $e.map(|(v, s)| (v, Pool::SplTokenSwap(s))),
             Pool::Saber($p) => $e.map(|(v, s)| (v, Pool::Saber(s))),
             Pool::Whirlpool($p) => $e.map(|(v, s)| (v, Pool::Whirlpool(s))),
+            Pool::ConcentratedLiquidity($p) => $e.map(|(v, s)| (v, Pool::ConcentratedLiquidity(s))),
         }
     };
 }
@@ -149,6 +163,7 @@ impl Pool {
             Pool::SplTokenSwap(p) => p.amount_in(i, j, dy),
             Pool::Saber(p) => p.amount_in(i, j, dy),
             Pool::Whirlpool(p) => p.amount_in(i, j, dy),
+            Pool::ConcentratedLiquidity(p) => p.amount_in(i, j, dy),
         }
     }
 
@@ -165,7 +180,15 @@ impl Pool {
     /// # Errors
     /// Whatever the contract reverts on.
     pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Pool), PoolError> {
-        dispatch_state!(self, p => p.mint(amounts))
+        match self {
+            Pool::ConstantProduct(p) => p.mint(amounts).map(|(v, s)| (v, Pool::ConstantProduct(s))),
+            Pool::Solidly(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Solidly(s))),
+            Pool::StableSwap(p) => p.mint(amounts).map(|(v, s)| (v, Pool::StableSwap(s))),
+            Pool::SplTokenSwap(p) => p.mint(amounts).map(|(v, s)| (v, Pool::SplTokenSwap(s))),
+            Pool::Saber(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Saber(s))),
+            Pool::Whirlpool(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Whirlpool(s))),
+            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(CL_NO_LP)),
+        }
     }
 
     /// Coins returned for burning `lp` proportionally, and the state after.
@@ -173,7 +196,15 @@ impl Pool {
     /// # Errors
     /// Whatever the contract reverts on.
     pub fn burn(&self, lp: U256) -> Result<(Amounts, Pool), PoolError> {
-        dispatch_state!(self, p => p.burn(lp))
+        match self {
+            Pool::ConstantProduct(p) => p.burn(lp).map(|(v, s)| (v, Pool::ConstantProduct(s))),
+            Pool::Solidly(p) => p.burn(lp).map(|(v, s)| (v, Pool::Solidly(s))),
+            Pool::StableSwap(p) => p.burn(lp).map(|(v, s)| (v, Pool::StableSwap(s))),
+            Pool::SplTokenSwap(p) => p.burn(lp).map(|(v, s)| (v, Pool::SplTokenSwap(s))),
+            Pool::Saber(p) => p.burn(lp).map(|(v, s)| (v, Pool::Saber(s))),
+            Pool::Whirlpool(p) => p.burn(lp).map(|(v, s)| (v, Pool::Whirlpool(s))),
+            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(CL_NO_LP)),
+        }
     }
 
     /// Coins of `i` returned for burning `lp` into that one coin (Curve

@@ -61,6 +61,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod certify;
+pub mod cl_model;
 pub(crate) mod dual;
 pub(crate) mod edges;
 mod exact_out;
@@ -112,19 +113,22 @@ pub struct GasModel {
     pub solidly: u64,
     /// gas units of a Curve swap step
     pub stableswap: u64,
+    /// gas units of a concentrated-liquidity swap step (without tick crossings)
+    pub concentrated_liquidity: u64,
     /// output base units per gas unit (≥ 0)
     pub gas_price: f64,
 }
 
 impl GasModel {
-    /// Typical per-step costs (Uniswap V2 60k, solidly 80k, Curve 110k gas) at `gas_price`
-    /// output base units per gas unit.
+    /// Typical per-step costs (Uniswap V2 60k, solidly 80k, Curve 110k, Uniswap V3 130k gas) at
+    /// `gas_price` output base units per gas unit.
     #[must_use]
     pub fn typical(gas_price: f64) -> Self {
         GasModel {
             constant_product: 60_000,
             solidly: 80_000,
             stableswap: 110_000,
+            concentrated_liquidity: 130_000,
             gas_price,
         }
     }
@@ -136,6 +140,7 @@ impl GasModel {
             PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
             PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
             PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
+            PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
         }
     }
 }

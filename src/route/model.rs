@@ -16,7 +16,9 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic only: no overflow traps
 
+pub use super::cl_model::ClEdge;
 use super::fmath::{cbrt, sqrt};
+use crate::pool::Pool;
 use primitive_types::U256;
 use smallvec::SmallVec;
 
@@ -101,6 +103,9 @@ pub enum FamilyParams {
         /// base unit → coin unit (rate / 1e36) per coin
         conv: SmallVec<[f64; 4]>,
     },
+    /// Concentrated liquidity: the model is built from the pool state itself
+    /// ([`FloatPool::for_pool`]).
+    ConcentratedLiquidity,
 }
 
 impl FamilyParams {
@@ -149,6 +154,8 @@ pub enum FloatPool {
         /// invariant
         d: f64,
     },
+    /// Concentrated liquidity: each direction's curve, constant product between ticks.
+    Cl([Option<ClEdge>; 2]),
 }
 
 /// Curve invariant D for normalised balances (Newton as in the contracts, in floats).
@@ -211,6 +218,20 @@ impl FloatPool {
                     d,
                 }
             }
+            // Balances do not describe a CL pool: `for_pool` builds its model.
+            FamilyParams::ConcentratedLiquidity => FloatPool::Cl([None, None]),
+        }
+    }
+
+    /// The model of an exact pool state: concentrated-liquidity pools from their ticks, the
+    /// others from their balances ([`Self::new`]).
+    #[must_use]
+    pub fn for_pool(params: &FamilyParams, pool: &Pool) -> Self {
+        match pool {
+            Pool::ConcentratedLiquidity(c) => {
+                FloatPool::Cl([ClEdge::new(c, true), ClEdge::new(c, false)])
+            }
+            _ => Self::new(params, pool.balances()),
         }
     }
 
@@ -274,11 +295,18 @@ impl FloatPool {
                 sw.y0 = sw.y(sw.xi);
                 EdgeModel::Sw(sw)
             }
+            FloatPool::Cl(dirs) => {
+                if j > 1 {
+                    return None;
+                }
+                EdgeModel::Cl((*dirs.get(i)?)?)
+            }
         };
         let ok = match &e {
             EdgeModel::Cp { ri, ro, .. } => *ri > 0.0 && *ro > 0.0,
             EdgeModel::Ss { x0, y0, .. } => *x0 > 0.0 && *y0 > 0.0,
             EdgeModel::Sw(s) => s.xi > 0.0 && s.y0 > 0.0 && s.d > 0.0 && s.y0.is_finite(),
+            EdgeModel::Cl(c) => c.depth_in() > 0.0,
         };
         ok.then_some(e)
     }
@@ -327,6 +355,9 @@ impl FloatPool {
                 }
                 *d = stable_d(xp, *ann);
             }
+            // A CL model is rebuilt from the exact state after a swap (`for_pool`); a float
+            // replay does not move it.
+            FloatPool::Cl(_) => {}
         }
     }
 }
@@ -424,6 +455,8 @@ pub enum EdgeModel {
     },
     /// Curve
     Sw(SwEdge),
+    /// concentrated liquidity: constant product between ticks
+    Cl(ClEdge),
 }
 
 /// The solution of one edge's arbitrage problem.
@@ -480,6 +513,7 @@ impl EdgeModel {
                 x0, y0, si, so, g, ..
             } => g * stable_p(y0 / x0) * so / si,
             EdgeModel::Sw(s) => (1.0 - s.fee) * s.m(s.xi).1 * s.ci / s.cj,
+            EdgeModel::Cl(c) => c.rate0(),
         }
     }
 
@@ -489,6 +523,7 @@ impl EdgeModel {
         match *self {
             EdgeModel::Cp { g, .. } | EdgeModel::Ss { g, .. } => 1.0 - g,
             EdgeModel::Sw(s) => s.fee,
+            EdgeModel::Cl(c) => c.fee(),
         }
     }
 
@@ -499,6 +534,7 @@ impl EdgeModel {
             EdgeModel::Cp { ri, ro, .. } => ro / ri,
             EdgeModel::Ss { x0, y0, si, so, .. } => stable_p(y0 / x0) * so / si,
             EdgeModel::Sw(s) => s.m(s.xi).1 * s.ci / s.cj,
+            EdgeModel::Cl(c) => c.mid0(),
         }
     }
 
@@ -509,6 +545,7 @@ impl EdgeModel {
             EdgeModel::Cp { ri, .. } => ri,
             EdgeModel::Ss { x0, si, .. } => x0 * si,
             EdgeModel::Sw(s) => s.xi / s.ci,
+            EdgeModel::Cl(c) => c.depth_in(),
         }
     }
 
@@ -524,6 +561,7 @@ impl EdgeModel {
                 x0, y0, si, so, g, ..
             } => ss_out_norm(x0, y0, g * a / si) * so,
             EdgeModel::Sw(s) => s.dy(a * s.ci) * (1.0 - s.fee) / s.cj,
+            EdgeModel::Cl(c) => c.out(a),
         }
     }
 
@@ -543,6 +581,7 @@ impl EdgeModel {
             return none;
         }
         match *self {
+            EdgeModel::Cl(c) => c.arb(nu_in, nu_out),
             EdgeModel::Cp { ri, ro, g } => {
                 // the post-fee input reserve s where the marginal rate g·ri·ro/s² meets ν_in/ν_out
                 let k = g * ri * ro;

@@ -204,6 +204,9 @@ pub fn zap_in_pool(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Zap
         Pool::Whirlpool(_) => Err(ZapError::Unsupported(
             "Whirlpool positions are not fungible LP",
         )),
+        Pool::ConcentratedLiquidity(_) => Err(ZapError::Unsupported(
+            "zaps into concentrated-liquidity positions",
+        )),
     }
 }
 

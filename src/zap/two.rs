@@ -90,9 +90,11 @@ fn kind_of(pool: &Pool) -> Result<Kind, ZapError> {
                 dec: [u32::from(d0), u32::from(d1)],
             })
         }
-        Pool::StableSwap(_) | Pool::SplTokenSwap(_) | Pool::Saber(_) | Pool::Whirlpool(_) => {
-            Err(ZapError::Unsupported("not a two-coin x·y pool"))
-        }
+        Pool::StableSwap(_)
+        | Pool::SplTokenSwap(_)
+        | Pool::Saber(_)
+        | Pool::Whirlpool(_)
+        | Pool::ConcentratedLiquidity(_) => Err(ZapError::Unsupported("not a two-coin x·y pool")),
     }
 }
 

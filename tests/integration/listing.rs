@@ -100,7 +100,16 @@ fn liquidity_sources_and_price_body() {
     let g = bundled();
     let s = liquidity_sources(&g).unwrap();
     let ids: Vec<&str> = s.iter().map(|e| e.id.as_str()).collect();
-    assert_eq!(ids, ["aerodrome", "curve", "sushiswap", "uniswap-v2"]);
+    assert_eq!(
+        ids,
+        [
+            "aerodrome",
+            "curve",
+            "sushiswap",
+            "uniswap-v2",
+            "uniswap-v3"
+        ]
+    );
     assert_eq!(s.iter().map(|e| e.pools).sum::<usize>(), g.n_pools());
     assert!(is_valid_source_id("uniswap-v2"));
     assert!(!is_valid_source_id("uniswap_v2"));

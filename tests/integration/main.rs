@@ -6,11 +6,13 @@
 mod vectors;
 
 mod chain101;
+mod cl;
 mod hostile;
 mod listing;
 mod plan_json;
 mod pool_vectors;
 mod props_101;
+mod props_cl;
 mod props_cp;
 mod props_curve;
 mod request;
@@ -22,4 +24,15 @@ mod zap_spec;
 #[must_use]
 pub fn shared() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
+}
+
+/// The records of a JSON Lines file under `../shared` (blank lines skipped).
+#[must_use]
+pub fn read_jsonl(rel: &str) -> Vec<serde_json::Value> {
+    let path = shared().join(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }

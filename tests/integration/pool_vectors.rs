@@ -1,4 +1,5 @@
-//! Every vector of ../shared/vectors and ../shared/vectors-101 must reproduce exactly.
+//! Every vector of ../shared/vectors, ../shared/vectors-cl and ../shared/vectors-101 must
+//! reproduce exactly.
 use crate::{shared, vectors};
 
 fn run_file(name: &str) {
@@ -44,6 +45,11 @@ fn curve_stableswap_vectors() {
 #[test]
 fn curve_stableswap_ng_vectors() {
     run_file("curve_stableswap_ng.jsonl");
+}
+
+#[test]
+fn uniswap_v3_vectors() {
+    run_in("vectors-cl", "uniswap_v3.jsonl");
 }
 
 #[test]

@@ -179,6 +179,76 @@ impl Builder {
     }
 }
 
+/// Adds `count` concentrated-liquidity pools (Uniswap V3 fee tiers and spacings) to a market:
+/// the first on WETH/USDC, the others between a hub and a random token, each priced within half
+/// its fee of the reference, with eight nested bands of liquidity around the price (about `usd`
+/// of depth within a few percent), so trades run across several ticks.
+pub fn add_cl_pools(m: &mut Market, seed: u64, count: usize) {
+    use swapzap::pool::concentrated_liquidity::tick_math::sqrt_ratio_at_tick;
+    use swapzap::snapshot::SnapshotTick;
+    let mut rng = Rng(seed ^ 0xC1C1);
+    let n = m.snapshot.tokens.len();
+    for k in 0..count {
+        let (a, b) = if k == 0 {
+            (0, 1)
+        } else {
+            let h = rng.below(5);
+            let t = rng.below(n);
+            if t == h {
+                continue;
+            }
+            (h, t)
+        };
+        let (fee, spacing) = [(100u32, 1i32), (500, 10), (3000, 60), (10_000, 200)][rng.below(4)];
+        // raw token1/token0 price, nudged within half the fee
+        let half = f64::from(fee) / 2e6 * 0.9;
+        let p = m.prices[a] / m.prices[b]
+            * 10f64.powi(i32::from(m.decimals[b]) - i32::from(m.decimals[a]))
+            * (1.0 + rng.range(-half, half));
+        let tick = (p.ln() / 1.0001f64.ln()).floor() as i32;
+        let usd = 10f64.powf(rng.range(5.0, 8.0));
+        // L with virtual token0 reserves worth usd / 2
+        let l = usd / 2.0 * p.sqrt() * 10f64.powi(i32::from(m.decimals[a])) / m.prices[a];
+        let band = (l / 4.0).max(1.0);
+        let width = spacing * (1 + rng.below(30) as i32);
+        let base = tick.div_euclid(spacing) * spacing;
+        let mut ticks = Vec::new();
+        for j in (1..=8).rev() {
+            ticks.push(SnapshotTick {
+                index: (base - j * width).to_string(),
+                liquidity_net: format!("{band:.0}"),
+                ..Default::default()
+            });
+        }
+        for j in 1..=8 {
+            ticks.push(SnapshotTick {
+                index: (base + j * width).to_string(),
+                liquidity_net: format!("-{band:.0}"),
+                ..Default::default()
+            });
+        }
+        let active: u128 = format!("{band:.0}").parse::<u128>().unwrap() * 8;
+        let price = sqrt_ratio_at_tick(tick).unwrap().to_u256() + 1;
+        let id = format!("uniswap-v3:{}", address(seed ^ 0x3333, k as u64));
+        m.snapshot.pools.push(SnapshotPool {
+            id,
+            source: "uniswap-v3".into(),
+            kind: PoolKind::ConcentratedLiquidity,
+            tokens: vec![
+                m.snapshot.tokens[a].address.clone(),
+                m.snapshot.tokens[b].address.clone(),
+            ],
+            fee: Some(FeeField::Units(fee.to_string())),
+            sqrt_price_x96: Some(price.to_string()),
+            tick: Some(tick.to_string()),
+            liquidity: Some(active.to_string()),
+            tick_spacing: Some(spacing.to_string()),
+            ticks: Some(ticks),
+            ..Default::default()
+        });
+    }
+}
+
 /// A market with `n_tokens` tokens (at least 5) and about `n_pools` pools (at least 10).
 pub fn market(seed: u64, n_tokens: usize, n_pools: usize) -> Market {
     let n_tokens = n_tokens.max(5);

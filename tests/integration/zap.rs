@@ -4,15 +4,8 @@
 #[path = "../../examples/common/zapvec.rs"]
 mod zapvec;
 
-use crate::shared;
-
 fn records() -> Vec<serde_json::Value> {
-    let path = shared().join("zap").join("zap_in.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    crate::read_jsonl("zap/zap_in.jsonl")
 }
 
 fn run_family(pred: &dyn Fn(&serde_json::Value) -> bool) -> (zapvec::Tally, usize) {

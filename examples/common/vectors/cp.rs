@@ -103,34 +103,18 @@ pub fn compare(
     reverts: bool,
     got: Result<Vec<(&str, Vec<U256>)>, swapzap::PoolError>,
 ) -> Result<(), String> {
-    match (reverts, got) {
-        (true, Err(_)) => Ok(()),
-        (true, Ok(vals)) => Err(format!(
-            "{id}: expected a revert ({}), got {vals:?}",
-            e["reason"]
-        )),
-        (false, Err(err)) => Err(format!("{id}: unexpected error {err:?}")),
-        (false, Ok(vals)) => {
-            if let Some(ok) = e["ok"].as_bool() {
-                if !ok {
-                    return Err(format!("{id}: expect.ok is false without a revert"));
-                }
-            }
-            for (what, got) in vals {
-                let want_v = &e[what];
-                let want = if want_v.is_array() {
-                    us(want_v)
-                } else {
-                    vec![u(want_v)]
-                };
-                if got.len() != want.len() {
-                    return Err(format!("{id}: {what}: got {got:?}, want {want:?}"));
-                }
-                for (g, w) in got.into_iter().zip(want) {
-                    eq(id, what, g, w)?;
-                }
-            }
-            Ok(())
+    super::compare_by(id, e, reverts, got, |what, got| {
+        let want_v = &e[what];
+        let want = if want_v.is_array() {
+            us(want_v)
+        } else {
+            vec![u(want_v)]
+        };
+        if got.len() != want.len() {
+            return Err(format!("{id}: {what}: got {got:?}, want {want:?}"));
         }
-    }
+        got.into_iter()
+            .zip(want)
+            .try_for_each(|(g, w)| eq(id, what, g, w))
+    })
 }

@@ -1,0 +1,252 @@
+//! Criterion benches for concentrated-liquidity swaps (ids `cl/swap/<case>`): an exact-input
+//! swap that stays within one tick, and swaps that cross 1 and 10 initialised ticks, each over a
+//! fixed set of 64 inputs. `cl/swap_ref/<case>` is a plain primitive-types version of the same
+//! loop (U256/U512 operators, `>> 128` products, the same float-guided tick search), checked
+//! equal to the library on every input before timing.
+#![allow(missing_docs, clippy::unwrap_used, clippy::arithmetic_side_effects)]
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use swapzap::pool::concentrated_liquidity::tick_math::sqrt_ratio_at_tick;
+use swapzap::pool::concentrated_liquidity::{ConcentratedLiquidity, SwapAmount, Tick};
+use swapzap::{U256, U512};
+
+const N: usize = 64;
+const SPACING: i32 = 60;
+/// The current tick: inside one bitmap word (ticks 0..15360 at spacing 60), so the only
+/// steps are at initialised ticks.
+const CENTER: i32 = 7_680;
+
+/// A WETH/USDC-sized pool: 21 nested positions of 2e18 liquidity each, position k from tick
+/// `CENTER − 60k` to `CENTER + 60(k + 1)`; the price sits inside all of them.
+fn pool() -> ConcentratedLiquidity {
+    let l: i128 = 2_000_000_000_000_000_000;
+    let mut ticks: Vec<Tick> = (0..=20)
+        .map(|k| Tick {
+            index: CENTER - k * SPACING,
+            liquidity_net: l,
+            liquidity_gross: l as u128,
+        })
+        .chain((0..=20).map(|k| Tick {
+            index: CENTER + (k + 1) * SPACING,
+            liquidity_net: -l,
+            liquidity_gross: l as u128,
+        }))
+        .collect();
+    ticks.sort_by_key(|t| t.index);
+    let tick = CENTER + 30;
+    let p = sqrt_ratio_at_tick(tick).unwrap().to_u256() + U256::from(12_345u32);
+    ConcentratedLiquidity::new(p, tick, 21 * l as u128, 3000, SPACING, ticks).unwrap()
+}
+
+/// Exact inputs (token0 in) that cross `crossed` initialised ticks and stop between that tick
+/// and the next: 64 points spread over the middle of the segment.
+fn inputs(pool: &ConcentratedLiquidity, crossed: i32) -> Vec<U256> {
+    let reach = |t: i32| -> U256 {
+        let limit = sqrt_ratio_at_tick(t).unwrap().to_u256();
+        pool.execute_swap(true, SwapAmount::ExactIn(U256::one() << 200), limit)
+            .unwrap()
+            .amount_in
+    };
+    // The segment below the current price: from the price (or tick `CENTER − (crossed−1)·60`,
+    // the last one crossed) down to the next tick.
+    let lo = if crossed == 0 {
+        U256::zero()
+    } else {
+        reach(CENTER - (crossed - 1) * SPACING)
+    };
+    let hi = reach(CENTER - crossed * SPACING);
+    let w = hi - lo;
+    (0..N)
+        .map(|k| lo + w / 4 + w / 2 * U256::from(k) / U256::from(N))
+        .collect()
+}
+
+// ---- the plain primitive-types reference -------------------------------------------------
+
+const FACTORS: [&str; 20] = [
+    "fffcb933bd6fad37aa2d162d1a594001",
+    "fff97272373d413259a46990580e213a",
+    "fff2e50f5f656932ef12357cf3c7fdcc",
+    "ffe5caca7e10e4e61c3624eaa0941cd0",
+    "ffcb9843d60f6159c9db58835c926644",
+    "ff973b41fa98c081472e6896dfb254c0",
+    "ff2ea16466c96a3843ec78b326b52861",
+    "fe5dee046a99a2a811c461f1969c3053",
+    "fcbe86c7900a88aedcffc83b479aa3a4",
+    "f987a7253ac413176f2b074cf7815e54",
+    "f3392b0822b70005940c7a398e4b70f3",
+    "e7159475a2c29b7443b29c7fa6e889d9",
+    "d097f3bdfd2022b8845ad8f792aa5825",
+    "a9f746462d870fdf8a65dc1f90e061e5",
+    "70d869a156d2a1b890bb3df62baf32f7",
+    "31be135f97d08fd981231505542fcfa6",
+    "9aa508b5b7a84e1c677de54f3e99bc9",
+    "5d6af8dedb81196699c329225ee604",
+    "2216e584f5fa1ea926041bedfe98",
+    "48a170391f7dc42444e8fa2",
+];
+
+struct Ref {
+    factors: Vec<U256>,
+    price: U256,
+    tick: i32,
+    liquidity: U256,
+    ticks: Vec<(i32, i128)>,
+    fee: U256,
+}
+
+fn md(a: U256, b: U256, d: U256) -> U256 {
+    U256::try_from(a.full_mul(b) / U512::from(d)).unwrap()
+}
+
+fn md_up(a: U256, b: U256, d: U256) -> U256 {
+    let p = a.full_mul(b);
+    let d = U512::from(d);
+    let q = p / d;
+    U256::try_from(if p % d == U512::zero() { q } else { q + 1 }).unwrap()
+}
+
+fn up(a: U256, d: U256) -> U256 {
+    let q = a / d;
+    if a % d == U256::zero() {
+        q
+    } else {
+        q + 1
+    }
+}
+
+impl Ref {
+    fn new(p: &ConcentratedLiquidity) -> Self {
+        Ref {
+            factors: FACTORS
+                .iter()
+                .map(|h| U256::from_str_radix(h, 16).unwrap())
+                .collect(),
+            price: p.sqrt_price_x96(),
+            tick: p.tick(),
+            liquidity: U256::from(p.liquidity()),
+            ticks: p
+                .ticks()
+                .iter()
+                .map(|t| (t.index, t.liquidity_net))
+                .collect(),
+            fee: U256::from(p.fee()),
+        }
+    }
+
+    fn ratio(&self, t: i32) -> U256 {
+        let a = t.unsigned_abs();
+        let mut r = U256::one() << 128;
+        for (i, f) in self.factors.iter().enumerate() {
+            if a & (1 << i) != 0 {
+                r = U256::try_from(r.full_mul(*f) >> 128).unwrap();
+            }
+        }
+        if t > 0 {
+            r = U256::MAX / r;
+        }
+        (r >> 32)
+            + if r % (U256::one() << 32) == U256::zero() {
+                0
+            } else {
+                1
+            }
+    }
+
+    fn tick_at(&self, p: U256) -> i32 {
+        let x = p.low_u128() as f64 + (p >> 128).low_u128() as f64 * 3.402_823_669_209_385e38;
+        let mut t = ((x / 79_228_162_514_264_337_593_543_950_336.0).ln() * 2.0 / 1.0001f64.ln())
+            .floor() as i32;
+        while self.ratio(t) > p {
+            t -= 1;
+        }
+        while self.ratio(t + 1) <= p {
+            t += 1;
+        }
+        t
+    }
+
+    /// Exact-input zero-for-one swap, no limit, ticks all inside one word: the output.
+    fn swap_0_for_1(&self, dx: U256) -> U256 {
+        let q96 = U256::one() << 96;
+        let million = U256::from(1_000_000u32);
+        let (mut p, mut tick, mut l) = (self.price, self.tick, self.liquidity);
+        let (mut rem, mut out) = (dx, U256::zero());
+        while !rem.is_zero() {
+            let k = self.ticks.partition_point(|t| t.0 <= tick);
+            let (next, net) = self.ticks[k - 1];
+            let target = self.ratio(next);
+            let n1 = l << 96;
+            let less_fee = md(rem, million - self.fee, million);
+            let need = up(md_up(n1, p - target, p), target);
+            let (np, a_in) = if less_fee >= need {
+                (target, need)
+            } else {
+                let np = md_up(n1, p, n1 + less_fee * p);
+                (np, up(md_up(n1, p - np, p), np))
+            };
+            let o = md(l, p - np, q96);
+            let fee = if np != target {
+                rem - a_in
+            } else {
+                md_up(a_in, self.fee, million - self.fee)
+            };
+            rem -= a_in + fee;
+            out += o;
+            if np == target {
+                l = if net > 0 {
+                    l - U256::from(net as u128)
+                } else {
+                    l + U256::from(net.unsigned_abs())
+                };
+                tick = next - 1;
+            } else {
+                tick = self.tick_at(np);
+            }
+            p = np;
+        }
+        out
+    }
+}
+
+fn bench_cl(c: &mut Criterion) {
+    let pool = pool();
+    let r = Ref::new(&pool);
+    let mut g = c.benchmark_group("cl");
+    g.throughput(Throughput::Elements(N as u64));
+    for (name, crossed) in [("within_tick", 0), ("cross_1", 1), ("cross_10", 10)] {
+        let xs = inputs(&pool, crossed);
+        for &x in &xs {
+            let (o, after) = pool.swap(0, 1, x).unwrap();
+            assert_eq!(o, r.swap_0_for_1(x), "{name}: the reference differs");
+            // After `crossed` crossings the tick lies between the last tick crossed and the next.
+            let lo = CENTER - crossed * SPACING;
+            let hi = if crossed == 0 {
+                CENTER + 30
+            } else {
+                CENTER - (crossed - 1) * SPACING - 1
+            };
+            assert!(
+                (lo..=hi).contains(&after.tick()),
+                "{name}: wrong number of crossings"
+            );
+        }
+        g.bench_with_input(BenchmarkId::new("swap", name), &xs, |b, xs| {
+            b.iter(|| {
+                for &x in xs {
+                    black_box(black_box(&pool).swap(0, 1, x).unwrap());
+                }
+            });
+        });
+        g.bench_with_input(BenchmarkId::new("swap_ref", name), &xs, |b, xs| {
+            b.iter(|| {
+                for &x in xs {
+                    black_box(black_box(&r).swap_0_for_1(x));
+                }
+            });
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(group, bench_cl);
+criterion_main!(group);

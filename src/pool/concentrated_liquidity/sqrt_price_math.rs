@@ -1,0 +1,348 @@
+//! `SqrtPriceMath` and `SwapMath.computeSwapStep`: the amount deltas between two prices, the
+//! next price after an amount, and one swap step, each rounding exactly where the contract does
+//! (amounts paid in round up, amounts paid out round down; the price moves in the pool's favour).
+//!
+//! Prices are Q64.96 `√(token1/token0)` values below 2^160, liquidity is a `u128`. Every product
+//! is exact (512-bit where it must be, like `FullMath`), every revert is an error.
+
+use crate::error::PoolError;
+use crate::math::{self, W};
+
+/// 2^96 as a [`W`].
+const Q96: W = W::small(1 << 96);
+/// The fee denominator: fees are in pips (millionths).
+pub const FEE_DENOMINATOR: u32 = 1_000_000;
+/// 2^160: every price must stay below it (`uint160`).
+const P_LIMIT: W = W { hi: 1 << 32, lo: 0 };
+
+/// `FullMath.mulDiv` (floor) on [`W`].
+#[inline]
+pub(super) fn mul_div(a: W, b: W, d: W) -> Result<W, PoolError> {
+    Ok(W::from_u256(math::mul_div(
+        a.to_u256(),
+        b.to_u256(),
+        d.to_u256(),
+    )?))
+}
+
+/// `FullMath.mulDivRoundingUp` on [`W`].
+#[inline]
+pub(super) fn mul_div_up(a: W, b: W, d: W) -> Result<W, PoolError> {
+    let (q, r) = math::w_mul_div_rem(a, b, d)?;
+    if r.is_zero() {
+        Ok(q)
+    } else {
+        Ok(math::w_add(q, W::ONE)?)
+    }
+}
+
+/// `ceil(a / d)` (`UnsafeMath.divRoundingUp`), an error for `d == 0`.
+#[inline]
+fn div_up(a: W, d: W) -> Result<W, PoolError> {
+    let (q, r) = a
+        .checked_div_rem(d)
+        .ok_or(PoolError::Math(crate::error::MathError::DivisionByZero))?;
+    if r.is_zero() {
+        Ok(q)
+    } else {
+        Ok(math::w_add(q, W::ONE)?)
+    }
+}
+
+/// `L << 96` (exact: L < 2^128).
+#[inline]
+fn l_q96(l: u128) -> W {
+    W {
+        hi: l >> 32,
+        lo: l << 96,
+    }
+}
+
+/// `SqrtPriceMath.getAmount0Delta(a, b, L, roundUp)`: the token0 amount between two prices,
+/// `L·2^96·(b − a) / b / a` with the two divisions rounded the same way.
+///
+/// # Errors
+/// [`PoolError::Revert`] when the lower price is 0; overflow of the result.
+#[inline]
+pub fn amount0_delta(a: W, b: W, l: u128, round_up: bool) -> Result<W, PoolError> {
+    let (a, b) = if a > b { (b, a) } else { (a, b) };
+    if a.is_zero() {
+        return Err(PoolError::Revert("sqrt price is zero"));
+    }
+    let n1 = l_q96(l);
+    let n2 = math::w_sub(b, a)?;
+    if round_up {
+        div_up(mul_div_up(n1, n2, b)?, a)
+    } else {
+        Ok(math::w_div(mul_div(n1, n2, b)?, a)?)
+    }
+}
+
+/// `SqrtPriceMath.getAmount1Delta(a, b, L, roundUp)`: the token1 amount between two prices,
+/// `L·(b − a) / 2^96`.
+///
+/// # Errors
+/// Overflow of the result.
+#[inline]
+pub fn amount1_delta(a: W, b: W, l: u128, round_up: bool) -> Result<W, PoolError> {
+    let (a, b) = if a > b { (b, a) } else { (a, b) };
+    let d = math::w_sub(b, a)?;
+    // When the product fits 256 bits, the division by 2^96 is a shift; otherwise FullMath.
+    let Some(prod) = W::small(l).checked_mul(d) else {
+        return if round_up {
+            mul_div_up(W::small(l), d, Q96)
+        } else {
+            mul_div(W::small(l), d, Q96)
+        };
+    };
+    let q = W {
+        hi: prod.hi >> 96,
+        lo: (prod.lo >> 96) | (prod.hi << 32),
+    };
+    if round_up && prod.lo & ((1u128 << 96) - 1) != 0 {
+        Ok(math::w_add(q, W::ONE)?)
+    } else {
+        Ok(q)
+    }
+}
+
+/// `getNextSqrtPriceFromAmount0RoundingUp`.
+fn next_from_amount0(p: W, l: u128, amount: W, add: bool) -> Result<W, PoolError> {
+    if amount.is_zero() {
+        return Ok(p);
+    }
+    let n1 = l_q96(l);
+    let product = amount.checked_mul(p);
+    if add {
+        if let Some(den) = product.and_then(|prod| n1.checked_add(prod)) {
+            return mul_div_up(n1, p, den);
+        }
+        // The contract's fallback when amount·p or the sum overflows 256 bits.
+        let q = math::w_div(n1, p)?;
+        div_up(n1, math::w_add(q, amount)?)
+    } else {
+        let product = product.ok_or(PoolError::Revert("amount0 output overflows"))?;
+        if n1 <= product {
+            return Err(PoolError::Revert("amount0 output exceeds the liquidity"));
+        }
+        let den = math::w_sub(n1, product)?;
+        let r = mul_div_up(n1, p, den)?;
+        if r >= P_LIMIT {
+            return Err(PoolError::Revert("price above uint160"));
+        }
+        Ok(r)
+    }
+}
+
+/// `getNextSqrtPriceFromAmount1RoundingDown`.
+fn next_from_amount1(p: W, l: u128, amount: W, add: bool) -> Result<W, PoolError> {
+    let l = W::small(l);
+    if add {
+        let q = mul_div(amount, Q96, l)?;
+        let r = math::w_add(p, q)?;
+        if r >= P_LIMIT {
+            return Err(PoolError::Revert("price above uint160"));
+        }
+        Ok(r)
+    } else {
+        let q = mul_div_up(amount, Q96, l)?;
+        if p <= q {
+            return Err(PoolError::Revert("amount1 output exceeds the price"));
+        }
+        Ok(math::w_sub(p, q)?)
+    }
+}
+
+/// `SqrtPriceMath.getNextSqrtPriceFromInput`: the price after `amount_in` enters (token0 when
+/// `zero_for_one`), rounded so the pool never gives more.
+///
+/// # Errors
+/// [`PoolError::Revert`] for a zero price or liquidity; overflow.
+#[inline]
+pub fn next_sqrt_price_from_input(
+    p: W,
+    l: u128,
+    amount_in: W,
+    zero_for_one: bool,
+) -> Result<W, PoolError> {
+    if p.is_zero() || l == 0 {
+        return Err(PoolError::Revert("zero price or liquidity"));
+    }
+    if zero_for_one {
+        next_from_amount0(p, l, amount_in, true)
+    } else {
+        next_from_amount1(p, l, amount_in, true)
+    }
+}
+
+/// `SqrtPriceMath.getNextSqrtPriceFromOutput`: the price after `amount_out` leaves (token1 when
+/// `zero_for_one`).
+///
+/// # Errors
+/// [`PoolError::Revert`] for a zero price or liquidity, or an output the liquidity cannot pay.
+#[inline]
+pub fn next_sqrt_price_from_output(
+    p: W,
+    l: u128,
+    amount_out: W,
+    zero_for_one: bool,
+) -> Result<W, PoolError> {
+    if p.is_zero() || l == 0 {
+        return Err(PoolError::Revert("zero price or liquidity"));
+    }
+    if zero_for_one {
+        next_from_amount1(p, l, amount_out, false)
+    } else {
+        next_from_amount0(p, l, amount_out, false)
+    }
+}
+
+/// Whether `less_fee` is certainly below the input needed to move the price from `current` to
+/// `target` (token0 in when `zero_for_one`), judged by a float estimate with a wide margin.
+///
+/// The estimate `L·(b − a)·2^96/(a·b)` (token0) or `L·(b − a)/2^96` (token1) is built from
+/// correctly rounded conversions and a few float operations, so its relative error is below
+/// 1e-14; the exact (rounded-up) amount is at least the real value. A margin of 1e-9 relative
+/// and 4 units absolute makes a `true` answer certain; `false` only means "compute exactly".
+/// The float decides which exact formula runs, never an amount.
+#[inline]
+fn clearly_short(current: W, target: W, l: u128, less_fee: W, zero_for_one: bool) -> bool {
+    const Q96_F: f64 = 79_228_162_514_264_337_593_543_950_336.0;
+    let (a, b) = if current > target {
+        (target, current)
+    } else {
+        (current, target)
+    };
+    let Some(d) = b.checked_sub(a) else {
+        return false;
+    };
+    let (af, bf, df) = (w_to_f64(a), w_to_f64(b), w_to_f64(d));
+    // l as f64 is correctly rounded.
+    #[allow(clippy::cast_precision_loss)]
+    let lf = l as f64;
+    let need = if zero_for_one {
+        lf * (df / af) * (Q96_F / bf)
+    } else {
+        lf * (df / Q96_F)
+    };
+    let have = w_to_f64(less_fee);
+    #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic: no traps
+    let short = have + 4.0 < need * (1.0 - 1e-9);
+    need.is_finite() && short
+}
+
+/// The nearest `f64` to a [`W`] (within one rounding of the two halves).
+#[inline]
+fn w_to_f64(x: W) -> f64 {
+    #[allow(clippy::cast_precision_loss, clippy::arithmetic_side_effects)]
+    let v = x.hi as f64 * 340_282_366_920_938_463_463_374_607_431_768_211_456.0 + x.lo as f64;
+    v
+}
+
+/// One step of a swap (`SwapMath.computeSwapStep`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// The price after the step.
+    pub sqrt_price_x96: W,
+    /// Input taken, fee excluded (rounded up).
+    pub amount_in: W,
+    /// Output paid (rounded down).
+    pub amount_out: W,
+    /// Fee taken on top of `amount_in`.
+    pub fee_amount: W,
+}
+
+/// `SwapMath.computeSwapStep`: move from `current` toward `target` with liquidity `l`, spending
+/// at most `remaining` input (`exact_in`) or paying at most `remaining` output, fee `fee_pips`.
+///
+/// # Errors
+/// What the contract reverts on (overflow in the deltas or the next price).
+#[inline]
+pub fn compute_swap_step(
+    current: W,
+    target: W,
+    l: u128,
+    remaining: W,
+    exact_in: bool,
+    fee_pips: u32,
+) -> Result<Step, PoolError> {
+    let zero_for_one = current >= target;
+    let fee = W::small(u128::from(fee_pips));
+    // fee_pips < 10^6 (checked at construction), so this does not underflow.
+    let gamma = W::small(u128::from(FEE_DENOMINATOR.saturating_sub(fee_pips)));
+    let den = W::small(u128::from(FEE_DENOMINATOR));
+    let mut amount_in = W::ZERO;
+    let mut amount_out = W::ZERO;
+    let next;
+    // Whether `amount_in` still holds the input to reach the target (it is skipped when a
+    // float estimate shows the remaining input falls clearly short of it).
+    let mut in_to_target = true;
+    if exact_in {
+        let less_fee = mul_div(remaining, gamma, den)?;
+        if clearly_short(current, target, l, less_fee, zero_for_one) {
+            in_to_target = false;
+            next = next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?;
+        } else {
+            amount_in = if zero_for_one {
+                amount0_delta(target, current, l, true)?
+            } else {
+                amount1_delta(current, target, l, true)?
+            };
+            next = if less_fee >= amount_in {
+                target
+            } else {
+                next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?
+            };
+        }
+    } else {
+        amount_out = if zero_for_one {
+            amount1_delta(target, current, l, false)?
+        } else {
+            amount0_delta(current, target, l, false)?
+        };
+        next = if remaining >= amount_out {
+            target
+        } else {
+            next_sqrt_price_from_output(current, l, remaining, zero_for_one)?
+        };
+    }
+    let max = target == next;
+    if max && exact_in && !in_to_target {
+        // Rounding landed the short input exactly on the target: the contract keeps the input
+        // it computed to reach it.
+        amount_in = if zero_for_one {
+            amount0_delta(target, current, l, true)?
+        } else {
+            amount1_delta(current, target, l, true)?
+        };
+    }
+    if zero_for_one {
+        if !(max && exact_in) {
+            amount_in = amount0_delta(next, current, l, true)?;
+        }
+        if !max || exact_in {
+            amount_out = amount1_delta(next, current, l, false)?;
+        }
+    } else {
+        if !(max && exact_in) {
+            amount_in = amount1_delta(current, next, l, true)?;
+        }
+        if !max || exact_in {
+            amount_out = amount0_delta(current, next, l, false)?;
+        }
+    }
+    if !exact_in && amount_out > remaining {
+        amount_out = remaining;
+    }
+    let fee_amount = if exact_in && next != target {
+        math::w_sub(remaining, amount_in)?
+    } else {
+        mul_div_up(amount_in, fee, gamma)?
+    };
+    Ok(Step {
+        sqrt_price_x96: next,
+        amount_in,
+        amount_out,
+        fee_amount,
+    })
+}

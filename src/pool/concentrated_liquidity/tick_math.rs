@@ -1,0 +1,190 @@
+//! `TickMath`: tick ↔ √price (Q64.96), bit for bit.
+//!
+//! √ratio(t) multiplies, for each set bit `i` of |t|, a Q128 factor round(2^128 / √1.0001^(2^i))
+//! into a Q128 accumulator (each product floored `>> 128`), inverts it as `(2^256 − 1) / ratio`
+//! for t > 0, and converts Q128 → Q96 rounding up. The inverse, [`tick_at_sqrt_ratio`], is by
+//! definition the greatest t with √ratio(t) ≤ p: a float logarithm guesses it and exact
+//! evaluations of [`sqrt_ratio_at_tick`] settle it, so the float never decides the answer.
+#![allow(clippy::arithmetic_side_effects)] // every op below is guarded; see the comment at each.
+
+use crate::error::PoolError;
+use crate::math::wide::mul_128;
+use crate::math::W;
+
+/// The lowest tick a price can reach (`TickMath.MIN_TICK`).
+pub const MIN_TICK: i32 = -887_272;
+/// The highest tick (`TickMath.MAX_TICK`).
+pub const MAX_TICK: i32 = 887_272;
+/// √ratio(MIN_TICK) (`TickMath.MIN_SQRT_RATIO`).
+pub const MIN_SQRT_RATIO: W = W::small(4_295_128_739);
+/// √ratio(MAX_TICK) (`TickMath.MAX_SQRT_RATIO`), 1461446703485210103287273052203988822378723970342.
+pub const MAX_SQRT_RATIO: W = W {
+    hi: 0xfffd8963,
+    lo: 0xefd1fc6a506488495d951d5263988d26,
+};
+
+/// round(2^128 / √1.0001^(2^i)) for i = 0..20 (recomputed from the definition with 120-digit
+/// decimals; they equal the contract's constants).
+const FACTORS: [u128; 20] = [
+    0xfffcb933bd6fad37aa2d162d1a594001,
+    0xfff97272373d413259a46990580e213a,
+    0xfff2e50f5f656932ef12357cf3c7fdcc,
+    0xffe5caca7e10e4e61c3624eaa0941cd0,
+    0xffcb9843d60f6159c9db58835c926644,
+    0xff973b41fa98c081472e6896dfb254c0,
+    0xff2ea16466c96a3843ec78b326b52861,
+    0xfe5dee046a99a2a811c461f1969c3053,
+    0xfcbe86c7900a88aedcffc83b479aa3a4,
+    0xf987a7253ac413176f2b074cf7815e54,
+    0xf3392b0822b70005940c7a398e4b70f3,
+    0xe7159475a2c29b7443b29c7fa6e889d9,
+    0xd097f3bdfd2022b8845ad8f792aa5825,
+    0xa9f746462d870fdf8a65dc1f90e061e5,
+    0x70d869a156d2a1b890bb3df62baf32f7,
+    0x31be135f97d08fd981231505542fcfa6,
+    0x09aa508b5b7a84e1c677de54f3e99bc9,
+    0x005d6af8dedb81196699c329225ee604,
+    0x00002216e584f5fa1ea926041bedfe98,
+    0x0000000048a170391f7dc42444e8fa2,
+];
+
+/// `TickMath.getSqrtRatioAtTick`: √(1.0001^tick) · 2^96, as the contract rounds it.
+///
+/// # Errors
+/// [`PoolError::Revert`]`("T")` when |tick| > 887272.
+#[inline]
+pub fn sqrt_ratio_at_tick(tick: i32) -> Result<W, PoolError> {
+    let abs = tick.unsigned_abs();
+    if abs > MAX_TICK.unsigned_abs() {
+        return Err(PoolError::Revert("T"));
+    }
+    // `None` stands for the starting value 2^128 (which does not fit a u128): its product with
+    // a factor c, shifted right by 128, is c itself.
+    let mut ratio: Option<u128> = None;
+    for (i, &c) in FACTORS.iter().enumerate() {
+        if abs & (1u32 << i) != 0 {
+            ratio = Some(match ratio {
+                None => c,
+                // Both < 2^128: the high half of the product is the contract's `>> 128`.
+                Some(r) => mul_128(r, c).0,
+            });
+        }
+    }
+    let q128 = match ratio {
+        // tick == 0: ratio is exactly 2^128.
+        None => W { hi: 1, lo: 0 },
+        Some(r) if tick > 0 => {
+            // (2^256 − 1) / r; r > 0 because every factor product above stays ≥ 2^32.
+            W {
+                hi: u128::MAX,
+                lo: u128::MAX,
+            }
+            .checked_div_rem(W::small(r))
+            .map_or(W::ZERO, |(q, _)| q)
+        }
+        Some(r) => W::small(r),
+    };
+    // Q128 → Q96, rounding up. The result is < 2^160 (q128 < 2^192 at the largest tick), so
+    // adding 1 cannot overflow.
+    let shifted = W {
+        hi: q128.hi >> 32,
+        lo: (q128.lo >> 32) | (q128.hi << 96),
+    };
+    let up = u128::from(q128.lo & 0xffff_ffff != 0);
+    Ok(shifted.checked_add(W::small(up)).unwrap_or(shifted))
+}
+
+/// `TickMath.getTickAtSqrtRatio`: the greatest tick `t` with `sqrt_ratio_at_tick(t) <= p`.
+///
+/// # Errors
+/// [`PoolError::Revert`]`("R")` unless `MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO`.
+#[inline]
+pub fn tick_at_sqrt_ratio(p: W) -> Result<i32, PoolError> {
+    if p < MIN_SQRT_RATIO || p >= MAX_SQRT_RATIO {
+        return Err(PoolError::Revert("R"));
+    }
+    // Guess: tick ≈ 2·log(p / 2^96) / log(1.0001), then settle it exactly. The guess is within
+    // a tick or two of the answer; the loops below move it to the exact one either way.
+    let guess = log2_w(p) - 96.0;
+    // 2 / log2(1.0001)
+    let est = guess * 13_863.643_561_492_497;
+    // `as` truncates toward zero (and saturates); the loops below settle the last tick.
+    let mut t = (est as i64).clamp(i64::from(MIN_TICK), i64::from(MAX_TICK)) as i32;
+    // sqrt_ratio_at_tick is strictly increasing on [MIN_TICK, MAX_TICK] and
+    // sqrt_ratio_at_tick(MIN_TICK) = MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO, so both loops end in
+    // range.
+    while t > MIN_TICK && sqrt_ratio_at_tick(t)? > p {
+        t -= 1;
+    }
+    while t < MAX_TICK && sqrt_ratio_at_tick(t + 1)? <= p {
+        t += 1;
+    }
+    Ok(t)
+}
+
+/// log2 of a positive 256-bit value as a float (a search guess only).
+fn log2_w(x: W) -> f64 {
+    let bits = if x.hi != 0 {
+        256 - x.hi.leading_zeros()
+    } else {
+        128 - x.lo.leading_zeros()
+    };
+    // The top 64 bits as a mantissa m in [2^63, 2^64): x ≈ m · 2^(bits − 64).
+    let top = if bits > 64 {
+        let s = bits - 64;
+        if s >= 128 {
+            (x.hi >> (s - 128)) as u64
+        } else if s == 0 {
+            x.lo as u64
+        } else {
+            ((x.lo >> s) | (x.hi << (128 - s))) as u64
+        }
+    } else {
+        (x.lo << (64 - bits)) as u64
+    };
+    // m / 2^63 in [1, 2); log2 of it by ln(m) = 2·atanh((m − 1)/(m + 1)).
+    let m = top as f64 / 9_223_372_036_854_775_808.0;
+    let z = (m - 1.0) / (m + 1.0);
+    let z2 = z * z;
+    // z ≤ 1/3: ten odd terms are below 1e-11 of a tick's width in log2.
+    let mut term = z;
+    let mut sum = 0.0;
+    let mut k = 1.0;
+    for _ in 0..12 {
+        sum += term / k;
+        term *= z2;
+        k += 2.0;
+    }
+    f64::from(bits) - 1.0 + 2.0 * sum * core::f64::consts::LOG2_E
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn ends_and_zero() {
+        assert_eq!(sqrt_ratio_at_tick(MIN_TICK).unwrap(), MIN_SQRT_RATIO);
+        assert_eq!(sqrt_ratio_at_tick(MAX_TICK).unwrap(), MAX_SQRT_RATIO);
+        assert_eq!(sqrt_ratio_at_tick(0).unwrap(), W { hi: 0, lo: 1 << 96 });
+        assert!(sqrt_ratio_at_tick(MAX_TICK + 1).is_err());
+        assert!(sqrt_ratio_at_tick(MIN_TICK - 1).is_err());
+        assert_eq!(tick_at_sqrt_ratio(MIN_SQRT_RATIO).unwrap(), MIN_TICK);
+        assert!(tick_at_sqrt_ratio(MAX_SQRT_RATIO).is_err());
+    }
+
+    #[test]
+    fn round_trip_every_thousandth_tick() {
+        let mut t = MIN_TICK + 1;
+        while t < MAX_TICK {
+            let p = sqrt_ratio_at_tick(t).unwrap();
+            assert_eq!(tick_at_sqrt_ratio(p).unwrap(), t);
+            assert_eq!(
+                tick_at_sqrt_ratio(p.checked_sub(W::ONE).unwrap()).unwrap(),
+                t - 1
+            );
+            t += 997;
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! The float search model of a concentrated-liquidity pool direction: constant product between
+//! ticks (for the search only, never for an amount in a plan).
+//!
+//! Along a swap, let `u` be `1/√P` for token0 in (the price falls) or `√P` for token1 in (it
+//! rises), `P` the raw token1/token0 price. Between two initialised ticks the liquidity `L` is
+//! constant and, with γ = 1 − fee, a gross input `x` moves `u` by `γx / L` and pays
+//! `L·(1/u_start − 1/u_end)`; the marginal rate is `γ/u²`. So the arbitrage
+//! `max_x ν_out·out(x) − ν_in·x` has a closed form segment by segment: the price stops where
+//! `γ/u² = ν_in/ν_out`, i.e. at `u* = √(γ ν_out/ν_in)`, and the input and output are the sums
+//! over the segments up to it.
+//!
+//! The first [`SEGS`] segments are kept exactly; past them the model assumes the largest
+//! liquidity of the rest of the known window, over the rest's exact input capacity, so it never
+//! gives less than the pool (the exact swap rounds every step in the pool's favour, below the
+//! real-valued curve) and never takes more input than the window can: the dual bound stays an
+//! upper bound. Past the window's edge the model, like the pool, offers nothing.
+#![allow(clippy::arithmetic_side_effects)] // f64 arithmetic only: no overflow traps
+#![allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail every check
+
+use super::fmath::sqrt;
+use super::model::Arb;
+use crate::math;
+use crate::pool::concentrated_liquidity::tick_math::sqrt_ratio_at_tick;
+use crate::pool::ConcentratedLiquidity;
+
+/// Segments kept exactly per direction (one more holds the rest of the window).
+pub const SEGS: usize = 6;
+
+/// 2^96 as f64.
+const Q96: f64 = 79_228_162_514_264_337_593_543_950_336.0;
+
+/// One direction of a concentrated-liquidity pool as a float curve.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClEdge {
+    /// `u` now
+    u0: f64,
+    /// 1 − fee
+    g: f64,
+    /// segment ends (increasing `u`) and their liquidities; `n` of them are set
+    ends: [f64; SEGS + 1],
+    liq: [f64; SEGS + 1],
+    n: usize,
+}
+
+/// The segments the model walks: (start, end, liquidity).
+struct Walk<'a> {
+    e: &'a ClEdge,
+    k: usize,
+    u: f64,
+}
+
+impl Iterator for Walk<'_> {
+    type Item = (f64, f64, f64);
+    fn next(&mut self) -> Option<Self::Item> {
+        let e = self.e;
+        if self.k >= e.n {
+            return None;
+        }
+        let seg = (self.u, e.ends[self.k], e.liq[self.k]);
+        self.k += 1;
+        self.u = seg.1;
+        Some(seg)
+    }
+}
+
+impl ClEdge {
+    /// The model of `pool` swapping token0 in (`zero_for_one`) or token1 in; `None` when the
+    /// known ticks hold nothing that way.
+    ///
+    /// Past the first [`SEGS`] segments the rest of the window becomes one segment with the
+    /// rest's largest liquidity, ending where its net input capacity equals the rest's: the
+    /// output is never below the pool's and the capacity is the window's. The last segment is
+    /// shortened by 1e-9 of its width, so a float plan that fills the window to the edge does
+    /// not ask the exact pool for a wei more than it holds (what that leaves out is far inside
+    /// the bound's 1e-7 margin).
+    #[must_use]
+    pub fn new(pool: &ConcentratedLiquidity, zero_for_one: bool) -> Option<Self> {
+        let s0 = math::to_f64(pool.sqrt_price_x96()) / Q96;
+        let to_u = |s: f64| if zero_for_one { 1.0 / s } else { s };
+        let tick = pool.tick();
+        let ticks = pool.ticks();
+        let split = ticks.partition_point(|t| t.index <= tick);
+        let (below, above) = ticks.split_at(split);
+        let mut e = ClEdge {
+            u0: to_u(s0),
+            g: 1.0 - f64::from(pool.fee()) / 1e6,
+            ends: [0.0; SEGS + 1],
+            liq: [0.0; SEGS + 1],
+            n: 0,
+        };
+        let mut l = pool.liquidity() as f64;
+        let mut u = e.u0;
+        // The rest: its start, net input capacity and largest liquidity.
+        let (mut rest_start, mut rest_cap, mut rest_l) = (0.0, 0.0, 0.0f64);
+        let mut step = |index: i32, net: i128, e: &mut ClEdge| -> Option<()> {
+            let s = math::to_f64(sqrt_ratio_at_tick(index).ok()?.to_u256()) / Q96;
+            let end = to_u(s);
+            if end > u {
+                if e.n < SEGS {
+                    e.ends[e.n] = end;
+                    e.liq[e.n] = l;
+                    e.n += 1;
+                } else {
+                    if rest_cap == 0.0 && rest_l == 0.0 {
+                        rest_start = u;
+                    }
+                    rest_cap += l * (end - u);
+                    rest_l = rest_l.max(l);
+                }
+                u = end;
+            }
+            let net = net as f64;
+            l = if zero_for_one { l - net } else { l + net }.max(0.0);
+            Some(())
+        };
+        if zero_for_one {
+            for t in below.iter().rev() {
+                step(t.index, t.liquidity_net, &mut e)?;
+            }
+        } else {
+            for t in above {
+                step(t.index, t.liquidity_net, &mut e)?;
+            }
+        }
+        if rest_l > 0.0 && rest_cap > 0.0 {
+            e.ends[e.n] = rest_start + rest_cap / rest_l;
+            e.liq[e.n] = rest_l;
+            e.n += 1;
+        }
+        // Drop empty segments at the end, then shorten the last one a little.
+        while e.n > 0 && !(e.liq[e.n - 1] > 0.0) {
+            e.n -= 1;
+        }
+        if e.n == 0 {
+            return None;
+        }
+        let start = if e.n >= 2 { e.ends[e.n - 2] } else { e.u0 };
+        let last = e.ends[e.n - 1];
+        e.ends[e.n - 1] = start + (last - start) * (1.0 - 1e-9);
+        (e.u0 > 0.0 && e.u0.is_finite() && e.ends[..e.n].iter().all(|x| x.is_finite())).then_some(e)
+    }
+
+    fn walk(&self) -> Walk<'_> {
+        Walk {
+            e: self,
+            k: 0,
+            u: self.u0,
+        }
+    }
+
+    /// The liquidity of the first segment that has some.
+    fn l_first(&self) -> f64 {
+        self.walk().map(|s| s.2).find(|&l| l > 0.0).unwrap_or(0.0)
+    }
+
+    /// d(out)/d(in) at zero size, fee included.
+    #[must_use]
+    pub fn rate0(&self) -> f64 {
+        self.g / (self.u0 * self.u0)
+    }
+
+    /// The fee fraction taken from the input.
+    #[must_use]
+    pub fn fee(&self) -> f64 {
+        1.0 - self.g
+    }
+
+    /// Mid rate at zero size, fee excluded.
+    #[must_use]
+    pub fn mid0(&self) -> f64 {
+        1.0 / (self.u0 * self.u0)
+    }
+
+    /// The input-side virtual reserve `L·u` (for scaling only).
+    #[must_use]
+    pub fn depth_in(&self) -> f64 {
+        self.l_first() * self.u0
+    }
+
+    /// Output for a gross input `a`.
+    #[must_use]
+    pub fn out(&self, a: f64) -> f64 {
+        if !(a > 0.0) {
+            return 0.0;
+        }
+        let mut net = self.g * a;
+        let mut o = 0.0;
+        for (ua, ub, l) in self.walk() {
+            if l <= 0.0 {
+                continue;
+            }
+            let cap = l * (ub - ua);
+            if net <= cap {
+                let u = ua + net / l;
+                return o + l * (1.0 / ua - 1.0 / u);
+            }
+            net -= cap;
+            o += l * (1.0 / ua - 1.0 / ub);
+        }
+        o
+    }
+
+    /// The arbitrage at prices `nu_in`, `nu_out`, segment by segment.
+    #[must_use]
+    pub fn arb(&self, nu_in: f64, nu_out: f64) -> Arb {
+        if !(nu_in > 0.0) || !(nu_out > 0.0) {
+            return Arb::default();
+        }
+        let target = sqrt(self.g * nu_out / nu_in);
+        if !(target > self.u0) {
+            return Arb::default();
+        }
+        let (mut x, mut o) = (0.0, 0.0);
+        for (ua, ub, l) in self.walk() {
+            if target <= ub {
+                if l <= 0.0 {
+                    // The price stops in a gap: the input is what reaching the gap took; the
+                    // curve has a kink there (a very steep second derivative).
+                    return kink(x, o, self.g / (target * target));
+                }
+                x += l * (target - ua) / self.g;
+                o += l * (1.0 / ua - 1.0 / target);
+                let f1 = self.g / (target * target);
+                return Arb {
+                    x,
+                    o,
+                    f1,
+                    f2: -2.0 * self.g * self.g / (target * target * target * l),
+                };
+            }
+            x += l * (ub - ua) / self.g;
+            o += l * (1.0 / ua - 1.0 / ub);
+        }
+        // Past the window's edge: everything the window holds.
+        let edge = self
+            .ends
+            .get(self.n.saturating_sub(1))
+            .copied()
+            .unwrap_or(self.u0);
+        kink(x, o, self.g / (edge * edge))
+    }
+}
+
+/// An optimum at a kink of the curve (a gap or the window's edge).
+fn kink(x: f64, o: f64, f1: f64) -> Arb {
+    if !(x > 0.0) {
+        return Arb::default();
+    }
+    Arb {
+        x,
+        o,
+        f1,
+        // steep but finite, so Newton steps on the dual stay defined
+        f2: -1e6 * f1 / x,
+    }
+}
