@@ -66,6 +66,10 @@ pub struct PoolInfo {
     /// stand-in (√(r0·r1), or Σ xp for Curve) so that the pool's swaps are defined, and LP
     /// operations on it (mint, burn, zaps) are refused with a typed error.
     pub supply_known: bool,
+    /// Whether the router may swap through it: false for a pool quarantined because its
+    /// invariant cannot be computed (it stays for LP operations and listings, and is named in
+    /// [`PoolGraph::quarantined`]).
+    pub routable: bool,
 }
 
 /// A snapshot pool left out of the graph because the exact math refuses its state; the rest
@@ -217,9 +221,13 @@ impl PoolGraph {
             if left_out.contains(&p.id) {
                 return Err(RouteError::Duplicate(p.id.clone()));
             }
+            let pushed = g.pools.len();
             match g.push_pool(p) {
                 Err(reason @ RouteError::PoolState { .. }) if !strict => {
-                    left_out.insert(p.id.clone());
+                    // kept (without routing edges) when the state was built, else left out
+                    if g.pools.len() == pushed {
+                        left_out.insert(p.id.clone());
+                    }
                     g.quarantined.push(Quarantined {
                         id: p.id.clone(),
                         reason,
@@ -325,9 +333,13 @@ impl PoolGraph {
             Err(RouteError::Simulation(e)) => return Err(refused(e)),
             r => r?,
         };
-        if let Pool::StableSwap(ss) = &pool {
-            ss.d().map_err(refused)?;
-        }
+        // A Curve state whose invariant cannot be computed can still be withdrawn from (the
+        // contract's remove_liquidity needs no D), so the pool stays in the graph for its LP
+        // operations, without routing edges; the caller quarantines it or, strict, refuses it.
+        let routable = match &pool {
+            Pool::StableSwap(ss) => ss.d().is_ok(),
+            _ => true,
+        };
         // LP token: given, else the pool's own address from its id. A constant-product or
         // solidly pair is its own LP token, so a given one must be that address.
         let own = {
@@ -386,8 +398,12 @@ impl PoolGraph {
             lp_token: lp,
             pool,
             supply_known: p.total_supply.is_some(),
+            routable,
         });
-        Ok(())
+        match &pool_state_refusal(self.pools.last()) {
+            Some(e) => Err(refused(e.clone())),
+            None => Ok(()),
+        }
     }
 
     /// Chain id of the snapshot.
@@ -611,6 +627,18 @@ fn check_decimals(p: &SnapshotPool, decs: &[u8]) -> Result<(), RouteError> {
         }
     }
     Ok(())
+}
+
+/// Why a built pool is not routable: its Curve invariant cannot be computed.
+fn pool_state_refusal(info: Option<&PoolInfo>) -> Option<PoolError> {
+    match info {
+        Some(PoolInfo {
+            pool: Pool::StableSwap(ss),
+            routable: false,
+            ..
+        }) => ss.d().err(),
+        _ => None,
+    }
 }
 
 /// The assumed LP supply of a pool whose snapshot gives none.

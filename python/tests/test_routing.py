@@ -160,7 +160,7 @@ def test_options_change_the_plan_as_in_rust(bundled, bundled_request):
 def test_snapshot_tables(bundled):
     tokens = bundled.tokens()
     pools = bundled.pools()
-    assert len(pools) == 23 and len(tokens) == 33
+    assert len(pools) == 24 and len(tokens) == 34
     lp = [t for t in tokens if t["lp_of"] is not None]
     assert {t["lp_of"] for t in lp} <= {p["id"] for p in pools}
     assert bundled.chain_id == 8453

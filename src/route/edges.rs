@@ -72,6 +72,9 @@ pub(crate) struct EdgeCache {
 /// Push the usable directed edges of one pool (order i, then j): those whose float model exists
 /// and whose zero-size rate is positive and finite.
 fn push_pool_edges(pid: PoolId, p: &PoolInfo, fm: &FloatPool, v: &mut Vec<GEdge>) {
+    if !p.routable {
+        return;
+    }
     for (i, ti) in p.tokens.iter().enumerate() {
         for (j, to) in p.tokens.iter().enumerate() {
             if i == j {
