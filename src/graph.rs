@@ -401,7 +401,7 @@ impl PoolGraph {
             routable,
         });
         match &pool_state_refusal(self.pools.last()) {
-            Some(e) => Err(refused(e.clone())),
+            Some(e) => Err(refused(*e)),
             None => Ok(()),
         }
     }
