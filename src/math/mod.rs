@@ -16,9 +16,7 @@
 pub mod wide;
 
 use crate::error::MathError;
-use primitive_types::U256;
-#[cfg(test)]
-use primitive_types::U512;
+use primitive_types::{U256, U512};
 pub use wide::W;
 use wide::{from_parts, mul_128, to_u128};
 
@@ -158,7 +156,15 @@ pub fn w_mul_div_rem(a: W, b: W, d: W) -> Result<(W, W), MathError> {
         // The product fits 256 bits: one native division.
         return p.checked_div_rem(d).ok_or(MathError::DivisionByZero);
     }
-    wide::mul_div_rem_512(a, b, d).ok_or(MathError::Overflow)
+    // A product above 2^256: the 512-bit division of primitive-types (a native 512-bit
+    // division was tried and the `math_oracle` fuzz target found it wrong; see
+    // `mul_div_matches_the_oracle_on_a_fuzz_find`).
+    let p: U512 = a.to_u256().full_mul(b.to_u256());
+    let (q, r) = p.div_mod(U512::from(d.to_u256()));
+    let q = U256::try_from(q).map_err(|_| MathError::Overflow)?;
+    // r < d < 2^256.
+    let r = U256::try_from(r).map_err(|_| MathError::Overflow)?;
+    Ok((W::from_u256(q), W::from_u256(r)))
 }
 
 /// `floor(a * b / d)` with a full 512-bit intermediate (no overflow in the product).
@@ -351,6 +357,21 @@ mod tests {
             let want = U256::try_from(a.full_mul(b) / U512::from(d)).unwrap();
             assert_eq!(mul_div(a, b, d).unwrap(), want);
         }
+    }
+
+    /// The `math_oracle` fuzz target's find: `b` and `d` a hair apart, the product above 2^256.
+    #[test]
+    fn mul_div_matches_the_oracle_on_a_fuzz_find() {
+        let n = |s: &str| U256::from_dec_str(s).unwrap();
+        let a = n("842498333348457493583344221469363458551152760589555597900970549601");
+        let b = n("1135720792504048091840292455412132113242986323901084287927058431");
+        let d = n("1135720792504048091840292455412132113242986322947098258624922306");
+        let want = U256::try_from(a.full_mul(b).div_mod(U512::from(d)).0).unwrap();
+        assert_eq!(
+            want,
+            n("842498333348457493583344221469363458551152761297239779637827893237")
+        );
+        assert_eq!(mul_div(a, b, d), Ok(want));
     }
 
     #[test]
