@@ -959,12 +959,11 @@ impl Ctx<'_> {
         for round in 0..24 {
             let du = Dual::new(nl, &dedges, &b, &c);
             // round 0 reuses the certified solution; a gas round re-solves without its edge
-            let h = if round == 0 {
-                du.h(&nu, &du.eval(&nu))
-            } else {
-                du.solve(&mut nu, &order, &is_out, 80)
-            };
+            if round > 0 {
+                du.solve(&mut nu, &order, &is_out, 80);
+            }
             let ev = du.eval(&nu);
+            let h = du.h(&nu, &ev);
             // flows, keep amounts at the outputs
             let thr = 1e-13 * h.abs();
             let mut flows: Vec<Flow> = Vec::new();
