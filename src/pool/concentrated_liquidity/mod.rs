@@ -41,7 +41,8 @@ use core::ops::Shr;
 use primitive_types::U256;
 use sqrt_price_math::{amount0_delta, amount1_delta, compute_swap_step, mul_div, FEE_DENOMINATOR};
 use tick_math::{
-    sqrt_ratio_at_tick, tick_at_sqrt_ratio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK,
+    sqrt_ratio_at_tick, tick_at_sqrt_ratio_bounds, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO,
+    MIN_TICK,
 };
 
 /// An initialised tick.
@@ -87,6 +88,25 @@ pub struct ClPosition {
     pub pool: ConcentratedLiquidity,
 }
 
+/// The known ticks and their √ratios (`getSqrtRatioAtTick` of each index, computed once at
+/// construction, so a swap step toward an initialised tick evaluates no `TickMath`).
+#[derive(Debug, PartialEq, Eq)]
+struct TickTable {
+    ticks: Vec<Tick>,
+    ratios: Vec<W>,
+}
+
+impl TickTable {
+    /// The table of `ticks` (indices within ±887272, checked by the caller).
+    fn new(ticks: Vec<Tick>) -> Result<Self, PoolError> {
+        let ratios = ticks
+            .iter()
+            .map(|t| sqrt_ratio_at_tick(t.index))
+            .collect::<Result<Vec<W>, PoolError>>()?;
+        Ok(Self { ticks, ratios })
+    }
+}
+
 /// A concentrated-liquidity pool state (`slot0`, liquidity, fees and the known ticks).
 ///
 /// The ticks are shared between a state and the states its swaps produce (a swap does not
@@ -95,10 +115,13 @@ pub struct ClPosition {
 pub struct ConcentratedLiquidity {
     sqrt_price_x96: W,
     tick: i32,
+    /// √ratio(`tick`) and √ratio(`tick` + 1): the price lies between them, so a step that
+    /// moves it within them leaves the tick as it is without a `TickMath` evaluation.
+    tick_bounds: [W; 2],
     liquidity: u128,
     fee: u32,
     tick_spacing: i32,
-    ticks: Arc<[Tick]>,
+    table: Arc<TickTable>,
     fee_protocol: u8,
     fee_growth_global: [W; 2],
     protocol_fees: [u128; 2],
@@ -159,24 +182,33 @@ fn signed_delta(token1: bool, a: W, b: W, delta: i128) -> Result<W, PoolError> {
     to_int256(v)
 }
 
-/// `getTickAtSqrtRatio(p)` after the price moved from a state at `tick` to `p` within a step
-/// (down for `zero_for_one`). The state's price lay in [√ratio(tick), √ratio(tick + 1)], so when
-/// `p` stays on the same side of the tick's bound the tick is unchanged: one evaluation of
-/// `getSqrtRatioAtTick` instead of a search.
+/// `getTickAtSqrtRatio(p)` after the price moved within a step from a state at `tick` to `p`,
+/// with the new tick's bounds `[√ratio(t), √ratio(t + 1)]` where known.
+///
+/// `bounds` holds √ratio(tick) and √ratio(tick + 1) where known. When `p` lies between them
+/// the tick is unchanged and nothing is evaluated; otherwise the missing bound is evaluated
+/// and, if `p` left the tick, the tick is searched ([`tick_at_sqrt_ratio_bounds`]).
 #[inline]
-fn tick_after_move(tick: i32, p: W, zero_for_one: bool) -> Result<i32, PoolError> {
-    let same = if zero_for_one {
-        // p < the old price <= √ratio(tick + 1); the tick stays if √ratio(tick) <= p.
-        sqrt_ratio_at_tick(tick).is_ok_and(|r| r <= p)
-    } else {
-        // p > the old price >= √ratio(tick); the tick stays if p < √ratio(tick + 1).
-        tick < MAX_TICK && sqrt_ratio_at_tick(tick.saturating_add(1)).is_ok_and(|r| p < r)
+fn tick_after_move(
+    tick: i32,
+    bounds: [Option<W>; 2],
+    p: W,
+) -> Result<(i32, Option<W>, Option<W>), PoolError> {
+    let lo = match bounds[0] {
+        Some(r) => r,
+        None => sqrt_ratio_at_tick(tick)?,
     };
-    if same {
-        Ok(tick)
-    } else {
-        tick_at_sqrt_ratio(p)
+    if lo <= p && tick < MAX_TICK {
+        let hi = match bounds[1] {
+            Some(r) => r,
+            None => sqrt_ratio_at_tick(tick.saturating_add(1))?,
+        };
+        if p < hi {
+            return Ok((tick, Some(lo), Some(hi)));
+        }
     }
+    let (t, lo, hi) = tick_at_sqrt_ratio_bounds(p)?;
+    Ok((t, Some(lo), Some(hi)))
 }
 
 /// Whether `tick` is a multiple of the spacing `s` (`s >= 1`).
@@ -259,10 +291,11 @@ impl ConcentratedLiquidity {
         let mut pool = Self {
             sqrt_price_x96: p,
             tick,
+            tick_bounds: [at, above],
             liquidity,
             fee,
             tick_spacing,
-            ticks: ticks.into(),
+            table: Arc::new(TickTable::new(ticks)?),
             fee_protocol: 0,
             fee_growth_global: [W::ZERO; 2],
             protocol_fees: [0; 2],
@@ -331,7 +364,7 @@ impl ConcentratedLiquidity {
     /// The initialised ticks the pool knows, ascending.
     #[must_use]
     pub fn ticks(&self) -> &[Tick] {
-        &self.ticks
+        &self.table.ticks
     }
 
     /// `feeGrowthGlobal0X128` and `feeGrowthGlobal1X128`.
@@ -386,8 +419,8 @@ impl ConcentratedLiquidity {
     }
 
     fn try_window_amounts(&self) -> Result<[U256; 2], PoolError> {
-        let split = self.ticks.partition_point(|t| t.index <= self.tick);
-        let (below, above) = self.ticks.split_at(split);
+        let split = self.ticks().partition_point(|t| t.index <= self.tick);
+        let (below, above) = self.ticks().split_at(split);
         let p = self.sqrt_price_x96;
         let mut out = [W::ZERO; 2];
         // Above: token0 from the price (or the segment's start) to each next tick.
@@ -418,10 +451,10 @@ impl ConcentratedLiquidity {
         if lte {
             let word_lo = (compressed >> 8) << 8;
             let (lo, hi) = (word_lo * s, compressed * s);
-            let k = self.ticks.partition_point(|t| t.index <= hi);
+            let k = self.ticks().partition_point(|t| t.index <= hi);
             match k
                 .checked_sub(1)
-                .and_then(|k| self.ticks.get(k).map(|t| (k, t)))
+                .and_then(|k| self.ticks().get(k).map(|t| (k, t)))
             {
                 Some((k, t)) if t.index >= lo => (t.index, Some(k)),
                 _ => (lo, None),
@@ -430,8 +463,8 @@ impl ConcentratedLiquidity {
             let c1 = compressed + 1;
             let word_hi = ((c1 >> 8) << 8) + 255;
             let (lo, hi) = (c1 * s, word_hi * s);
-            let k = self.ticks.partition_point(|t| t.index < lo);
-            match self.ticks.get(k) {
+            let k = self.ticks().partition_point(|t| t.index < lo);
+            match self.ticks().get(k) {
                 Some(t) if t.index <= hi => (t.index, Some(k)),
                 _ => (hi, None),
             }
@@ -491,6 +524,9 @@ impl ConcentratedLiquidity {
         let mut fee_growth = self.fee_growth_global[side];
         let mut protocol = 0u128;
         let (mut price, mut tick, mut liquidity) = (p0, self.tick, self.liquidity);
+        // √ratio(tick) and √ratio(tick + 1) where known (a crossing learns one of them).
+        let [lo_b, hi_b] = self.tick_bounds;
+        let (mut tick_lo, mut tick_hi) = (Some(lo_b), Some(hi_b));
         // Magnitudes: the remaining amount, what the other side adds up to, the fee-free input.
         let mut remaining = specified;
         let mut calculated = W::ZERO;
@@ -499,7 +535,11 @@ impl ConcentratedLiquidity {
             let start = price;
             let (next, initialized) = self.next_tick_in_word(tick, zero_for_one);
             let next = next.clamp(MIN_TICK, MAX_TICK);
-            let p_next = sqrt_ratio_at_tick(next)?;
+            // An initialised tick's √ratio is in the table; a word's edge is computed.
+            let p_next = match initialized.and_then(|k| self.table.ratios.get(k)) {
+                Some(&r) => r,
+                None => sqrt_ratio_at_tick(next)?,
+            };
             let target = if (zero_for_one && p_next < limit) || (!zero_for_one && p_next > limit) {
                 limit
             } else {
@@ -537,7 +577,7 @@ impl ConcentratedLiquidity {
             }
             if price == p_next {
                 if let Some(k) = initialized {
-                    let net = self.ticks.get(k).map_or(0, |t| t.liquidity_net);
+                    let net = self.ticks().get(k).map_or(0, |t| t.liquidity_net);
                     let net = if zero_for_one {
                         net.wrapping_neg()
                     } else {
@@ -546,15 +586,25 @@ impl ConcentratedLiquidity {
                     liquidity = add_delta(liquidity, net)?;
                 }
                 // next is within ±887272, so next − 1 fits.
-                tick = if zero_for_one {
-                    next.saturating_sub(1)
+                (tick, tick_lo, tick_hi) = if zero_for_one {
+                    (next.saturating_sub(1), None, Some(p_next))
                 } else {
-                    next
+                    (next, Some(p_next), None)
                 };
             } else if price != start {
-                tick = tick_after_move(tick, price, zero_for_one)?;
+                (tick, tick_lo, tick_hi) = tick_after_move(tick, [tick_lo, tick_hi], price)?;
             }
         }
+        let tick_bounds = [
+            match tick_lo {
+                Some(r) => r,
+                None => sqrt_ratio_at_tick(tick)?,
+            },
+            match tick_hi {
+                Some(r) => r,
+                None => sqrt_ratio_at_tick(tick.saturating_add(1))?,
+            },
+        ];
         let spent = math::w_sub(specified, remaining)?;
         let (amount_in, amount_out) = if exact_in {
             (spent, calculated)
@@ -564,6 +614,7 @@ impl ConcentratedLiquidity {
         let mut pool = self.clone();
         pool.sqrt_price_x96 = price;
         pool.tick = tick;
+        pool.tick_bounds = tick_bounds;
         pool.liquidity = liquidity;
         if let Some(g) = pool.fee_growth_global.get_mut(side) {
             *g = fee_growth;
@@ -591,11 +642,7 @@ impl ConcentratedLiquidity {
 
     /// √ratio of the outermost known ticks.
     fn window_edges(&self) -> Option<[W; 2]> {
-        let (lo, hi) = (self.ticks.first()?, self.ticks.last()?);
-        Some([
-            sqrt_ratio_at_tick(lo.index).ok()?,
-            sqrt_ratio_at_tick(hi.index).ok()?,
-        ])
+        Some([*self.table.ratios.first()?, *self.table.ratios.last()?])
     }
 
     /// The price limit of the known window in one direction: the lowest known tick's price
@@ -791,7 +838,7 @@ impl ConcentratedLiquidity {
         if upper > MAX_TICK {
             return Err(PoolError::Revert("TUM"));
         }
-        let mut ticks: Vec<Tick> = self.ticks.to_vec();
+        let mut ticks: Vec<Tick> = self.ticks().to_vec();
         if delta != 0 {
             let max = self.max_liquidity_per_tick();
             for (index, is_upper) in [(lower, false), (upper, true)] {
@@ -853,7 +900,7 @@ impl ConcentratedLiquidity {
                 a1 = signed_delta(true, pl, pu, delta)?;
             }
         }
-        pool.ticks = ticks.into();
+        pool.table = Arc::new(TickTable::new(ticks)?);
         pool.balances = pool.window_amounts();
         pool.edges = pool.window_edges();
         Ok(ClPosition {

@@ -100,6 +100,15 @@ pub fn sqrt_ratio_at_tick(tick: i32) -> Result<W, PoolError> {
 /// [`PoolError::Revert`]`("R")` unless `MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO`.
 #[inline]
 pub fn tick_at_sqrt_ratio(p: W) -> Result<i32, PoolError> {
+    tick_at_sqrt_ratio_bounds(p).map(|(t, _, _)| t)
+}
+
+/// [`tick_at_sqrt_ratio`] with the two √ratios that settle it: `(t, √ratio(t), √ratio(t + 1))`
+/// (`√ratio(t + 1)` is `MAX_SQRT_RATIO` itself at `t = MAX_TICK − 1`, and `t < MAX_TICK` always).
+///
+/// # Errors
+/// As [`tick_at_sqrt_ratio`].
+pub fn tick_at_sqrt_ratio_bounds(p: W) -> Result<(i32, W, W), PoolError> {
     if p < MIN_SQRT_RATIO || p >= MAX_SQRT_RATIO {
         return Err(PoolError::Revert("R"));
     }
@@ -108,18 +117,24 @@ pub fn tick_at_sqrt_ratio(p: W) -> Result<i32, PoolError> {
     let guess = log2_w(p) - 96.0;
     // 2 / log2(1.0001)
     let est = guess * 13_863.643_561_492_497;
-    // `as` truncates toward zero (and saturates); the loops below settle the last tick.
-    let mut t = (est as i64).clamp(i64::from(MIN_TICK), i64::from(MAX_TICK)) as i32;
+    // `as` truncates toward zero (and saturates); the loops below settle the last tick. The
+    // guess is kept below MAX_TICK (p < MAX_SQRT_RATIO, so the answer is too).
+    let mut t = (est as i64).clamp(i64::from(MIN_TICK), i64::from(MAX_TICK - 1)) as i32;
     // sqrt_ratio_at_tick is strictly increasing on [MIN_TICK, MAX_TICK] and
     // sqrt_ratio_at_tick(MIN_TICK) = MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO, so both loops end in
-    // range.
-    while t > MIN_TICK && sqrt_ratio_at_tick(t)? > p {
+    // range: t stays in [MIN_TICK, MAX_TICK − 1].
+    let mut lo = sqrt_ratio_at_tick(t)?;
+    while t > MIN_TICK && lo > p {
         t -= 1;
+        lo = sqrt_ratio_at_tick(t)?;
     }
-    while t < MAX_TICK && sqrt_ratio_at_tick(t + 1)? <= p {
+    let mut hi = sqrt_ratio_at_tick(t + 1)?;
+    while hi <= p {
         t += 1;
+        lo = hi;
+        hi = sqrt_ratio_at_tick(t + 1)?;
     }
-    Ok(t)
+    Ok((t, lo, hi))
 }
 
 /// log2 of a positive 256-bit value as a float (a search guess only).
