@@ -305,3 +305,88 @@ fn generated_markets_with_cl_pools_reach_their_bound() {
     }
     assert!(used >= 5, "only {used} plans use a CL pool");
 }
+
+/// Zaps keep working with a CL pool as a swap leg: on the bundled snapshot (a Uniswap V3
+/// WETH/USDC pool beside the V2 ones), a zap-in of WETH into the V2 USDC/USDT pair and a zap-out
+/// of that LP into WETH route part of their swaps through the CL pool, across its ticks, and
+/// replay exactly.
+#[test]
+fn zaps_route_their_swap_legs_through_a_cl_pool() {
+    use num_rational::Ratio;
+    use swapzap::plan::Step;
+    use swapzap::zap::{zap_in, zap_out, ZapOptions};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/snapshot.json");
+    let snap: Snapshot = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let g = PoolGraph::from_snapshot(&snap).unwrap();
+    let tok = |sym: &str| {
+        let a = &snap.tokens.iter().find(|t| t.symbol == sym).unwrap().address;
+        g.token_id(a).unwrap()
+    };
+    let (weth, usdc, usdt) = (tok("WETH"), tok("USDC"), tok("USDT"));
+    let cl = (0..g.pools().len())
+        .map(|k| swapzap::units::PoolId(k as u32))
+        .find(|p| matches!(g.pool(*p).unwrap().pool, Pool::ConcentratedLiquidity(_)))
+        .unwrap();
+    let Pool::ConcentratedLiquidity(cl_pool) = &g.pool(cl).unwrap().pool else {
+        unreachable!()
+    };
+    let pair = (0..g.pools().len())
+        .map(|k| swapzap::units::PoolId(k as u32))
+        .find(|p| {
+            let info = g.pool(*p).unwrap();
+            matches!(info.pool, Pool::ConstantProduct(_))
+                && info.tokens.contains(&usdc)
+                && info.tokens.contains(&usdt)
+        })
+        .unwrap();
+    let lp = g.lp_token(pair).unwrap();
+    // The CL legs of a plan: (amount in, amount out, token in) of each swap through the pool.
+    let cl_legs = |plan: &swapzap::plan::Plan| -> Vec<(U256, U256, bool)> {
+        plan.steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Swap {
+                    pool,
+                    token_in,
+                    amount_in,
+                    amount_out,
+                    ..
+                } if *pool == cl => Some((*amount_in, *amount_out, *token_in == weth)),
+                _ => None,
+            })
+            .collect()
+    };
+    let weth_in = U256::exp10(18) * U256::from(300u32);
+    let z = zap_in(&g, &[(weth, weth_in)], lp, &ZapOptions::default()).unwrap();
+    z.plan.verify(&g).unwrap();
+    assert!(z.minted > U256::zero());
+    let legs = cl_legs(&z.plan);
+    assert_eq!(legs.len(), 1, "{:#?}", z.plan.steps);
+    let (a_in, a_out, from_weth) = legs[0];
+    assert!(from_weth);
+    // The leg's amounts are the pool's own exact swap, and the leg crosses ticks.
+    let i = g.coin_index(cl, weth).unwrap();
+    let j = 1 - i;
+    let (out, after) = cl_pool.swap(i, j, a_in).unwrap();
+    assert_eq!(out, a_out);
+    assert_ne!(after.tick(), cl_pool.tick());
+    assert_ne!(
+        after.liquidity(),
+        cl_pool.liquidity(),
+        "the leg stayed within one range of liquidity"
+    );
+
+    // Zap-out: the minted LP back into WETH; the USDC side goes through the CL pool.
+    let plan = zap_out(
+        &g,
+        &[(lp, z.minted)],
+        &[(weth, Ratio::new(1, 1))],
+        &ZapOptions::default(),
+    )
+    .unwrap();
+    plan.verify(&g).unwrap();
+    assert!(plan.outputs[0].amount > U256::zero());
+    let legs = cl_legs(&plan);
+    assert!(!legs.is_empty(), "{:#?}", plan.steps);
+    assert!(legs.iter().all(|l| !l.2));
+}

@@ -13,6 +13,7 @@ mod plan_json;
 mod pool_vectors;
 mod props_101;
 mod props_cl;
+mod props_cl_ref;
 mod props_cp;
 mod props_curve;
 mod request;

@@ -274,6 +274,36 @@ proptest! {
         }
     }
 
+    /// With concentrated-liquidity pools in the market (a WETH/USDC-like CL pool on the input's
+    /// hub pair and others with windows of ticks around the price), splitting still never loses
+    /// to the best single path, the plan replays exactly and its bound holds. Trades of up to
+    /// 1e5 USD run across several ticks of the CL pools (larger ones can saturate a pool's
+    /// window, where the router is known to lose the route: see
+    /// `a_saturated_cl_window_does_not_lose_the_route`).
+    #[test]
+    fn splitting_never_loses_to_the_best_single_path_with_cl_pools(seed in any::<u64>(), nt in 5usize..8,
+                                                                  np in 10usize..16, n_cl in 1usize..5,
+                                                                  to in 1usize..8, usd in 1e2f64..1e5) {
+        let mut m = route_gen::market(seed, nt, np);
+        route_gen::add_cl_pools(&mut m, seed, n_cl);
+        let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+        let to = to.min(nt - 1);
+        let from = TokenId(0);
+        let a = usd_amount(&m, 0, usd);
+        let req = RouteRequest::new(vec![(from, a)], vec![(TokenId(to as u32), Ratio::new(1, 1))]);
+        let best = best_single_path(&g, from, TokenId(to as u32), a, 4);
+        match route::quote(&g, &req) {
+            Ok(plan) => {
+                plan.verify(&g).unwrap();
+                let got = out_amount(&plan);
+                prop_assert!(got.as_u128() as f64 >= best.as_u128() as f64 * (1.0 - 1e-9),
+                    "split {got} < single {best}");
+                prop_assert!(plan.upper_bound.unwrap() >= plan.value);
+            }
+            Err(e) => prop_assert!(best.is_zero(), "no quote ({e}) but a path gives {best}"),
+        }
+    }
+
     /// Output grows with the input amount.
     #[test]
     fn output_grows_with_the_input_amount(seed in any::<u64>(), usd in 1e2f64..1e6, k in 1.5f64..4.0) {
@@ -1006,4 +1036,26 @@ fn a_dust_input_beside_a_normal_one_is_routed() {
         }
         assert_eq!(spent, *a + into);
     }
+}
+
+/// KNOWN FAILURE (kept as a reproducer, ignored): when the optimal flow saturates a CL pool's
+/// known window (here the only pool into the output token, a 0.05 % pool whose eight bands
+/// hold about 6.4e10 of it), the exact propagation asks the pool for a hair more than the
+/// window absorbs, the swap fails (`InsufficientLiquidity`, by the window rule), the edge is
+/// dropped, and the plan falls back to a thin pool: 435,909,249 out where a single 3-hop path
+/// through the CL pool gives 2,592,869,150 (bound 6.4e10). Needs a saturation-aware recovery
+/// (clamp a CL leg to the window's input capacity and take the overshoot off upstream).
+#[test]
+#[ignore = "known router failure at a saturated CL window; see the doc comment"]
+fn a_saturated_cl_window_does_not_lose_the_route() {
+    let (seed, nt, np, n_cl, to, usd) = (5_630_685_488_062_551_209_u64, 7, 13, 3, 6, 601_794.4);
+    let mut m = route_gen::market(seed, nt, np);
+    route_gen::add_cl_pools(&mut m, seed, n_cl);
+    let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+    let a = usd_amount(&m, 0, usd);
+    let req = RouteRequest::new(vec![(TokenId(0), a)], vec![(TokenId(to), Ratio::new(1, 1))]);
+    let plan = route::quote(&g, &req).unwrap();
+    plan.verify(&g).unwrap();
+    let best = best_single_path(&g, TokenId(0), TokenId(to), a, 4);
+    assert!(out_amount(&plan) >= best, "split {} < single {best}", out_amount(&plan));
 }
