@@ -41,8 +41,8 @@ use core::ops::Shr;
 use primitive_types::U256;
 use sqrt_price_math::{amount0_delta, amount1_delta, compute_swap_step, mul_div, FEE_DENOMINATOR};
 use tick_math::{
-    sqrt_ratio_at_tick, tick_at_sqrt_ratio_bounds, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO,
-    MIN_TICK,
+    sqrt_ratio_at_tick, sqrt_ratio_at_tick_le, tick_at_sqrt_ratio, MAX_SQRT_RATIO, MAX_TICK,
+    MIN_SQRT_RATIO, MIN_TICK,
 };
 
 /// An initialised tick.
@@ -115,9 +115,6 @@ impl TickTable {
 pub struct ConcentratedLiquidity {
     sqrt_price_x96: W,
     tick: i32,
-    /// √ratio(`tick`) and √ratio(`tick` + 1): the price lies between them, so a step that
-    /// moves it within them leaves the tick as it is without a `TickMath` evaluation.
-    tick_bounds: [W; 2],
     liquidity: u128,
     fee: u32,
     tick_spacing: i32,
@@ -182,33 +179,19 @@ fn signed_delta(token1: bool, a: W, b: W, delta: i128) -> Result<W, PoolError> {
     to_int256(v)
 }
 
-/// `getTickAtSqrtRatio(p)` after the price moved within a step from a state at `tick` to `p`,
-/// with the new tick's bounds `[√ratio(t), √ratio(t + 1)]` where known.
-///
-/// `bounds` holds √ratio(tick) and √ratio(tick + 1) where known. When `p` lies between them
-/// the tick is unchanged and nothing is evaluated; otherwise the missing bound is evaluated
-/// and, if `p` left the tick, the tick is searched ([`tick_at_sqrt_ratio_bounds`]).
+/// `getTickAtSqrtRatio(p)` after the price moved within a step from a state at `tick` to `p`:
+/// when √ratio(tick) <= p < √ratio(tick + 1) the tick is unchanged (two comparisons by
+/// multiplication, [`sqrt_ratio_at_tick_le`]), otherwise it is searched.
 #[inline]
-fn tick_after_move(
-    tick: i32,
-    bounds: [Option<W>; 2],
-    p: W,
-) -> Result<(i32, Option<W>, Option<W>), PoolError> {
-    let lo = match bounds[0] {
-        Some(r) => r,
-        None => sqrt_ratio_at_tick(tick)?,
-    };
-    if lo <= p && tick < MAX_TICK {
-        let hi = match bounds[1] {
-            Some(r) => r,
-            None => sqrt_ratio_at_tick(tick.saturating_add(1))?,
-        };
-        if p < hi {
-            return Ok((tick, Some(lo), Some(hi)));
-        }
+fn tick_after_move(tick: i32, p: W) -> Result<i32, PoolError> {
+    if sqrt_ratio_at_tick_le(tick, p)?
+        && tick < MAX_TICK
+        && !sqrt_ratio_at_tick_le(tick.saturating_add(1), p)?
+    {
+        Ok(tick)
+    } else {
+        tick_at_sqrt_ratio(p)
     }
-    let (t, lo, hi) = tick_at_sqrt_ratio_bounds(p)?;
-    Ok((t, Some(lo), Some(hi)))
 }
 
 /// Whether `tick` is a multiple of the spacing `s` (`s >= 1`).
@@ -291,7 +274,6 @@ impl ConcentratedLiquidity {
         let mut pool = Self {
             sqrt_price_x96: p,
             tick,
-            tick_bounds: [at, above],
             liquidity,
             fee,
             tick_spacing,
@@ -524,9 +506,6 @@ impl ConcentratedLiquidity {
         let mut fee_growth = self.fee_growth_global[side];
         let mut protocol = 0u128;
         let (mut price, mut tick, mut liquidity) = (p0, self.tick, self.liquidity);
-        // √ratio(tick) and √ratio(tick + 1) where known (a crossing learns one of them).
-        let [lo_b, hi_b] = self.tick_bounds;
-        let (mut tick_lo, mut tick_hi) = (Some(lo_b), Some(hi_b));
         // Magnitudes: the remaining amount, what the other side adds up to, the fee-free input.
         let mut remaining = specified;
         let mut calculated = W::ZERO;
@@ -586,25 +565,15 @@ impl ConcentratedLiquidity {
                     liquidity = add_delta(liquidity, net)?;
                 }
                 // next is within ±887272, so next − 1 fits.
-                (tick, tick_lo, tick_hi) = if zero_for_one {
-                    (next.saturating_sub(1), None, Some(p_next))
+                tick = if zero_for_one {
+                    next.saturating_sub(1)
                 } else {
-                    (next, Some(p_next), None)
+                    next
                 };
             } else if price != start {
-                (tick, tick_lo, tick_hi) = tick_after_move(tick, [tick_lo, tick_hi], price)?;
+                tick = tick_after_move(tick, price)?;
             }
         }
-        let tick_bounds = [
-            match tick_lo {
-                Some(r) => r,
-                None => sqrt_ratio_at_tick(tick)?,
-            },
-            match tick_hi {
-                Some(r) => r,
-                None => sqrt_ratio_at_tick(tick.saturating_add(1))?,
-            },
-        ];
         let spent = math::w_sub(specified, remaining)?;
         let (amount_in, amount_out) = if exact_in {
             (spent, calculated)
@@ -614,7 +583,6 @@ impl ConcentratedLiquidity {
         let mut pool = self.clone();
         pool.sqrt_price_x96 = price;
         pool.tick = tick;
-        pool.tick_bounds = tick_bounds;
         pool.liquidity = liquidity;
         if let Some(g) = pool.fee_growth_global.get_mut(side) {
             *g = fee_growth;
