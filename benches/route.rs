@@ -227,6 +227,22 @@ fn table() {
     }
 }
 
+/// A criterion row `name`: the first six of `reqs` quoted on `g`.
+fn bench_quotes(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    g: &PoolGraph,
+    reqs: &[RouteRequest],
+) {
+    group.bench_with_input(BenchmarkId::from_parameter(name), reqs, |b, reqs| {
+        b.iter(|| {
+            for r in reqs.iter().take(6) {
+                let _ = black_box(route::quote(g, r));
+            }
+        });
+    });
+}
+
 fn benches(c: &mut Criterion) {
     table();
     let mut group = c.benchmark_group("route/quote");
@@ -238,33 +254,13 @@ fn benches(c: &mut Criterion) {
         let m = route_gen::market(1000 + p as u64, t, p);
         let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
         let reqs = requests(&m, t, p as u64);
-        group.bench_with_input(
-            BenchmarkId::from_parameter(format!("{t}t-{p}p")),
-            &reqs,
-            |b, reqs| {
-                b.iter(|| {
-                    for r in reqs.iter().take(6) {
-                        let _ = black_box(route::quote(&g, r));
-                    }
-                });
-            },
-        );
+        bench_quotes(&mut group, &format!("{t}t-{p}p"), &g, &reqs);
     }
     // The 2000-pool market with 200 CL pools added (`route/quote/300t-2000p-cl`).
     let (t, p) = (300, 2000);
     let (m, g) = cl_market(t, p);
     let reqs = requests(&m, t, p as u64);
-    group.bench_with_input(
-        BenchmarkId::from_parameter(format!("{t}t-{p}p-cl")),
-        &reqs,
-        |b, reqs| {
-            b.iter(|| {
-                for r in reqs.iter().take(6) {
-                    let _ = black_box(route::quote(&g, r));
-                }
-            });
-        },
-    );
+    bench_quotes(&mut group, &format!("{t}t-{p}p-cl"), &g, &reqs);
     group.finish();
     let mut group = c.benchmark_group("route/graph");
     group

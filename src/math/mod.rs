@@ -386,15 +386,19 @@ mod tests {
         assert_eq!(mul_div(a, b, d), Ok(want));
     }
 
-    #[test]
-    fn mul_div_512_matches_u512() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
+    /// A fixed xorshift sequence of 64-bit words.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    #[test]
+    fn mul_div_512_matches_u512() {
+        let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
         for _ in 0..20_000 {
             let mut v = || {
                 let x = U256([next(), next(), next(), next()]);
@@ -421,22 +425,28 @@ mod tests {
     /// digit is exactly 2^127 or 2^128 − 1, and random bit lengths.
     #[test]
     fn div_512_by_256_matches_u512_on_hard_cases() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
         let specials = [
             W::ZERO,
             W::ONE,
             W::small(u128::MAX),
             W { hi: 1, lo: 0 },
-            W { hi: 1 << 127, lo: 0 },
-            W { hi: u128::MAX, lo: u128::MAX },
-            W { hi: u128::MAX, lo: 0 },
-            W { hi: (1 << 127) - 1, lo: u128::MAX },
+            W {
+                hi: 1 << 127,
+                lo: 0,
+            },
+            W {
+                hi: u128::MAX,
+                lo: u128::MAX,
+            },
+            W {
+                hi: u128::MAX,
+                lo: 0,
+            },
+            W {
+                hi: (1 << 127) - 1,
+                lo: u128::MAX,
+            },
         ];
         for k in 0..60_000u32 {
             let mut v = || {
@@ -454,7 +464,8 @@ mod tests {
             let nl = v();
             // nh: random, or the divisor minus a small amount (the largest quotients).
             let nh = if k % 2 == 0 {
-                d.checked_sub(W::small(u128::from(next() % 3))).unwrap_or(W::ZERO)
+                d.checked_sub(W::small(u128::from(next() % 3)))
+                    .unwrap_or(W::ZERO)
             } else {
                 v()
             };

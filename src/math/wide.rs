@@ -134,6 +134,22 @@ pub fn div_256_by_128(u1: u128, u0: u128, v: u128) -> (u128, u128) {
     ((u128::from(q1) << 64) | u128::from(q0), r >> s)
 }
 
+/// `floor((u1 * 2^128 + u0) / v)` for a normalised `v` (top bit set) with `u1 < v`, given
+/// `inv = reciprocal_3by2(v >> 64, v as u64)`: the two-limb steps of [`div_256_by_128`]
+/// without recomputing the reciprocal.
+#[inline]
+fn div_256_by_norm128(u1: u128, u0: u128, v: u128, inv: u64) -> u128 {
+    let (d1, d0) = ((v >> 64) as u64, v as u64);
+    let top3 = (u1 << 64) | (u0 >> 64);
+    let (q1, r) = if (u1 >> 64) == 0 && top3 < v {
+        (0, top3)
+    } else {
+        div_3by2_preinv((u1 >> 64) as u64, u1 as u64, (u0 >> 64) as u64, d1, d0, inv)
+    };
+    let (q0, _) = div_3by2_preinv((r >> 64) as u64, r as u64, u0 as u64, d1, d0, inv);
+    (u128::from(q1) << 64) | u128::from(q0)
+}
+
 /// `floor((2^128 - 1) / d) - 2^64` for a normalised `d` (top bit set): the reciprocal the
 /// preinverted divisions use. The quotient below is < 2^64, one hardware division.
 #[inline(always)]
@@ -474,8 +490,11 @@ pub fn div_512_by_256(nh: W, nl: W, d: W) -> Option<(W, W)> {
             nl.lo << s,
         )
     };
-    let (q1, r1, r0) = div_3by2_digits(n3, n2, n1, v1, v0);
-    let (q0, r1, r0) = div_3by2_digits(r1, r0, n0, v1, v0);
+    // One reciprocal of the top digit for both digit estimates.
+    let top = (v1 >> 64) as u64;
+    let inv = reciprocal_3by2(top, v1 as u64);
+    let (q1, r1, r0) = div_3by2_digits(n3, n2, n1, v1, v0, inv);
+    let (q0, r1, r0) = div_3by2_digits(r1, r0, n0, v1, v0, inv);
     let r = if s == 0 {
         W { hi: r1, lo: r0 }
     } else {
@@ -489,14 +508,21 @@ pub fn div_512_by_256(nh: W, nl: W, d: W) -> Option<(W, W)> {
 
 /// One step of [`div_512_by_256`]: `(q, r1, r0)` with `q = floor((u2, u1, u0) / (v1, v0))` in
 /// base-2^128 digits and `(r1, r0)` the remainder, for a normalised `v1` (top bit set) and
-/// `(u2, u1) < (v1, v0)` (so `q` is one digit).
+/// `(u2, u1) < (v1, v0)` (so `q` is one digit); `inv` is `reciprocal_3by2` of `v1`'s limbs.
 #[inline]
-fn div_3by2_digits(u2: u128, u1: u128, u0: u128, v1: u128, v0: u128) -> (u128, u128, u128) {
+fn div_3by2_digits(
+    u2: u128,
+    u1: u128,
+    u0: u128,
+    v1: u128,
+    v0: u128,
+    inv: u64,
+) -> (u128, u128, u128) {
     // (u2, u1) < (v1, v0) gives u2 <= v1; at u2 == v1 the estimate is the largest digit.
     let mut q = if u2 >= v1 {
         u128::MAX
     } else {
-        div_256_by_128(u2, u1, v1).0
+        div_256_by_norm128(u2, u1, v1, inv)
     };
     // p = q · (v1, v0) in three digits; q·v1 <= (2^128 − 1)^2, so its high digit is at most
     // 2^128 − 2 and the carry into it cannot overflow.
@@ -598,7 +624,11 @@ impl Div64 {
         ];
         // Limbs shifted left by sh < 64: a top limb (below 2^sh <= d) and four more.
         let limb = |k: usize| -> u64 {
-            let lo = if k == 0 || sh == 0 { 0 } else { l[k - 1] >> (64 - sh) };
+            let lo = if k == 0 || sh == 0 {
+                0
+            } else {
+                l[k - 1] >> (64 - sh)
+            };
             (l[k] << sh) | lo
         };
         let top = if sh == 0 { 0 } else { l[3] >> (64 - sh) };
@@ -792,7 +822,15 @@ mod tests {
         let ws = words(40_000);
         for c in ws.chunks(4) {
             let n = W { hi: c[0], lo: c[1] };
-            for dv in [c[2] as u64, 1, 3, 1_000_000, 997_000, u64::MAX, (c[3] >> 64) as u64] {
+            for dv in [
+                c[2] as u64,
+                1,
+                3,
+                1_000_000,
+                997_000,
+                u64::MAX,
+                (c[3] >> 64) as u64,
+            ] {
                 if dv == 0 {
                     continue;
                 }
@@ -802,7 +840,14 @@ mod tests {
             }
             // Divisors from 2^64 up, dividends with a high half at or above them.
             let d = c[2] | (1u128 << 64);
-            for n in [n, W { hi: n.hi.max(d), lo: n.lo }, W { hi: d, lo: 0 }] {
+            for n in [
+                n,
+                W {
+                    hi: n.hi.max(d),
+                    lo: n.lo,
+                },
+                W { hi: d, lo: 0 },
+            ] {
                 let (q, r) = n.checked_div_rem(W::small(d)).unwrap();
                 let (wq, wr) = n.to_u256().div_mod(from_u128(d));
                 assert_eq!((q.to_u256(), r.to_u256()), (wq, wr), "{n:?} / {d}");

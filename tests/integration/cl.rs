@@ -319,7 +319,12 @@ fn zaps_route_their_swap_legs_through_a_cl_pool() {
     let snap: Snapshot = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let g = PoolGraph::from_snapshot(&snap).unwrap();
     let tok = |sym: &str| {
-        let a = &snap.tokens.iter().find(|t| t.symbol == sym).unwrap().address;
+        let a = &snap
+            .tokens
+            .iter()
+            .find(|t| t.symbol == sym)
+            .unwrap()
+            .address;
         g.token_id(a).unwrap()
     };
     let (weth, usdc, usdt) = (tok("WETH"), tok("USDC"), tok("USDT"));

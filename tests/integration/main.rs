@@ -7,6 +7,7 @@ mod vectors;
 
 mod chain101;
 mod cl;
+mod cl_plain;
 mod hostile;
 mod listing;
 mod plan_json;

@@ -248,6 +248,37 @@ fn out_amount(plan: &Plan) -> U256 {
     plan.outputs[0].amount
 }
 
+/// A quote of `usd` of token 0 into token `to` verifies exactly, is never below the best single
+/// path of at most 4 hops (brute force, exact) and stays below its bound.
+fn split_beats_single_paths(
+    g: &PoolGraph,
+    m: &route_gen::Market,
+    to: usize,
+    usd: f64,
+) -> Result<(), TestCaseError> {
+    let from = TokenId(0);
+    let a = usd_amount(m, 0, usd);
+    let req = RouteRequest::new(
+        vec![(from, a)],
+        vec![(TokenId(to as u32), Ratio::new(1, 1))],
+    );
+    let best = best_single_path(g, from, TokenId(to as u32), a, 4);
+    match route::quote(g, &req) {
+        Ok(plan) => {
+            plan.verify(g).unwrap();
+            let got = out_amount(&plan);
+            // 1e-9: the float search may pick a path a hair off the exact best
+            prop_assert!(
+                got.as_u128() as f64 >= best.as_u128() as f64 * (1.0 - 1e-9),
+                "split {got} < single {best}"
+            );
+            prop_assert!(plan.upper_bound.unwrap() >= plan.value);
+        }
+        Err(e) => prop_assert!(best.is_zero(), "no quote ({e}) but a path gives {best}"),
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
@@ -256,22 +287,7 @@ proptest! {
     fn splitting_never_loses_to_the_best_single_path(seed in any::<u64>(), nt in 5usize..8, np in 10usize..18,
                                                       to in 5usize..8, usd in 1e2f64..3e6) {
         let (g, m) = small_market(seed, nt, np);
-        let to = to.min(nt - 1);
-        let from = TokenId(0);
-        let a = usd_amount(&m, 0, usd);
-        let req = RouteRequest::new(vec![(from, a)], vec![(TokenId(to as u32), Ratio::new(1, 1))]);
-        let best = best_single_path(&g, from, TokenId(to as u32), a, 4);
-        match route::quote(&g, &req) {
-            Ok(plan) => {
-                plan.verify(&g).unwrap();
-                let got = out_amount(&plan);
-                // 1e-9: the float search may pick a path a hair off the exact best
-                prop_assert!(got.as_u128() as f64 >= best.as_u128() as f64 * (1.0 - 1e-9),
-                    "split {got} < single {best}");
-                prop_assert!(plan.upper_bound.unwrap() >= plan.value);
-            }
-            Err(e) => prop_assert!(best.is_zero(), "no quote ({e}) but a path gives {best}"),
-        }
+        split_beats_single_paths(&g, &m, to.min(nt - 1), usd)?;
     }
 
     /// With concentrated-liquidity pools in the market (a WETH/USDC-like CL pool on the input's
@@ -287,21 +303,7 @@ proptest! {
         let mut m = route_gen::market(seed, nt, np);
         route_gen::add_cl_pools(&mut m, seed, n_cl);
         let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
-        let to = to.min(nt - 1);
-        let from = TokenId(0);
-        let a = usd_amount(&m, 0, usd);
-        let req = RouteRequest::new(vec![(from, a)], vec![(TokenId(to as u32), Ratio::new(1, 1))]);
-        let best = best_single_path(&g, from, TokenId(to as u32), a, 4);
-        match route::quote(&g, &req) {
-            Ok(plan) => {
-                plan.verify(&g).unwrap();
-                let got = out_amount(&plan);
-                prop_assert!(got.as_u128() as f64 >= best.as_u128() as f64 * (1.0 - 1e-9),
-                    "split {got} < single {best}");
-                prop_assert!(plan.upper_bound.unwrap() >= plan.value);
-            }
-            Err(e) => prop_assert!(best.is_zero(), "no quote ({e}) but a path gives {best}"),
-        }
+        split_beats_single_paths(&g, &m, to.min(nt - 1), usd)?;
     }
 
     /// Output grows with the input amount.
@@ -1057,5 +1059,9 @@ fn a_saturated_cl_window_does_not_lose_the_route() {
     let plan = route::quote(&g, &req).unwrap();
     plan.verify(&g).unwrap();
     let best = best_single_path(&g, TokenId(0), TokenId(to), a, 4);
-    assert!(out_amount(&plan) >= best, "split {} < single {best}", out_amount(&plan));
+    assert!(
+        out_amount(&plan) >= best,
+        "split {} < single {best}",
+        out_amount(&plan)
+    );
 }

@@ -124,9 +124,6 @@ pub struct ConcentratedLiquidity {
     protocol_fees: [u128; 2],
     /// Tokens the known ticks hold (see [`Self::balances`]).
     balances: [U256; 2],
-    /// √ratio of the lowest and the highest known tick (the window's edges; `None` without
-    /// ticks).
-    edges: Option<[W; 2]>,
 }
 
 /// `LiquidityMath.addDelta` (`LS` below zero, `LA` above 2^128 − 1).
@@ -282,10 +279,8 @@ impl ConcentratedLiquidity {
             fee_growth_global: [W::ZERO; 2],
             protocol_fees: [0; 2],
             balances: [U256::zero(); 2],
-            edges: None,
         };
         pool.balances = pool.window_amounts();
-        pool.edges = pool.window_edges();
         Ok(pool)
     }
 
@@ -617,7 +612,7 @@ impl ConcentratedLiquidity {
     /// going down, the highest's going up (or the contract's own limit past them), `None` when
     /// no known tick lies that way.
     fn window_limit(&self, zero_for_one: bool) -> Option<W> {
-        let [lo, hi] = self.edges?;
+        let [lo, hi] = self.window_edges()?;
         let p = if zero_for_one { lo } else { hi };
         if zero_for_one {
             let lim = p.max(MIN_SQRT_RATIO.checked_add(W::ONE)?);
@@ -870,7 +865,6 @@ impl ConcentratedLiquidity {
         }
         pool.table = Arc::new(TickTable::new(ticks)?);
         pool.balances = pool.window_amounts();
-        pool.edges = pool.window_edges();
         Ok(ClPosition {
             amount0: a0.to_u256(),
             amount1: a1.to_u256(),

@@ -234,7 +234,11 @@ mod tests {
         let mut t = MIN_TICK;
         while t <= MAX_TICK {
             let r = sqrt_ratio_at_tick(t).unwrap();
-            for p in [r.checked_sub(W::ONE).unwrap(), r, r.checked_add(W::ONE).unwrap()] {
+            for p in [
+                r.checked_sub(W::ONE).unwrap(),
+                r,
+                r.checked_add(W::ONE).unwrap(),
+            ] {
                 assert_eq!(sqrt_ratio_at_tick_le(t, p).unwrap(), r <= p, "tick {t}");
             }
             t += if t.abs() < 3000 { 1 } else { 331 };
