@@ -395,3 +395,30 @@ fn zaps_route_their_swap_legs_through_a_cl_pool() {
     assert!(!legs.is_empty(), "{:#?}", plan.steps);
     assert!(legs.iter().all(|l| !l.2));
 }
+
+/// A tick whose net liquidity is `i128::MIN` (−2^127) is walked exactly when the constructor
+/// checks the ticks below the price (its negation does not fit an `i128`; a saturating one was
+/// off by one and rejected this valid state, found by `props_cl_ref`).
+#[test]
+fn a_net_liquidity_of_minus_2_pow_127_is_walked_exactly() {
+    use swapzap::pool::concentrated_liquidity::tick_math::sqrt_ratio_at_tick;
+    use swapzap::pool::concentrated_liquidity::{ConcentratedLiquidity, Tick};
+    let tick = |index: i32, net: i128| Tick {
+        index,
+        liquidity_net: net,
+        liquidity_gross: net.unsigned_abs(),
+    };
+    let ticks = vec![
+        tick(-884_275, i128::MAX),
+        tick(-884_274, 1),
+        tick(-884_246, i128::MIN),
+    ];
+    let p = sqrt_ratio_at_tick(-884_246).unwrap().to_u256();
+    let pool = ConcentratedLiquidity::new(p, -884_246, 0, 100, 1, ticks.clone()).unwrap();
+    assert_eq!(pool.liquidity(), 0);
+    // One more unit of liquidity below than the ticks give back is still rejected.
+    let mut bad = ticks;
+    bad[0].liquidity_net = i128::MAX - 1;
+    bad[1].liquidity_net = 3;
+    assert!(ConcentratedLiquidity::new(p, -884_246, 0, 100, 1, bad).is_err());
+}

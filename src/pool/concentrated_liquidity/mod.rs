@@ -138,6 +138,19 @@ fn add_delta(x: u128, y: i128) -> Result<u128, PoolError> {
     }
 }
 
+/// `x − y` exactly (walking down across a tick): unlike `add_delta(x, −y)` it is exact for
+/// `y = i128::MIN`, whose negation does not fit an `i128`.
+#[inline]
+fn sub_delta(x: u128, y: i128) -> Result<u128, PoolError> {
+    if y < 0 {
+        x.checked_add(y.unsigned_abs())
+            .ok_or(PoolError::Revert("LA"))
+    } else {
+        x.checked_sub(y.unsigned_abs())
+            .ok_or(PoolError::Revert("LS"))
+    }
+}
+
 /// `a + b` modulo 2^256 (the contract's unchecked fee growth).
 #[inline]
 fn wrapping_add(a: W, b: W) -> W {
@@ -260,7 +273,7 @@ impl ConcentratedLiquidity {
         let (below, above_ticks) = ticks.split_at(split);
         let mut l = liquidity;
         for t in below.iter().rev() {
-            l = add_delta(l, t.liquidity_net.saturating_neg())
+            l = sub_delta(l, t.liquidity_net)
                 .map_err(|_| PoolError::InvalidState("liquidity_net: liquidity below zero"))?;
         }
         let mut l = liquidity;
@@ -412,7 +425,7 @@ impl ConcentratedLiquidity {
         for t in below.iter().rev() {
             let to = sqrt_ratio_at_tick(t.index)?;
             out[1] = math::w_add(out[1], amount1_delta(to, from, l, false)?)?;
-            l = add_delta(l, t.liquidity_net.saturating_neg())?;
+            l = sub_delta(l, t.liquidity_net)?;
             from = to;
         }
         Ok(out.map(W::to_u256))
