@@ -425,6 +425,9 @@ mod tests {
     use super::*;
     use crate::units::{PoolId, TokenId};
 
+    /// The slack as a function of one price, its shape, and the prices to check it at.
+    type Side<'a> = (&'a dyn Fn(f64) -> f64, SlackShape, [f64; 3]);
+
     fn hot(kind: PoolKind, stable: bool, rate0: f64) -> EdgeHot {
         EdgeHot {
             ti: TokenId(0),
@@ -463,7 +466,7 @@ mod tests {
                 let (mid, f) = (m.mid0(), m.fee());
                 // the slack as a function of one price, the other held, its shape, the points
                 let (vo, vi) = (3.0, 2.0);
-                let sides: [(&dyn Fn(f64) -> f64, SlackShape, [f64; 3]); 2] = [
+                let sides: [Side<'_>; 2] = [
                     // out-edge: the input price varies over [rate0·ν_out, ∞)
                     (
                         &|x| rounding_slack(&e, Some(&m), x, vo),
