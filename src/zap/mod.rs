@@ -265,6 +265,7 @@ fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
         |z: &Option<(ZapIn, [U256; 2])>| z.as_ref().map_or(true, |(_, t)| t[0] >= t[1]);
     let (mut lo, mut hi) = (U256::zero(), held);
     while hi.saturating_sub(lo) > U256::one() {
+        #[allow(clippy::arithmetic_side_effects)] // a right shift cannot overflow
         let mid = lo.saturating_add(hi.saturating_sub(lo) >> 1);
         if sold_ahead(&eval(mid)) {
             lo = mid;

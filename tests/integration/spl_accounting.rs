@@ -369,13 +369,12 @@ fn spl_zap_in_with_both_coins_deposits_both_and_verifies() {
         if z.deposit.iter().all(|d| !d.is_zero()) {
             let Pool::SplTokenSwap(q) = &st else { panic!() };
             let (rb, tb) = (q.balances(), q.total_supply());
-            for k in 0..2 {
-                let c = (m * rb[k] + tb - 1) / tb;
-                assert_eq!(z.deposit[k], c, "ceil(P·r/T)");
+            for (d, r) in z.deposit.iter().zip(rb) {
+                assert_eq!(*d, (m * r + tb - 1) / tb, "ceil(P·r/T)");
             }
         }
-        for k in 0..2 {
-            assert_eq!(z.deposit[k] + z.leftover[k], held[k]);
+        for (k, h) in held.iter().enumerate() {
+            assert_eq!(z.deposit[k] + z.leftover[k], *h);
         }
     }
     // both coins through the plan-level zap: verified, and the mint takes both coins
