@@ -4,6 +4,7 @@
 //! (Saber's D, y and swap in 512-bit arithmetic, the ramp; SPL's swap in `u128`), and nothing
 //! may panic. The Whirlpool's float model must stay an upper bound: the route certificate is
 //! checked on generated pools, and plans crossing several tick arrays re-simulate exactly.
+use super::props_101::frac;
 use super::spl_accounting::reference_swap;
 use num_rational::Ratio;
 use primitive_types::U512;
@@ -116,17 +117,6 @@ fn ref_amp(a: &SaberAmp) -> Option<u64> {
     u64::try_from(if t >= i { i + step } else { i - step }).ok()
 }
 
-fn fee_frac() -> impl Strategy<Value = (u64, u64)> {
-    prop_oneof![
-        Just((0u64, 0u64)),
-        Just((0, 1)),
-        Just((1, 1)),
-        Just((4, 10_000)),
-        Just((u64::MAX, u64::MAX)),
-        (0u64..10_000, 1u64..=10_000)
-    ]
-}
-
 fn saber_ref_swap(p: &SaberStableSwap, amp: u64, i: usize, x: u64) -> Option<(u64, u64)> {
     let b = [p.balances()[0].low_u64(), p.balances()[1].low_u64()];
     let (src, dst) = (b[i], b[1 - i]);
@@ -149,7 +139,7 @@ proptest! {
     fn saber_d_y_and_swap_match_a_512_bit_reference_at_the_extremes(
         a in edge64(), b in edge64(), s in edge64(), amp0 in amp(), amp1 in amp(),
         (start, len, now) in (-5i64..5, prop_oneof![Just(0i64), Just(1), 1i64..100_000], -10i64..200_000),
-        t in fee_frac(), x in edge64(), i in 0usize..2,
+        t in frac(), x in edge64(), i in 0usize..2,
     ) {
         let ramp = SaberAmp {
             initial_amp_factor: amp0,
@@ -199,7 +189,7 @@ proptest! {
 
     #[test]
     fn spl_swap_matches_the_reference_and_the_offer_is_taken_whole_at_the_extremes(
-        a in edge64(), b in edge64(), s in edge64(), t in fee_frac(), o in fee_frac(),
+        a in edge64(), b in edge64(), s in edge64(), t in frac(), o in frac(),
         x in edge64(), i in 0usize..2,
     ) {
         let fees = SplFees {
@@ -228,7 +218,7 @@ proptest! {
 
 /// A Whirlpool on tick spacing `sp` around tick `t` with the given positions (ticks below and
 /// above the current one, liquidity), over `n_arrays` arrays centred on the current one.
-fn build_whirlpool(
+pub fn build_whirlpool(
     t: i32,
     sp: u16,
     pos: &[(u32, u32, u128)],
