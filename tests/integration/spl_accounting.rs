@@ -181,6 +181,22 @@ fn routes_through_spl_pools_balance_exactly_with_the_program_math() {
     let plan = route::quote(&g, &req).unwrap();
     replay_with_program_math(&g, &plan);
     plan.verify_request(&g, &PlanRequest::swap(&req)).unwrap();
+    // what SOL's two SPL legs would not take goes to its largest Whirlpool leg, which runs
+    // last: nothing of the input is refunded
+    let spl_sol_legs = plan
+        .steps
+        .iter()
+        .filter(|s| {
+            matches!(s, Step::Swap { pool, token_in, .. }
+            if *token_in == sol && matches!(g.pool(*pool).unwrap().pool, Pool::SplTokenSwap(_)))
+        })
+        .count();
+    assert_eq!(spl_sol_legs, 2);
+    assert!(
+        plan.refunds.iter().all(|r| r.token != sol),
+        "{:?}",
+        plan.refunds
+    );
     // SPL pools only: single SPL legs and splits, sizes from dust to a tenth of the pool
     let mut refunded = 0;
     for (from, to) in [(sol, usdc), (usdc, sol), (sol, usdt)] {
