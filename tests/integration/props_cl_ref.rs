@@ -358,17 +358,12 @@ impl RefPool {
 
 /// Pools at the extremes: a center anywhere up to the ends of the range (including right at
 /// MIN_TICK / MAX_TICK), 1 to 40 positions (spacing 1 gives dozens of crossings), liquidity per
-/// position from 1 up to 2^127 / the position count (sums near 2^128 − 1), and the price
+/// position from 1 up to 2^127 − 1 (a position that would overflow a tick's net or the active
+/// sum is left out, so stacked positions reach an active liquidity near 2^128), and the price
 /// anywhere within its tick.
 fn extreme_pool() -> impl Strategy<Value = ConcentratedLiquidity> {
     (
-        prop::sample::select(vec![
-            (1i32, 100u32),
-            (10, 500),
-            (50, 2500),
-            (60, 3000),
-            (200, 10_000),
-        ]),
+        crate::props_cl::fee_tiers(),
         prop_oneof![
             Just(MIN_TICK + 1),
             Just(MAX_TICK - 1),
