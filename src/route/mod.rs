@@ -1217,13 +1217,19 @@ impl Ctx<'_> {
                     .unwrap_or(core::cmp::Ordering::Equal)
                     .then(a.cmp(b))
             });
-            // An SPL Token Swap leg may take less than it is offered (`Pool::exact_offer`):
-            // the remainder edge, which runs last and takes what the others leave, is the
-            // largest edge whose pool takes its whole offer, where there is one.
+            // An SPL Token Swap leg may take less than it is offered, and so may a
+            // concentrated-liquidity leg whose known ticks run out (`Pool::exact_offer`): the
+            // remainder edge, which runs last and takes what the others leave, is the largest
+            // edge whose pool takes its whole offer, where there is one.
             let takes_all = |k: &usize| {
                 self.graph
                     .pool(self.edges[flows[*k].e].pool)
-                    .map_or(true, |p| !matches!(p.pool, Pool::SplTokenSwap(_)))
+                    .map_or(true, |p| {
+                        !matches!(
+                            p.pool,
+                            Pool::SplTokenSwap(_) | Pool::ConcentratedLiquidity(_)
+                        )
+                    })
             };
             if let Some(p) = ks.iter().position(takes_all).filter(|p| *p > 0) {
                 ks[..=p].rotate_right(1);

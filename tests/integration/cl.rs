@@ -120,6 +120,36 @@ fn a_snapshot_pool_builds_and_swaps_within_its_window() {
     assert!(p.marginal_rate(0, 1) > 0.99 && p.marginal_rate(0, 1) < 0.998);
 }
 
+/// What a router offers a pool whose window it would overrun: the contract's partial fill up to
+/// the window's edge, which an exact-in swap then takes whole. From price 1 down to tick −600
+/// with L = 1e18 the pool absorbs L·(1.0001^300 − 1) net of the 0.3 % fee, about 3.01e16 gross,
+/// and pays out L·(1 − 1.0001^−300) of token1; after it, not one more unit fits.
+#[test]
+fn an_offer_past_the_window_is_cut_to_what_the_window_absorbs() {
+    let g = graph(&snapshot(GOOD, "0", "1000000000000000000")).unwrap();
+    let pid = g
+        .pool_id("uniswap-v3:0x3333333333333333333333333333333333333333")
+        .unwrap();
+    let p = &g.pool(pid).unwrap().pool;
+    let small = U256::exp10(15);
+    assert_eq!(p.exact_offer(0, 1, small), Ok(small));
+    let x = p.exact_offer(0, 1, U256::exp10(17)).unwrap();
+    let l = 1e18f64;
+    let net_in = l * (1.0001f64.powi(300) - 1.0);
+    let gross = net_in / 0.997;
+    let xf = x.as_u128() as f64;
+    assert!((xf / gross - 1.0).abs() < 1e-6, "{xf} vs {gross}");
+    let (out, after) = p.swap(0, 1, x).unwrap();
+    let want_out = l * (1.0 - 1.0001f64.powi(-300));
+    assert!((out.as_u128() as f64 / want_out - 1.0).abs() < 1e-6);
+    assert_eq!(
+        after.swap(0, 1, U256::one()).map(|(o, _)| o),
+        Err(PoolError::InsufficientLiquidity)
+    );
+    // offering it again changes nothing
+    assert_eq!(p.exact_offer(0, 1, x), Ok(x));
+}
+
 #[test]
 fn bad_tick_lists_are_errors_naming_the_pool() {
     let cases = [

@@ -295,13 +295,12 @@ proptest! {
     /// With concentrated-liquidity pools in the market (a WETH/USDC-like CL pool on the input's
     /// hub pair and others with windows of ticks around the price), splitting still never loses
     /// to the best single path, the plan replays exactly and its bound holds. Trades of up to
-    /// 1e4 USD, which can cross ticks of the shallower CL pools (larger ones can saturate a pool's
-    /// window, where the router is known to lose the route: see
-    /// `a_saturated_cl_window_does_not_lose_the_route`).
+    /// 1e6 USD, which cross ticks of the shallower CL pools and can saturate a pool's window
+    /// (see `a_saturated_cl_window_does_not_lose_the_route`).
     #[test]
     fn splitting_never_loses_to_the_best_single_path_with_cl_pools(seed in any::<u64>(), nt in 5usize..8,
                                                                   np in 10usize..16, n_cl in 1usize..5,
-                                                                  to in 1usize..8, usd in 1e2f64..1e4) {
+                                                                  to in 1usize..8, usd in 1e2f64..1e6) {
         let mut m = route_gen::market(seed, nt, np);
         route_gen::add_cl_pools(&mut m, seed, n_cl);
         let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
@@ -1054,15 +1053,14 @@ fn a_dust_input_beside_a_normal_one_is_routed() {
     }
 }
 
-/// KNOWN FAILURE (kept as a reproducer, ignored): when the optimal flow saturates a CL pool's
-/// known window (here the only pool into the output token, a 0.05 % pool whose eight bands
-/// hold about 6.4e10 of it), the exact propagation asks the pool for a hair more than the
-/// window absorbs, the swap fails (`InsufficientLiquidity`, by the window rule), the edge is
-/// dropped, and the plan falls back to a thin pool: 435,909,249 out where a single 3-hop path
-/// through the CL pool gives 2,592,869,150 (bound 6.4e10). Needs a saturation-aware recovery
-/// (clamp a CL leg to the window's input capacity and take the overshoot off upstream).
+/// When the optimal flow saturates a CL pool's known window (here the only pool into the output
+/// token, a 0.05 % pool whose eight bands hold about 6.4e10 of it), the exact propagation used to
+/// ask the pool for a hair more than the window absorbs; the swap failed by the window rule, the
+/// edge was dropped, and the plan fell back to a thin pool: 435,909,249 out where a single 3-hop
+/// path through the CL pool gives 2,592,869,150 (bound 6.4e10). A CL leg is now offered what its
+/// window absorbs (`Pool::exact_offer`, the contract's partial fill), and the token's remainder
+/// leg takes the rest. The plan verifies and never loses to a single path.
 #[test]
-#[ignore = "known router failure at a saturated CL window; see the doc comment"]
 fn a_saturated_cl_window_does_not_lose_the_route() {
     // The second case (61,009 USD: 366,925,847,833,237 out against 1,902,645,016,971,863 on
     // one path) is the same failure at a smaller trade.

@@ -671,6 +671,31 @@ impl ConcentratedLiquidity {
         Ok((s.amount_out, s.pool))
     }
 
+    /// The largest input of at most `dx` the known window absorbs whole: `dx` itself when it
+    /// does, else what the contract's loop takes on its way to the window's edge (the
+    /// partial fill), which an exact-in swap of that amount then takes whole, ending on the
+    /// edge. A router offers this to a pool whose window it would otherwise overrun.
+    ///
+    /// # Errors
+    /// [`PoolError::InsufficientInputAmount`] for 0, [`PoolError::InsufficientLiquidity`] when
+    /// no known tick lies that way (nothing to absorb anything); contract reverts.
+    pub fn exact_offer(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
+        let mut x = dx;
+        // the partial fill's amount is absorbed whole (each step of the loop then reaches the
+        // same targets); a second round only guards against a step that rounds otherwise
+        for _ in 0..4 {
+            if x.is_zero() {
+                return Err(PoolError::InsufficientInputAmount);
+            }
+            let s = self.window_swap(i, j, SwapAmount::ExactIn(x))?;
+            if s.amount_in == x {
+                return Ok(x);
+            }
+            x = s.amount_in;
+        }
+        Err(PoolError::InsufficientLiquidity)
+    }
+
     /// The contract's exact-output swap within the known window: the input it charges for
     /// exactly `dy` of coin `j`.
     ///
