@@ -55,6 +55,9 @@ pub fn report(f: &Fail) -> ExitCode {
                 e.class(),
                 e.http_status()
             );
+            if let Some(r) = e.remedy() {
+                eprintln!("  remedy: {r}");
+            }
             for s in e.class().suggestions() {
                 eprintln!("  remedy: {s}");
             }
