@@ -825,6 +825,9 @@ pub mod json {
         PoolError::TickArraySequence,
     ];
 
+    /// A pool error variant that carries a reason text.
+    type WithReason = fn(&'static str) -> PoolError;
+
     /// A [`PoolError`] from its text: exact for the errors without a payload; an error whose
     /// text carries a reason (`invalid pool state: …`, `contract reverts: …`, …) reads back as
     /// its variant with the reason `"(read back)"`, since the text is not kept.
@@ -836,7 +839,7 @@ pub mod json {
             .find(|e| e.to_string() == text)
             .copied();
         plain.or_else(|| {
-            let with: [(&str, fn(&'static str) -> PoolError); 4] = [
+            let with: [(&str, WithReason); 4] = [
                 ("invalid pool state: ", PoolError::InvalidState),
                 ("unsupported operation: ", PoolError::Unsupported),
                 ("contract reverts: ", PoolError::Revert),

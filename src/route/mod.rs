@@ -528,12 +528,42 @@ fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: TokenId) -> f6
 
 /// Quote one request: the best exact plan found and its optimality bound.
 ///
+/// **Hostile pools.** A pool whose exact swap reverts on the amount the recovered plan sends
+/// it (a reserve pushed past its storage, an overflow, a Newton loop that does not converge)
+/// is left out of that plan: its flow is dropped, the other flows propagated again, and the
+/// pool listed on [`Plan::excluded`] with the revert. It stays in the dual, so
+/// [`Plan::upper_bound`] still bounds every plan, those through it included (a reverting swap
+/// pays nothing, so the float model over-estimates it, which keeps the bound valid; the gap
+/// then shows what the pool seemed to offer).
+///
+/// **Arbitrage.** A snapshot may hold profitable cycles (pools at different prices, as every
+/// real snapshot between two blocks does); the router quotes on it as on any other. Plans do
+/// **not** take cyclic profit: the recovered flows form a DAG (a flow closing a cycle is
+/// dropped) and the single paths are simple, so no plan swaps a token back into one it spent;
+/// a plan may still buy through the cheap pool of a mispriced pair. The certificate holds on
+/// such snapshots: the dual bound covers every plan that swaps each pool direction once,
+/// cyclic ones included, so the bound is at least the plan's value, and it also counts the
+/// cyclic profit a plan could add (the gap can then exceed the usual 1e-6).
+///
 /// # Errors
-/// [`RouteError::BadRequest`] for a malformed request, [`RouteError::TokenOutOfRange`],
+/// [`RouteError::BadRequest`] for a malformed request or an option beyond its range
+/// (`max_hops` outside 1 to [`MAX_HOPS_LIMIT`], a gas price not finite or below 0, a slippage
+/// outside [0, 1]), [`RouteError::TokenOutOfRange`], [`RouteError::UnknownSource`] for a
+/// whitelisted source id no pool has (with the near miss),
 /// [`RouteError::NoRoute`] when no path joins an input to an output,
-/// [`RouteError::TooManyHops`] when paths exist only with more hops than `max_hops`,
-/// [`RouteError::AllRoutesFiltered`] when paths exist only through pools the source filters
-/// exclude, and [`RouteError::Simulation`] when no recovered plan can be simulated exactly.
+/// [`RouteError::TooManyHops`] when paths exist only with more hops than `max_hops` (naming
+/// the hops needed), [`RouteError::AllRoutesFiltered`] when paths exist only through pools the
+/// source filters exclude (naming the filter), and, paths existing:
+/// [`RouteError::AmountTooSmall`] when every plan gives 0 of the output (dust),
+/// [`RouteError::InsufficientLiquidity`] when every plan reverts for want of liquidity or by
+/// overflow (an amount beyond what the pools can take; for exact-out, an amount at or above
+/// what the pools holding the output hold), [`RouteError::Simulation`] naming the first pool
+/// that reverted otherwise.
+///
+/// # Memory
+/// Linear in the snapshot whatever the options: vectors per token, per edge of the working
+/// set and per flow, and `max_hops` (at most [`MAX_HOPS_LIMIT`]) rows per token for the
+/// single-path programme.
 ///
 /// # Complexity
 /// O(H·E) for pruning and valuation (E directed edges, H hops), then O(E) per dual evaluation
