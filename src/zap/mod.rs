@@ -110,6 +110,17 @@ pub struct ZapConfig {
     pub curve_search_budget: u32,
 }
 
+/// `value` of option `field` within `0..=max`, else [`ZapError::BadOption`].
+pub(crate) fn at_most(field: &'static str, value: u32, max: u32) -> Result<(), ZapError> {
+    if value > max {
+        return Err(ZapError::BadOption {
+            field,
+            max: u64::from(max),
+        });
+    }
+    Ok(())
+}
+
 /// The largest [`ZapConfig::curve_search_budget`] accepted.
 pub const MAX_CURVE_SEARCH_BUDGET: u32 = 4096;
 
@@ -131,19 +142,16 @@ impl ZapConfig {
     /// # Errors
     /// [`ZapError::BadOption`] naming the first setting beyond its range.
     pub fn check(&self) -> Result<(), ZapError> {
-        if self.surplus_threshold_ppm > MAX_SURPLUS_THRESHOLD_PPM {
-            return Err(ZapError::BadOption {
-                field: "surplus_threshold_ppm",
-                max: u64::from(MAX_SURPLUS_THRESHOLD_PPM),
-            });
-        }
-        if self.curve_search_budget > MAX_CURVE_SEARCH_BUDGET {
-            return Err(ZapError::BadOption {
-                field: "curve_search_budget",
-                max: u64::from(MAX_CURVE_SEARCH_BUDGET),
-            });
-        }
-        Ok(())
+        at_most(
+            "surplus_threshold_ppm",
+            self.surplus_threshold_ppm,
+            MAX_SURPLUS_THRESHOLD_PPM,
+        )?;
+        at_most(
+            "curve_search_budget",
+            self.curve_search_budget,
+            MAX_CURVE_SEARCH_BUDGET,
+        )
     }
 
     /// The exact optimum (threshold 0); the same as [`ZapConfig::default`].

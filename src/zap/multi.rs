@@ -53,12 +53,7 @@ impl ZapOptions {
     /// # Errors
     /// [`ZapError::BadOption`] naming the first option beyond its range.
     pub fn check(&self) -> Result<(), ZapError> {
-        if self.fee_bps > MAX_ZAP_FEE_BPS {
-            return Err(ZapError::BadOption {
-                field: "fee_bps",
-                max: u64::from(MAX_ZAP_FEE_BPS),
-            });
-        }
+        super::at_most("fee_bps", self.fee_bps, MAX_ZAP_FEE_BPS)?;
         self.config.check()
     }
 }

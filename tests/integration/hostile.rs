@@ -416,8 +416,11 @@ fn pool_reverting_in_simulation_is_left_out_listed_and_the_quote_goes_on() {
     )));
     // the exact output is the good pair's alone (or through the Curve pool): independently,
     // 1 WETH into the plain pair gives getAmountOut(1e18, 1000e18, 3e12)
-    let direct = (U256::exp10(18) * 997 * U256::from(3_000_000_000_000u64))
-        / (U256::exp10(21) * 1000 + U256::exp10(18) * 997);
+    let direct = v2_out(
+        U256::exp10(18),
+        U256::exp10(21),
+        U256::from(3_000_000_000_000u64),
+    );
     assert!(plan.outputs[0].amount >= direct);
     // the JSON names the pool and the reason, and reads back
     let j: Value = serde_json::to_value(plan.to_json(&g).unwrap()).unwrap();
@@ -457,13 +460,23 @@ fn simulation_error_names_the_pool() {
     assert!(e.to_string().contains(PAIR2), "{e}");
 }
 
-#[test]
-fn one_wei_dust_is_amount_too_small_not_no_route() {
-    let g = graph(snapshot(vec![
+/// WETH/USDC and USDC/DAI pairs (both with the `cp` reserves 1000e18 / 3e12).
+fn weth_usdc_dai() -> PoolGraph {
+    graph(snapshot(vec![
         cp(PAIR, WETH, USDC),
         cp("0x0000000000000000000000000000000000001003", USDC, DAI),
     ]))
-    .unwrap();
+    .unwrap()
+}
+
+/// Uniswap V2 `getAmountOut` with the 0.3 % fee, written out independently of the library.
+fn v2_out(a: U256, r_in: U256, r_out: U256) -> U256 {
+    a * 997 * r_out / (r_in * 1000 + a * 997)
+}
+
+#[test]
+fn one_wei_dust_is_amount_too_small_not_no_route() {
+    let g = weth_usdc_dai();
     // 1 wei of WETH gives 0 USDC (getAmountOut floors 2.99e-6 to 0), so nothing reaches DAI
     for to in [USDC, DAI] {
         let e = quote(&g, &req(&g, WETH, to, U256::one())).unwrap_err();
@@ -481,18 +494,14 @@ fn one_wei_dust_is_amount_too_small_not_no_route() {
     let a = U256::exp10(9);
     let plan = quote(&g, &req(&g, WETH, USDC, a)).unwrap();
     check_plan(&g, &plan);
-    let want = (a * 997 * U256::from(3_000_000_000_000u64)) / (U256::exp10(21) * 1000 + a * 997);
+    let want = v2_out(a, U256::exp10(21), U256::from(3_000_000_000_000u64));
     assert_eq!(want, U256::from(2u8));
     assert_eq!(plan.outputs[0].amount, want);
 }
 
 #[test]
 fn amount_beyond_every_pool_is_insufficient_liquidity() {
-    let g = graph(snapshot(vec![
-        cp(PAIR, WETH, USDC),
-        cp("0x0000000000000000000000000000000000001003", USDC, DAI),
-    ]))
-    .unwrap();
+    let g = weth_usdc_dai();
     // 2^120 wei: the pair's WETH reserve would pass uint112, so its swap reverts
     let e = quote(&g, &req(&g, WETH, DAI, U256::one() << 120)).unwrap_err();
     assert_eq!(
@@ -717,7 +726,10 @@ fn arbitrage_cycle_in_the_snapshot_quotes_verifies_and_stays_within_the_bound() 
     }
     // WETH -> USDC takes the dear pair (it pays more USDC), at least what it alone gives
     let plan = quote(&g, &req(&g, WETH, USDC, U256::exp10(18))).unwrap();
-    let dear_alone = (U256::exp10(18) * 997 * U256::from(3_300_000_000_000u64))
-        / (U256::exp10(21) * 1000 + U256::exp10(18) * 997);
+    let dear_alone = v2_out(
+        U256::exp10(18),
+        U256::exp10(21),
+        U256::from(3_300_000_000_000u64),
+    );
     assert!(plan.outputs[0].amount >= dear_alone);
 }
