@@ -988,8 +988,8 @@ impl Ctx<'_> {
             }
             let du = Dual::new(lc.glob.len(), &lc.dedges, &lc.b, &lc.c);
             du.solve(&mut nu, &lc.order, &lc.is_out, 80);
-            let cert = self.certify(&lc, &nu, &du.eval(&nu).act);
             round += 1;
+            let cert = self.certify(&lc, &nu, &du.eval(&nu).act, round >= COLGEN_ROUNDS);
             if cert.add.is_empty() || round >= COLGEN_ROUNDS {
                 return (lc, nu, cert.bound);
             }
