@@ -425,6 +425,9 @@ mod tests {
     use super::*;
     use crate::units::{PoolId, TokenId};
 
+    /// The slack as a function of one price, its shape, and the prices to check it at.
+    type Side<'a> = (&'a dyn Fn(f64) -> f64, SlackShape, [f64; 3]);
+
     fn hot(kind: PoolKind, stable: bool, rate0: f64) -> EdgeHot {
         EdgeHot {
             ti: TokenId(0),
@@ -461,44 +464,36 @@ mod tests {
                 let m = EdgeModel::Cp { ri, ro, g };
                 let e = hot(kind, stable, m.rate0());
                 let (mid, f) = (m.mid0(), m.fee());
-                // out-edge: the input price varies over [rate0·ν_out, ∞), ν_out = 3
-                let vo = 3.0;
-                let sh = slack_shape(&e, &m, vo, true);
-                let kink = mid * vo;
-                for x in [kink * (1.0 - 0.75 * f), kink * (1.0 - 0.25 * f), kink * 1.5] {
-                    let h = x * f * 0.2;
-                    let (a, b) = (
-                        rounding_slack(&e, Some(&m), x + h, vo),
-                        rounding_slack(&e, Some(&m), x - h, vo),
-                    );
-                    let num = (a - b) / (2.0 * h);
-                    let want = sh.slope + sh.kink.filter(|k| x > k.0).map_or(0.0, |k| k.1);
-                    // the pieces are linear: only float rounding of the two values differs
-                    let noise = 8.0 * f64::EPSILON * a.abs().max(b.abs()) / h;
-                    assert!(
-                        (num - want).abs() <= 1e-9 * (1.0 + want.abs()) + noise,
-                        "{kind:?} out at {x}: {num} vs {want}"
-                    );
-                    checked += 1;
-                }
-                // in-edge: the output price varies over (0, ν_in/rate0], ν_in = 2
-                let vi = 2.0;
-                let sh = slack_shape(&e, &m, vi, false);
-                let kink = vi / mid;
-                for x in [kink * 0.5, kink * (1.0 + 0.25 * f), kink * (1.0 + 0.75 * f)] {
-                    let h = x * f * 0.2;
-                    let (a, b) = (
-                        rounding_slack(&e, Some(&m), vi, x + h),
-                        rounding_slack(&e, Some(&m), vi, x - h),
-                    );
-                    let num = (a - b) / (2.0 * h);
-                    let want = sh.slope + sh.kink.filter(|k| x > k.0).map_or(0.0, |k| k.1);
-                    let noise = 8.0 * f64::EPSILON * a.abs().max(b.abs()) / h;
-                    assert!(
-                        (num - want).abs() <= 1e-9 * (1.0 + want.abs()) + noise,
-                        "{kind:?} in at {x}: {num} vs {want} (f {f})"
-                    );
-                    checked += 1;
+                // the slack as a function of one price, the other held, its shape, the points
+                let (vo, vi) = (3.0, 2.0);
+                let sides: [Side<'_>; 2] = [
+                    // out-edge: the input price varies over [rate0·ν_out, ∞)
+                    (
+                        &|x| rounding_slack(&e, Some(&m), x, vo),
+                        slack_shape(&e, &m, vo, true),
+                        [1.0 - 0.75 * f, 1.0 - 0.25 * f, 1.5].map(|r| r * mid * vo),
+                    ),
+                    // in-edge: the output price varies over (0, ν_in/rate0]
+                    (
+                        &|x| rounding_slack(&e, Some(&m), vi, x),
+                        slack_shape(&e, &m, vi, false),
+                        [0.5, 1.0 + 0.25 * f, 1.0 + 0.75 * f].map(|r| r * vi / mid),
+                    ),
+                ];
+                for (slack, sh, points) in sides {
+                    for x in points {
+                        let h = x * f * 0.2;
+                        let (a, b) = (slack(x + h), slack(x - h));
+                        let num = (a - b) / (2.0 * h);
+                        let want = sh.slope + sh.kink.filter(|k| x > k.0).map_or(0.0, |k| k.1);
+                        // the pieces are linear: only float rounding of the two values differs
+                        let noise = 8.0 * f64::EPSILON * a.abs().max(b.abs()) / h;
+                        assert!(
+                            (num - want).abs() <= 1e-9 * (1.0 + want.abs()) + noise,
+                            "{kind:?} at {x}: {num} vs {want} (f {f})"
+                        );
+                        checked += 1;
+                    }
                 }
             }
         }

@@ -12,11 +12,13 @@ mod listing;
 mod plan_json;
 mod pool_vectors;
 mod props_101;
+mod props_101_extremes;
 mod props_cl;
 mod props_cp;
 mod props_curve;
 mod request;
 mod routing;
+mod spl_accounting;
 mod zap;
 mod zap_spec;
 

@@ -59,7 +59,9 @@ pub fn results() -> Value {
 /// optimum T (an upper bound itself): never below the reference's feasible value `T_lower`,
 /// within 1e-9 below T, and above it only by the 1e-7 float margin and the integer-rounding
 /// slack (about a unit of the input token per solidly direction a dust swap could exploit),
-/// so within 2e-6. Each quoted plan's own gap (bound over value) is within 2e-6 too.
+/// so within 2e-6. Each quoted plan's own gap (bound over value) is within 1e-6 (the
+/// certified-routing target; pub-11 was at 1.21e-6 before the certificate eased the prices of
+/// the tokens its plan does not pass through).
 #[test]
 fn dual_bound_matches_reference_optimum() {
     let res = results();
@@ -81,7 +83,7 @@ fn dual_bound_matches_reference_optimum() {
             inst.name, r, dt
         );
         if inst.kind != "multi_output"
-            && !(r > 1.0 - 1e-9 && r < 1.0 + 2e-6 && b >= t_lower && (0.0..2e-6).contains(&gap))
+            && !(r > 1.0 - 1e-9 && r < 1.0 + 2e-6 && b >= t_lower && (0.0..1e-6).contains(&gap))
         {
             bad.push((inst.name.clone(), r, gap));
         }
