@@ -68,12 +68,14 @@
 //! threshold, the unmatched surplus the plan chose not to swap ([`ZapInPlan::rebalance`] says
 //! which).
 
+pub mod bound;
 mod curve;
 mod curve_f64;
 mod multi;
 mod spec;
 mod two;
 
+pub use bound::mint_upper_bound;
 pub use multi::{lp_to_lp, zap_in, zap_out, ZapInPlan, ZapOptions, ZAP_FEE_BPS};
 pub use spec::{is_zap_body, options_for, zap_request, zap_shape, ZapKind, ZapPlan, ZapShape};
 

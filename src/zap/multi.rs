@@ -425,6 +425,7 @@ pub fn zap_in(
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
     let coins = ctx.coins(target)?;
+    let bound = zap_in_bound(&ctx, target, lp_out, &coins)?;
     // Burn every LP input but the target's own.
     for (t, a) in ctx.holdings() {
         if t == lp_out {
@@ -471,7 +472,7 @@ pub fn zap_in(
         refunds,
         zap_fee,
         value: net_of_gas(graph, out_amount, gas_units, opts),
-        upper_bound: None,
+        upper_bound: bound,
         price_impact: 0.0,
         gas_units,
         slippage: opts.slippage,
@@ -484,6 +485,33 @@ pub fn zap_in(
         minted,
         rebalance,
     })
+}
+
+/// The plan-level bound of a zap-in whose holdings (after the fee) are only coins of the
+/// target pool and its own LP: the LP held plus [`super::mint_upper_bound`] of the coins on the
+/// target's snapshot state (every plan of such a request is an optional swap through the target
+/// and one mint, see [`super::bound`]). `None` when other tokens or LP tokens are held (their
+/// value in the target's coins would need a bound on the routes) or the pool has no bound.
+fn zap_in_bound(
+    ctx: &Ctx<'_>,
+    target: PoolId,
+    lp_out: TokenId,
+    coins: &[TokenId],
+) -> Result<Option<f64>, ZapError> {
+    if ctx
+        .holdings()
+        .iter()
+        .any(|(t, _)| *t != lp_out && !coins.contains(t))
+    {
+        return Ok(None);
+    }
+    let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
+    let lp = super::to_f64(ctx.held(lp_out));
+    if amounts.iter().all(U256::is_zero) {
+        return Ok(Some(lp));
+    }
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    Ok(super::mint_upper_bound(ctx.state(target)?, &amounts).map(|b| b + lp))
 }
 
 /// The target pool's optimal swap and mint on the holdings `amounts` of its coins.

@@ -18,6 +18,7 @@ mod props_curve;
 mod request;
 mod routing;
 mod zap;
+mod zap_bound;
 mod zap_spec;
 
 /// The shared folder beside the repo.
