@@ -188,6 +188,9 @@ fn table(g: &PoolGraph, req: &swapzap::request::Request, z: &swapzap::zap::ZapPl
         });
         let what = match (rb, swap) {
             (Rebalance::Swapped, Some(s)) => format!("swapped {s} in the target pool"),
+            (Rebalance::NotWorthGas { gain }, _) => format!(
+                "skipped: it would add {gain} LP base units, worth less than its gas (refunded)"
+            ),
             (Rebalance::BelowThreshold { wasted_ppm }, _) => format!(
                 "skipped: the imbalance wastes {wasted_ppm} ppm, below the threshold (refunded)"
             ),

@@ -813,6 +813,8 @@ pub enum PlanField {
     UpperBound,
     /// `slippage`
     Slippage,
+    /// the outputs' value shares against the requested proportions
+    Proportions,
 }
 
 impl fmt::Display for PlanField {
@@ -828,6 +830,7 @@ impl fmt::Display for PlanField {
             Self::Value => "value",
             Self::UpperBound => "upper_bound",
             Self::Slippage => "slippage",
+            Self::Proportions => "proportions",
         })
     }
 }

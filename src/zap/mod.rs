@@ -76,7 +76,7 @@ mod spec;
 mod two;
 
 pub use bound::mint_upper_bound;
-pub use multi::{lp_to_lp, zap_in, zap_out, ZapInPlan, ZapOptions, ZAP_FEE_BPS};
+pub use multi::{lp_to_lp, zap_in, zap_out, zap_out_prices, ZapInPlan, ZapOptions, ZAP_FEE_BPS};
 pub use spec::{is_zap_body, options_for, zap_request, zap_shape, ZapKind, ZapPlan, ZapShape};
 
 use crate::error::ZapError;
@@ -161,6 +161,13 @@ pub enum Rebalance {
     BelowThreshold {
         /// the unminted value of the direct deposit, in parts per million of the input value
         wasted_ppm: u32,
+    },
+    /// Under a gas model (plan-level zap-in): the swap would mint `gain` more LP, worth less
+    /// than its gas cost (`gas units × gas price`, the price in LP base units per gas unit),
+    /// so the plan deposits without it and refunds the surplus.
+    NotWorthGas {
+        /// LP the swap would have added
+        gain: U256,
     },
 }
 
