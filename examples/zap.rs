@@ -49,7 +49,7 @@ fn main() -> ExitCode {
         Err(f) => {
             let code = report(&f);
             if let Fail::Typed(Error::Zap(ZapError::NotAZap)) = f {
-                eprintln!("  this body is a plain swap: run the quote example on it");
+                warn!("  this body is a plain swap: run the quote example on it");
             }
             code
         }
