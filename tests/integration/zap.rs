@@ -2,7 +2,7 @@
 //! (zap-out, LP-to-LP, multi-token zap-in) verify end to end.
 
 #[path = "../../examples/common/zapvec.rs"]
-mod zapvec;
+pub mod zapvec;
 
 fn records() -> Vec<serde_json::Value> {
     crate::read_jsonl("zap/zap_in.jsonl")

@@ -3,8 +3,7 @@
 //! random states against brute-force plans; close to the mint on balanced inputs; carried by
 //! zap-in plans.
 
-#[path = "../../examples/common/zapvec.rs"]
-mod zapvec;
+use crate::zap::zapvec;
 
 use proptest::prelude::*;
 use swapzap::pool::stableswap::{StableSwap, StableSwapParams, Variant};
@@ -68,7 +67,7 @@ fn bound_is_above_every_zap_vectors_best_mint() {
                 v["family"].as_str().unwrap(),
                 v["kind"].as_str().unwrap().split('/').next().unwrap()
             ))
-            .or_insert_with(Vec::new)
+            .or_default()
             .push(gap);
     }
     assert_eq!(checked + no_bound, 1500);

@@ -73,7 +73,8 @@ fn zap_out_shares_meet_their_proportions_to_1e6() {
         sym(&g, "USDC"),
         sym(&g, "WBTC"),
     );
-    let cases: Vec<(TokenId, &str, Vec<(TokenId, &str)>)> = vec![
+    type Case<'a> = (TokenId, &'a str, Vec<(TokenId, &'a str)>);
+    let cases: Vec<Case> = vec![
         // the 3pool withdrawn in DAI: one output delivered by the burn
         (
             lp_of(&g, CURVE_3POOL),
