@@ -59,6 +59,9 @@
 //!    balances, corrected for target coins the user already holds. A zap-out routes them into
 //!    the outputs by the proportions; output tokens the burns already delivered count toward
 //!    their share, and any excess of them is routed into the other outputs.
+//!    With several outputs the split is then solved on exact re-simulations so that the
+//!    outputs' value shares at the documented prices ([`zap_out_prices`]: the router's mid
+//!    prices on the snapshot's states) are the proportions to 1e-6 where integer amounts allow.
 //! 4. **Mint** (zap-in). [`zap_in_pool`] on the target's state after the routing: the
 //!    optimal rebalancing swap through the target pool, then [`crate::plan::Step::Mint`] of
 //!    the least amounts that mint the most LP.

@@ -698,15 +698,17 @@ fn ratio_gap(a: Ratio<u64>, b: Ratio<u64>) -> f64 {
 ///
 /// Each LP input is burned (proportionally, or in one coin where that gives more); every
 /// holding that is not an output token is then routed into the outputs with the given
-/// proportions. When the burns already deliver output tokens, the split is corrected so that
-/// the outputs' values follow the proportions at the router's mid prices: held outputs above
-/// their share are routed into the outputs below it.
+/// proportions. With several outputs the split is then solved (see `solve_split`) so that the
+/// outputs' value shares at [`zap_out_prices`] (the router's mid prices on the snapshot's
+/// states, before any step) are the proportions to within 1e-6 where integer amounts allow:
+/// held outputs above their share are sold into the outputs below it.
 ///
 /// # Errors
 /// [`ZapError::Proportions`] when the proportions are empty, zero, repeated or do not sum to 1;
 /// [`ZapError::Unsupported`] for an LP token among the outputs (use [`zap_in`]);
 /// [`ZapError::UnknownToken`] / [`ZapError::EmptyInput`] for bad inputs; [`ZapError::Route`]
-/// when the routing fails; [`ZapError::Pool`] when a burn reverts.
+/// when the routing fails or several outputs have no mid prices; [`ZapError::Pool`] when a
+/// burn reverts.
 pub fn zap_out(
     graph: &PoolGraph,
     inputs: &[(TokenId, U256)],

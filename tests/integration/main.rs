@@ -19,6 +19,7 @@ mod request;
 mod routing;
 mod zap;
 mod zap_bound;
+mod zap_ng;
 mod zap_plans;
 mod zap_spec;
 
