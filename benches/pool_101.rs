@@ -202,6 +202,21 @@ fn bench_101(c: &mut Criterion) {
             }
         });
     });
+    // what the router and zaps pay per SPL leg: the offer the program takes whole
+    // (`exact_offer`, usually two swaps), then the swap of it
+    g.bench_with_input(
+        BenchmarkId::new("spl/offer_and_swap", "sol_usdc"),
+        &xs,
+        |b, xs| {
+            b.iter(|| {
+                for &x in xs {
+                    let p = black_box(&spl);
+                    let y = p.exact_offer(0, u128::from(x)).unwrap();
+                    black_box(p.swap_detailed(0, y).unwrap());
+                }
+            });
+        },
+    );
     g.bench_with_input(
         BenchmarkId::new("spl/swap_ref", "sol_usdc"),
         &xs,

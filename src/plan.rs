@@ -48,8 +48,8 @@ pub enum Step {
         /// amounts returned, one per pool coin, in the pool's coin order
         amounts_out: Vec<U256>,
     },
-    /// A one-coin withdrawal of LP (Curve `remove_liquidity_one_coin`), used by zaps where it
-    /// gives more than the proportional burn.
+    /// A one-coin withdrawal of LP (Curve `remove_liquidity_one_coin`, Saber `WithdrawOne`),
+    /// used by zaps where it gives more than the proportional burn.
     BurnOne {
         /// the pool
         pool: PoolId,
@@ -98,7 +98,8 @@ pub struct ZapFee {
 ///
 /// # Invariants (checked by [`Plan::verify`])
 /// Replaying the steps from the inputs (less the zap fee) on the graph's pool states gives
-/// every step's `amount_out` / `lp_out` / `amounts_out` exactly; no step spends more of a token
+/// every step's `amount_out` / `lp_out` / `amounts_out` exactly; a swap step's `amount_in` is
+/// what the pool takes from it (see [`Pool::exact_offer`]); no step spends more of a token
 /// than is held at that point; at the end the holdings are exactly `outputs` plus `refunds`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Plan {
@@ -307,12 +308,88 @@ fn debit(
     Ok(())
 }
 
+/// What is left of `inputs` after `steps` (their stated amounts, no pool math) and `outputs`,
+/// per token in token order, zero amounts left out: the refunds of a plan that spends its
+/// inputs through these steps (for a router plan, what SPL Token Swap steps did not take).
+///
+/// # Errors
+/// [`RouteError::InvalidPlan`] when a step or output spends more than is held;
+/// [`RouteError::PoolOutOfRange`] for an LP step on an unknown pool.
+pub(crate) fn unspent(
+    graph: &PoolGraph,
+    inputs: &[TokenAmount],
+    steps: &[Step],
+    outputs: &[Output],
+) -> Result<Vec<TokenAmount>, RouteError> {
+    let mut hold: BTreeMap<TokenId, U256> = BTreeMap::new();
+    for i in inputs {
+        credit(&mut hold, i.token, i.amount, None)?;
+    }
+    for (k, step) in steps.iter().enumerate() {
+        let at = Some(k);
+        let info = |p: &PoolId| graph.pool(*p).ok_or(RouteError::PoolOutOfRange(p.0));
+        match step {
+            Step::Swap {
+                token_in,
+                token_out,
+                amount_in,
+                amount_out,
+                ..
+            } => {
+                debit(&mut hold, *token_in, *amount_in, at)?;
+                credit(&mut hold, *token_out, *amount_out, at)?;
+            }
+            Step::Mint {
+                pool,
+                amounts_in,
+                lp_out,
+            } => {
+                let info = info(pool)?;
+                for (t, a) in info.tokens.iter().zip(amounts_in) {
+                    debit(&mut hold, *t, *a, at)?;
+                }
+                credit(&mut hold, info.lp_token, *lp_out, at)?;
+            }
+            Step::Burn {
+                pool,
+                lp_in,
+                amounts_out,
+            } => {
+                let info = info(pool)?;
+                debit(&mut hold, info.lp_token, *lp_in, at)?;
+                for (t, a) in info.tokens.iter().zip(amounts_out) {
+                    credit(&mut hold, *t, *a, at)?;
+                }
+            }
+            Step::BurnOne {
+                pool,
+                lp_in,
+                token_out,
+                amount_out,
+            } => {
+                debit(&mut hold, info(pool)?.lp_token, *lp_in, at)?;
+                credit(&mut hold, *token_out, *amount_out, at)?;
+            }
+        }
+    }
+    for o in outputs {
+        debit(&mut hold, o.token, o.amount, None)?;
+    }
+    Ok(hold
+        .into_iter()
+        .filter(|(_, a)| !a.is_zero())
+        .map(|(token, amount)| TokenAmount { token, amount })
+        .collect())
+}
+
 impl Plan {
     /// Re-simulate every step exactly on `graph`'s pool states and check conservation.
     ///
     /// Starting from the inputs (less the zap fee), each step must: name a pool of the graph and
     /// coins of that pool; spend no more than is held; reproduce its `amount_out` / `lp_out` /
-    /// `amounts_out` exactly on the pool state left by the earlier steps. At the end every
+    /// `amounts_out` exactly on the pool state left by the earlier steps, and a swap's
+    /// `amount_in` must be all the pool takes from it (an SPL Token Swap step that claims an
+    /// input its program would only partly transfer is refused). At the end every
     /// token's holding must equal its `outputs` amount plus its `refunds` amount (so inputs are
     /// spent exactly and nothing is created or lost), and each `min_amount` must not exceed its
     /// amount.
@@ -373,6 +450,14 @@ impl Plan {
                         return Err(bad("zero amount_in"));
                     }
                     debit(&mut hold, *token_in, *amount_in, at)?;
+                    let taken = state
+                        .exact_offer(i, j, *amount_in)
+                        .map_err(|_| bad("the swap reverts"))?;
+                    if taken != *amount_in {
+                        return Err(bad(
+                            "the pool takes less than amount_in (SPL Token Swap transfers only source_amount_swapped)",
+                        ));
+                    }
                     let (o, next) = state
                         .swap(i, j, *amount_in)
                         .map_err(|_| bad("the swap reverts"))?;

@@ -7,7 +7,7 @@
 //! | `swap(i, j, dx)` | the exact-in swap as the contract executes it: the output and the state after |
 //! | `mint(amounts)` | LP minted for a deposit, and the state after |
 //! | `burn(lp)` | the proportional withdrawal, and the state after |
-//! | `burn_one(lp, i)` | one-coin withdrawal (Curve only; other families: `Unsupported`) |
+//! | `burn_one(lp, i)` | one-coin withdrawal (Curve and Saber; other families: `Unsupported`) |
 //! | `marginal_rate(i, j)` | d(out)/d(in) at zero size, fee included, raw units: a float for search only |
 //!
 //! Concentrated-liquidity pools ([`ConcentratedLiquidity`]) have the swap verbs and
@@ -175,6 +175,42 @@ impl Pool {
         dispatch_state!(self, p => p.swap(i, j, dx))
     }
 
+    /// The input to offer for an exact-in swap of up to `dx` so that the pool takes all of
+    /// it: `dx` itself for every family except SPL Token Swap, whose program transfers only
+    /// the source amount its curve used ([`SplTokenSwap::exact_offer`]; the output for the
+    /// returned offer is at least the output for `dx`). A plan's swap step spends exactly its
+    /// `amount_in`, so it offers this amount and keeps the difference.
+    ///
+    /// # Errors
+    /// As [`Pool::swap`] for SPL Token Swap; `dx` above `u128` there.
+    pub fn exact_offer(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
+        match self {
+            Pool::SplTokenSwap(p) => {
+                pair(i, j)?;
+                let x = crate::math::wide::to_u128(&dx)
+                    .ok_or(PoolError::Math(crate::error::MathError::Overflow))?;
+                p.exact_offer(i, x).map(U256::from)
+            }
+            _ => Ok(dx),
+        }
+    }
+
+    /// [`Pool::exact_offer`] then [`Pool::swap`] of that offer: `(amount taken, output, state
+    /// after)`, with the amount taken at most `dx`.
+    ///
+    /// # Errors
+    /// As [`Pool::exact_offer`] and [`Pool::swap`].
+    pub fn swap_taken(
+        &self,
+        i: usize,
+        j: usize,
+        dx: U256,
+    ) -> Result<(U256, U256, Pool), PoolError> {
+        let x = self.exact_offer(i, j, dx)?;
+        let (out, next) = self.swap(i, j, x)?;
+        Ok((x, out, next))
+    }
+
     /// LP minted for depositing `amounts` (one per coin), and the state after.
     ///
     /// # Errors
@@ -208,7 +244,7 @@ impl Pool {
     }
 
     /// Coins of `i` returned for burning `lp` into that one coin (Curve
-    /// `remove_liquidity_one_coin`), and the state after.
+    /// `remove_liquidity_one_coin`, Saber `WithdrawOne`), and the state after.
     ///
     /// # Errors
     /// [`PoolError::Unsupported`] for families without one-coin withdrawal; otherwise what the
@@ -216,6 +252,7 @@ impl Pool {
     pub fn burn_one(&self, lp: U256, i: usize) -> Result<(U256, Pool), PoolError> {
         match self {
             Pool::StableSwap(p) => p.burn_one(lp, i).map(|(v, s)| (v, Pool::StableSwap(s))),
+            Pool::Saber(p) => p.burn_one(lp, i).map(|(v, s)| (v, Pool::Saber(s))),
             _ => Err(PoolError::Unsupported("one-coin withdrawal")),
         }
     }

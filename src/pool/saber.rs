@@ -568,6 +568,47 @@ impl SaberStableSwap {
         ))
     }
 
+    /// The program's one-coin withdrawal (`WithdrawOne`) of `lp` into coin `i`: the coin paid
+    /// and the pool after. `compute_withdraw_one` gives `dy` and its trade fee; the program then
+    /// takes the withdraw fee on `dy` (the user gets `dy` less it), and the admin's shares of
+    /// both fees leave the pool with the payment; the LP is burned.
+    ///
+    /// # Errors
+    /// As [`Self::withdraw_one`]; burning more than the supply; fee fractions that fail.
+    pub fn burn_one(&self, lp: U256, i: usize) -> Result<(U256, Self), PoolError> {
+        let lp = small(lp)?;
+        if lp > self.total_supply {
+            return Err(PoolError::BurnExceedsSupply);
+        }
+        let (dy, dy_fee) = self.withdraw_one(lp, i)?;
+        let f = &self.fees;
+        let withdraw_fee =
+            mul_div_imbalanced(dy, f.withdraw_fee_numerator, f.withdraw_fee_denominator)?;
+        let paid = dy.checked_sub(withdraw_fee).ok_or(UNDERFLOW)?;
+        let admin = mul_div_imbalanced(
+            dy_fee,
+            f.admin_trade_fee_numerator,
+            f.admin_trade_fee_denominator,
+        )?
+        .checked_add(mul_div_imbalanced(
+            withdraw_fee,
+            f.admin_withdraw_fee_numerator,
+            f.admin_withdraw_fee_denominator,
+        )?)
+        .ok_or(OVERFLOW)?;
+        let mut next = self.native;
+        let slot = next.get_mut(i).ok_or(PoolError::TokenIndex {
+            index: i,
+            n_coins: 2,
+        })?;
+        *slot = slot
+            .checked_sub(paid)
+            .and_then(|v| v.checked_sub(admin))
+            .ok_or(UNDERFLOW)?;
+        let supply = self.total_supply.checked_sub(lp).ok_or(UNDERFLOW)?;
+        Ok((U256::from(paid), self.with(next, supply)))
+    }
+
     /// Marginal rate of `i` into `j` at zero size, trade fee included (float, search only):
     /// the stable-swap slope at the current balances.
     #[must_use]

@@ -180,6 +180,29 @@ impl SplTokenSwap {
         })
     }
 
+    /// The largest offer at most `offered` found that the program takes whole: the program
+    /// transfers only `source_amount_swapped` from the user, so offering `offered` spends less
+    /// than `offered` when the curve's rounding leaves part of it unused. Offering the amount
+    /// taken pays at least as much (its fees are no higher, so its net input is no lower), and
+    /// repeating that reaches an offer whose `source_amount_swapped` is the offer itself.
+    ///
+    /// # Errors
+    /// As [`Self::swap_detailed`] on `offered` or on an offer on the way;
+    /// [`PoolError::InvalidState`] if no such offer is reached in 64 rounds.
+    pub fn exact_offer(&self, i: usize, offered: u128) -> Result<u128, PoolError> {
+        let mut x = offered;
+        for _ in 0..64 {
+            let taken = self.swap_detailed(i, x)?.source_amount_swapped;
+            if taken >= x {
+                return Ok(x);
+            }
+            x = taken;
+        }
+        Err(PoolError::InvalidState(
+            "SPL offer: no fully taken input within 64 rounds",
+        ))
+    }
+
     /// Output of `dx` of coin `i` into coin `j`.
     ///
     /// # Errors
@@ -303,36 +326,74 @@ impl SplTokenSwap {
         tokens.ceiling()?.to_imprecise()
     }
 
-    /// A deposit of one coin (`amounts` with exactly one non-zero entry): the program's
-    /// `DepositSingleTokenTypeExactAmountIn`, pool tokens from
-    /// [`Self::deposit_single_token_type`]; the whole amount enters the pool.
-    ///
-    /// Two coins at once are refused: the program deposits both coins for a requested number
-    /// of pool tokens (`deposit_all_token_types`), which is not a function of the amounts.
+    /// The program's `DepositAllTokenTypes` for the most pool tokens `amounts` (both coins) pay
+    /// for: `P = min_k floor(amounts[k] · supply / balance[k])`, and the coins it takes,
+    /// `pool_tokens_to_trading_tokens(P, ceiling)`. Returns `(P, coins taken)`; the coins
+    /// taken are at most `amounts`, and each is non-zero (the program refuses a zero one).
     ///
     /// # Errors
-    /// [`PoolError::Unsupported`] for two non-zero amounts; [`PoolError::InvalidState`] for
-    /// not two amounts; [`PoolError::InsufficientLiquidityMinted`] for zero pool tokens.
+    /// A zero supply or balance (the program's first deposit is not modelled), overflow,
+    /// [`PoolError::InsufficientLiquidityMinted`] when no pool token is paid for or a coin
+    /// would be zero.
+    pub fn deposit_all_token_types(
+        &self,
+        amounts: [u128; 2],
+    ) -> Result<(u128, [u128; 2]), PoolError> {
+        if self.total_supply == 0 || self.native.contains(&0) {
+            return Err(PoolError::InvalidState(
+                "SPL deposit of both coins into an empty pool",
+            ));
+        }
+        let mut pool_tokens = u128::MAX;
+        for (&a, &bal) in amounts.iter().zip(&self.native) {
+            let p = crate::math::mul_div(
+                U256::from(a),
+                U256::from(self.total_supply),
+                U256::from(bal),
+            )?;
+            pool_tokens = pool_tokens.min(to_u128(&p).unwrap_or(u128::MAX));
+        }
+        if pool_tokens == 0 {
+            return Err(PoolError::InsufficientLiquidityMinted);
+        }
+        let taken = self.pool_tokens_to_trading_tokens(pool_tokens, true)?;
+        if taken.contains(&0) || taken[0] > amounts[0] || taken[1] > amounts[1] {
+            return Err(PoolError::InsufficientLiquidityMinted);
+        }
+        Ok((pool_tokens, taken))
+    }
+
+    /// A deposit. One coin (`amounts` with one non-zero entry): the program's
+    /// `DepositSingleTokenTypeExactAmountIn`, pool tokens from
+    /// [`Self::deposit_single_token_type`], the whole amount entering the pool. Both coins:
+    /// `DepositAllTokenTypes` ([`Self::deposit_all_token_types`]), which takes exactly
+    /// `ceil(P · balance / supply)` of each coin for `P` pool tokens; `amounts` must be
+    /// exactly what it takes (a deposit step spends what the program transfers).
+    ///
+    /// # Errors
+    /// [`PoolError::InvalidState`] for not two amounts, or two amounts the program would not
+    /// take whole; [`PoolError::InsufficientLiquidityMinted`] for zero pool tokens; as
+    /// [`Self::deposit_all_token_types`].
     pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Self), PoolError> {
         let [a, b] = amounts else {
             return Err(PoolError::InvalidState("SPL deposit takes two amounts"));
         };
-        let (i, x) = match (a.is_zero(), b.is_zero()) {
-            (false, true) => (0, small(*a)?),
-            (true, false) => (1, small(*b)?),
-            (true, true) => return Err(PoolError::InsufficientInputAmount),
-            (false, false) => {
-                return Err(PoolError::Unsupported(
-                    "SPL Token Swap deposits one coin at a time",
-                ))
-            }
+        let (a, b) = (small(*a)?, small(*b)?);
+        let (minted, taken) = match (a, b) {
+            (0, 0) => return Err(PoolError::InsufficientInputAmount),
+            (x, 0) => (self.deposit_single_token_type(0, x)?, [x, 0]),
+            (0, x) => (self.deposit_single_token_type(1, x)?, [0, x]),
+            _ => self.deposit_all_token_types([a, b])?,
         };
-        let minted = self.deposit_single_token_type(i, x)?;
+        if taken != [a, b] {
+            return Err(PoolError::InvalidState(
+                "SPL deposit of both coins: the program takes ceil(P·balance/supply) of each, not these amounts",
+            ));
+        }
         if minted == 0 {
             return Err(PoolError::InsufficientLiquidityMinted);
         }
-        let mut next = self.native;
-        next[i] = add(next[i], x)?;
+        let next = [add(self.native[0], a)?, add(self.native[1], b)?];
         Ok((
             U256::from(minted),
             Self::new(next, add(self.total_supply, minted)?, self.fees),

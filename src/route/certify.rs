@@ -12,7 +12,8 @@
 //! With a hop limit the bound is over the plans within it: only the edges on some path of at
 //! most that many hops are priced.
 
-use super::model::Arb;
+use super::edges::EdgeHot;
+use super::model::{Arb, EdgeModel};
 use super::{allowed, Ctx, Local, BOUND_MARGIN, UNREACHED};
 use crate::snapshot::PoolKind;
 use alloc::vec;
@@ -29,12 +30,17 @@ const COLS_PER_ROUND: usize = 256;
 /// then the prices are simply less tight (the bound stays valid for any prices).
 const EXTENSION_PASSES: usize = 64;
 
+/// Gauss-Seidel passes of the rounding-slack easing (more than three gain little on the
+/// benchmark's graphs).
+const EASE_PASSES: usize = 3;
+
 /// A column is worth adding when its arbitrage exceeds this fraction of the dual value.
 const COLUMN_TOL: f64 = 1e-10;
 
 /// The whole-graph certificate at one set of working-set prices.
 pub(super) struct Certificate {
-    /// the bound on the request's objective (`+∞` when some price is not usable)
+    /// the bound on the request's objective (`+∞` when some price is not usable, or on a round
+    /// that adds columns)
     pub bound: f64,
     /// the prices of every token of the graph (0 for tokens with no bid into the outputs)
     pub nu: Vec<f64>,
@@ -62,8 +68,108 @@ impl Ctx<'_> {
         }
     }
 
-    /// The certificate at the working-set prices `nu_loc` (normalised or not).
-    pub(super) fn certify(&self, lc: &Local, nu_loc: &[f64], act: &[(usize, Arb)]) -> Certificate {
+    /// Move the price of each token that neither holds nor sells in the plan (not an input, an
+    /// output or a token the working set's flow passes through) inside the range where none of
+    /// its edges has arbitrage, to where the rounding slack of its edges is least. Any prices
+    /// give a valid bound; inside that range the arbitrage terms stay zero, so only the slack
+    /// changes. The slack of the edges of one token is convex and piecewise linear in its
+    /// price (the solidly fee floor has one kink per edge): a sweep over the kinks finds the
+    /// least. Two Gauss-Seidel passes over the tokens.
+    fn ease_rounding(&self, nu: &mut [f64], fixed: &[bool]) {
+        let mut kinks: Vec<(f64, f64)> = Vec::new();
+        for _ in 0..EASE_PASSES {
+            for t in 0..nu.len() {
+                let v = nu[t];
+                if fixed[t] || !(v > 0.0) || self.in_toks.iter().any(|x| x.index() == t) {
+                    continue;
+                }
+                if let Some(x) = self.least_slack_price(t, v, nu, &mut kinks) {
+                    nu[t] = x;
+                }
+            }
+        }
+    }
+
+    /// The price of token `t` (now `v`) with the least rounding slack on its edges, within the
+    /// range where none of them has arbitrage; `None` to keep `v` (some edge already has
+    /// arbitrage, or an edge into `t` comes from a token without a price).
+    fn least_slack_price(
+        &self,
+        t: usize,
+        v: f64,
+        nu: &[f64],
+        kinks: &mut Vec<(f64, f64)>,
+    ) -> Option<f64> {
+        let cache = self.graph.edge_cache();
+        let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
+        let mut slope = 0.0;
+        kinks.clear();
+        for a in cache.out_of(t) {
+            let k = a.edge as usize;
+            let vo = nu[a.tok as usize];
+            if !(vo > 0.0) || !self.priced(k) {
+                continue;
+            }
+            lo = lo.max(a.rate0 * vo);
+            let (e, ge) = (cache.hot().get(k)?, cache.edges().get(k)?);
+            let sh = slack_shape(e, &ge.m, vo, true);
+            slope += sh.slope;
+            kinks.extend(sh.kink);
+        }
+        for a in cache.in_of(t) {
+            let k = a.edge as usize;
+            if !self.priced(k) {
+                continue;
+            }
+            let vj = nu[a.tok as usize];
+            if !(vj > 0.0) {
+                return None;
+            }
+            hi = hi.min(vj / a.rate0);
+            let (e, ge) = (cache.hot().get(k)?, cache.edges().get(k)?);
+            let sh = slack_shape(e, &ge.m, vj, false);
+            slope += sh.slope;
+            kinks.extend(sh.kink);
+        }
+        if lo > v || hi < v {
+            return None;
+        }
+        // strictly inside, so that no edge turns profitable by a rounding of the test
+        let lo = v.min(lo * (1.0 + 1e-12));
+        let hi = v.max(hi * (1.0 - 1e-12));
+        kinks.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut x = lo;
+        for &(at, change) in kinks.iter() {
+            if at <= lo {
+                slope += change;
+                continue;
+            }
+            if slope >= 0.0 {
+                break;
+            }
+            if at >= hi {
+                x = hi;
+                slope = 0.0;
+                break;
+            }
+            x = at;
+            slope += change;
+        }
+        if slope < 0.0 {
+            x = hi;
+        }
+        (x.is_finite() && x > 0.0).then_some(x)
+    }
+
+    /// The certificate at the working-set prices `nu_loc` (normalised or not). The bound is
+    /// computed where no column is left to add or on the `last` round, else it is `+∞`.
+    pub(super) fn certify(
+        &self,
+        lc: &Local,
+        nu_loc: &[f64],
+        act: &[(usize, Arb)],
+        last: bool,
+    ) -> Certificate {
         let cache = self.graph.edge_cache();
         let n = self.graph.n_tokens();
         let mut nu = vec![0.0f64; n];
@@ -135,8 +241,7 @@ impl Ctx<'_> {
             core::mem::swap(&mut front, &mut next);
             next.clear();
         }
-        // price every edge: arbitrage where the zero-size rate beats the price ratio, and the
-        // integer rounding a swap can win against the float curve where a dust swap can pay
+        // price every edge: arbitrage where the zero-size rate beats the price ratio
         let cnu: f64 = lc.c.iter().zip(nu_loc).map(|(c, v)| c * v).sum();
         let mut g: f64 = self
             .prep
@@ -144,7 +249,6 @@ impl Ctx<'_> {
             .iter()
             .map(|(t, a)| nu[t.index()] * super::u256_to_f64(*a))
             .sum();
-        let mut slack = 0.0;
         let mut cols: Vec<(f64, usize)> = Vec::new();
         let mut valid = cnu > 0.0 && cnu.is_finite();
         let single_in = self.in_toks.len() == 1;
@@ -159,35 +263,6 @@ impl Ctx<'_> {
                 valid = false;
                 break;
             }
-            // integer rounding a swap can win against the float curve. A solidly fee rounded
-            // down: an input x is charged floor(f·x), so the output is at most the fee-free mid
-            // rate m times min(x, (1 − f)·x + 1); at the prices that is worth at most
-            // M = ν_out·m on an edge with arbitrage, and (M − ν_in)/f on one without (the
-            // best x is 1/f), nothing where M ≤ ν_in. A solidly stable or Curve output a unit
-            // or two above the float curve. x·y = k outputs are floors: nothing.
-            let fee_floor = || {
-                cache.edges().get(k).map_or(f64::INFINITY, |ge| {
-                    let big_m = ge.m.mid0() * vo;
-                    let f = ge.m.fee();
-                    if e.rate0 * vo > vi || !(f > 0.0) {
-                        big_m
-                    } else if big_m > vi {
-                        ((big_m - vi) / f).min(big_m)
-                    } else {
-                        0.0
-                    }
-                })
-            };
-            slack += match (e.kind, e.stable) {
-                (PoolKind::Solidly, false) => fee_floor(),
-                (PoolKind::Solidly, true) => fee_floor() + 2.0 * vo,
-                (PoolKind::Stableswap | PoolKind::SaberStableswap, _) => 2.0 * vo,
-                // chain 101: SPL's two fees floored (each < 1 input unit); Orca's step
-                // rounding (the fee and the price a unit either way)
-                (PoolKind::SplTokenSwap, _) => 2.0 * vi,
-                (PoolKind::OrcaWhirlpool, _) => vi + 2.0 * vo,
-                _ => 0.0,
-            };
             if !(e.rate0 * vo > vi) {
                 continue;
             }
@@ -210,11 +285,6 @@ impl Ctx<'_> {
                 cols.push((v, k));
             }
         }
-        let bound = if valid {
-            (g * (1.0 + BOUND_MARGIN) + slack) / cnu
-        } else {
-            f64::INFINITY
-        };
         // the most profitable columns, each with the bid chain of its output token
         let tol = COLUMN_TOL * g.abs();
         cols.retain(|(v, _)| *v > tol);
@@ -239,6 +309,194 @@ impl Ctx<'_> {
                 steps += 1;
             }
         }
+        // the bound, where this is the last round: with the prices eased, plus the integer
+        // rounding a swap can win against the float curve wherever a dust swap can pay
+        let bound = if !valid || !(add.is_empty() || last) {
+            f64::INFINITY
+        } else {
+            self.ease_rounding(&mut nu, &fixed);
+            let mut slack = 0.0;
+            for (k, e) in cache.hot().iter().enumerate() {
+                let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
+                if vo > 0.0 && vi > 0.0 && self.priced(k) {
+                    slack += rounding_slack(e, cache.edges().get(k).map(|ge| &ge.m), vi, vo);
+                }
+            }
+            (g * (1.0 + BOUND_MARGIN) + slack) / cnu
+        };
         Certificate { bound, nu, add }
+    }
+}
+
+/// Integer rounding a swap on edge `e` (model `m`) can win against its float curve, in value at
+/// input price `vi` and output price `vo`.
+///
+/// A solidly fee rounded down: an input x is charged floor(f·x), so the output is at most the
+/// fee-free mid rate m times min(x, (1 − f)·x + 1); at the prices that is worth at most
+/// M = ν_out·m on an edge with arbitrage, and (M − ν_in)/f on one without (the best x is 1/f),
+/// nothing where M ≤ ν_in. A solidly stable or Curve output a unit or two above the float curve.
+/// x·y = k outputs are floors: nothing. Chain 101: SPL's two fees floored (each < 1 input
+/// unit); Orca's step rounding (the fee and the price a unit either way).
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn rounding_slack(e: &EdgeHot, m: Option<&EdgeModel>, vi: f64, vo: f64) -> f64 {
+    let fee_floor = || {
+        m.map_or(f64::INFINITY, |m| {
+            let big_m = m.mid0() * vo;
+            let f = m.fee();
+            if e.rate0 * vo > vi || !(f > 0.0) {
+                big_m
+            } else if big_m > vi {
+                ((big_m - vi) / f).min(big_m)
+            } else {
+                0.0
+            }
+        })
+    };
+    match (e.kind, e.stable) {
+        (PoolKind::Solidly, false) => fee_floor(),
+        (PoolKind::Solidly, true) => fee_floor() + 2.0 * vo,
+        (PoolKind::Stableswap | PoolKind::SaberStableswap, _) => 2.0 * vo,
+        (PoolKind::SplTokenSwap, _) => 2.0 * vi,
+        (PoolKind::OrcaWhirlpool, _) => vi + 2.0 * vo,
+        _ => 0.0,
+    }
+}
+
+/// How [`rounding_slack`] of an edge changes with the price of one of its tokens, inside the
+/// range where the edge has no arbitrage: `slope` per unit of the price, and for a solidly
+/// fee floor the kink `(at, change)` where the fee term starts (in-edge) or ends (out-edge).
+struct SlackShape {
+    slope: f64,
+    kink: Option<(f64, f64)>,
+}
+
+/// The shape of edge `e`'s slack as a function of its input price (`out_edge`, the output price
+/// `other` fixed) or of its output price (the input price `other` fixed).
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn slack_shape(e: &EdgeHot, m: &EdgeModel, other: f64, out_edge: bool) -> SlackShape {
+    let (mid, f) = (m.mid0(), m.fee());
+    let stable_out = if out_edge { 0.0 } else { 2.0 };
+    let fee_floor = |slope: f64| {
+        if !(f > 0.0) {
+            // M = mid·ν_out, all of it
+            SlackShape {
+                slope: if out_edge { slope } else { slope + mid },
+                kink: None,
+            }
+        } else if out_edge {
+            // (M − ν_in)/f while ν_in < M: slope −1/f, ending at M
+            SlackShape {
+                slope: slope - 1.0 / f,
+                kink: Some((mid * other, 1.0 / f)),
+            }
+        } else {
+            // (mid·ν_out − ν_in)/f once ν_out > ν_in/mid
+            SlackShape {
+                slope,
+                kink: (mid > 0.0).then(|| (other / mid, mid / f)),
+            }
+        }
+    };
+    match (e.kind, e.stable) {
+        (PoolKind::Solidly, false) => fee_floor(0.0),
+        (PoolKind::Solidly, true) => fee_floor(stable_out),
+        (PoolKind::Stableswap | PoolKind::SaberStableswap, _) => SlackShape {
+            slope: stable_out,
+            kink: None,
+        },
+        (PoolKind::SplTokenSwap, _) => SlackShape {
+            slope: if out_edge { 2.0 } else { 0.0 },
+            kink: None,
+        },
+        (PoolKind::OrcaWhirlpool, _) => SlackShape {
+            slope: if out_edge { 1.0 } else { 2.0 },
+            kink: None,
+        },
+        _ => SlackShape {
+            slope: 0.0,
+            kink: None,
+        },
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use crate::units::{PoolId, TokenId};
+
+    /// The slack as a function of one price, its shape, and the prices to check it at.
+    type Side<'a> = (&'a dyn Fn(f64) -> f64, SlackShape, [f64; 3]);
+
+    fn hot(kind: PoolKind, stable: bool, rate0: f64) -> EdgeHot {
+        EdgeHot {
+            ti: TokenId(0),
+            to: TokenId(1),
+            pool: PoolId(0),
+            kind,
+            stable,
+            cheap_out: false,
+            rate0,
+        }
+    }
+
+    /// The slope and kink the easing sweeps over are those of the slack the bound adds: central
+    /// differences of [`rounding_slack`] at points of the no-arbitrage range, on both sides of
+    /// the kink, for every family and both ends of an edge.
+    #[test]
+    fn slack_shape_is_the_slope_of_the_slack() {
+        let kinds = [
+            (PoolKind::Solidly, false),
+            (PoolKind::Solidly, true),
+            (PoolKind::Stableswap, false),
+            (PoolKind::SplTokenSwap, false),
+            (PoolKind::OrcaWhirlpool, false),
+            (PoolKind::ConstantProduct, false),
+        ];
+        let pools = [
+            (1e12, 2e12, 0.997),
+            (5e20, 1e9, 0.9999),
+            (1e6, 1e18, 0.9995),
+        ];
+        let mut checked = 0;
+        for (kind, stable) in kinds {
+            for (ri, ro, g) in pools {
+                let m = EdgeModel::Cp { ri, ro, g };
+                let e = hot(kind, stable, m.rate0());
+                let (mid, f) = (m.mid0(), m.fee());
+                // the slack as a function of one price, the other held, its shape, the points
+                let (vo, vi) = (3.0, 2.0);
+                let sides: [Side<'_>; 2] = [
+                    // out-edge: the input price varies over [rate0·ν_out, ∞)
+                    (
+                        &|x| rounding_slack(&e, Some(&m), x, vo),
+                        slack_shape(&e, &m, vo, true),
+                        [1.0 - 0.75 * f, 1.0 - 0.25 * f, 1.5].map(|r| r * mid * vo),
+                    ),
+                    // in-edge: the output price varies over (0, ν_in/rate0]
+                    (
+                        &|x| rounding_slack(&e, Some(&m), vi, x),
+                        slack_shape(&e, &m, vi, false),
+                        [0.5, 1.0 + 0.25 * f, 1.0 + 0.75 * f].map(|r| r * vi / mid),
+                    ),
+                ];
+                for (slack, sh, points) in sides {
+                    for x in points {
+                        let h = x * f * 0.2;
+                        let (a, b) = (slack(x + h), slack(x - h));
+                        let num = (a - b) / (2.0 * h);
+                        let want = sh.slope + sh.kink.filter(|k| x > k.0).map_or(0.0, |k| k.1);
+                        // the pieces are linear: only float rounding of the two values differs
+                        let noise = 8.0 * f64::EPSILON * a.abs().max(b.abs()) / h;
+                        assert!(
+                            (num - want).abs() <= 1e-9 * (1.0 + want.abs()) + noise,
+                            "{kind:?} at {x}: {num} vs {want} (f {f})"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 6 * 3 * 6);
     }
 }

@@ -901,8 +901,8 @@ impl Ctx<'_> {
             }
             let du = Dual::new(lc.glob.len(), &lc.dedges, &lc.b, &lc.c);
             du.solve(&mut nu, &lc.order, &lc.is_out, 80);
-            let cert = self.certify(&lc, &nu, &du.eval(&nu).act);
             round += 1;
+            let cert = self.certify(&lc, &nu, &du.eval(&nu).act, round >= COLGEN_ROUNDS);
             if cert.add.is_empty() || round >= COLGEN_ROUNDS {
                 return (lc, nu, cert.bound);
             }
@@ -1219,6 +1219,17 @@ impl Ctx<'_> {
                     .unwrap_or(core::cmp::Ordering::Equal)
                     .then(a.cmp(b))
             });
+            // An SPL Token Swap leg may take less than it is offered (`Pool::exact_offer`):
+            // the remainder edge, which runs last and takes what the others leave, is the
+            // largest edge whose pool takes its whole offer, where there is one.
+            let takes_all = |k: &usize| {
+                self.graph
+                    .pool(self.edges[flows[*k].e].pool)
+                    .map_or(true, |p| !matches!(p.pool, Pool::SplTokenSwap(_)))
+            };
+            if let Some(p) = ks.iter().position(takes_all).filter(|p| *p > 0) {
+                ks[..=p].rotate_right(1);
+            }
             let kp = keep
                 .iter()
                 .find(|(x, _)| x.index() == t)
@@ -1257,7 +1268,7 @@ impl Ctx<'_> {
                     Some(p) => p,
                     None => &self.graph.pool(e.pool).ok_or(flows[k].e)?.pool,
                 };
-                let (o, next) = match cur.swap(e.i, e.j, a) {
+                let (taken, o, next) = match cur.swap_taken(e.i, e.j, a) {
                     Ok(x) => x,
                     // A split edge whose swap reverts (typically a sliver of a low-value token
                     // that rounds to no output) leaves its amount to the remainder edge, which
@@ -1268,6 +1279,17 @@ impl Ctx<'_> {
                     }
                     Err(_) => return Err(flows[k].e),
                 };
+                // What the pool does not take stays held: a split edge leaves it to the
+                // remainder edge; the remainder edge's is refunded (unless the token is an
+                // output, whose holding is its output).
+                let left = a.saturating_sub(taken);
+                let a = taken;
+                if is_rem && !is_output {
+                    // [`Ctx::finish`] lists it in the refunds from the steps
+                    hold[t] = hold[t].checked_sub(left).ok_or(flows[k].e)?;
+                } else {
+                    used = used.saturating_sub(left);
+                }
                 states.set(e.pool, next);
                 hold[t] = hold[t].checked_sub(a).ok_or(flows[k].e)?;
                 hold[e.to.index()] = hold[e.to.index()].checked_add(o).ok_or(flows[k].e)?;
@@ -1396,7 +1418,9 @@ impl Ctx<'_> {
                     None => return Ok(None),
                 },
             };
-            let Ok((o, next)) = cur.swap(e.i, e.j, a) else {
+            // an SPL Token Swap hop may take less than it is offered: the rest of the token is
+            // refunded ([`Ctx::finish`] lists it from the steps)
+            let Ok((taken, o, next)) = cur.swap_taken(e.i, e.j, a) else {
                 return Ok(None);
             };
             states.set(e.pool, next);
@@ -1404,7 +1428,7 @@ impl Ctx<'_> {
                 pool: e.pool,
                 token_in: e.ti,
                 token_out: e.to,
-                amount_in: a,
+                amount_in: taken,
                 amount_out: o,
             });
             a = o;
@@ -1427,7 +1451,7 @@ impl Ctx<'_> {
                 min_amount: math::mul_div(*a, keep_num, den)?,
             });
         }
-        let inputs = self
+        let inputs: Vec<TokenAmount> = self
             .prep
             .inputs
             .iter()
@@ -1436,6 +1460,8 @@ impl Ctx<'_> {
                 amount: *a,
             })
             .collect();
+        // what SPL Token Swap steps did not take of what they were offered
+        let refunds = crate::plan::unspent(self.graph, &inputs, &c.steps, &outputs)?;
         let in_value: f64 = self
             .prep
             .inputs
@@ -1453,7 +1479,7 @@ impl Ctx<'_> {
             inputs,
             steps: c.steps,
             outputs,
-            refunds: Vec::new(),
+            refunds,
             zap_fee: None,
             value: c.net,
             upper_bound: if ub.is_finite() { Some(ub) } else { None },

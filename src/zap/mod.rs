@@ -50,7 +50,7 @@
 //!    none on outputs, none on the rebalancing swap.
 //! 2. **Burns.** Every LP input (other than the target LP of a zap-in, which is passed through
 //!    to the output as it is) is burned proportionally ([`crate::plan::Step::Burn`]). A Curve
-//!    LP whose pool has exactly one coin the zap needs is instead withdrawn in that coin
+//!    or Saber LP whose pool has exactly one coin the zap needs is instead withdrawn in that coin
 //!    ([`crate::plan::Step::BurnOne`]) when that returns more of it than burning proportionally
 //!    and swapping the other coins into it through the same pool (compared exactly).
 //! 3. **Routing.** Tokens that are not coins of the target pool (zap-in) or not outputs
@@ -222,10 +222,19 @@ pub fn zap_in_pool(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Zap
     }
 }
 
-/// SPL Token Swap zap-in: the pool takes one coin at a time (a single-sided deposit, the
-/// trade fee on half of it). One coin: deposited as it is. Two coins: the better of swapping
-/// all of one into the other and depositing that (compared exactly); depositing each coin in
-/// its own step would mint more but is two mints, which a single-pool zap is not.
+/// SPL Token Swap zap-in, every amount from the program's own math:
+///
+/// * one coin: its single-sided deposit (`DepositSingleTokenTypeExactAmountIn`, the trade fee
+///   on half of it);
+/// * both coins, the most pool tokens of: the direct `DepositAllTokenTypes` of what is held
+///   (`P = min_k floor(h_k·T/r_k)`, the program taking `ceil(P·r_k/T)` of each coin); a swap of
+///   `s` of the coin in excess through the pool, then `DepositAllTokenTypes` (the first term of
+///   `P` falls with `s` and the second rises, so an integer bisection finds their crossing and
+///   a window around it is evaluated exactly, as for constant-product pools); and swapping all
+///   of one coin into the other, then its single-sided deposit. Ties keep the earlier of these.
+///
+/// Every swap offers what the program takes ([`Pool::exact_offer`]); what is not deposited is
+/// the leftover (refunded by a plan).
 fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
     let zero = || Amounts::from_slice(&[U256::zero(), U256::zero()]);
     let (a, b) = match amounts {
@@ -243,36 +252,145 @@ fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
         });
     }
     let mut best: Option<ZapIn> = None;
-    for (from, to, sell, keep) in [(1, 0, b, a), (0, 1, a, b)] {
-        let Ok((out, after)) = pool.swap(from, to, sell) else {
-            continue;
-        };
-        let mut deposit = zero();
-        let Some(total) = keep.checked_add(out) else {
-            continue;
-        };
-        if let Some(d) = deposit.get_mut(to) {
-            *d = total;
+    let mut consider = |z: Option<ZapIn>| {
+        if let Some(z) = z {
+            if best.as_ref().map_or(true, |b| z.minted > b.minted) {
+                best = Some(z);
+            }
         }
-        let Ok((minted, _)) = after.mint(&deposit) else {
-            continue;
-        };
-        if best.as_ref().map_or(true, |z| minted > z.minted) {
-            best = Some(ZapIn {
-                swap: Some(ZapSwap {
-                    from,
-                    to,
-                    amount_in: sell,
-                    amount_out: out,
-                }),
-                minted,
-                deposit,
-                leftover: zero(),
-                rebalance: Rebalance::Swapped,
-            });
+    };
+    consider(spl_deposit_all(pool, [a, b], None));
+    // the coin in excess at s = 0: the larger h_k / r_k
+    let r = pool.balances();
+    let (ra, rb) = (
+        r.first().copied().unwrap_or_default(),
+        r.get(1).copied().unwrap_or_default(),
+    );
+    let excess_a = crate::math::mul(a, rb)
+        .ok()
+        .zip(crate::math::mul(b, ra).ok())
+        .map_or(a > b, |(x, y)| x >= y);
+    let (from, to, held) = if excess_a { (0, 1, a) } else { (1, 0, b) };
+    let eval = |s: U256| spl_swap_then_deposit_all(pool, [a, b], from, to, s);
+    // bisection on "the sold coin still pays for at least as many pool tokens as the other"
+    let sold_ahead =
+        |z: &Option<(ZapIn, [U256; 2])>| z.as_ref().map_or(true, |(_, t)| t[0] >= t[1]);
+    let (mut lo, mut hi) = (U256::zero(), held);
+    while hi.saturating_sub(lo) > U256::one() {
+        #[allow(clippy::arithmetic_side_effects)] // a right shift cannot overflow
+        let mid = lo.saturating_add(hi.saturating_sub(lo) >> 1);
+        if sold_ahead(&eval(mid)) {
+            lo = mid;
+        } else {
+            hi = mid;
         }
     }
+    let mut s = lo.saturating_sub(U256::from(2u8));
+    let end = hi.saturating_add(U256::from(2u8)).min(held);
+    while s <= end {
+        consider(eval(s).map(|(z, _)| z));
+        s = s.saturating_add(U256::one());
+        if s.is_zero() {
+            break;
+        }
+    }
+    for (from, to, sell, keep) in [(1, 0, b, a), (0, 1, a, b)] {
+        consider(spl_swap_all_then_single(pool, from, to, sell, keep));
+    }
     best.ok_or(ZapError::NothingToMint)
+}
+
+/// `DepositAllTokenTypes` of `held` on `pool`, after the optional swap `sw`.
+fn spl_deposit_all(pool: &Pool, held: [U256; 2], sw: Option<ZapSwap>) -> Option<ZapIn> {
+    let deposit = spl_all_taken(pool, held)?;
+    let (minted, _) = pool.mint(&deposit).ok()?;
+    let leftover = Amounts::from_slice(&[
+        held[0].checked_sub(deposit[0])?,
+        held[1].checked_sub(deposit[1])?,
+    ]);
+    Some(ZapIn {
+        swap: sw,
+        minted,
+        deposit: Amounts::from_slice(&deposit),
+        leftover,
+        rebalance: if sw.is_some() {
+            Rebalance::Swapped
+        } else {
+            Rebalance::NotNeeded
+        },
+    })
+}
+
+/// The coins `DepositAllTokenTypes` takes from `held` (at most `held`).
+fn spl_all_taken(pool: &Pool, held: [U256; 2]) -> Option<[U256; 2]> {
+    let Pool::SplTokenSwap(p) = pool else {
+        return None;
+    };
+    let h = [
+        crate::math::wide::to_u128(&held[0])?,
+        crate::math::wide::to_u128(&held[1])?,
+    ];
+    let (_, t) = p.deposit_all_token_types(h).ok()?;
+    Some([U256::from(t[0]), U256::from(t[1])])
+}
+
+/// Swap `s` of coin `from` (what the program takes of it), then `DepositAllTokenTypes` of the
+/// holdings; with the deposit, the two terms of `P` (pool tokens each coin pays for:
+/// `floor(h·T/r)`, the sold coin's first), for the bisection.
+fn spl_swap_then_deposit_all(
+    pool: &Pool,
+    held: [U256; 2],
+    from: usize,
+    to: usize,
+    s: U256,
+) -> Option<(ZapIn, [U256; 2])> {
+    if s.is_zero() {
+        return None;
+    }
+    let (taken, out, after) = pool.swap_taken(from, to, s).ok()?;
+    let mut h = held;
+    h[from] = h[from].checked_sub(taken)?;
+    h[to] = h[to].checked_add(out)?;
+    let r = after.balances();
+    let t = after.total_supply();
+    let pays = |k: usize| crate::math::mul_div(h[k], t, *r.get(k)?).ok();
+    let terms = [pays(from)?, pays(to)?];
+    let sw = ZapSwap {
+        from,
+        to,
+        amount_in: taken,
+        amount_out: out,
+    };
+    Some((spl_deposit_all(&after, h, Some(sw))?, terms))
+}
+
+/// Swap all of `sell` of coin `from` into `to` (what the program takes of it), then the
+/// single-sided deposit of `to`.
+fn spl_swap_all_then_single(
+    pool: &Pool,
+    from: usize,
+    to: usize,
+    sell: U256,
+    keep: U256,
+) -> Option<ZapIn> {
+    let (taken, out, after) = pool.swap_taken(from, to, sell).ok()?;
+    let mut deposit = Amounts::from_slice(&[U256::zero(), U256::zero()]);
+    *deposit.get_mut(to)? = keep.checked_add(out)?;
+    let (minted, _) = after.mint(&deposit).ok()?;
+    let mut leftover = Amounts::from_slice(&[U256::zero(), U256::zero()]);
+    *leftover.get_mut(from)? = sell.checked_sub(taken)?;
+    Some(ZapIn {
+        swap: Some(ZapSwap {
+            from,
+            to,
+            amount_in: taken,
+            amount_out: out,
+        }),
+        minted,
+        deposit,
+        leftover,
+        rebalance: Rebalance::Swapped,
+    })
 }
 
 /// Parts per million of `part / whole` in floats, saturating; for the threshold decision only.

@@ -135,15 +135,15 @@ impl<'g> Ctx<'g> {
         Ok(())
     }
 
-    /// Burn `lp` of pool `p`: proportionally, or for a Curve pool by a one-coin withdrawal when
-    /// that returns more. When exactly one coin `w` of the pool is among `wanted` (the target
+    /// Burn `lp` of pool `p`: proportionally, or for a Curve or Saber pool by a one-coin
+    /// withdrawal when that returns more. When exactly one coin `w` of the pool is among `wanted` (the target
     /// coins of a zap-in, the outputs of a zap-out), the two are compared exactly: the one-coin
     /// withdrawal of `w` against the proportional burn followed by swapping the other coins into
     /// `w` through the same pool (which is what the zap would otherwise have to do at best).
     fn burn_best(&mut self, p: PoolId, lp: U256, wanted: &[TokenId]) -> Result<(), ZapError> {
         self.graph.lp_pool(p)?;
         let state = self.state(p)?;
-        if !matches!(state, Pool::StableSwap(_)) {
+        if !matches!(state, Pool::StableSwap(_) | Pool::Saber(_)) {
             return self.burn(p, lp);
         }
         let coins = self.coins(p)?;
@@ -186,7 +186,8 @@ impl<'g> Ctx<'g> {
         Ok(())
     }
 
-    /// Swap `amount_in` of `t_in` for `t_out` through pool `p`; the output.
+    /// Swap up to `amount_in` of `t_in` for `t_out` through pool `p` (all of it, except what
+    /// an SPL Token Swap pool would not take: [`Pool::exact_offer`]); the output.
     fn swap(
         &mut self,
         p: PoolId,
@@ -202,7 +203,9 @@ impl<'g> Ctx<'g> {
             .graph
             .coin_index(p, t_out)
             .ok_or(ZapError::UnknownToken(t_out.0))?;
-        let (out, after) = self.state(p)?.swap(i, j, amount_in)?;
+        // the pool takes `amount_in` whole except SPL Token Swap, offered what it takes; the
+        // rest stays held (a refund unless a later step uses it)
+        let (amount_in, out, after) = self.state(p)?.swap_taken(i, j, amount_in)?;
         self.debit(t_in, amount_in)?;
         self.credit(t_out, out)?;
         self.steps.push(Step::Swap {

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use swapzap::pool::saber::{SaberAmp, SaberFees, SaberStableSwap};
 use swapzap::pool::spl_token_swap::{SplFees, SplTokenSwap};
-use swapzap::pool::whirlpool::{OrcaTick, OrcaTickArray, Whirlpool, WhirlpoolState};
+use swapzap::pool::whirlpool::Whirlpool;
 use swapzap::U256;
 
 fn amount64() -> impl Strategy<Value = u64> {
@@ -17,7 +17,8 @@ fn amount64() -> impl Strategy<Value = u64> {
     ]
 }
 
-fn frac() -> impl Strategy<Value = (u64, u64)> {
+/// Fee fractions: zero, zero denominators, whole, typical, arbitrary.
+pub fn frac() -> impl Strategy<Value = (u64, u64)> {
     prop_oneof![
         Just((0u64, 0u64)),
         Just((1, 0)),
@@ -82,7 +83,8 @@ fn saber_pool() -> impl Strategy<Value = SaberStableSwap> {
         })
 }
 
-/// A whirlpool with `k` positions around a random tick, 5 arrays.
+/// A whirlpool with `k` positions around a random tick, 5 arrays
+/// ([`super::props_101_extremes::build_whirlpool`]).
 fn whirlpool() -> impl Strategy<Value = Whirlpool> {
     (
         -400_000i32..400_000,
@@ -91,49 +93,11 @@ fn whirlpool() -> impl Strategy<Value = Whirlpool> {
         prop_oneof![Just(0u16), Just(500), Just(3000), Just(65_535)],
     )
         .prop_filter_map("in range", |(t, sp, pos, fee)| {
-            let span = 88 * i32::from(sp);
-            let s0 = t.div_euclid(span) * span;
-            let starts: Vec<i32> = (-2..=2).map(|k| s0 + k * span).collect();
-            let (lo, hi) = (starts[0].max(-443_636), starts[4] + span - 1);
-            let spi = i32::from(sp);
-            let mut ticks = std::collections::BTreeMap::<i32, i128>::new();
-            let mut l = 0u128;
-            for (dl, du, m, sh) in pos {
-                let tl = (t.div_euclid(spi) - dl as i32) * spi;
-                let tu = (t.div_euclid(spi) + du as i32) * spi;
-                if tl < lo || tu > hi.min(443_636) {
-                    continue;
-                }
-                let liq = u128::from(m >> sh).max(1);
-                *ticks.entry(tl).or_default() += liq as i128;
-                *ticks.entry(tu).or_default() -= liq as i128;
-                l += liq;
-            }
-            let sqrt = swapzap::pool::whirlpool::tick_index_to_sqrt_price(t).ok()? + 1;
-            let arrays: Vec<OrcaTickArray> = starts
-                .iter()
-                .map(|&s| OrcaTickArray {
-                    start_tick_index: s,
-                    ticks: ticks
-                        .range(s..s + span)
-                        .filter(|(_, n)| **n != 0)
-                        .map(|(&index, &n)| OrcaTick {
-                            index,
-                            liquidity_net: n,
-                            liquidity_gross: n.unsigned_abs(),
-                        })
-                        .collect(),
-                })
+            let pos: Vec<(u32, u32, u128)> = pos
+                .into_iter()
+                .map(|(dl, du, m, sh)| (dl, du, u128::from(m >> sh).max(1)))
                 .collect();
-            let state = WhirlpoolState {
-                sqrt_price: sqrt,
-                tick_current_index: t,
-                liquidity: l,
-                fee_rate: fee,
-                protocol_fee_rate: 0,
-                tick_spacing: sp,
-            };
-            Whirlpool::new(state, &arrays).ok()
+            super::props_101_extremes::build_whirlpool(t, sp, &pos, fee, 5).map(|(w, _, _)| w)
         })
 }
 

@@ -59,7 +59,9 @@ pub fn results() -> Value {
 /// optimum T (an upper bound itself): never below the reference's feasible value `T_lower`,
 /// within 1e-9 below T, and above it only by the 1e-7 float margin and the integer-rounding
 /// slack (about a unit of the input token per solidly direction a dust swap could exploit),
-/// so within 2e-6. Each quoted plan's own gap (bound over value) is within 2e-6 too.
+/// so within 2e-6. Each quoted plan's own gap (bound over value) is within 1e-6 (the
+/// certified-routing target; pub-11 was at 1.21e-6 before the certificate eased the prices of
+/// the tokens its plan does not pass through).
 #[test]
 fn dual_bound_matches_reference_optimum() {
     let res = results();
@@ -81,7 +83,7 @@ fn dual_bound_matches_reference_optimum() {
             inst.name, r, dt
         );
         if inst.kind != "multi_output"
-            && !(r > 1.0 - 1e-9 && r < 1.0 + 2e-6 && b >= t_lower && (0.0..2e-6).contains(&gap))
+            && !(r > 1.0 - 1e-9 && r < 1.0 + 2e-6 && b >= t_lower && (0.0..1e-6).contains(&gap))
         {
             bad.push((inst.name.clone(), r, gap));
         }
@@ -624,13 +626,18 @@ fn dual_reactivates_a_stranded_input() {
 }
 
 /// Every bench request on the generated 800- and 2000-pool markets: the plan verifies and is
-/// within 1e-4 of its own bound (the bound's integer-rounding allowance reaches about 5e-5 on
-/// these graphs). Regression: at a dual point where a token's outflows fell below the flow
-/// threshold while its inflows did not, the amount was stranded there; the recovery dropped
-/// edge after edge and fell back to the single path (0.996 of the bound). Flows into such dead
-/// ends are now pruned before the exact propagation.
+/// within 1e-5 of its own bound, and two thirds of them within 1e-6. The bound's
+/// integer-rounding allowance (about a unit of the input token per solidly direction where a
+/// dust swap pays no fee) reached 7e-6 on these graphs while the prices of the tokens the plan
+/// does not pass through stayed at their bids (7 of the 24 2000-pool requests within 1e-6);
+/// with those prices eased inside their no-arbitrage range it is 17 of 24. Regression: at a dual
+/// point where a token's outflows fell below the flow threshold while its inflows did not, the
+/// amount was stranded there; the recovery dropped edge after edge and fell back to the single
+/// path (0.996 of the bound). Flows into such dead ends are now pruned before the exact
+/// propagation.
 #[test]
 fn generated_markets_reach_their_bound() {
+    let mut gaps = Vec::new();
     for (t, p) in [(120usize, 800usize), (300, 2000)] {
         let (g, m) = small_market(1000 + p as u64, t, p);
         for (k, req) in route_gen::bench_requests(&m, t, p as u64)
@@ -640,14 +647,21 @@ fn generated_markets_reach_their_bound() {
             let plan = route::quote(&g, req).unwrap();
             plan.verify(&g).unwrap();
             let b = plan.upper_bound.unwrap();
+            let gap = plan.bound_gap().unwrap();
             assert!(
-                plan.value >= (1.0 - 1e-4) * b && plan.value <= b,
-                "{p} pools, request {k}: value {} bound {b} ratio {}",
+                plan.value <= b && (0.0..=1e-5).contains(&gap),
+                "{p} pools, request {k}: value {} bound {b} gap {gap:e}",
                 plan.value,
-                plan.value / b
             );
+            gaps.push(gap);
         }
     }
+    let within = gaps.iter().filter(|g| **g <= 1e-6).count();
+    assert!(
+        3 * within >= 2 * gaps.len(),
+        "{within} of {} within 1e-6: {gaps:?}",
+        gaps.len()
+    );
 }
 
 /// Every edge model's output is at most its zero-size rate times the input (concave with that
