@@ -498,21 +498,9 @@ fn zap_outs_on_the_routing_instances_meet_their_shares() {
                 planned_n += 1;
                 let want = PlanRequest::zap(&inputs, &outputs, &opts);
                 let props = [w.0 as f64 / w.1 as f64, (w.1 - w.0) as f64 / w.1 as f64];
-                let prices = zap_out_prices(&g, &outputs, &opts).unwrap();
-                let values: Vec<f64> = plan
-                    .outputs
-                    .iter()
-                    .zip(&prices)
-                    .map(|(o, p)| f(o.amount) * p)
-                    .collect();
-                let total: f64 = values.iter().sum();
-                let gap = values
-                    .iter()
-                    .zip(&props)
-                    .map(|(v, w)| (v / total - w).abs())
-                    .fold(0.0, f64::max);
+                let (gap, unit) = share_gap(&g, &plan, &props);
                 worst = worst.max(gap);
-                if gap > 1e-6 + prices.iter().map(|p| p / total).fold(0.0, f64::max) {
+                if gap > 1e-6 + unit {
                     above_1e6 += 1;
                 }
                 if let Err(e) = plan.verify_request(&g, &want) {
