@@ -18,19 +18,13 @@
 )]
 #![allow(clippy::print_stderr)]
 
+#[macro_use]
 #[path = "common/cli.rs"]
 mod cli;
 
 use cli::human;
 use std::collections::BTreeMap;
-use std::io::Write as _;
 
-/// `println!` that ignores a closed stdout (`quote | head` must not panic).
-macro_rules! out {
-    ($($t:tt)*) => {{
-        let _ = writeln!(std::io::stdout().lock(), $($t)*);
-    }};
-}
 use std::process::ExitCode;
 use std::time::Instant;
 use swapzap::graph::PoolGraph;
@@ -61,14 +55,14 @@ fn usage(ok: bool) -> ExitCode {
         out!("{USAGE}");
         ExitCode::SUCCESS
     } else {
-        eprintln!("{USAGE}");
+        warn!("{USAGE}");
         ExitCode::from(2)
     }
 }
 
 /// Print a library error with its code, class and the spec's remedies; exit code 1.
 fn report(what: &str, e: &swapzap::Error) -> ExitCode {
-    eprintln!("{what}:");
+    warn!("{what}:");
     cli::report(&cli::Fail::Typed(e.clone()))
 }
 
@@ -127,7 +121,7 @@ fn main() -> ExitCode {
     let snap: Snapshot = match serde_json::from_value(snap_v) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: snapshot: {e}");
+            warn!("error: snapshot: {e}");
             return ExitCode::from(1);
         }
     };
@@ -144,14 +138,14 @@ fn main() -> ExitCode {
     let graph = match PoolGraph::from_snapshot(&snap) {
         Ok(g) => g,
         Err(e) => {
-            eprintln!("error: snapshot: {e}");
+            warn!("error: snapshot: {e}");
             return ExitCode::from(1);
         }
     };
     let graph_time = t_graph.elapsed();
     if let Ok(valid) = body.validate(&graph.sources()) {
         if swapzap::zap::is_zap_body(&graph, &valid) {
-            eprintln!(
+            warn!(
                 "error: this body names an LP token: it is a zap; use the zap tool \
                  (cargo run --release --example zap -- --snapshot FILE --request FILE)"
             );
@@ -176,7 +170,7 @@ fn main() -> ExitCode {
     };
     let quote_time = t0.elapsed();
     if let Err(e) = plan.verify(&graph) {
-        eprintln!("error: plan does not verify: {e}");
+        warn!("error: plan does not verify: {e}");
         return ExitCode::from(1);
     }
     if json {

@@ -78,7 +78,7 @@ fn main() -> ExitCode {
         }
         if a == "--sources" {
             let Some(list) = args.next() else {
-                eprintln!("--sources needs a comma-separated list");
+                warn!("--sources needs a comma-separated list");
                 return ExitCode::from(1);
             };
             sources = list.split(',').map(str::to_string).collect();
@@ -87,13 +87,13 @@ fn main() -> ExitCode {
         }
     }
     let Some(path) = path else {
-        eprintln!("{USAGE}");
+        warn!("{USAGE}");
         return ExitCode::from(1);
     };
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {path}: {e}");
+            warn!("error: {path}: {e}");
             return ExitCode::from(1);
         }
     };

@@ -39,7 +39,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if args.is_empty() {
-        eprintln!("{USAGE}");
+        warn!("{USAGE}");
         return ExitCode::from(1);
     }
     match run(&args) {

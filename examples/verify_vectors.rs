@@ -32,6 +32,9 @@
     clippy::print_stderr
 )]
 
+#[macro_use]
+#[path = "common/cli.rs"]
+mod cli;
 #[path = "common/vectors/mod.rs"]
 mod vectors;
 #[path = "common/zapvec.rs"]
@@ -77,22 +80,22 @@ fn main() -> ExitCode {
             "--results" => match it.next() {
                 Some(f) => results_path = Some(f),
                 None => {
-                    eprintln!("--results needs a file name");
+                    warn!("--results needs a file name");
                     return ExitCode::from(2);
                 }
             },
             "--baselines" => baselines = true,
             "-h" | "--help" => {
-                println!("{USAGE}");
-                println!("Checks pool-operation vectors (../shared/vectors) and zap-in vectors (../shared/zap),");
-                println!("detected by content: a line per file, `N passed, M failed`, exit 1 on a failure.");
+                out!("{USAGE}");
+                out!("Checks pool-operation vectors (../shared/vectors) and zap-in vectors (../shared/zap),");
+                out!("detected by content: a line per file, `N passed, M failed`, exit 1 on a failure.");
                 return ExitCode::SUCCESS;
             }
             _ => args.push(a),
         }
     }
     if args.is_empty() {
-        eprintln!("{USAGE}");
+        warn!("{USAGE}");
         return ExitCode::from(2);
     }
     let mut results = String::new();
@@ -102,7 +105,7 @@ fn main() -> ExitCode {
     let mut files = Vec::new();
     for a in &args {
         if let Err(e) = collect(Path::new(a), &mut files) {
-            eprintln!("{a}: {e}");
+            warn!("{a}: {e}");
             return ExitCode::from(2);
         }
     }
@@ -111,7 +114,7 @@ fn main() -> ExitCode {
         let text = match std::fs::read_to_string(f) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("{}: {e}", f.display());
+                warn!("{}: {e}", f.display());
                 failed += 1;
                 continue;
             }
@@ -150,25 +153,25 @@ fn main() -> ExitCode {
             }
         }
         match first_failure {
-            None => println!("{}: {p} passed, {m} failed", f.display()),
-            Some(e) => println!("{}: {p} passed, {m} failed (first: {e})", f.display()),
+            None => out!("{}: {p} passed, {m} failed", f.display()),
+            Some(e) => out!("{}: {p} passed, {m} failed (first: {e})", f.display()),
         }
         passed += p;
         failed += m;
     }
     if !zap_tally.families.is_empty() {
-        print!("zap vectors by family:\n{}", zap_tally.summary());
+        cli::emit(&format!("zap vectors by family:\n{}", zap_tally.summary()));
     }
     if baselines && !zap_records.is_empty() {
-        println!("{}", zapvec::baseline_table(&zap_records, &zap_outcomes));
+        out!("{}", zapvec::baseline_table(&zap_records, &zap_outcomes));
     }
     if let Some(path) = results_path {
         if let Err(e) = std::fs::write(&path, &results) {
-            eprintln!("{path}: {e}");
+            warn!("{path}: {e}");
             return ExitCode::from(2);
         }
     }
-    println!("{passed} passed, {failed} failed");
+    out!("{passed} passed, {failed} failed");
     if failed == 0 && passed > 0 {
         ExitCode::SUCCESS
     } else {

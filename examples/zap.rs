@@ -49,7 +49,7 @@ fn main() -> ExitCode {
         Err(f) => {
             let code = report(&f);
             if let Fail::Typed(Error::Zap(ZapError::NotAZap)) = f {
-                eprintln!("  this body is a plain swap: run the quote example on it");
+                warn!("  this body is a plain swap: run the quote example on it");
             }
             code
         }
@@ -188,6 +188,9 @@ fn table(g: &PoolGraph, req: &swapzap::request::Request, z: &swapzap::zap::ZapPl
         });
         let what = match (rb, swap) {
             (Rebalance::Swapped, Some(s)) => format!("swapped {s} in the target pool"),
+            (Rebalance::NotWorthGas { gain }, _) => format!(
+                "skipped: it would add {gain} LP base units, worth less than its gas (refunded)"
+            ),
             (Rebalance::BelowThreshold { wasted_ppm }, _) => format!(
                 "skipped: the imbalance wastes {wasted_ppm} ppm, below the threshold (refunded)"
             ),
@@ -207,6 +210,20 @@ fn table(g: &PoolGraph, req: &swapzap::request::Request, z: &swapzap::zap::ZapPl
             amount(g, r.token, r.amount)
         );
     }
+    match (z.kind, plan.upper_bound, plan.outputs.first()) {
+        (ZapKind::In, Some(b), Some(o)) => say!(
+            out,
+            "bound:     no zap can mint more than {} LP (this plan: {}, gap {:.2e})",
+            human_f(b),
+            o.amount,
+            plan.bound_gap().unwrap_or(0.0)
+        ),
+        (ZapKind::In, None, _) => say!(
+            out,
+            "bound:     none (inputs other than the target's coins: their routes are not bounded)"
+        ),
+        _ => {}
+    }
     if plan.gas_units > 0 {
         say!(out, "gas:       {} units", plan.gas_units);
     }
@@ -215,4 +232,13 @@ fn table(g: &PoolGraph, req: &swapzap::request::Request, z: &swapzap::zap::ZapPl
         plan.steps.len()
     );
     out
+}
+
+/// A float LP amount in base units, as an integer (the bound is a float for information).
+fn human_f(b: f64) -> String {
+    if b.is_finite() && b < 1e30 {
+        format!("{b:.0}")
+    } else {
+        format!("{b:e}")
+    }
 }

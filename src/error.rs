@@ -865,6 +865,8 @@ pub enum PlanField {
     Slippage,
     /// `excluded`
     Excluded,
+    /// the outputs' value shares against the requested proportions
+    Proportions,
 }
 
 impl fmt::Display for PlanField {
@@ -881,6 +883,7 @@ impl fmt::Display for PlanField {
             Self::UpperBound => "upper_bound",
             Self::Slippage => "slippage",
             Self::Excluded => "excluded",
+            Self::Proportions => "proportions",
         })
     }
 }

@@ -17,12 +17,39 @@ macro_rules! say {
     }};
 }
 
-/// Write `text` to stdout; a closed pipe (`| head`) is not an error of the example and does
-/// not panic.
+/// `println!` through [`emit`]: a closed stdout ends the example quietly instead of panicking.
+#[allow(unused_macros)]
+macro_rules! out {
+    ($($t:tt)*) => {{
+        crate::cli::emit(&format!("{}\n", format_args!($($t)*)));
+    }};
+}
+
+/// `eprintln!` that ignores a closed stderr (never panics).
+#[allow(unused_macros)]
+macro_rules! warn {
+    ($($t:tt)*) => {{
+        crate::cli::emit_err(&format!("{}\n", format_args!($($t)*)));
+    }};
+}
+
+/// Write `text` to stdout. A closed pipe (`| head`) is not an error of the example: the
+/// reader has what it wanted, so the example exits at once with status 0 and no message
+/// (instead of `println!`'s panic); other write errors are ignored.
 pub fn emit(text: &str) {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+    }
+}
+
+/// Write `text` to stderr, ignoring a closed stderr.
+pub fn emit_err(text: &str) {
+    use std::io::Write as _;
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 use swapzap::graph::PoolGraph;
 use swapzap::plan::{Plan, Step};
@@ -49,7 +76,7 @@ impl<E: Into<Error>> From<E> for Fail {
 pub fn report(f: &Fail) -> ExitCode {
     match f {
         Fail::Typed(e) => {
-            eprintln!(
+            warn!(
                 "error {} [{}, HTTP {}]: {e}",
                 e.code(),
                 e.class(),
@@ -58,18 +85,18 @@ pub fn report(f: &Fail) -> ExitCode {
             // the error's own remedy, else the class's general ones (for dust, "try a
             // smaller amount" would be wrong)
             match e.remedy() {
-                Some(r) => eprintln!("  remedy: {r}"),
+                Some(r) => warn!("  remedy: {r}"),
                 None => {
                     for s in e.class().suggestions() {
-                        eprintln!("  remedy: {s}");
+                        warn!("  remedy: {s}");
                     }
                 }
             }
             if e.class() == swapzap::ErrorClass::Retryable {
-                eprintln!("  remedy: retry with exponential backoff and jitter");
+                warn!("  remedy: retry with exponential backoff and jitter");
             }
         }
-        Fail::Plain(m) => eprintln!("error: {m}"),
+        Fail::Plain(m) => warn!("error: {m}"),
     }
     ExitCode::from(1)
 }

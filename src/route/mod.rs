@@ -65,6 +65,8 @@ pub mod cl_model;
 pub(crate) mod dual;
 pub(crate) mod edges;
 mod exact_out;
+mod mid;
+pub use mid::output_mid_prices;
 mod gas;
 pub use exact_out::EXACT_OUT_PRECISION;
 pub use gas::GAS_HOP_CAPS;

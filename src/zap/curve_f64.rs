@@ -275,26 +275,3 @@ pub(super) fn refine(md: &Model, a: &[f64], i: usize, j: usize, lo: f64, hi: f64
         (x2, f2)
     }
 }
-
-/// The largest relative change of the direct mint from one raw unit more of any coin, or from
-/// one LP unit: the size of the integer rounding noise of `minted(s)`.
-pub(super) fn unit_sensitivity(md: &Model, a: &[f64], direct: f64) -> f64 {
-    if direct <= 0.0 {
-        return 1.0;
-    }
-    let mut worst = 1.0 / direct;
-    let mut b: SmallVec<[f64; 8]> = a.iter().copied().collect();
-    for k in 0..b.len() {
-        if let Some(x) = b.get_mut(k) {
-            *x += 1.0;
-        }
-        let d = fabs(md.minted(&b, 0, 0, 0.0) - direct) / direct;
-        if let Some(x) = b.get_mut(k) {
-            *x -= 1.0;
-        }
-        if d > worst {
-            worst = d;
-        }
-    }
-    worst
-}

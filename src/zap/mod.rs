@@ -59,6 +59,9 @@
 //!    balances, corrected for target coins the user already holds. A zap-out routes them into
 //!    the outputs by the proportions; output tokens the burns already delivered count toward
 //!    their share, and any excess of them is routed into the other outputs.
+//!    With several outputs the split is then solved on exact re-simulations so that the
+//!    outputs' value shares at the documented prices ([`zap_out_prices`]: the router's mid
+//!    prices on the snapshot's states) are the proportions to 1e-6 where integer amounts allow.
 //! 4. **Mint** (zap-in). [`zap_in_pool`] on the target's state after the routing: the
 //!    optimal rebalancing swap through the target pool, then [`crate::plan::Step::Mint`] of
 //!    the least amounts that mint the most LP.
@@ -68,13 +71,17 @@
 //! threshold, the unmatched surplus the plan chose not to swap ([`ZapInPlan::rebalance`] says
 //! which).
 
+pub mod bound;
 mod curve;
 mod curve_f64;
 mod multi;
 mod spec;
 mod two;
 
-pub use multi::{lp_to_lp, zap_in, zap_out, ZapInPlan, ZapOptions, MAX_ZAP_FEE_BPS, ZAP_FEE_BPS};
+pub use bound::mint_upper_bound;
+pub use multi::{
+    lp_to_lp, zap_in, zap_out, zap_out_prices, ZapInPlan, ZapOptions, MAX_ZAP_FEE_BPS, ZAP_FEE_BPS,
+};
 pub use spec::{is_zap_body, options_for, zap_request, zap_shape, ZapKind, ZapPlan, ZapShape};
 
 use crate::error::ZapError;
@@ -195,6 +202,13 @@ pub enum Rebalance {
     BelowThreshold {
         /// the unminted value of the direct deposit, in parts per million of the input value
         wasted_ppm: u32,
+    },
+    /// Under a gas model (plan-level zap-in): the swap would mint `gain` more LP, worth less
+    /// than its gas cost (`gas units × gas price`, the price in LP base units per gas unit),
+    /// so the plan deposits without it and refunds the surplus.
+    NotWorthGas {
+        /// LP the swap would have added
+        gain: U256,
     },
 }
 

@@ -450,6 +450,7 @@ pub fn zap_in(
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
     let coins = ctx.coins(target)?;
+    let bound = zap_in_bound(&ctx, target, lp_out, &coins)?;
     // Burn every LP input but the target's own.
     for (t, a) in ctx.holdings() {
         if t == lp_out {
@@ -496,7 +497,7 @@ pub fn zap_in(
         refunds,
         zap_fee,
         value: net_of_gas(graph, out_amount, gas_units, opts),
-        upper_bound: None,
+        upper_bound: bound,
         price_impact: 0.0,
         gas_units,
         slippage: opts.slippage,
@@ -512,6 +513,33 @@ pub fn zap_in(
     })
 }
 
+/// The plan-level bound of a zap-in whose holdings (after the fee) are only coins of the
+/// target pool and its own LP: the LP held plus [`super::mint_upper_bound`] of the coins on the
+/// target's snapshot state (every plan of such a request is an optional swap through the target
+/// and one mint, see [`super::bound`]). `None` when other tokens or LP tokens are held (their
+/// value in the target's coins would need a bound on the routes) or the pool has no bound.
+fn zap_in_bound(
+    ctx: &Ctx<'_>,
+    target: PoolId,
+    lp_out: TokenId,
+    coins: &[TokenId],
+) -> Result<Option<f64>, ZapError> {
+    if ctx
+        .holdings()
+        .iter()
+        .any(|(t, _)| *t != lp_out && !coins.contains(t))
+    {
+        return Ok(None);
+    }
+    let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
+    let lp = super::to_f64(ctx.held(lp_out));
+    if amounts.iter().all(U256::is_zero) {
+        return Ok(Some(lp));
+    }
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    Ok(super::mint_upper_bound(ctx.state(target)?, &amounts).map(|b| b + lp))
+}
+
 /// The target pool's optimal swap and mint on the holdings `amounts` of its coins.
 fn final_mint(
     ctx: &mut Ctx<'_>,
@@ -522,7 +550,14 @@ fn final_mint(
     opts: &ZapOptions,
 ) -> Result<(U256, Rebalance), ZapError> {
     let state = ctx.state(target)?.clone();
-    let z = zap_in_pool(&state, amounts, &opts.config)?;
+    let z = without_swap_if_gas_exceeds_gain(
+        ctx.graph,
+        target,
+        &state,
+        amounts,
+        opts,
+        zap_in_pool(&state, amounts, &opts.config)?,
+    );
     if let Some(sw) = z.swap {
         let (ti, to) = (
             *coins
@@ -555,6 +590,45 @@ fn final_mint(
     });
     ctx.states.insert(target, after);
     Ok((minted, z.rebalance))
+}
+
+/// Under a priced gas model, the optimum's rebalancing swap is kept only when the LP it adds
+/// is worth more than its gas (`units(target kind) × gas price`, the price being in base units
+/// of the output, here the LP): otherwise the plan without the swap (the direct deposit, the
+/// surplus refunded) nets more.
+fn without_swap_if_gas_exceeds_gain(
+    graph: &PoolGraph,
+    target: PoolId,
+    state: &Pool,
+    amounts: &[U256],
+    opts: &ZapOptions,
+    z: super::ZapIn,
+) -> super::ZapIn {
+    let (Some(price), Some(gm), Some(_)) = (gas_price_of(graph, opts), opts.gas, z.swap) else {
+        return z;
+    };
+    let Some(kind) = graph.pool(target).map(|p| p.kind) else {
+        return z;
+    };
+    let no_swap = ZapConfig {
+        surplus_threshold_ppm: super::MAX_SURPLUS_THRESHOLD_PPM,
+        ..opts.config
+    };
+    let Ok(mut direct) = zap_in_pool(state, amounts, &no_swap) else {
+        return z;
+    };
+    if direct.swap.is_some() || direct.minted.is_zero() {
+        return z;
+    }
+    let gain = z.minted.saturating_sub(direct.minted);
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+    let cost = gm.units(kind) as f64 * price;
+    if super::to_f64(gain) < cost {
+        direct.rebalance = Rebalance::NotWorthGas { gain };
+        direct
+    } else {
+        z
+    }
 }
 
 /// Route `external` holdings into the target's coins: split by the value shares of the pool's
@@ -650,16 +724,18 @@ fn ratio_gap(a: Ratio<u64>, b: Ratio<u64>) -> f64 {
 ///
 /// Each LP input is burned (proportionally, or in one coin where that gives more); every
 /// holding that is not an output token is then routed into the outputs with the given
-/// proportions. When the burns already deliver output tokens, the split is corrected so that
-/// the outputs' values follow the proportions at the router's mid prices: held outputs above
-/// their share are routed into the outputs below it.
+/// proportions. With several outputs the split is then solved (see `solve_split`) so that the
+/// outputs' value shares at [`zap_out_prices`] (the router's mid prices on the snapshot's
+/// states, before any step) are the proportions to within 1e-6 where integer amounts allow:
+/// held outputs above their share are sold into the outputs below it.
 ///
 /// # Errors
 /// [`ZapError::BadOption`] for an option beyond its range ([`ZapOptions::check`]);
 /// [`ZapError::Proportions`] when the proportions are empty, zero, repeated or do not sum to 1;
 /// [`ZapError::Unsupported`] for an LP token among the outputs (use [`zap_in`]);
 /// [`ZapError::UnknownToken`] / [`ZapError::EmptyInput`] for bad inputs; [`ZapError::Route`]
-/// when the routing fails; [`ZapError::Pool`] when a burn reverts.
+/// when the routing fails or several outputs have no mid prices; [`ZapError::Pool`] when a
+/// burn reverts.
 pub fn zap_out(
     graph: &PoolGraph,
     inputs: &[(TokenId, U256)],
@@ -726,22 +802,21 @@ pub fn zap_out(
         impact = p.price_impact;
         plan = Some(p);
     }
-    if outputs.len() >= 2 && held.iter().any(|h| !h.is_zero()) {
-        let gr = g.as_ref().unwrap_or(graph);
-        if let Some(prices) = output_prices(gr, outputs, plan.as_ref()) {
-            if let Some(p2) = rebalance_outputs(
-                &ctx,
-                g.as_ref(),
-                &to_route,
-                outputs,
-                &held,
-                &prices,
-                plan.as_ref(),
-                opts,
-            ) {
-                impact = p2.price_impact;
-                plan = Some(p2);
-            }
+    if outputs.len() >= 2 {
+        // the documented prices: the router's mid prices on the snapshot's states
+        let prices = zap_out_prices(graph, outputs, opts)?;
+        if let Some(p2) = solve_split(
+            &ctx,
+            g.as_ref(),
+            &to_route,
+            outputs,
+            &held,
+            &prices,
+            plan.as_ref(),
+            opts,
+        ) {
+            impact = p2.price_impact;
+            plan = Some(p2);
         }
     }
     if let Some(p) = &plan {
@@ -783,34 +858,22 @@ pub fn zap_out(
     })
 }
 
-/// The value of one base unit of each output in a common unit: from the router's own split
-/// when `first` routed something into every output (output k's routed amount is worth `w_k` of
-/// the routed value, the router's mid prices), else from [`crate::pricing::price_table`] in
-/// units of the first output. `None` when an output has no positive price.
-fn output_prices(
+/// The prices a zap-out's proportions are met at: [`crate::route::output_mid_prices`] of the
+/// outputs on `graph` (the snapshot's states, before any step) under the zap's source filters
+/// and hop limit, in base units of the first output per base unit of each.
+///
+/// # Errors
+/// Those of [`crate::route::output_mid_prices`] (no positive price for an output).
+pub fn zap_out_prices(
     graph: &PoolGraph,
     outputs: &[(TokenId, Ratio<u64>)],
-    first: Option<&Plan>,
-) -> Option<Vec<f64>> {
-    let from_plan = first.and_then(|p| {
-        outputs
-            .iter()
-            .map(|(t, w)| {
-                let z = p.outputs.iter().find(|o| o.token == *t)?.amount;
-                #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
-                (!z.is_zero()).then(|| (*w.numer() as f64 / *w.denom() as f64) / super::to_f64(z))
-            })
-            .collect::<Option<Vec<f64>>>()
-    });
-    if from_plan.is_some() {
-        return from_plan;
-    }
-    let o0 = outputs.first()?.0;
-    let table = crate::pricing::price_table(graph, o0, crate::pricing::DEFAULT_MAX_HOPS).ok()?;
-    outputs
-        .iter()
-        .map(|(t, _)| table.get(*t).map(|p| p.raw).filter(|r| *r > 0.0))
-        .collect()
+    opts: &ZapOptions,
+) -> Result<Vec<f64>, ZapError> {
+    let mut req = RouteRequest::new(Vec::new(), outputs.to_vec());
+    req.max_hops = opts.max_hops;
+    req.source_whitelist.clone_from(&opts.source_whitelist);
+    req.source_blacklist.clone_from(&opts.source_blacklist);
+    Ok(crate::route::output_mid_prices(graph, &req)?)
 }
 
 /// The largest gap between an output's share of the basket value and its proportion.
@@ -834,14 +897,23 @@ fn share_gap(values: &[f64], outputs: &[(TokenId, Ratio<u64>)]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// When the burns already delivered output tokens, routing the rest by the proportions
-/// overshoots those outputs. With `prices` (see [`output_prices`]) and a target basket value
-/// `T`, each output k should hold value `w_k·T`: held outputs above it are sold (as extra
-/// inputs), the outputs below it receive the routed value in proportion to what they lack.
-/// Routing loses fees, so `T` is re-estimated from what the last quote delivers, a few times;
-/// the plan whose value shares are closest to the proportions is kept (`None` keeps `first`).
+/// Share gap the split search stops at (a tenth of the documented 1e-6).
+const SPLIT_TARGET: f64 = 1e-7;
+/// Quotes the split search may spend.
+const SPLIT_ROUNDS: usize = 24;
+
+/// Solve the split of a zap-out so that the outputs' values at `prices` follow the proportions.
+///
+/// Output k should end with value `w_k·T` (`T` the basket's total value). Held outputs above
+/// that are sold (as extra inputs of the routing), the others receive the routed value. The
+/// router is asked for proportions `q_k ∝ c_k·lack_k`; after each exactly simulated quote the
+/// total `T` is re-measured (routing loses fees) and each correction factor `c_k` is multiplied
+/// by (value output k should have received) / (value it received): a fixed-point iteration on
+/// exact re-simulations that stops when every share is within [`SPLIT_TARGET`] of its
+/// proportion, or after [`SPLIT_ROUNDS`] quotes. The plan whose largest share gap is smallest
+/// is kept (`None`: `first` is at least as close).
 #[allow(clippy::too_many_arguments)]
-fn rebalance_outputs(
+fn solve_split(
     ctx: &Ctx<'_>,
     g: Option<&PoolGraph>,
     to_route: &[(TokenId, U256)],
@@ -851,12 +923,11 @@ fn rebalance_outputs(
     first: Option<&Plan>,
     opts: &ZapOptions,
 ) -> Option<Plan> {
-    let routed = |p: &Plan, t: TokenId| {
-        p.outputs
-            .iter()
-            .find(|o| o.token == t)
+    let routed = |p: Option<&Plan>, t: TokenId| {
+        p.and_then(|p| p.outputs.iter().find(|o| o.token == t))
             .map_or(U256::zero(), |o| o.amount)
     };
+    let price = |k: usize| prices.get(k).copied().unwrap_or(0.0);
     #[allow(clippy::arithmetic_side_effects)] // f64
     let values = |p: Option<&Plan>, sold: &[U256]| -> Vec<f64> {
         outputs
@@ -865,30 +936,36 @@ fn rebalance_outputs(
             .map(|(k, (t, _))| {
                 let h = held.get(k).copied().unwrap_or_default();
                 let keep = h.saturating_sub(sold.get(k).copied().unwrap_or_default());
-                let got = p.map_or(U256::zero(), |p| routed(p, *t));
-                (super::to_f64(keep) + super::to_f64(got)) * prices.get(k).copied().unwrap_or(0.0)
+                (super::to_f64(keep) + super::to_f64(routed(p, *t))) * price(k)
             })
             .collect()
     };
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+    let weight = |k: usize| {
+        outputs
+            .get(k)
+            .map_or(0.0, |(_, w)| *w.numer() as f64 / *w.denom() as f64)
+    };
     let none_sold = alloc::vec![U256::zero(); outputs.len()];
+    let first_values = values(first, &none_sold);
+    let first_gap = share_gap(&first_values, outputs);
+    if first_gap <= SPLIT_TARGET {
+        return None;
+    }
+    let mut total: f64 = first_values.iter().sum();
+    let mut corr = alloc::vec![1.0f64; outputs.len()];
     let mut best: Option<(f64, Plan)> = None;
-    let first_gap = share_gap(&values(first, &none_sold), outputs);
-    let mut total: f64 = values(first, &none_sold).iter().sum();
-    for _ in 0..6 {
+    for _ in 0..SPLIT_ROUNDS {
         let mut inputs: Vec<(TokenId, U256)> = to_route.to_vec();
         let mut lack: Vec<(TokenId, f64)> = Vec::new();
         let mut sold = none_sold.clone();
-        for (k, (t, w)) in outputs.iter().enumerate() {
-            let p = prices.get(k).copied().unwrap_or(0.0);
+        for (k, (t, _)) in outputs.iter().enumerate() {
             let h = held.get(k).copied().unwrap_or_default();
-            #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
-            let (target, have) = (
-                *w.numer() as f64 / *w.denom() as f64 * total,
-                super::to_f64(h) * p,
-            );
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            let (target, have) = (weight(k) * total, super::to_f64(h) * price(k));
             if have > target {
                 #[allow(clippy::arithmetic_side_effects)] // f64
-                let excess = super::from_f64_clamped((have - target) / p, h);
+                let excess = super::from_f64_clamped((have - target) / price(k), h);
                 if !excess.is_zero() {
                     inputs.push((*t, excess));
                     if let Some(s) = sold.get_mut(k) {
@@ -897,7 +974,7 @@ fn rebalance_outputs(
                 }
             } else {
                 #[allow(clippy::arithmetic_side_effects)] // f64
-                lack.push((*t, target - have));
+                lack.push((*t, (target - have) * corr.get(k).copied().unwrap_or(1.0)));
             }
         }
         let outs = proportions(&lack);
@@ -910,10 +987,30 @@ fn rebalance_outputs(
         let v = values(Some(&q), &sold);
         let gap = share_gap(&v, outputs);
         total = v.iter().sum();
+        // what each routed output should have received at the new total, against what it got
+        for (k, (t, _)) in outputs.iter().enumerate() {
+            let got = super::to_f64(routed(Some(&q), *t));
+            let kept = super::to_f64(
+                held.get(k)
+                    .copied()
+                    .unwrap_or_default()
+                    .saturating_sub(sold.get(k).copied().unwrap_or_default()),
+            );
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            let (want, have) = (weight(k) * total - kept * price(k), got * price(k));
+            if want > 0.0 && have > 0.0 {
+                if let Some(c) = corr.get_mut(k) {
+                    #[allow(clippy::arithmetic_side_effects)] // f64
+                    {
+                        *c *= want / have;
+                    }
+                }
+            }
+        }
         if best.as_ref().map_or(true, |b| gap < b.0) {
             best = Some((gap, q));
         }
-        if gap < 1e-9 {
+        if gap <= SPLIT_TARGET {
             break;
         }
     }

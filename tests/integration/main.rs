@@ -22,6 +22,9 @@ mod request;
 mod routing;
 mod spl_accounting;
 mod zap;
+mod zap_bound;
+mod zap_ng;
+mod zap_plans;
 mod zap_spec;
 
 /// The shared folder beside the repo.

@@ -2,7 +2,7 @@
 //! (zap-out, LP-to-LP, multi-token zap-in) verify end to end.
 
 #[path = "../../examples/common/zapvec.rs"]
-mod zapvec;
+pub mod zapvec;
 
 fn records() -> Vec<serde_json::Value> {
     crate::read_jsonl("zap/zap_in.jsonl")
@@ -39,7 +39,7 @@ fn zap_vectors_all_meet_the_readme_rules() {
     assert_all("zap_in.jsonl", &|_| true, 1500);
 }
 
-mod plans {
+pub mod plans {
     use crate::shared;
     use num_rational::Ratio;
     use swapzap::graph::PoolGraph;
@@ -50,7 +50,7 @@ mod plans {
     use swapzap::zap::{lp_to_lp, zap_in, zap_out, ZapOptions, ZAP_FEE_BPS};
     use swapzap::U256;
 
-    fn graph(name: &str) -> PoolGraph {
+    pub fn graph(name: &str) -> PoolGraph {
         let path = shared().join("routing/instances").join(name);
         let v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();

@@ -218,6 +218,14 @@ impl StableSwap {
         Self::with_amp(p, a_precise)
     }
 
+    /// This pool with other balances (same `A_precise`, rates, fees, supply): for bounds that
+    /// need `D` of a hypothetical state.
+    pub(crate) fn with_balances(&self, balances: Amounts) -> Result<Self, PoolError> {
+        let mut p = self.params();
+        p.balances = balances;
+        Self::with_amp(p, self.inner.amp)
+    }
+
     fn with_amp(p: StableSwapParams, amp: U256) -> Result<Self, PoolError> {
         let n = p.balances.len();
         if !(2..=MAX_COINS).contains(&n) {
