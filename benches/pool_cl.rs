@@ -9,6 +9,9 @@ use swapzap::pool::concentrated_liquidity::tick_math::sqrt_ratio_at_tick;
 use swapzap::pool::concentrated_liquidity::{ConcentratedLiquidity, SwapAmount, Tick};
 use swapzap::{U256, U512};
 
+#[path = "../tests/integration/cl_plain.rs"]
+mod cl_plain;
+
 const N: usize = 64;
 const SPACING: i32 = 60;
 /// The current tick: inside one bitmap word (ticks 0..15360 at spacing 60), so the only
@@ -62,31 +65,7 @@ fn inputs(pool: &ConcentratedLiquidity, crossed: i32) -> Vec<U256> {
 
 // ---- the plain primitive-types reference -------------------------------------------------
 
-const FACTORS: [&str; 20] = [
-    "fffcb933bd6fad37aa2d162d1a594001",
-    "fff97272373d413259a46990580e213a",
-    "fff2e50f5f656932ef12357cf3c7fdcc",
-    "ffe5caca7e10e4e61c3624eaa0941cd0",
-    "ffcb9843d60f6159c9db58835c926644",
-    "ff973b41fa98c081472e6896dfb254c0",
-    "ff2ea16466c96a3843ec78b326b52861",
-    "fe5dee046a99a2a811c461f1969c3053",
-    "fcbe86c7900a88aedcffc83b479aa3a4",
-    "f987a7253ac413176f2b074cf7815e54",
-    "f3392b0822b70005940c7a398e4b70f3",
-    "e7159475a2c29b7443b29c7fa6e889d9",
-    "d097f3bdfd2022b8845ad8f792aa5825",
-    "a9f746462d870fdf8a65dc1f90e061e5",
-    "70d869a156d2a1b890bb3df62baf32f7",
-    "31be135f97d08fd981231505542fcfa6",
-    "9aa508b5b7a84e1c677de54f3e99bc9",
-    "5d6af8dedb81196699c329225ee604",
-    "2216e584f5fa1ea926041bedfe98",
-    "48a170391f7dc42444e8fa2",
-];
-
 struct Ref {
-    factors: Vec<U256>,
     price: U256,
     tick: i32,
     liquidity: U256,
@@ -117,10 +96,6 @@ fn up(a: U256, d: U256) -> U256 {
 impl Ref {
     fn new(p: &ConcentratedLiquidity) -> Self {
         Ref {
-            factors: FACTORS
-                .iter()
-                .map(|h| U256::from_str_radix(h, 16).unwrap())
-                .collect(),
             price: p.sqrt_price_x96(),
             tick: p.tick(),
             liquidity: U256::from(p.liquidity()),
@@ -134,22 +109,7 @@ impl Ref {
     }
 
     fn ratio(&self, t: i32) -> U256 {
-        let a = t.unsigned_abs();
-        let mut r = U256::one() << 128;
-        for (i, f) in self.factors.iter().enumerate() {
-            if a & (1 << i) != 0 {
-                r = U256::try_from(r.full_mul(*f) >> 128).unwrap();
-            }
-        }
-        if t > 0 {
-            r = U256::MAX / r;
-        }
-        (r >> 32)
-            + if r % (U256::one() << 32) == U256::zero() {
-                0
-            } else {
-                1
-            }
+        cl_plain::ratio(t)
     }
 
     fn tick_at(&self, p: U256) -> i32 {

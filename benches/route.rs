@@ -34,6 +34,25 @@ const SIZES: [(usize, usize); 10] = [
     (1500, 20000),
 ];
 
+/// Sizes of the markets that also get CL pools (a tenth of their pool count).
+const CL_SIZES: [(usize, usize); 2] = [(60, 400), (300, 2000)];
+
+/// The market of size (`t`, `p`) of the other rows plus `p / 10` CL pools, and its graph.
+fn cl_market(t: usize, p: usize) -> (route_gen::Market, PoolGraph) {
+    let mut m = route_gen::market(1000 + p as u64, t, p);
+    route_gen::add_cl_pools(&mut m, p as u64, p / 10);
+    let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+    (m, g)
+}
+
+/// Whether a plan swaps through a CL pool.
+fn uses_cl(g: &PoolGraph, plan: &swapzap::plan::Plan) -> bool {
+    plan.steps.iter().any(|s| {
+        matches!(s, swapzap::plan::Step::Swap { pool, .. }
+            if matches!(g.pool(*pool).unwrap().pool, swapzap::pool::Pool::ConcentratedLiquidity(_)))
+    })
+}
+
 /// The sizes of the criterion groups (the table covers all of `SIZES`).
 const CRITERION_SIZES: [(usize, usize); 4] = [(60, 400), (300, 2000), (600, 5000), (1500, 20000)];
 
@@ -116,6 +135,33 @@ fn table() {
     }
     let (med, max) = median_max(&mut all);
     println!("  all sizes: median {med:.3?}, max {max:.3?}");
+    // The same generated markets plus 10 % concentrated-liquidity pools (`add_cl_pools`: V3 fee
+    // tiers, eight bands of ticks around the price): the rows above stay as they were.
+    println!("with CL pools (a tenth of the pools added as Uniswap V3 pools), same requests:");
+    for (t, p) in CL_SIZES {
+        let (m, g) = cl_market(t, p);
+        let reqs = requests(&m, t, p as u64);
+        let mut times = Vec::new();
+        let mut ok = 0;
+        let mut through_cl = 0;
+        for r in &reqs {
+            let (dt, good) = time_of(&g, r);
+            times.push(dt);
+            ok += usize::from(good);
+            through_cl += usize::from(route::quote(&g, r).is_ok_and(|plan| uses_cl(&g, &plan)));
+        }
+        let (med, max) = median_max(&mut times);
+        println!(
+            "{:>7} {:>6} {:>10.3?} {:>10.3?} {:>5}/{} ok, {} through a CL pool",
+            t,
+            p + p / 10,
+            med,
+            max,
+            ok,
+            reqs.len(),
+            through_cl
+        );
+    }
     println!("heavy trades (1e-4..0.3 of the input's deepest reserve), same pairs:");
     let mut all = Vec::new();
     for (t, p) in SIZES.into_iter().filter(|(_, p)| *p >= 400) {
@@ -181,6 +227,22 @@ fn table() {
     }
 }
 
+/// A criterion row `name`: the first six of `reqs` quoted on `g`.
+fn bench_quotes(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    g: &PoolGraph,
+    reqs: &[RouteRequest],
+) {
+    group.bench_with_input(BenchmarkId::from_parameter(name), reqs, |b, reqs| {
+        b.iter(|| {
+            for r in reqs.iter().take(6) {
+                let _ = black_box(route::quote(g, r));
+            }
+        });
+    });
+}
+
 fn benches(c: &mut Criterion) {
     table();
     let mut group = c.benchmark_group("route/quote");
@@ -192,18 +254,13 @@ fn benches(c: &mut Criterion) {
         let m = route_gen::market(1000 + p as u64, t, p);
         let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
         let reqs = requests(&m, t, p as u64);
-        group.bench_with_input(
-            BenchmarkId::from_parameter(format!("{t}t-{p}p")),
-            &reqs,
-            |b, reqs| {
-                b.iter(|| {
-                    for r in reqs.iter().take(6) {
-                        let _ = black_box(route::quote(&g, r));
-                    }
-                });
-            },
-        );
+        bench_quotes(&mut group, &format!("{t}t-{p}p"), &g, &reqs);
     }
+    // The 2000-pool market with 200 CL pools added (`route/quote/300t-2000p-cl`).
+    let (t, p) = (300, 2000);
+    let (m, g) = cl_market(t, p);
+    let reqs = requests(&m, t, p as u64);
+    bench_quotes(&mut group, &format!("{t}t-{p}p-cl"), &g, &reqs);
     group.finish();
     let mut group = c.benchmark_group("route/graph");
     group

@@ -328,6 +328,13 @@ fn main() -> ExitCode {
         out!("gas:      {} units", plan.gas_units);
     }
     out!("steps:    {}, verified exactly", plan.steps.len());
+    for x in &plan.excluded {
+        let id = graph.pool(x.pool).map_or("?", |p| p.id.as_str());
+        out!(
+            "left out: {id}: its exact swap reverts ({}); quoted without it, still in the bound",
+            x.error
+        );
+    }
     out!("time:     {quote_time:?} to quote");
     ExitCode::SUCCESS
 }

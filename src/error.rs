@@ -739,8 +739,14 @@ pub enum RouteError {
     BadRequest(&'static str),
     /// No path of at most the allowed number of hops joins an input to an output.
     NoRoute,
-    /// The exact simulation of the recovered plan failed in every form tried.
-    Simulation(PoolError),
+    /// The exact simulation of the recovered plan failed in every form tried: the pool whose
+    /// swap reverted (the first one left out) and the revert.
+    Simulation {
+        /// the pool's id string
+        pool: alloc::string::String,
+        /// what the pool's exact math refused
+        error: PoolError,
+    },
     /// [`crate::plan::Plan::verify`] found a step or a total that does not hold.
     InvalidPlan {
         /// index of the failing step (`None` for totals)
@@ -750,7 +756,9 @@ pub enum RouteError {
     },
     /// Integer arithmetic failed where amounts are summed.
     Math(MathError),
-    /// Paths exist but cannot carry the amount.
+    /// Paths exist but cannot carry the amount: every path's exact simulation reverts or
+    /// overflows on it (an exact-out amount beyond the reserves, an input beyond what the
+    /// pools can take).
     InsufficientLiquidity {
         /// token sold
         from: TokenId,
@@ -761,9 +769,29 @@ pub enum RouteError {
     TooManyHops {
         /// the bound
         max: usize,
+        /// the hops the shortest path needs
+        needed: usize,
     },
     /// Paths exist, but only through sources the request's filters exclude.
-    AllRoutesFiltered,
+    AllRoutesFiltered {
+        /// the filter that removed the paths
+        filter: RouteFilter,
+    },
+    /// The input is too small to yield anything: every path's exact simulation gives 0 of
+    /// the output (dust).
+    AmountTooSmall {
+        /// token sold
+        from: TokenId,
+        /// token bought
+        to: TokenId,
+    },
+    /// A source id of the request's whitelist that no pool of the snapshot has.
+    UnknownSource {
+        /// the id given
+        id: alloc::string::String,
+        /// a known id that differs only in case or `_` for `-`
+        suggestion: Option<alloc::string::String>,
+    },
     /// The search gave up within its budget; retry.
     SearchBudgetExceeded,
     /// An exact-out request wants more of the output than its whole input amount (the most
@@ -787,6 +815,28 @@ pub enum RouteError {
         /// what is wrong
         why: &'static str,
     },
+}
+
+/// The source filter named by [`RouteError::AllRoutesFiltered`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RouteFilter {
+    /// `sourceWhitelist` alone removed every path (without it one exists).
+    SourceWhitelist,
+    /// `sourceBlacklist` alone removed every path (without it one exists).
+    SourceBlacklist,
+    /// The two together: a path exists without both, but not without either one alone.
+    SourceWhitelistAndBlacklist,
+}
+
+impl fmt::Display for RouteFilter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::SourceWhitelist => "sourceWhitelist",
+            Self::SourceBlacklist => "sourceBlacklist",
+            Self::SourceWhitelistAndBlacklist => "sourceWhitelist and sourceBlacklist together",
+        })
+    }
 }
 
 /// A field of a [`crate::plan::Plan`] (and of its JSON), named by [`RouteError::PlanMismatch`].
@@ -813,6 +863,8 @@ pub enum PlanField {
     UpperBound,
     /// `slippage`
     Slippage,
+    /// `excluded`
+    Excluded,
 }
 
 impl fmt::Display for PlanField {
@@ -828,6 +880,7 @@ impl fmt::Display for PlanField {
             Self::Value => "value",
             Self::UpperBound => "upper_bound",
             Self::Slippage => "slippage",
+            Self::Excluded => "excluded",
         })
     }
 }
@@ -835,12 +888,6 @@ impl fmt::Display for PlanField {
 impl From<MathError> for RouteError {
     fn from(e: MathError) -> Self {
         Self::Math(e)
-    }
-}
-
-impl From<PoolError> for RouteError {
-    fn from(e: PoolError) -> Self {
-        Self::Simulation(e)
     }
 }
 
@@ -868,19 +915,37 @@ impl fmt::Display for RouteError {
             Self::PoolOutOfRange(p) => write!(f, "pool id {p} out of range"),
             Self::BadRequest(why) => write!(f, "bad route request: {why}"),
             Self::NoRoute => f.write_str("no route joins the inputs to the outputs"),
-            Self::Simulation(e) => write!(f, "exact simulation failed: {e}"),
+            Self::Simulation { pool, error } => {
+                write!(f, "exact simulation failed in pool {pool}: {error}")
+            }
             Self::InvalidPlan { step: Some(i), why } => {
                 write!(f, "invalid plan at step {i}: {why}")
             }
             Self::InvalidPlan { step: None, why } => write!(f, "invalid plan: {why}"),
             Self::InsufficientLiquidity { from, to } => write!(
                 f,
-                "insufficient liquidity from token #{} to token #{}: try a smaller amount",
+                "insufficient liquidity from token #{} to token #{}: every path reverts on the amount",
                 from.0, to.0
             ),
-            Self::TooManyHops { max } => write!(f, "no route within {max} hops"),
-            Self::AllRoutesFiltered => {
-                f.write_str("routes exist only through liquidity sources the filters exclude")
+            Self::TooManyHops { max, needed } => write!(
+                f,
+                "no route within {max} hops: the shortest path needs {needed}"
+            ),
+            Self::AllRoutesFiltered { filter } => write!(
+                f,
+                "routes exist only through liquidity sources that {filter} excludes"
+            ),
+            Self::AmountTooSmall { from, to } => write!(
+                f,
+                "amount too small: every path from token #{} to token #{} gives 0 out",
+                from.0, to.0
+            ),
+            Self::UnknownSource { id, suggestion } => {
+                write!(f, "no pool of the snapshot has the source id {id:?} of sourceWhitelist")?;
+                if let Some(s) = suggestion {
+                    write!(f, "; did you mean {s:?}?")?;
+                }
+                Ok(())
             }
             Self::SearchBudgetExceeded => f.write_str("route search ran out of budget; retry"),
             Self::ExactOutUnreachable { wanted, best } => write!(
@@ -925,7 +990,9 @@ impl RouteError {
             Self::InsufficientLiquidity { .. } => 4001,
             Self::UnknownToken { .. } => 4002,
             Self::TooManyHops { .. } => 4003,
-            Self::AllRoutesFiltered => 4004,
+            Self::AllRoutesFiltered { .. } => 4004,
+            Self::AmountTooSmall { .. } => 4007,
+            Self::UnknownSource { .. } => 4008,
             Self::SearchBudgetExceeded => 4005,
             Self::ExactOutUnreachable { .. } => 4006,
             Self::BadRequest(_) => 4010,
@@ -934,7 +1001,7 @@ impl RouteError {
             Self::InvalidPlan { .. } => 4013,
             Self::PlanMismatch { .. } => 4014,
             Self::NoSupply(_) => 4022,
-            Self::Simulation(_) => 4020,
+            Self::Simulation { .. } => 4020,
             Self::Math(_) => 4021,
             Self::Duplicate(_) => 4030,
             Self::BadNumber { .. } => 4031,
@@ -944,6 +1011,23 @@ impl RouteError {
             Self::Inconsistent { .. } => 4035,
             Self::PoolState { .. } => 4036,
         }
+    }
+
+    /// What the caller can change for the routing errors that have one precise remedy.
+    #[must_use]
+    pub fn remedy(&self) -> Option<&'static str> {
+        Some(match self {
+            Self::TooManyHops { .. } => "raise max_hops to the hops needed, or leave it unset",
+            Self::AllRoutesFiltered { .. } => "loosen the named source filter",
+            Self::AmountTooSmall { .. } => "raise the amount: this one rounds to nothing",
+            Self::InsufficientLiquidity { .. } => "lower the amount or split the trade",
+            Self::UnknownSource { .. } => "use a source id of the snapshot (see the suggestion)",
+            Self::ExactOutUnreachable { .. } => "raise the input amount or ask for less output",
+            Self::Simulation { .. } => {
+                "refresh the snapshot: the named pool reverts on its own state"
+            }
+            _ => return None,
+        })
     }
 
     /// The class (see [`ErrorClass`]). Snapshot defects (4030-4039) are the server's, so
@@ -966,12 +1050,14 @@ impl RouteError {
             | Self::BadToken { .. }
             | Self::Inconsistent { .. }
             | Self::PoolState { .. } => ErrorClass::Retryable,
+            Self::UnknownSource { .. } => ErrorClass::Validation,
             Self::NoRoute
             | Self::InsufficientLiquidity { .. }
+            | Self::AmountTooSmall { .. }
             | Self::ExactOutUnreachable { .. }
             | Self::TooManyHops { .. }
-            | Self::AllRoutesFiltered
-            | Self::Simulation(_)
+            | Self::AllRoutesFiltered { .. }
+            | Self::Simulation { .. }
             | Self::Math(_)
             | Self::NoSupply(_) => ErrorClass::NoRoute,
         }
@@ -1016,6 +1102,14 @@ pub enum ZapError {
     Route(RouteError),
     /// The body names no LP token: a plain swap, for the swap quote, not a zap.
     NotAZap,
+    /// A zap option beyond its documented range (see [`crate::zap::ZapConfig`] and
+    /// [`crate::zap::ZapOptions`]).
+    BadOption {
+        /// the option
+        field: &'static str,
+        /// the largest value accepted
+        max: u64,
+    },
 }
 
 impl From<RouteError> for ZapError {
@@ -1058,6 +1152,9 @@ impl fmt::Display for ZapError {
             Self::NotAZap => f.write_str(
                 "no LP token among the inputs or outputs: a plain swap, quote it as a swap",
             ),
+            Self::BadOption { field, max } => {
+                write!(f, "zap option {field} is above its largest value {max}")
+            }
         }
     }
 }
@@ -1082,6 +1179,7 @@ impl ZapError {
             Self::Math(_) => 5009,
             Self::Route(_) => 5010,
             Self::NotAZap => 5011,
+            Self::BadOption { .. } => 5012,
         }
     }
 
@@ -1099,7 +1197,8 @@ impl ZapError {
             | Self::EmptyInput
             | Self::UnknownToken(_)
             | Self::Proportions
-            | Self::NotAZap => ErrorClass::Validation,
+            | Self::NotAZap
+            | Self::BadOption { .. } => ErrorClass::Validation,
         }
     }
 }
@@ -1221,16 +1320,18 @@ impl Error {
     /// | 4000 | no-route | 422 | no route joins the inputs to the outputs |
     /// | 4001 | no-route | 422 | insufficient liquidity for the amount |
     /// | 4002 | validation | 400 | unknown token (check the token list) |
-    /// | 4003 | no-route | 422 | no route within the hop bound |
-    /// | 4004 | no-route | 422 | routes only through filtered-out sources |
+    /// | 4003 | no-route | 422 | no route within the hop bound (the hops the shortest path needs named) |
+    /// | 4004 | no-route | 422 | routes only through filtered-out sources (the filter named) |
     /// | 4005 | retryable | 503 | route search budget exceeded |
     /// | 4006 | no-route | 422 | exact-out: the input amount cannot deliver the wanted output |
+    /// | 4007 | no-route | 422 | amount too small: every path gives 0 of the output |
+    /// | 4008 | validation | 400 | a whitelisted source id no pool of the snapshot has (the nearest known id suggested) |
     /// | 4010 | validation | 400 | route request malformed |
     /// | 4011 | validation | 400 | token id outside the graph |
     /// | 4012 | validation | 400 | pool id outside the graph |
     /// | 4013 | validation | 400 | plan verification failed |
     /// | 4014 | validation | 400 | plan does not answer its request, or cannot be read back (field and step named) |
-    /// | 4020 | no-route | 422 | exact simulation of the route failed |
+    /// | 4020 | no-route | 422 | exact simulation of the route failed (the pool named) |
     /// | 4021 | no-route | 422 | route arithmetic overflow (amount too large to carry) |
     /// | 4022 | no-route | 422 | LP operation on a pool whose snapshot gives no `total_supply` |
     /// | 4030 | retryable | 503 | snapshot: duplicate token or pool |
@@ -1252,6 +1353,7 @@ impl Error {
     /// | 5009 | no-route | 422 | zap: arithmetic overflow (amount too large) |
     /// | 5010 | (the route error's class) | (as the route error) | zap: the router failed on a swap leg |
     /// | 5011 | validation | 400 | zap: no LP token in the body (a plain swap: use the swap quote) |
+    /// | 5012 | validation | 400 | zap: an option beyond its documented range (option and largest value named) |
     ///
     /// Ranges: 1000-1999 math, 2000-2999 pools, 3000-3999 requests, 4000-4999 routing,
     /// 5000-5999 zaps. The same table is in `docs/error-codes.md`.
@@ -1300,6 +1402,16 @@ impl Error {
     #[must_use]
     pub fn http_status(&self) -> u16 {
         self.class().http_status()
+    }
+
+    /// The remedy specific to this error, when it has one (printed before the class's
+    /// general remedies): see [`RouteError::remedy`].
+    #[must_use]
+    pub fn remedy(&self) -> Option<&'static str> {
+        match self {
+            Self::Route(e) => e.remedy(),
+            _ => None,
+        }
     }
 
     /// The human-readable message for the error body's `detail` (the `Display` text).

@@ -325,14 +325,7 @@ impl PoolGraph {
             .map(|t| self.tokens.get(t.index()).map_or(18, |i| i.decimals))
             .collect();
         check_decimals(p, &decs)?;
-        let refused = |error| RouteError::PoolState {
-            pool: pid_str.clone(),
-            error,
-        };
-        let (pool, params) = match build_exact(p, &reserves, &decs, total_supply) {
-            Err(RouteError::Simulation(e)) => return Err(refused(e)),
-            r => r?,
-        };
+        let (pool, params) = build_exact(p, &reserves, &decs, total_supply)?;
         // A Curve state whose invariant cannot be computed can still be withdrawn from (the
         // contract's remove_liquidity needs no D), so the pool stays in the graph for its LP
         // operations, without routing edges; the caller quarantines it or, strict, refuses it.
@@ -401,7 +394,10 @@ impl PoolGraph {
             routable,
         });
         match &pool_state_refusal(self.pools.last()) {
-            Some(e) => Err(refused(*e)),
+            Some(e) => Err(RouteError::PoolState {
+                pool: pid_str.clone(),
+                error: *e,
+            }),
             None => Ok(()),
         }
     }
@@ -685,6 +681,11 @@ fn build_exact(
         pool: id.clone(),
         why,
     };
+    // a state the exact math refuses: the caller quarantines the pool or, strict, refuses it
+    let refused = |error| RouteError::PoolState {
+        pool: id.clone(),
+        error,
+    };
     match p.kind {
         PoolKind::ConstantProduct => {
             let (fnum, fden) = match &p.fee {
@@ -715,7 +716,8 @@ fn build_exact(
                 None => U256::zero(),
             };
             let pool = Pool::ConstantProduct(
-                ConstantProduct::new(r, fnum, fden, total_supply)?
+                ConstantProduct::new(r, fnum, fden, total_supply)
+                    .map_err(refused)?
                     .with_protocol_fee(k_last, p.fee_on.unwrap_or(false)),
             );
             #[allow(clippy::arithmetic_side_effects)] // f64, fnum < fden
@@ -756,7 +758,8 @@ fn build_exact(
                 pool: id.clone(),
                 field: "fee_bps",
             })?;
-            let pool = Pool::Solidly(Solidly::new(r, d, stable, bps32, total_supply)?);
+            let pool =
+                Pool::Solidly(Solidly::new(r, d, stable, bps32, total_supply).map_err(refused)?);
             #[allow(clippy::arithmetic_side_effects)] // f64, bps < 10000
             let gamma = 1.0 - bps as f64 / 10_000.0;
             let params = if stable {
@@ -821,7 +824,8 @@ fn build_exact(
                     fee,
                     admin_fee,
                     total_supply,
-                )?,
+                )
+                .map_err(refused)?,
                 Some("ng") => {
                     let offpeg = match &p.offpeg_fee_multiplier {
                         Some(s) => num(id, "offpeg_fee_multiplier", Some(s))?,
@@ -838,7 +842,8 @@ fn build_exact(
                         total_supply,
                         admin_balances: crate::pool::Amounts::new(),
                         offpeg_fee_multiplier: offpeg,
-                    })?
+                    })
+                    .map_err(refused)?
                 }
                 Some(_) => return Err(bad("unknown Curve variant")),
             };

@@ -91,6 +91,16 @@ pub struct ZapFee {
     pub taken: Vec<TokenAmount>,
 }
 
+/// A pool the router left out of a plan because its exact simulation reverted while the plan
+/// was recovered (the quote went on without it; see [`crate::route::quote`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Excluded {
+    /// the pool
+    pub pool: PoolId,
+    /// what its exact swap refused
+    pub error: crate::error::PoolError,
+}
+
 /// An executable plan: inputs, steps in execution order, outputs with slippage minimums.
 ///
 /// Every amount is exact (integer simulation of the pools in step order). `value`,
@@ -134,6 +144,10 @@ pub struct Plan {
     /// The slippage limit the plan was made with, as a fraction (0.005 = 0.5 %): every
     /// `min_amount` is `floor(amount × (1 − slippage))`.
     pub slippage: Ratio<u64>,
+    /// Pools the router left out because their exact swap reverted on the amounts the plan
+    /// sent them (each once, in the order found). They stay in the bound (see
+    /// [`crate::route::quote`]). Empty for zap plans and for most quotes.
+    pub excluded: Vec<Excluded>,
 }
 
 /// What a plan must answer, in graph terms: the request it was made for. See
@@ -737,7 +751,8 @@ impl Plan {
 /// The serialisable view of a [`Plan`] (see [`Plan::to_json`]).
 #[cfg(feature = "serde")]
 pub mod json {
-    use super::{Output, Plan, Step, TokenAmount, ZapFee};
+    use super::{Excluded, Output, Plan, Step, TokenAmount, ZapFee};
+    use crate::error::{MathError, PoolError};
     use crate::error::{PlanField, RouteError};
     use crate::graph::PoolGraph;
     use crate::units::parse_u256_dec;
@@ -860,6 +875,72 @@ pub mod json {
         /// the plan back
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub slippage: Option<FractionJson>,
+        /// pools left out because their exact swap reverted (see [`Plan::excluded`])
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub excluded: Vec<ExcludedJson>,
+    }
+
+    /// A pool left out of the plan: its id string and why.
+    #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub struct ExcludedJson {
+        /// pool id string
+        pub pool: String,
+        /// the revert, as [`PoolError`]'s text
+        pub reason: String,
+    }
+
+    /// The pool errors without a text payload, which read back exactly from their text.
+    const PLAIN_POOL_ERRORS: [PoolError; 17] = [
+        PoolError::Math(MathError::Overflow),
+        PoolError::Math(MathError::Underflow),
+        PoolError::Math(MathError::DivisionByZero),
+        PoolError::SameToken,
+        PoolError::InsufficientInputAmount,
+        PoolError::InsufficientOutputAmount,
+        PoolError::InsufficientLiquidity,
+        PoolError::InvariantViolated,
+        PoolError::ReserveOverflow,
+        PoolError::NoConvergence,
+        PoolError::InsufficientLiquidityMinted,
+        PoolError::InsufficientLiquidityBurned,
+        PoolError::BurnExceedsSupply,
+        PoolError::InvalidFirstDeposit,
+        PoolError::UnreachableOutput,
+        PoolError::OracleRevert,
+        PoolError::TickArraySequence,
+    ];
+
+    /// A pool error variant that carries a reason text.
+    type WithReason = fn(&'static str) -> PoolError;
+
+    /// A [`PoolError`] from its text: exact for the errors without a payload; an error whose
+    /// text carries a reason (`invalid pool state: …`, `contract reverts: …`, …) reads back as
+    /// its variant with the reason `"(read back)"`, since the text is not kept.
+    fn pool_error_of(text: &str) -> Option<PoolError> {
+        const LOST: &str = "(read back)";
+        let plain = PLAIN_POOL_ERRORS
+            .iter()
+            .chain(&[PoolError::SqrtPriceOutOfBounds, PoolError::PriceLimit])
+            .find(|e| e.to_string() == text)
+            .copied();
+        plain.or_else(|| {
+            let with: [(&str, WithReason); 4] = [
+                ("invalid pool state: ", PoolError::InvalidState),
+                ("unsupported operation: ", PoolError::Unsupported),
+                ("contract reverts: ", PoolError::Revert),
+                ("invalid argument: ", PoolError::InvalidArgument),
+            ];
+            with.iter()
+                .find(|(pre, _)| text.starts_with(pre))
+                .map(|(_, mk)| mk(LOST))
+                .or_else(|| {
+                    text.starts_with("coin index ")
+                        .then_some(PoolError::TokenIndex {
+                            index: 0,
+                            n_coins: 0,
+                        })
+                })
+        })
     }
 
     /// An exact fraction, numerator and denominator as decimal strings.
@@ -969,6 +1050,16 @@ pub mod json {
                     num: p.slippage.numer().to_string(),
                     den: p.slippage.denom().to_string(),
                 }),
+                excluded: p
+                    .excluded
+                    .iter()
+                    .map(|x| {
+                        Ok(ExcludedJson {
+                            pool: pool(x.pool)?,
+                            reason: x.error.to_string(),
+                        })
+                    })
+                    .collect::<Result<_, RouteError>>()?,
             })
         }
 
@@ -1081,6 +1172,16 @@ pub mod json {
             if d == 0 || n > d {
                 return Err(bad(F::Slippage, None, "not a fraction in [0, 1]"));
             }
+            let mut excluded = Vec::with_capacity(self.excluded.len());
+            for (k, x) in self.excluded.iter().enumerate() {
+                excluded.push(Excluded {
+                    pool: g
+                        .pool_id(&x.pool)
+                        .ok_or_else(|| bad(F::Excluded, Some(k), "pool not in the snapshot"))?,
+                    error: pool_error_of(&x.reason)
+                        .ok_or_else(|| bad(F::Excluded, Some(k), "not a pool error's text"))?,
+                });
+            }
             Ok(Plan {
                 inputs: amounts(&self.inputs, F::Inputs)?,
                 steps,
@@ -1094,6 +1195,7 @@ pub mod json {
                 slippage: Ratio::new(n, d),
                 gas_price: self.gas_price,
                 bound_max_hops: self.bound_max_hops,
+                excluded,
             })
         }
     }

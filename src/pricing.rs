@@ -95,10 +95,12 @@ fn pow10(e: i32) -> f64 {
 /// coin index, so the result is deterministic).
 ///
 /// # Errors
-/// [`RouteError::TokenOutOfRange`] when `numeraire` is not a token of the graph.
+/// [`RouteError::TokenOutOfRange`] when `numeraire` is not a token of the graph,
+/// [`RouteError::BadRequest`] when `max_hops` is above [`crate::route::MAX_HOPS_LIMIT`].
 ///
 /// # Complexity
-/// O(H · Σ n²) for H = `max_hops` and pools of n coins.
+/// O(H · Σ n²) for H = `max_hops` (at most [`crate::route::MAX_HOPS_LIMIT`]; the rounds stop
+/// early once one changes nothing) and pools of n coins.
 pub fn price_table(
     graph: &PoolGraph,
     numeraire: TokenId,
@@ -107,6 +109,9 @@ pub fn price_table(
     graph
         .token(numeraire)
         .ok_or(RouteError::TokenOutOfRange(numeraire.0))?;
+    if max_hops > crate::route::MAX_HOPS_LIMIT {
+        return Err(RouteError::BadRequest("max_hops must be at most 32").into());
+    }
     // best[t] = (raw price, bottleneck depth, legs) of the widest route found so far.
     let mut best: Vec<Option<(f64, f64, usize)>> = alloc::vec![None; graph.n_tokens()];
     if let Some(slot) = best.get_mut(numeraire.index()) {
@@ -150,6 +155,14 @@ pub fn price_table(
                     }
                 }
             }
+        }
+        // a round that extended nothing leaves the next round the same input
+        if best
+            .iter()
+            .zip(&prev)
+            .all(|(a, b)| a.map(|x| x.2) == b.map(|x| x.2))
+        {
+            break;
         }
     }
     let prices = best
@@ -257,7 +270,8 @@ impl std::error::Error for NotRoutable {}
 ///
 /// A plain token must be in the graph, in at least one pool with a non-zero balance of it, and
 /// priced through a route to `numeraire`. An LP token must belong to a pool with non-zero
-/// supply and balances whose every coin is priced; its price is [`lp_price`].
+/// supply and balances whose every coin is priced; its price is [`lp_price`]. A `max_hops`
+/// above [`crate::route::MAX_HOPS_LIMIT`] is taken as that limit.
 ///
 /// # Errors
 /// The [`NotRoutable`] reason.
@@ -268,7 +282,9 @@ pub fn routable_price(
     max_hops: usize,
 ) -> Result<TokenPrice, NotRoutable> {
     let t = graph.token_id(address).ok_or(NotRoutable::UnknownToken)?;
-    let table = price_table(graph, numeraire, max_hops).map_err(|_| NotRoutable::UnknownToken)?;
+    // (hops beyond the limit price nothing more: capped, as this test has no error for them)
+    let hops = max_hops.min(crate::route::MAX_HOPS_LIMIT);
+    let table = price_table(graph, numeraire, hops).map_err(|_| NotRoutable::UnknownToken)?;
     if let Some(p) = graph.pool_of_lp(t) {
         let info = graph.pool(p).ok_or(NotRoutable::UnknownToken)?;
         if !info.supply_known

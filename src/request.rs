@@ -1007,7 +1007,7 @@ fn near_source<'a>(id: &str, known: &[&'a str]) -> Option<&'a str> {
     })
 }
 
-fn check_sources(
+pub(crate) fn check_sources(
     list: &[String],
     known: &[&str],
     field: fn(usize) -> Field,

@@ -55,8 +55,15 @@ pub fn report(f: &Fail) -> ExitCode {
                 e.class(),
                 e.http_status()
             );
-            for s in e.class().suggestions() {
-                eprintln!("  remedy: {s}");
+            // the error's own remedy, else the class's general ones (for dust, "try a
+            // smaller amount" would be wrong)
+            match e.remedy() {
+                Some(r) => eprintln!("  remedy: {r}"),
+                None => {
+                    for s in e.class().suggestions() {
+                        eprintln!("  remedy: {s}");
+                    }
+                }
             }
             if e.class() == swapzap::ErrorClass::Retryable {
                 eprintln!("  remedy: retry with exponential backoff and jitter");

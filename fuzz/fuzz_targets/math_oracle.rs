@@ -1,11 +1,14 @@
 //! Differential fuzzing of the math layer against an exact big-integer oracle (num-bigint):
-//! `mul_div`, `mul_div_up`, `mul_then_div`, `div_rem`, `div_up`, `sqrt` and the `W` fast paths.
+//! `mul_div`, `mul_div_up`, `mul_then_div`, `div_rem`, `div_up`, `sqrt` and the `W` fast paths,
+//! including the native 512-by-256 division (`wide::div_512_by_256`, on `a·2^256 + b` and on
+//! dividends whose high half is just below the divisor) and `w_mul_div_rem` against its plain
+//! `U512` version.
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
-use swapzap::math::{self, W};
+use swapzap::math::{self, wide, W};
 use swapzap::U256;
 
 /// Three 256-bit operands; `shifts` spread their bit lengths so every fast path is reached.
@@ -69,6 +72,36 @@ fuzz_target!(|inp: Input| {
         );
         let up = (&ba + &bd - BigUint::one()) / &bd;
         assert_eq!(big(math::div_up(a, d).expect("nonzero divisor")), up);
+        // `w_mul_div_rem` (native 512-bit product and division) and its plain U512 version.
+        let (wa, wb, wd) = (W::from_u256(a), W::from_u256(b), W::from_u256(d));
+        let native = math::w_mul_div_rem(wa, wb, wd)
+            .ok()
+            .map(|(q, r)| (q.to_u256(), r.to_u256()));
+        let want = fits(&q).map(|q| (q, fits(&r).expect("r < d")));
+        assert_eq!(native, want, "w_mul_div_rem {a} {b} {d}");
+        let plain = math::w_mul_div_rem_plain(wa, wb, wd)
+            .ok()
+            .map(|(q, r)| (q.to_u256(), r.to_u256()));
+        assert_eq!(plain, want, "w_mul_div_rem_plain {a} {b} {d}");
+        // The 512-by-256 division itself: a·2^256 + b, and (d − k)·2^256 + b (the largest
+        // quotients, where the digit estimates are most often too large).
+        let shift = BigUint::one() << 256u32;
+        for nh in [a, d.saturating_sub(U256::from(inp.shifts[0] % 3))] {
+            let n = big(nh) * &shift + &bb;
+            let want = fits(&(&n / &bd)).map(|q| (q, fits(&(&n % &bd)).expect("r < d")));
+            let got = wide::div_512_by_256(W::from_u256(nh), wb, wd)
+                .map(|(q, r)| (q.to_u256(), r.to_u256()));
+            assert_eq!(got, want, "div_512_by_256 {nh} {b} {d}");
+        }
+        // Division by a 64-bit divisor with a precomputed reciprocal.
+        let small = d.low_u64().max(1);
+        let (sq, sr) = wide::Div64::new(small).div_rem(W::from_u256(a));
+        let bs = BigUint::from(small);
+        assert_eq!(
+            (big(sq.to_u256()), BigUint::from(sr)),
+            (&ba / &bs, &ba % &bs),
+            "Div64 {a} {small}"
+        );
         // The W path, including the reciprocal division by 1e18.
         let w = W::from_u256(a)
             .checked_div_rem(W::from_u256(d))

@@ -156,9 +156,21 @@ pub fn w_mul_div_rem(a: W, b: W, d: W) -> Result<(W, W), MathError> {
         // The product fits 256 bits: one native division.
         return p.checked_div_rem(d).ok_or(MathError::DivisionByZero);
     }
-    // A product above 2^256: the 512-bit division of primitive-types (a native 512-bit
-    // division was tried and the `math_oracle` fuzz target found it wrong; see
-    // `mul_div_matches_the_oracle_on_a_fuzz_find`).
+    // A product above 2^256: the native 512-by-256 division (checked against primitive-types'
+    // `U512` by `mul_div_512_matches_u512`, the proptests and the `math_oracle` fuzz target).
+    let (hi, lo) = wide::mul_256_full(a, b);
+    wide::div_512_by_256(hi, lo, d).ok_or(MathError::Overflow)
+}
+
+/// [`w_mul_div_rem`] the plain way: primitive-types' `U512` product and division. The
+/// reference the native path is tested against (unit tests, proptests, the fuzz target).
+///
+/// # Errors
+/// As [`w_mul_div_rem`].
+pub fn w_mul_div_rem_plain(a: W, b: W, d: W) -> Result<(W, W), MathError> {
+    if d.is_zero() {
+        return Err(MathError::DivisionByZero);
+    }
     let p: U512 = a.to_u256().full_mul(b.to_u256());
     let (q, r) = p.div_mod(U512::from(d.to_u256()));
     let q = U256::try_from(q).map_err(|_| MathError::Overflow)?;
@@ -374,15 +386,19 @@ mod tests {
         assert_eq!(mul_div(a, b, d), Ok(want));
     }
 
-    #[test]
-    fn mul_div_512_matches_u512() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
+    /// A fixed xorshift sequence of 64-bit words.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    #[test]
+    fn mul_div_512_matches_u512() {
+        let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
         for _ in 0..20_000 {
             let mut v = || {
                 let x = U256([next(), next(), next(), next()]);
@@ -401,6 +417,69 @@ mod tests {
                 .ok()
                 .map(|(q, r)| (q.to_u256(), r.to_u256()));
             assert_eq!(got, want, "{a} * {b} / {d}");
+        }
+    }
+
+    /// The native 512-by-256 division against `U512` on dividends built to stress the digit
+    /// estimates: high halves just below the divisor, digits of all ones, divisors whose top
+    /// digit is exactly 2^127 or 2^128 − 1, and random bit lengths.
+    #[test]
+    fn div_512_by_256_matches_u512_on_hard_cases() {
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
+        let specials = [
+            W::ZERO,
+            W::ONE,
+            W::small(u128::MAX),
+            W { hi: 1, lo: 0 },
+            W {
+                hi: 1 << 127,
+                lo: 0,
+            },
+            W {
+                hi: u128::MAX,
+                lo: u128::MAX,
+            },
+            W {
+                hi: u128::MAX,
+                lo: 0,
+            },
+            W {
+                hi: (1 << 127) - 1,
+                lo: u128::MAX,
+            },
+        ];
+        for k in 0..60_000u32 {
+            let mut v = || {
+                let x = W {
+                    hi: (u128::from(next()) << 64) | u128::from(next()),
+                    lo: (u128::from(next()) << 64) | u128::from(next()),
+                };
+                match next() % 4 {
+                    0 => specials[(next() % 8) as usize],
+                    1 => W::from_u256(x.to_u256() >> (next() % 256) as usize),
+                    _ => x,
+                }
+            };
+            let d = v();
+            let nl = v();
+            // nh: random, or the divisor minus a small amount (the largest quotients).
+            let nh = if k % 2 == 0 {
+                d.checked_sub(W::small(u128::from(next() % 3)))
+                    .unwrap_or(W::ZERO)
+            } else {
+                v()
+            };
+            let n = U512::from(nh.to_u256()) << 256 | U512::from(nl.to_u256());
+            let want = if d.is_zero() {
+                None
+            } else {
+                let (q, r) = n.div_mod(U512::from(d.to_u256()));
+                U256::try_from(q)
+                    .ok()
+                    .map(|q| (q, U256::try_from(r).unwrap()))
+            };
+            let got = wide::div_512_by_256(nh, nl, d).map(|(q, r)| (q.to_u256(), r.to_u256()));
+            assert_eq!(got, want, "{nh:?} {nl:?} / {d:?}");
         }
     }
 

@@ -134,6 +134,22 @@ pub fn div_256_by_128(u1: u128, u0: u128, v: u128) -> (u128, u128) {
     ((u128::from(q1) << 64) | u128::from(q0), r >> s)
 }
 
+/// `floor((u1 * 2^128 + u0) / v)` for a normalised `v` (top bit set) with `u1 < v`, given
+/// `inv = reciprocal_3by2(v >> 64, v as u64)`: the two-limb steps of [`div_256_by_128`]
+/// without recomputing the reciprocal.
+#[inline]
+fn div_256_by_norm128(u1: u128, u0: u128, v: u128, inv: u64) -> u128 {
+    let (d1, d0) = ((v >> 64) as u64, v as u64);
+    let top3 = (u1 << 64) | (u0 >> 64);
+    let (q1, r) = if (u1 >> 64) == 0 && top3 < v {
+        (0, top3)
+    } else {
+        div_3by2_preinv((u1 >> 64) as u64, u1 as u64, (u0 >> 64) as u64, d1, d0, inv)
+    };
+    let (q0, _) = div_3by2_preinv((r >> 64) as u64, r as u64, u0 as u64, d1, d0, inv);
+    (u128::from(q1) << 64) | u128::from(q0)
+}
+
 /// `floor((2^128 - 1) / d) - 2^64` for a normalised `d` (top bit set): the reciprocal the
 /// preinverted divisions use. The quotient below is < 2^64, one hardware division.
 #[inline(always)]
@@ -402,10 +418,232 @@ fn div_w_by_128(n: W, d: u128) -> (W, u128) {
         let (q, r) = div_256_by_128(n.hi, n.lo, d);
         return (W::small(q), r);
     }
+    if d > LO64 {
+        return div_w_by_two_limbs(n, d);
+    }
     let qh = n.hi / d;
     let rh = n.hi - qh * d;
     let (ql, r) = div_256_by_128(rh, n.lo, d);
     (W { hi: qh, lo: ql }, r)
+}
+
+/// The full 512-bit product `a * b` as `(high, low)` 256-bit halves.
+#[inline]
+#[must_use]
+pub fn mul_256_full(a: W, b: W) -> (W, W) {
+    let (ll1, ll0) = mul_128(a.lo, b.lo);
+    if a.hi == 0 && b.hi == 0 {
+        return (W::ZERO, W { hi: ll1, lo: ll0 });
+    }
+    let (lh1, lh0) = mul_128(a.lo, b.hi);
+    let (hl1, hl0) = mul_128(a.hi, b.lo);
+    let (hh1, hh0) = mul_128(a.hi, b.hi);
+    // Digit 1 (bits 128..256): ll1 + lh0 + hl0, carrying up to 2 into digit 2.
+    let (d1, c1) = ll1.overflowing_add(lh0);
+    let (d1, c2) = d1.overflowing_add(hl0);
+    let carry1 = u128::from(c1) + u128::from(c2);
+    // Digit 2: hh0 + lh1 + hl1 + carry1, carrying up to 3 into digit 3.
+    let (d2, c1) = hh0.overflowing_add(lh1);
+    let (d2, c2) = d2.overflowing_add(hl1);
+    let (d2, c3) = d2.overflowing_add(carry1);
+    // The product is below 2^512, so digit 3 cannot overflow.
+    let d3 = hh1 + u128::from(c1) + u128::from(c2) + u128::from(c3);
+    (W { hi: d3, lo: d2 }, W { hi: d1, lo: ll0 })
+}
+
+/// `(floor(n / d), n mod d)` for the 512-bit `n = nh·2^256 + nl`; `None` when `d == 0` or the
+/// quotient does not fit 256 bits (`nh >= d`).
+///
+/// Knuth's algorithm D (TAOCP vol. 2, 4.3.1) with base-2^128 digits: the divisor has at most
+/// two digits, so the quotient has two, each estimated from the top two digits of the running
+/// remainder by the divisor's normalised top digit (at most two too large, theorem B) and
+/// corrected against the exact three-digit product.
+#[must_use]
+pub fn div_512_by_256(nh: W, nl: W, d: W) -> Option<(W, W)> {
+    if d.is_zero() || nh >= d {
+        return None;
+    }
+    if nh.is_zero() {
+        return nl.checked_div_rem(d);
+    }
+    if d.hi == 0 {
+        // One-digit divisor: nh < d < 2^128, so nh.hi == 0 and nh.lo < d.lo; each step's
+        // remainder stays below the divisor, as `div_256_by_128` requires.
+        let v = d.lo;
+        let (q1, r) = div_256_by_128(nh.lo, nl.hi, v);
+        let (q0, r) = div_256_by_128(r, nl.lo, v);
+        return Some((W { hi: q1, lo: q0 }, W::small(r)));
+    }
+    // Two-digit divisor, normalised so its top bit is set; the dividend shifted the same way.
+    // nh < d, so the shifted dividend's fifth digit is 0 and (n3, n2) < (v1, v0).
+    let s = d.hi.leading_zeros();
+    let (v1, v0, n3, n2, n1, n0) = if s == 0 {
+        (d.hi, d.lo, nh.hi, nh.lo, nl.hi, nl.lo)
+    } else {
+        let t = 128 - s;
+        (
+            (d.hi << s) | (d.lo >> t),
+            d.lo << s,
+            (nh.hi << s) | (nh.lo >> t),
+            (nh.lo << s) | (nl.hi >> t),
+            (nl.hi << s) | (nl.lo >> t),
+            nl.lo << s,
+        )
+    };
+    // One reciprocal of the top digit for both digit estimates.
+    let top = (v1 >> 64) as u64;
+    let inv = reciprocal_3by2(top, v1 as u64);
+    let (q1, r1, r0) = div_3by2_digits(n3, n2, n1, v1, v0, inv);
+    let (q0, r1, r0) = div_3by2_digits(r1, r0, n0, v1, v0, inv);
+    let r = if s == 0 {
+        W { hi: r1, lo: r0 }
+    } else {
+        W {
+            hi: r1 >> s,
+            lo: (r0 >> s) | (r1 << (128 - s)),
+        }
+    };
+    Some((W { hi: q1, lo: q0 }, r))
+}
+
+/// One step of [`div_512_by_256`]: `(q, r1, r0)` with `q = floor((u2, u1, u0) / (v1, v0))` in
+/// base-2^128 digits and `(r1, r0)` the remainder, for a normalised `v1` (top bit set) and
+/// `(u2, u1) < (v1, v0)` (so `q` is one digit); `inv` is `reciprocal_3by2` of `v1`'s limbs.
+#[inline]
+fn div_3by2_digits(
+    u2: u128,
+    u1: u128,
+    u0: u128,
+    v1: u128,
+    v0: u128,
+    inv: u64,
+) -> (u128, u128, u128) {
+    // (u2, u1) < (v1, v0) gives u2 <= v1; at u2 == v1 the estimate is the largest digit.
+    let mut q = if u2 >= v1 {
+        u128::MAX
+    } else {
+        div_256_by_norm128(u2, u1, v1, inv)
+    };
+    // p = q · (v1, v0) in three digits; q·v1 <= (2^128 − 1)^2, so its high digit is at most
+    // 2^128 − 2 and the carry into it cannot overflow.
+    let (a1, a0) = mul_128(q, v0);
+    let (b1, b0) = mul_128(q, v1);
+    let (p1, c) = b0.overflowing_add(a1);
+    let mut p = (b1 + u128::from(c), p1, a0);
+    let u = (u2, u1, u0);
+    // The estimate is at least the quotient and at most 2 above it (theorem B): step it down
+    // while the product exceeds the dividend. Each pass keeps p = q · v and p > u >= 0, so
+    // q >= 1 and p >= v: nothing below underflows.
+    while p > u {
+        q -= 1;
+        let (x0, b) = p.2.overflowing_sub(v0);
+        let (x1, b1) = p.1.overflowing_sub(v1);
+        let (x1, b2) = x1.overflowing_sub(u128::from(b));
+        p = (p.0 - u128::from(b1) - u128::from(b2), x1, x0);
+    }
+    // r = u − p < v: its top digit is 0.
+    let (r0, b) = u.2.overflowing_sub(p.2);
+    let (r1, _) = u.1.overflowing_sub(p.1);
+    let r1 = r1.wrapping_sub(u128::from(b));
+    (q, r1, r0)
+}
+
+/// `n / d` and `n % d` for `2^64 <= d <= n.hi`: the three-limb quotient by three 3-by-2 steps
+/// sharing one reciprocal of the normalised divisor (instead of a 128-by-128 division for the
+/// high half and a second reciprocal for the low half).
+#[inline]
+fn div_w_by_two_limbs(n: W, d: u128) -> (W, u128) {
+    let s = d.leading_zeros();
+    let vn = d << s;
+    let (d1, d0) = ((vn >> 64) as u64, vn as u64);
+    let inv = reciprocal_3by2(d1, d0);
+    // n shifted left by s < 64 into five limbs; d >= 2^64 keeps the top two below vn.
+    let l = [
+        n.lo as u64,
+        (n.lo >> 64) as u64,
+        n.hi as u64,
+        (n.hi >> 64) as u64,
+    ];
+    let (n4, n3, n2, n1, n0) = if s == 0 {
+        (0, l[3], l[2], l[1], l[0])
+    } else {
+        let t = 64 - s;
+        (
+            l[3] >> t,
+            (l[3] << s) | (l[2] >> t),
+            (l[2] << s) | (l[1] >> t),
+            (l[1] << s) | (l[0] >> t),
+            l[0] << s,
+        )
+    };
+    let (q2, r) = div_3by2_preinv(n4, n3, n2, d1, d0, inv);
+    let (q1, r) = div_3by2_preinv((r >> 64) as u64, r as u64, n1, d1, d0, inv);
+    let (q0, r) = div_3by2_preinv((r >> 64) as u64, r as u64, n0, d1, d0, inv);
+    (
+        W {
+            hi: u128::from(q2),
+            lo: (u128::from(q1) << 64) | u128::from(q0),
+        },
+        r >> s,
+    )
+}
+
+/// A divisor below 2^64 with its normalisation and Möller–Granlund reciprocal, for dividing
+/// by a constant (the fee denominator) with multiplications only.
+#[derive(Debug, Clone, Copy)]
+pub struct Div64 {
+    norm: u64,
+    inv: u64,
+    shift: u32,
+}
+
+impl Div64 {
+    /// The divisor `d` (`d != 0`; 0 is taken as 1).
+    #[must_use]
+    pub const fn new(d: u64) -> Self {
+        let d = if d == 0 { 1 } else { d };
+        let shift = d.leading_zeros();
+        let norm = d << shift;
+        Self {
+            norm,
+            inv: ((u128::MAX / norm as u128) - (1u128 << 64)) as u64,
+            shift,
+        }
+    }
+
+    /// `(n / d, n % d)`.
+    #[inline]
+    #[must_use]
+    pub fn div_rem(self, n: W) -> (W, u64) {
+        let (sh, d, v) = (self.shift, self.norm, self.inv);
+        let l = [
+            n.lo as u64,
+            (n.lo >> 64) as u64,
+            n.hi as u64,
+            (n.hi >> 64) as u64,
+        ];
+        // Limbs shifted left by sh < 64: a top limb (below 2^sh <= d) and four more.
+        let limb = |k: usize| -> u64 {
+            let lo = if k == 0 || sh == 0 {
+                0
+            } else {
+                l[k - 1] >> (64 - sh)
+            };
+            (l[k] << sh) | lo
+        };
+        let top = if sh == 0 { 0 } else { l[3] >> (64 - sh) };
+        let (q3, r) = div_2by1_preinv(top, limb(3), d, v);
+        let (q2, r) = div_2by1_preinv(r, limb(2), d, v);
+        let (q1, r) = div_2by1_preinv(r, limb(1), d, v);
+        let (q0, r) = div_2by1_preinv(r, limb(0), d, v);
+        (
+            W {
+                hi: (u128::from(q3) << 64) | u128::from(q2),
+                lo: (u128::from(q1) << 64) | u128::from(q0),
+            },
+            r >> sh,
+        )
+    }
 }
 
 /// 10^18 shifted left until its top bit is set.
@@ -576,6 +814,44 @@ mod tests {
             let (q, r) = n.div_rem_e18();
             let (wq, wr) = n.to_u256().div_mod(U256::exp10(18));
             assert_eq!((q.to_u256(), U256::from(r)), (wq, wr));
+        }
+    }
+
+    #[test]
+    fn div64_and_two_limb_division_match_primitive_types() {
+        let ws = words(40_000);
+        for c in ws.chunks(4) {
+            let n = W { hi: c[0], lo: c[1] };
+            for dv in [
+                c[2] as u64,
+                1,
+                3,
+                1_000_000,
+                997_000,
+                u64::MAX,
+                (c[3] >> 64) as u64,
+            ] {
+                if dv == 0 {
+                    continue;
+                }
+                let (q, r) = Div64::new(dv).div_rem(n);
+                let (wq, wr) = n.to_u256().div_mod(U256::from(dv));
+                assert_eq!((q.to_u256(), U256::from(r)), (wq, wr), "{n:?} / {dv}");
+            }
+            // Divisors from 2^64 up, dividends with a high half at or above them.
+            let d = c[2] | (1u128 << 64);
+            for n in [
+                n,
+                W {
+                    hi: n.hi.max(d),
+                    lo: n.lo,
+                },
+                W { hi: d, lo: 0 },
+            ] {
+                let (q, r) = n.checked_div_rem(W::small(d)).unwrap();
+                let (wq, wr) = n.to_u256().div_mod(from_u128(d));
+                assert_eq!((q.to_u256(), r.to_u256()), (wq, wr), "{n:?} / {d}");
+            }
         }
     }
 

@@ -178,7 +178,9 @@ impl Pool {
     /// The input to offer for an exact-in swap of up to `dx` so that the pool takes all of
     /// it: `dx` itself for every family except SPL Token Swap, whose program transfers only
     /// the source amount its curve used ([`SplTokenSwap::exact_offer`]; the output for the
-    /// returned offer is at least the output for `dx`). A plan's swap step spends exactly its
+    /// returned offer is at least the output for `dx`), and a concentrated-liquidity pool
+    /// whose known ticks cannot absorb `dx`: the input that takes the price exactly to the
+    /// window's edge ([`ConcentratedLiquidity::exact_offer`]). A plan's swap step spends exactly its
     /// `amount_in`, so it offers this amount and keeps the difference.
     ///
     /// # Errors
@@ -191,6 +193,7 @@ impl Pool {
                     .ok_or(PoolError::Math(crate::error::MathError::Overflow))?;
                 p.exact_offer(i, x).map(U256::from)
             }
+            Pool::ConcentratedLiquidity(p) => p.exact_offer(i, j, dx),
             _ => Ok(dx),
         }
     }

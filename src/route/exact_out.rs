@@ -43,6 +43,21 @@ pub(super) fn quote_exact_out(
         r.exact_out = None;
         quote(graph, &r)
     };
+    // every unit delivered leaves some pool holding the output: wanting at least all they
+    // hold is beyond any input, not a matter of the cap
+    let to = req.outputs.first().map(|o| o.0);
+    let held = graph
+        .pools()
+        .iter()
+        .filter(|p| p.routable)
+        .filter_map(|p| {
+            let k = p.tokens.iter().position(|t| Some(*t) == to)?;
+            p.pool.balances().get(k).copied()
+        })
+        .fold(U256::zero(), U256::saturating_add);
+    if let (Some(to), true) = (to, wanted >= held) {
+        return Err(RouteError::InsufficientLiquidity { from: token, to });
+    }
     let out = |p: &Plan| p.outputs.first().map_or(U256::zero(), |o| o.amount);
     let full = at(cap)?;
     if out(&full) < wanted {

@@ -71,10 +71,10 @@ pub use gas::GAS_HOP_CAPS;
 pub mod fmath;
 pub mod model;
 
-use crate::error::RouteError;
+use crate::error::{RouteError, RouteFilter};
 use crate::graph::{PoolGraph, CHAIN_101};
 use crate::math;
-use crate::plan::{Output, Plan, Step, TokenAmount};
+use crate::plan::{Excluded, Output, Plan, Step, TokenAmount};
 use crate::pool::Pool;
 use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
@@ -296,6 +296,12 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
     if req.max_hops.is_some_and(|h| h == 0 || h > MAX_HOPS_LIMIT) {
         return Err(RouteError::BadRequest("max_hops must be in 1..=32"));
     }
+    if req
+        .gas
+        .is_some_and(|g| !(g.gas_price.is_finite() && g.gas_price >= 0.0))
+    {
+        return Err(RouteError::BadRequest("gas_price must be finite and >= 0"));
+    }
     if *req.slippage.denom() == 0 || req.slippage.numer() > req.slippage.denom() {
         return Err(RouteError::BadRequest(
             "slippage must be a fraction in [0, 1]",
@@ -346,6 +352,18 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
         return Err(RouteError::BadRequest(
             "output proportions must sum to exactly 1",
         ));
+    }
+    // a whitelisted id no pool has: named, with the near miss (the body validation's check)
+    if let Some(w) = &req.source_whitelist {
+        let known = graph.sources();
+        crate::request::check_sources(w, &known, crate::error::Field::SourceWhitelist).map_err(
+            |e| match e {
+                crate::RequestError::UnknownSource { id, suggestion, .. } => {
+                    RouteError::UnknownSource { id, suggestion }
+                }
+                _ => RouteError::BadRequest("sourceWhitelist"),
+            },
+        )?;
     }
     Ok(Prepared { inputs, outputs })
 }
@@ -510,12 +528,42 @@ fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: TokenId) -> f6
 
 /// Quote one request: the best exact plan found and its optimality bound.
 ///
+/// **Hostile pools.** A pool whose exact swap reverts on the amount the recovered plan sends
+/// it (a reserve pushed past its storage, an overflow, a Newton loop that does not converge)
+/// is left out of that plan: its flow is dropped, the other flows propagated again, and the
+/// pool listed on [`Plan::excluded`] with the revert. It stays in the dual, so
+/// [`Plan::upper_bound`] still bounds every plan, those through it included (a reverting swap
+/// pays nothing, so the float model over-estimates it, which keeps the bound valid; the gap
+/// then shows what the pool seemed to offer).
+///
+/// **Arbitrage.** A snapshot may hold profitable cycles (pools at different prices, as every
+/// real snapshot between two blocks does); the router quotes on it as on any other. Plans do
+/// **not** take cyclic profit: the recovered flows form a DAG (a flow closing a cycle is
+/// dropped) and the single paths are simple, so no plan swaps a token back into one it spent;
+/// a plan may still buy through the cheap pool of a mispriced pair. The certificate holds on
+/// such snapshots: the dual bound covers every plan that swaps each pool direction once,
+/// cyclic ones included, so the bound is at least the plan's value, and it also counts the
+/// cyclic profit a plan could add (the gap can then exceed the usual 1e-6).
+///
 /// # Errors
-/// [`RouteError::BadRequest`] for a malformed request, [`RouteError::TokenOutOfRange`],
+/// [`RouteError::BadRequest`] for a malformed request or an option beyond its range
+/// (`max_hops` outside 1 to [`MAX_HOPS_LIMIT`], a gas price not finite or below 0, a slippage
+/// outside [0, 1]), [`RouteError::TokenOutOfRange`], [`RouteError::UnknownSource`] for a
+/// whitelisted source id no pool has (with the near miss),
 /// [`RouteError::NoRoute`] when no path joins an input to an output,
-/// [`RouteError::TooManyHops`] when paths exist only with more hops than `max_hops`,
-/// [`RouteError::AllRoutesFiltered`] when paths exist only through pools the source filters
-/// exclude, and [`RouteError::Simulation`] when no recovered plan can be simulated exactly.
+/// [`RouteError::TooManyHops`] when paths exist only with more hops than `max_hops` (naming
+/// the hops needed), [`RouteError::AllRoutesFiltered`] when paths exist only through pools the
+/// source filters exclude (naming the filter), and, paths existing:
+/// [`RouteError::AmountTooSmall`] when every plan gives 0 of the output (dust),
+/// [`RouteError::InsufficientLiquidity`] when every plan reverts for want of liquidity or by
+/// overflow (an amount beyond what the pools can take; for exact-out, an amount at or above
+/// what the pools holding the output hold), [`RouteError::Simulation`] naming the first pool
+/// that reverted otherwise.
+///
+/// # Memory
+/// Linear in the snapshot whatever the options: vectors per token, per edge of the working
+/// set and per flow, and `max_hops` (at most [`MAX_HOPS_LIMIT`]) rows per token for the
+/// single-path programme.
 ///
 /// # Complexity
 /// O(H·E) for pruning and valuation (E directed edges, H hops), then O(E) per dual evaluation
@@ -555,25 +603,47 @@ pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteErr
 fn why_no_route(
     cache: &EdgeCache,
     n: usize,
-    mask: Option<&[bool]>,
+    filters: Option<(&PoolGraph, &RouteRequest)>,
     d_other: &[usize],
     (t, others, forward): (TokenId, &[TokenId], bool),
     hops: usize,
 ) -> RouteError {
-    if d_other.get(t.index()).is_some_and(|d| *d != UNREACHED) {
-        return RouteError::TooManyHops { max: hops };
+    if let Some(d) = d_other.get(t.index()).filter(|d| **d != UNREACHED) {
+        return RouteError::TooManyHops {
+            max: hops,
+            needed: *d,
+        };
     }
-    if mask.is_some() {
-        // the same search without the filters: one BFS from `t`
-        let free = bfs(cache, n, None, &[t], forward);
-        if others
+    let Some((graph, req)) = filters else {
+        return RouteError::NoRoute;
+    };
+    // the same search without a filter: one BFS from `t` per filter left out
+    let reaches = |mask: Option<&[bool]>| {
+        let free = bfs(cache, n, mask, &[t], forward);
+        others
             .iter()
             .any(|o| free.get(o.index()).is_some_and(|d| *d != UNREACHED))
-        {
-            return RouteError::AllRoutesFiltered;
-        }
+    };
+    if !reaches(None) {
+        return RouteError::NoRoute;
     }
-    RouteError::NoRoute
+    let without = |white: bool| {
+        let mut r = req.clone();
+        if white {
+            r.source_whitelist = None;
+        } else {
+            r.source_blacklist = Vec::new();
+        }
+        allowed_pools(graph, &r)
+    };
+    let filter = if reaches(without(true).as_deref()) {
+        RouteFilter::SourceWhitelist
+    } else if reaches(without(false).as_deref()) {
+        RouteFilter::SourceBlacklist
+    } else {
+        RouteFilter::SourceWhitelistAndBlacklist
+    };
+    RouteError::AllRoutesFiltered { filter }
 }
 
 fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a>, RouteError> {
@@ -623,7 +693,8 @@ fn prepare_ctx<'a>(graph: &'a PoolGraph, req: &'a RouteRequest) -> Result<Ctx<'a
             } else {
                 (&d_in, (*t, in_toks.as_slice(), false))
             };
-            return Err(why_no_route(cache, n, mask, side.0, side.1, hops));
+            let filters = mask.is_some().then_some((graph, req));
+            return Err(why_no_route(cache, n, filters, side.0, side.1, hops));
         }
     }
     // 2. valuation (mid prices in units of the first output)
@@ -724,6 +795,22 @@ struct LEdge {
 /// Steps and the amounts of the outputs.
 type Settled = (Vec<Step>, Vec<U256>);
 
+/// Flow-drop attempts of one recovery (each drops at least one flow).
+const RECOVER_ATTEMPTS: usize = 32;
+
+/// A failed propagation: the working-set edge whose flow to drop, and the revert when the
+/// edge's exact swap reverted (`None`: a cycle, a stranded amount, an overflow of the split).
+struct DropEdge {
+    e: usize,
+    revert: Option<crate::error::PoolError>,
+}
+
+impl From<usize> for DropEdge {
+    fn from(e: usize) -> Self {
+        DropEdge { e, revert: None }
+    }
+}
+
 /// The evolving pool states of one simulation: only the pools swapped so far are stored
 /// (a slot per pool of the graph, and the states), so a simulation on a large graph does not
 /// allocate and clear a pool-sized state for every pool.
@@ -763,6 +850,8 @@ impl PoolStates {
 /// A candidate plan before it becomes a [`Plan`].
 #[derive(Debug, Clone)]
 struct Candidate {
+    /// pools whose swap reverted while this candidate was recovered, left out of it
+    excluded: Vec<Excluded>,
     steps: Vec<Step>,
     outs: Vec<U256>,
     value: f64,
@@ -946,10 +1035,12 @@ impl Ctx<'_> {
         // `idx[k]` is the working-set edge of `dedges[k]`; a gas round removes its dropped edge
         // from both
         let mut idx: Vec<usize> = (0..self.edges.len()).collect();
+        // every exact swap that reverted in a recovery, to say why when no plan survives
+        let mut reverts: Vec<Excluded> = Vec::new();
         // the best single path, for one input and one output: it does not depend on the dual,
         // and runs while the edges it reads are in cache from the passes above
         let single = if !bound_only && self.in_toks.len() == 1 && self.out_toks.len() == 1 {
-            self.single_path(gas, &ledges, &loc, nl)?
+            self.single_path(gas, &ledges, &loc, nl, &mut reverts)?
         } else {
             None
         };
@@ -997,7 +1088,7 @@ impl Ctx<'_> {
                 .iter()
                 .map(|t| (*t, ev.grad[loc[t.index()]].max(0.0)))
                 .collect();
-            let cand = self.recover(&flows, &keep, gas)?;
+            let cand = self.recover(&flows, &keep, gas, &mut reverts)?;
             if let Some(cand) = cand {
                 if best.as_ref().map_or(true, |b| cand.net > b.net) {
                     best = Some(cand);
@@ -1034,8 +1125,49 @@ impl Ctx<'_> {
                 best = Some(sp);
             }
         }
-        let best = best.ok_or(RouteError::NoRoute)?;
+        let best = match best {
+            Some(b) if b.outs.iter().any(|o| !o.is_zero()) => b,
+            Some(_) => return Err(self.no_plan(&reverts, true)),
+            None => return Err(self.no_plan(&reverts, false)),
+        };
         Ok((self.finish(best, bound)?, bound))
+    }
+
+    /// Why no plan survived the exact simulation, paths existing: every plan found gave 0 out
+    /// (`zero`) or every revert was a dust revert ([`RouteError::AmountTooSmall`]); a revert
+    /// for want of liquidity or by overflow ([`RouteError::InsufficientLiquidity`]); else the
+    /// first pool that reverted ([`RouteError::Simulation`]), or [`RouteError::NoRoute`] when
+    /// nothing reverted (every candidate closed a cycle or stranded an amount).
+    fn no_plan(&self, reverts: &[Excluded], zero: bool) -> RouteError {
+        use crate::error::{MathError, PoolError as E};
+        let from = self.in_toks.first().copied().unwrap_or(TokenId(0));
+        let to = self.out_toks.first().copied().unwrap_or(TokenId(0));
+        let dust = |e: &E| matches!(e, E::InsufficientOutputAmount | E::InsufficientInputAmount);
+        let deep = |e: &E| {
+            matches!(
+                e,
+                E::InsufficientLiquidity
+                    | E::UnreachableOutput
+                    | E::ReserveOverflow
+                    | E::Math(MathError::Overflow)
+            )
+        };
+        if zero || (!reverts.is_empty() && reverts.iter().all(|x| dust(&x.error))) {
+            return RouteError::AmountTooSmall { from, to };
+        }
+        if reverts.iter().any(|x| deep(&x.error)) {
+            return RouteError::InsufficientLiquidity { from, to };
+        }
+        match reverts.first() {
+            Some(x) => RouteError::Simulation {
+                pool: self
+                    .graph
+                    .pool(x.pool)
+                    .map_or_else(String::new, |p| p.id.clone()),
+                error: x.error,
+            },
+            None => RouteError::NoRoute,
+        }
     }
 
     /// Output units per unit of dual value (ν of the first output, c·ν = 1).
@@ -1056,6 +1188,7 @@ impl Ctx<'_> {
         let value = self.objective(&outs);
         let (units, cost) = self.gas_of(&steps, gas);
         Candidate {
+            excluded: Vec::new(),
             steps,
             outs,
             value,
@@ -1080,22 +1213,50 @@ impl Ctx<'_> {
     }
 
     /// Exact forward propagation of flows; drops edges that fail to simulate or close a cycle.
+    ///
+    /// A pool whose swap reverts is quarantined for this candidate: its flow is dropped, the
+    /// rest propagated again, and the pool listed on the candidate's `excluded` (and pushed
+    /// on `reverts`). The dual bound keeps the pool (it bounds plans that could use it).
     fn recover(
         &self,
         flows: &[Flow],
         keep: &[(TokenId, f64)],
         gas: Option<GasModel>,
+        reverts: &mut Vec<Excluded>,
     ) -> Result<Option<Candidate>, RouteError> {
         let mut flows: Vec<Flow> = flows.to_vec();
         self.prune_dead_ends(&mut flows);
-        for _attempt in 0..8 {
+        let mut excluded: Vec<Excluded> = Vec::new();
+        // each attempt drops at least one flow; a bound on the work all the same
+        for _attempt in 0..RECOVER_ATTEMPTS {
             if flows.is_empty() {
                 return Ok(None);
             }
             match self.propagate(&flows, keep) {
-                Ok(settled) => return Ok(Some(self.candidate(settled, gas))),
+                Ok(settled) => {
+                    let mut c = self.candidate(settled, gas);
+                    excluded.retain(|x| {
+                        !c.steps
+                            .iter()
+                            .any(|s| matches!(s, Step::Swap { pool, .. } if *pool == x.pool))
+                    });
+                    c.excluded = excluded;
+                    return Ok(Some(c));
+                }
                 Err(drop) => {
-                    flows.retain(|f| f.e != drop);
+                    if let Some(error) = drop.revert {
+                        if let Some(f) = flows.iter().find(|f| f.e == drop.e) {
+                            let x = Excluded {
+                                pool: self.edges[f.e].pool,
+                                error,
+                            };
+                            if !excluded.iter().any(|y| y.pool == x.pool) {
+                                excluded.push(x);
+                            }
+                            reverts.push(x);
+                        }
+                    }
+                    flows.retain(|f| f.e != drop.e);
                     self.prune_dead_ends(&mut flows);
                 }
             }
@@ -1139,8 +1300,8 @@ impl Ctx<'_> {
         flows.retain(|_| k.next().copied().unwrap_or(true));
     }
 
-    /// Propagate; on failure returns the edge to drop.
-    fn propagate(&self, flows: &[Flow], keep: &[(TokenId, f64)]) -> Result<Settled, usize> {
+    /// Propagate; on failure returns the edge to drop (and the revert, when a swap reverted).
+    fn propagate(&self, flows: &[Flow], keep: &[(TokenId, f64)]) -> Result<Settled, DropEdge> {
         let n = self.graph.n_tokens();
         let mut indeg = vec![0usize; n];
         let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -1194,7 +1355,7 @@ impl Ctx<'_> {
                     }
                 }
             }
-            return Err(worst.map_or(flows[0].e, |w| w.1));
+            return Err(worst.map_or(flows[0].e, |w| w.1).into());
         }
         let mut hold = vec![U256::zero(); n];
         for (t, a) in &self.prep.inputs {
@@ -1217,13 +1378,19 @@ impl Ctx<'_> {
                     .unwrap_or(core::cmp::Ordering::Equal)
                     .then(a.cmp(b))
             });
-            // An SPL Token Swap leg may take less than it is offered (`Pool::exact_offer`):
-            // the remainder edge, which runs last and takes what the others leave, is the
-            // largest edge whose pool takes its whole offer, where there is one.
+            // An SPL Token Swap leg may take less than it is offered, and so may a
+            // concentrated-liquidity leg whose known ticks run out (`Pool::exact_offer`): the
+            // remainder edge, which runs last and takes what the others leave, is the largest
+            // edge whose pool takes its whole offer, where there is one.
             let takes_all = |k: &usize| {
                 self.graph
                     .pool(self.edges[flows[*k].e].pool)
-                    .map_or(true, |p| !matches!(p.pool, Pool::SplTokenSwap(_)))
+                    .map_or(true, |p| {
+                        !matches!(
+                            p.pool,
+                            Pool::SplTokenSwap(_) | Pool::ConcentratedLiquidity(_)
+                        )
+                    })
             };
             if let Some(p) = ks.iter().position(takes_all).filter(|p| *p > 0) {
                 ks[..=p].rotate_right(1);
@@ -1244,8 +1411,8 @@ impl Ctx<'_> {
                 }
                 let fr = (flows[*k].x / tot).clamp(0.0, 1.0);
                 let q = (fr * ONE as f64) as u64;
-                amts[p] =
-                    math::mul_div(s, U256::from(q), U256::from(ONE)).map_err(|_| flows[*k].e)?;
+                amts[p] = math::mul_div(s, U256::from(q), U256::from(ONE))
+                    .map_err(|_| DropEdge::from(flows[*k].e))?;
                 used = used.saturating_add(amts[p]);
             }
             let rem = (!is_output).then_some(0);
@@ -1275,7 +1442,12 @@ impl Ctx<'_> {
                         used = used.saturating_sub(a);
                         continue;
                     }
-                    Err(_) => return Err(flows[k].e),
+                    Err(error) => {
+                        return Err(DropEdge {
+                            e: flows[k].e,
+                            revert: Some(error),
+                        })
+                    }
                 };
                 // What the pool does not take stays held: a split edge leaves it to the
                 // remainder edge; the remainder edge's is refunded (unless the token is an
@@ -1300,7 +1472,7 @@ impl Ctx<'_> {
                 });
             }
             if is_output && used > s {
-                return Err(flows[ks[0]].e);
+                return Err(flows[ks[0]].e.into());
             }
         }
         // every input is spent exactly and nothing is stranded on an intermediate token (a token
@@ -1312,7 +1484,7 @@ impl Ctx<'_> {
             let into = flows.iter().find(|f| self.edges[f.e].to.index() == t);
             let out_of = flows.iter().find(|f| self.edges[f.e].ti.index() == t);
             let f = into.or(out_of).map_or(flows[0].e, |f| f.e);
-            return Err(f);
+            return Err(f.into());
         }
         Ok(self.settle(steps, &hold))
     }
@@ -1335,6 +1507,7 @@ impl Ctx<'_> {
         ledges: &[LEdge],
         loc: &[usize],
         nl: usize,
+        reverts: &mut Vec<Excluded>,
     ) -> Result<Option<Candidate>, RouteError> {
         let (src, amt) = self.prep.inputs[0];
         let dst = self.out_toks[0];
@@ -1418,8 +1591,15 @@ impl Ctx<'_> {
             };
             // an SPL Token Swap hop may take less than it is offered: the rest of the token is
             // refunded ([`Ctx::finish`] lists it from the steps)
-            let Ok((taken, o, next)) = cur.swap_taken(e.i, e.j, a) else {
-                return Ok(None);
+            let (taken, o, next) = match cur.swap_taken(e.i, e.j, a) {
+                Ok(x) => x,
+                Err(error) => {
+                    reverts.push(Excluded {
+                        pool: e.pool,
+                        error,
+                    });
+                    return Ok(None);
+                }
             };
             states.set(e.pool, next);
             steps.push(Step::Swap {
@@ -1486,6 +1666,7 @@ impl Ctx<'_> {
             gas_price: self.gas().map(|g| g.gas_price),
             bound_max_hops: self.req.max_hops,
             slippage: self.req.slippage,
+            excluded: c.excluded,
         })
     }
 }

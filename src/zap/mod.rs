@@ -74,7 +74,7 @@ mod multi;
 mod spec;
 mod two;
 
-pub use multi::{lp_to_lp, zap_in, zap_out, ZapInPlan, ZapOptions, ZAP_FEE_BPS};
+pub use multi::{lp_to_lp, zap_in, zap_out, ZapInPlan, ZapOptions, MAX_ZAP_FEE_BPS, ZAP_FEE_BPS};
 pub use spec::{is_zap_body, options_for, zap_request, zap_shape, ZapKind, ZapPlan, ZapShape};
 
 use crate::error::ZapError;
@@ -104,9 +104,28 @@ pub struct ZapConfig {
     /// per million of the input value. Default 0 (always optimal).
     pub surplus_threshold_ppm: u32,
     /// Curve: how many integer evaluations the swap-first search may spend per ordered coin
-    /// pair beyond its float-guided start. Default 48.
+    /// pair beyond its float-guided start. Default 96, at most [`MAX_CURVE_SEARCH_BUDGET`]
+    /// (the search ends by itself within about 900: each evaluation pair cuts the bracket of
+    /// a 256-bit amount by a third).
     pub curve_search_budget: u32,
 }
+
+/// `value` of option `field` within `0..=max`, else [`ZapError::BadOption`].
+pub(crate) fn at_most(field: &'static str, value: u32, max: u32) -> Result<(), ZapError> {
+    if value > max {
+        return Err(ZapError::BadOption {
+            field,
+            max: u64::from(max),
+        });
+    }
+    Ok(())
+}
+
+/// The largest [`ZapConfig::curve_search_budget`] accepted.
+pub const MAX_CURVE_SEARCH_BUDGET: u32 = 4096;
+
+/// The largest [`ZapConfig::surplus_threshold_ppm`] accepted (a million parts per million).
+pub const MAX_SURPLUS_THRESHOLD_PPM: u32 = 1_000_000;
 
 impl Default for ZapConfig {
     fn default() -> Self {
@@ -118,6 +137,23 @@ impl Default for ZapConfig {
 }
 
 impl ZapConfig {
+    /// Check every setting against its documented range.
+    ///
+    /// # Errors
+    /// [`ZapError::BadOption`] naming the first setting beyond its range.
+    pub fn check(&self) -> Result<(), ZapError> {
+        at_most(
+            "surplus_threshold_ppm",
+            self.surplus_threshold_ppm,
+            MAX_SURPLUS_THRESHOLD_PPM,
+        )?;
+        at_most(
+            "curve_search_budget",
+            self.curve_search_budget,
+            MAX_CURVE_SEARCH_BUDGET,
+        )
+    }
+
     /// The exact optimum (threshold 0); the same as [`ZapConfig::default`].
     #[must_use]
     pub fn exact() -> Self {
@@ -186,8 +222,10 @@ pub struct ZapIn {
 /// # Errors
 /// [`ZapError::AmountCount`] when `amounts` has not one entry per coin; [`ZapError::EmptyInput`]
 /// when all are zero; [`ZapError::NothingToMint`] when no plan mints anything (dust, or every
-/// plan reverts); [`ZapError::Pool`] when the pool state cannot be used.
+/// plan reverts); [`ZapError::Pool`] when the pool state cannot be used;
+/// [`ZapError::BadOption`] for a setting of `cfg` beyond its range ([`ZapConfig::check`]).
 pub fn zap_in_pool(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<ZapIn, ZapError> {
+    cfg.check()?;
     if amounts.len() != pool.n_coins() {
         return Err(ZapError::AmountCount {
             expected: pool.n_coins(),

@@ -16,7 +16,14 @@ use primitive_types::U256;
 /// The zap fee in basis points: 0.01 % (spec item 8, `swapMulti`).
 pub const ZAP_FEE_BPS: u32 = 1;
 
-/// Options of a plan-level zap.
+/// The largest [`ZapOptions::fee_bps`] accepted: 10,000 basis points, the whole input.
+pub const MAX_ZAP_FEE_BPS: u32 = 10_000;
+
+/// Options of a plan-level zap. Every size has a range and a typed error beyond it:
+/// `fee_bps` ([`MAX_ZAP_FEE_BPS`]) and `config` ([`ZapConfig::check`]) as
+/// [`ZapError::BadOption`], `max_hops` (1 to [`crate::route::MAX_HOPS_LIMIT`]) and `slippage`
+/// ([0, 1]) as the router's [`crate::error::RouteError::BadRequest`] inside
+/// [`ZapError::Route`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct ZapOptions {
     /// The single-pool optimiser's settings (surplus threshold).
@@ -25,7 +32,8 @@ pub struct ZapOptions {
     pub slippage: Ratio<u64>,
     /// Hop limit of the swap legs (`None`: none, as [`crate::route::RouteRequest::max_hops`]).
     pub max_hops: Option<usize>,
-    /// The zap fee in basis points of each input (default [`ZAP_FEE_BPS`]).
+    /// The zap fee in basis points of each input (default [`ZAP_FEE_BPS`]; at most
+    /// [`MAX_ZAP_FEE_BPS`], the whole input).
     pub fee_bps: u32,
     /// Only pools of these sources for the swap legs (when given). Burns of the LP inputs and
     /// the target pool's own rebalancing swap and mint are named by the request and always
@@ -36,6 +44,18 @@ pub struct ZapOptions {
     /// Optional gas pricing of the swap legs (see [`RouteRequest::gas`]); the plan's
     /// `gas_units` count every swap step under it.
     pub gas: Option<GasModel>,
+}
+
+impl ZapOptions {
+    /// Check every option against its documented range (the router checks `max_hops` and
+    /// `slippage` when a swap leg is quoted).
+    ///
+    /// # Errors
+    /// [`ZapError::BadOption`] naming the first option beyond its range.
+    pub fn check(&self) -> Result<(), ZapError> {
+        super::at_most("fee_bps", self.fee_bps, MAX_ZAP_FEE_BPS)?;
+        self.config.check()
+    }
 }
 
 impl Default for ZapOptions {
@@ -411,6 +431,7 @@ fn coin_prices(pool: &Pool) -> Vec<f64> {
 /// this with LP inputs.
 ///
 /// # Errors
+/// [`ZapError::BadOption`] for an option beyond its range ([`ZapOptions::check`]);
 /// [`ZapError::NotAnLp`] when `lp_out` is not an LP token of the graph;
 /// [`ZapError::UnknownToken`] / [`ZapError::EmptyInput`] for bad inputs;
 /// [`ZapError::Route`] when a swap leg cannot be routed; [`ZapError::NothingToMint`] when the
@@ -421,6 +442,7 @@ pub fn zap_in(
     lp_out: TokenId,
     opts: &ZapOptions,
 ) -> Result<ZapInPlan, ZapError> {
+    opts.check()?;
     let target = graph
         .pool_of_lp(lp_out)
         .ok_or(ZapError::NotAnLp(lp_out.0))?;
@@ -480,6 +502,7 @@ pub fn zap_in(
         slippage: opts.slippage,
         gas_price: gas_price_of(graph, opts),
         bound_max_hops: None,
+        excluded: Vec::new(),
     };
     Ok(ZapInPlan {
         plan,
@@ -632,6 +655,7 @@ fn ratio_gap(a: Ratio<u64>, b: Ratio<u64>) -> f64 {
 /// their share are routed into the outputs below it.
 ///
 /// # Errors
+/// [`ZapError::BadOption`] for an option beyond its range ([`ZapOptions::check`]);
 /// [`ZapError::Proportions`] when the proportions are empty, zero, repeated or do not sum to 1;
 /// [`ZapError::Unsupported`] for an LP token among the outputs (use [`zap_in`]);
 /// [`ZapError::UnknownToken`] / [`ZapError::EmptyInput`] for bad inputs; [`ZapError::Route`]
@@ -642,6 +666,7 @@ pub fn zap_out(
     outputs: &[(TokenId, Ratio<u64>)],
     opts: &ZapOptions,
 ) -> Result<Plan, ZapError> {
+    opts.check()?;
     if outputs.is_empty() {
         return Err(ZapError::Proportions);
     }
@@ -754,6 +779,7 @@ pub fn zap_out(
         slippage: opts.slippage,
         gas_price: gas_price_of(graph, opts),
         bound_max_hops: None,
+        excluded: Vec::new(),
     })
 }
 

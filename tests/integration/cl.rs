@@ -120,6 +120,36 @@ fn a_snapshot_pool_builds_and_swaps_within_its_window() {
     assert!(p.marginal_rate(0, 1) > 0.99 && p.marginal_rate(0, 1) < 0.998);
 }
 
+/// What a router offers a pool whose window it would overrun: the contract's partial fill up to
+/// the window's edge, which an exact-in swap then takes whole. From price 1 down to tick −600
+/// with L = 1e18 the pool absorbs L·(1.0001^300 − 1) net of the 0.3 % fee, about 3.01e16 gross,
+/// and pays out L·(1 − 1.0001^−300) of token1; after it, not one more unit fits.
+#[test]
+fn an_offer_past_the_window_is_cut_to_what_the_window_absorbs() {
+    let g = graph(&snapshot(GOOD, "0", "1000000000000000000")).unwrap();
+    let pid = g
+        .pool_id("uniswap-v3:0x3333333333333333333333333333333333333333")
+        .unwrap();
+    let p = &g.pool(pid).unwrap().pool;
+    let small = U256::exp10(15);
+    assert_eq!(p.exact_offer(0, 1, small), Ok(small));
+    let x = p.exact_offer(0, 1, U256::exp10(17)).unwrap();
+    let l = 1e18f64;
+    let net_in = l * (1.0001f64.powi(300) - 1.0);
+    let gross = net_in / 0.997;
+    let xf = x.as_u128() as f64;
+    assert!((xf / gross - 1.0).abs() < 1e-6, "{xf} vs {gross}");
+    let (out, after) = p.swap(0, 1, x).unwrap();
+    let want_out = l * (1.0 - 1.0001f64.powi(-300));
+    assert!((out.as_u128() as f64 / want_out - 1.0).abs() < 1e-6);
+    assert_eq!(
+        after.swap(0, 1, U256::one()).map(|(o, _)| o),
+        Err(PoolError::InsufficientLiquidity)
+    );
+    // offering it again changes nothing
+    assert_eq!(p.exact_offer(0, 1, x), Ok(x));
+}
+
 #[test]
 fn bad_tick_lists_are_errors_naming_the_pool() {
     let cases = [
@@ -304,4 +334,121 @@ fn generated_markets_with_cl_pools_reach_their_bound() {
         }
     }
     assert!(used >= 5, "only {used} plans use a CL pool");
+}
+
+/// Zaps keep working with a CL pool as a swap leg: on the bundled snapshot (a Uniswap V3
+/// WETH/USDC pool beside the V2 ones), a zap-in of WETH into the V2 USDC/USDT pair and a zap-out
+/// of that LP into WETH route part of their swaps through the CL pool, across its ticks, and
+/// replay exactly.
+#[test]
+fn zaps_route_their_swap_legs_through_a_cl_pool() {
+    use num_rational::Ratio;
+    use swapzap::plan::Step;
+    use swapzap::zap::{zap_in, zap_out, ZapOptions};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/snapshot.json");
+    let snap: Snapshot = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let g = PoolGraph::from_snapshot(&snap).unwrap();
+    let tok = |sym: &str| {
+        let a = &snap
+            .tokens
+            .iter()
+            .find(|t| t.symbol == sym)
+            .unwrap()
+            .address;
+        g.token_id(a).unwrap()
+    };
+    let (weth, usdc, usdt) = (tok("WETH"), tok("USDC"), tok("USDT"));
+    let cl = (0..g.pools().len())
+        .map(|k| swapzap::units::PoolId(k as u32))
+        .find(|p| matches!(g.pool(*p).unwrap().pool, Pool::ConcentratedLiquidity(_)))
+        .unwrap();
+    let Pool::ConcentratedLiquidity(cl_pool) = &g.pool(cl).unwrap().pool else {
+        unreachable!()
+    };
+    let pair = (0..g.pools().len())
+        .map(|k| swapzap::units::PoolId(k as u32))
+        .find(|p| {
+            let info = g.pool(*p).unwrap();
+            matches!(info.pool, Pool::ConstantProduct(_))
+                && info.tokens.contains(&usdc)
+                && info.tokens.contains(&usdt)
+        })
+        .unwrap();
+    let lp = g.lp_token(pair).unwrap();
+    // The CL legs of a plan: (amount in, amount out, token in) of each swap through the pool.
+    let cl_legs = |plan: &swapzap::plan::Plan| -> Vec<(U256, U256, bool)> {
+        plan.steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Swap {
+                    pool,
+                    token_in,
+                    amount_in,
+                    amount_out,
+                    ..
+                } if *pool == cl => Some((*amount_in, *amount_out, *token_in == weth)),
+                _ => None,
+            })
+            .collect()
+    };
+    let weth_in = U256::exp10(18) * U256::from(300u32);
+    let z = zap_in(&g, &[(weth, weth_in)], lp, &ZapOptions::default()).unwrap();
+    z.plan.verify(&g).unwrap();
+    assert!(z.minted > U256::zero());
+    let legs = cl_legs(&z.plan);
+    assert_eq!(legs.len(), 1, "{:#?}", z.plan.steps);
+    let (a_in, a_out, from_weth) = legs[0];
+    assert!(from_weth);
+    // The leg's amounts are the pool's own exact swap, and the leg crosses ticks.
+    let i = g.coin_index(cl, weth).unwrap();
+    let j = 1 - i;
+    let (out, after) = cl_pool.swap(i, j, a_in).unwrap();
+    assert_eq!(out, a_out);
+    assert_ne!(after.tick(), cl_pool.tick());
+    assert_ne!(
+        after.liquidity(),
+        cl_pool.liquidity(),
+        "the leg stayed within one range of liquidity"
+    );
+
+    // Zap-out: the minted LP back into WETH; the USDC side goes through the CL pool.
+    let plan = zap_out(
+        &g,
+        &[(lp, z.minted)],
+        &[(weth, Ratio::new(1, 1))],
+        &ZapOptions::default(),
+    )
+    .unwrap();
+    plan.verify(&g).unwrap();
+    assert!(plan.outputs[0].amount > U256::zero());
+    let legs = cl_legs(&plan);
+    assert!(!legs.is_empty(), "{:#?}", plan.steps);
+    assert!(legs.iter().all(|l| !l.2));
+}
+
+/// A tick whose net liquidity is `i128::MIN` (−2^127) is walked exactly when the constructor
+/// checks the ticks below the price (its negation does not fit an `i128`; a saturating one was
+/// off by one and rejected this valid state, found by `props_cl_ref`).
+#[test]
+fn a_net_liquidity_of_minus_2_pow_127_is_walked_exactly() {
+    use swapzap::pool::concentrated_liquidity::tick_math::sqrt_ratio_at_tick;
+    use swapzap::pool::concentrated_liquidity::{ConcentratedLiquidity, Tick};
+    let tick = |index: i32, net: i128| Tick {
+        index,
+        liquidity_net: net,
+        liquidity_gross: net.unsigned_abs(),
+    };
+    let ticks = vec![
+        tick(-884_275, i128::MAX),
+        tick(-884_274, 1),
+        tick(-884_246, i128::MIN),
+    ];
+    let p = sqrt_ratio_at_tick(-884_246).unwrap().to_u256();
+    let pool = ConcentratedLiquidity::new(p, -884_246, 0, 100, 1, ticks.clone()).unwrap();
+    assert_eq!(pool.liquidity(), 0);
+    // One more unit of liquidity below than the ticks give back is still rejected.
+    let mut bad = ticks;
+    bad[0].liquidity_net = i128::MAX - 1;
+    bad[1].liquidity_net = 3;
+    assert!(ConcentratedLiquidity::new(p, -884_246, 0, 100, 1, bad).is_err());
 }

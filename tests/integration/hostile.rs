@@ -2,7 +2,7 @@
 //! error naming the pool, token and field; nothing is silently defaulted or rewritten.
 
 use serde_json::{json, Value};
-use swapzap::error::RouteError;
+use swapzap::error::{RouteError, RouteFilter};
 use swapzap::graph::PoolGraph;
 use swapzap::snapshot::{strip_bom, Snapshot};
 
@@ -324,17 +324,27 @@ fn no_route_only_when_no_path_exists_else_the_typed_reason() {
     r.max_hops = Some(1);
     assert_eq!(
         quote(&g, &r).unwrap_err(),
-        RouteError::TooManyHops { max: 1 }
+        RouteError::TooManyHops { max: 1, needed: 2 }
     );
     r.max_hops = Some(2);
     quote(&g, &r).unwrap().verify(&g).unwrap();
     // a whitelist without curve leaves no path
     let mut r = req();
     r.source_whitelist = Some(vec!["uniswap-v2".into()]);
-    assert_eq!(quote(&g, &r).unwrap_err(), RouteError::AllRoutesFiltered);
+    assert_eq!(
+        quote(&g, &r).unwrap_err(),
+        RouteError::AllRoutesFiltered {
+            filter: RouteFilter::SourceWhitelist
+        }
+    );
     let mut r = req();
     r.source_blacklist = vec!["curve".into()];
-    assert_eq!(quote(&g, &r).unwrap_err(), RouteError::AllRoutesFiltered);
+    assert_eq!(
+        quote(&g, &r).unwrap_err(),
+        RouteError::AllRoutesFiltered {
+            filter: RouteFilter::SourceBlacklist
+        }
+    );
     // WETH in no pool with DAI's side at all: a true no route
     let g = graph(snapshot(vec![cp(PAIR, WETH, USDC), cp(PAIR2, DAI, USDT)])).unwrap();
     let r = RouteRequest::new(
@@ -342,4 +352,384 @@ fn no_route_only_when_no_path_exists_else_the_typed_reason() {
         vec![(g.token_id(DAI).unwrap(), Ratio::from_integer(1))],
     );
     assert_eq!(quote(&g, &r).unwrap_err(), RouteError::NoRoute);
+}
+
+// ---- routing on hostile snapshots: quarantine during routing, typed errors, options ----
+
+use num_rational::Ratio;
+use swapzap::plan::Plan;
+use swapzap::route::{quote, RouteRequest};
+use swapzap::{PoolError, U256};
+
+/// 2^112 − 1, the largest reserve a Uniswap V2 pair stores.
+const UINT112_MAX: &str = "5192296858534827628530496329220095";
+
+/// A one-output request of `amount` base units of `from` for `to`.
+fn req(g: &PoolGraph, from: &str, to: &str, amount: U256) -> RouteRequest {
+    RouteRequest::new(
+        vec![(g.token_id(from).unwrap(), amount)],
+        vec![(g.token_id(to).unwrap(), Ratio::from_integer(1))],
+    )
+}
+
+/// The plan verifies exactly, its bound is at least its value, and it reads back from its
+/// JSON unchanged (the excluded pools included).
+fn check_plan(g: &PoolGraph, plan: &Plan) {
+    plan.verify(g).unwrap();
+    let ub = plan.upper_bound.expect("a quote has a bound");
+    assert!(plan.value <= ub, "value {} above bound {ub}", plan.value);
+    let back = Plan::from_json(&plan.to_json(g).unwrap(), g).unwrap();
+    assert_eq!(&back.excluded, &plan.excluded);
+}
+
+/// A WETH/USDC pair at the uint112 edge: it loads (its state is valid) and its price matches
+/// the other pairs, so the router sends it most of the flow, but any WETH swapped in pushes
+/// its reserve past uint112 and the pair's `swap` reverts.
+fn edge_pair() -> Value {
+    let mut p = cp(PAIR2, WETH, USDC);
+    // 3000 USDC (6 decimals) per WETH (18 decimals): r1 = r0 · 3000e6 / 1e18
+    let r0 = U256::from_dec_str(UINT112_MAX).unwrap() - U256::from(1000u32);
+    let r1 = r0 * U256::from(3_000_000_000u64) / U256::exp10(18);
+    p["reserves"] = json!([r0.to_string(), r1.to_string()]);
+    p
+}
+
+#[test]
+fn pool_reverting_in_simulation_is_left_out_listed_and_the_quote_goes_on() {
+    let g = graph(snapshot(vec![
+        cp(PAIR, WETH, USDC),
+        edge_pair(),
+        cp("0x0000000000000000000000000000000000001003", WETH, USDT),
+        curve(CURVE, CRV_LP),
+    ]))
+    .unwrap();
+    assert!(g.quarantined().is_empty(), "the edge pair's state is valid");
+    let bad = g.pool_id(&format!("uniswap-v2:{PAIR2}")).unwrap();
+    let plan = quote(&g, &req(&g, WETH, USDC, U256::exp10(18))).unwrap();
+    check_plan(&g, &plan);
+    assert_eq!(plan.excluded.len(), 1, "{:?}", plan.excluded);
+    assert_eq!(plan.excluded[0].pool, bad);
+    assert_eq!(plan.excluded[0].error, PoolError::ReserveOverflow);
+    assert!(plan.steps.iter().all(|s| !matches!(
+        s,
+        swapzap::plan::Step::Swap { pool, .. } if *pool == bad
+    )));
+    // the exact output is the good pair's alone (or through the Curve pool): independently,
+    // 1 WETH into the plain pair gives getAmountOut(1e18, 1000e18, 3e12)
+    let direct = v2_out(
+        U256::exp10(18),
+        U256::exp10(21),
+        U256::from(3_000_000_000_000u64),
+    );
+    assert!(plan.outputs[0].amount >= direct);
+    // the JSON names the pool and the reason, and reads back
+    let j: Value = serde_json::to_value(plan.to_json(&g).unwrap()).unwrap();
+    assert_eq!(
+        j["excluded"][0]["pool"],
+        json!(format!("uniswap-v2:{PAIR2}"))
+    );
+    assert_eq!(
+        j["excluded"][0]["reason"],
+        json!(PoolError::ReserveOverflow.to_string())
+    );
+    // the bound still covers plans through the edge pair (it is not dropped from the dual):
+    // with the pair taking the whole trade at its mid price the output would be ≈ 3000 USDC
+    assert!(
+        plan.upper_bound.unwrap() > 2_990e6,
+        "{:?}",
+        plan.upper_bound
+    );
+}
+
+#[test]
+fn plan_without_exclusions_writes_no_excluded_key() {
+    let g = graph(snapshot(vec![cp(PAIR, WETH, USDC)])).unwrap();
+    let plan = quote(&g, &req(&g, WETH, USDC, U256::exp10(18))).unwrap();
+    assert!(plan.excluded.is_empty());
+    let j = serde_json::to_string(&plan.to_json(&g).unwrap()).unwrap();
+    assert!(!j.contains("excluded"), "{j}");
+}
+
+#[test]
+fn simulation_error_names_the_pool() {
+    let e = RouteError::Simulation {
+        pool: format!("uniswap-v2:{PAIR2}"),
+        error: PoolError::ReserveOverflow,
+    };
+    assert_eq!(e.code(), 4020);
+    assert!(e.to_string().contains(PAIR2), "{e}");
+}
+
+/// WETH/USDC and USDC/DAI pairs (both with the `cp` reserves 1000e18 / 3e12).
+fn weth_usdc_dai() -> PoolGraph {
+    graph(snapshot(vec![
+        cp(PAIR, WETH, USDC),
+        cp("0x0000000000000000000000000000000000001003", USDC, DAI),
+    ]))
+    .unwrap()
+}
+
+/// Uniswap V2 `getAmountOut` with the 0.3 % fee, written out independently of the library.
+fn v2_out(a: U256, r_in: U256, r_out: U256) -> U256 {
+    a * 997 * r_out / (r_in * 1000 + a * 997)
+}
+
+#[test]
+fn one_wei_dust_is_amount_too_small_not_no_route() {
+    let g = weth_usdc_dai();
+    // 1 wei of WETH gives 0 USDC (getAmountOut floors 2.99e-6 to 0), so nothing reaches DAI
+    for to in [USDC, DAI] {
+        let e = quote(&g, &req(&g, WETH, to, U256::one())).unwrap_err();
+        assert_eq!(
+            e,
+            RouteError::AmountTooSmall {
+                from: g.token_id(WETH).unwrap(),
+                to: g.token_id(to).unwrap()
+            }
+        );
+        assert_eq!(e.code(), 4007);
+        assert!(swapzap::Error::from(e).remedy().is_some());
+    }
+    // 1e9 wei is not dust: getAmountOut(1e9, 1e21, 3e12) = 2 base units of USDC
+    let a = U256::exp10(9);
+    let plan = quote(&g, &req(&g, WETH, USDC, a)).unwrap();
+    check_plan(&g, &plan);
+    let want = v2_out(a, U256::exp10(21), U256::from(3_000_000_000_000u64));
+    assert_eq!(want, U256::from(2u8));
+    assert_eq!(plan.outputs[0].amount, want);
+}
+
+#[test]
+fn amount_beyond_every_pool_is_insufficient_liquidity() {
+    let g = weth_usdc_dai();
+    // 2^120 wei: the pair's WETH reserve would pass uint112, so its swap reverts
+    let e = quote(&g, &req(&g, WETH, DAI, U256::one() << 120)).unwrap_err();
+    assert_eq!(
+        e,
+        RouteError::InsufficientLiquidity {
+            from: g.token_id(WETH).unwrap(),
+            to: g.token_id(DAI).unwrap()
+        }
+    );
+    assert_eq!(e.code(), 4001);
+}
+
+#[test]
+fn exact_out_beyond_the_reserves_is_insufficient_liquidity() {
+    let g = graph(snapshot(vec![cp(PAIR, WETH, USDC)])).unwrap();
+    let mut r = req(&g, WETH, USDC, U256::exp10(30));
+    // the pair holds 3e12 USDC base units: no input buys them all
+    r.exact_out = Some(U256::from(3_000_000_000_000u64));
+    assert!(matches!(
+        quote(&g, &r),
+        Err(RouteError::InsufficientLiquidity { .. })
+    ));
+    // within the reserves but beyond the input cap: the cap is the problem (4006)
+    let mut r = req(&g, WETH, USDC, U256::exp10(15));
+    r.exact_out = Some(U256::from(1_000_000_000u64));
+    assert!(matches!(
+        quote(&g, &r),
+        Err(RouteError::ExactOutUnreachable { .. })
+    ));
+}
+
+#[test]
+fn too_many_hops_names_the_hops_needed() {
+    // WETH -> USDC -> DAI -> USDT, nothing shorter (reserves at 3000 USDC per WETH, 1:1
+    // between the dollars)
+    let mut usdc_dai = cp(PAIR2, USDC, DAI);
+    usdc_dai["reserves"] = json!(["1000000000000", "1000000000000000000000000"]);
+    let mut dai_usdt = cp("0x0000000000000000000000000000000000001003", DAI, USDT);
+    dai_usdt["reserves"] = json!(["1000000000000000000000000", "1000000000000"]);
+    let g = graph(snapshot(vec![cp(PAIR, WETH, USDC), usdc_dai, dai_usdt])).unwrap();
+    for max in 1..=2 {
+        let mut r = req(&g, WETH, USDT, U256::exp10(18));
+        r.max_hops = Some(max);
+        let e = quote(&g, &r).unwrap_err();
+        assert_eq!(e, RouteError::TooManyHops { max, needed: 3 });
+        assert!(e.to_string().contains("needs 3"), "{e}");
+    }
+    let mut r = req(&g, WETH, USDT, U256::exp10(18));
+    r.max_hops = Some(3);
+    check_plan(&g, &quote(&g, &r).unwrap());
+}
+
+#[test]
+fn all_routes_filtered_names_the_filter() {
+    let g = graph(snapshot(vec![cp(PAIR, WETH, USDC), curve(CURVE, CRV_LP)])).unwrap();
+    let base = || req(&g, WETH, DAI, U256::exp10(18));
+    // the whitelist alone, the blacklist alone, and only the two together
+    let mut r = base();
+    r.source_whitelist = Some(vec!["uniswap-v2".into()]);
+    let e = quote(&g, &r).unwrap_err();
+    assert_eq!(
+        e,
+        RouteError::AllRoutesFiltered {
+            filter: RouteFilter::SourceWhitelist
+        }
+    );
+    assert!(e.to_string().contains("sourceWhitelist"), "{e}");
+    let mut r = base();
+    r.source_blacklist = vec!["curve".into()];
+    assert_eq!(
+        quote(&g, &r).unwrap_err(),
+        RouteError::AllRoutesFiltered {
+            filter: RouteFilter::SourceBlacklist
+        }
+    );
+    let mut r = base();
+    r.source_whitelist = Some(vec!["curve".into()]);
+    r.source_blacklist = vec!["uniswap-v2".into()];
+    assert_eq!(
+        quote(&g, &r).unwrap_err(),
+        RouteError::AllRoutesFiltered {
+            filter: RouteFilter::SourceWhitelistAndBlacklist
+        }
+    );
+}
+
+#[test]
+fn unknown_whitelisted_source_is_named_with_the_nearest_id() {
+    let g = graph(snapshot(vec![cp(PAIR, WETH, USDC)])).unwrap();
+    let mut r = req(&g, WETH, USDC, U256::exp10(18));
+    r.source_whitelist = Some(vec!["Uniswap_V2".into()]);
+    let e = quote(&g, &r).unwrap_err();
+    assert_eq!(
+        e,
+        RouteError::UnknownSource {
+            id: "Uniswap_V2".into(),
+            suggestion: Some("uniswap-v2".into())
+        }
+    );
+    assert_eq!(e.code(), 4008);
+    assert!(e.to_string().contains("did you mean \"uniswap-v2\""), "{e}");
+    r.source_whitelist = Some(vec!["balancer".into()]);
+    assert!(matches!(
+        quote(&g, &r),
+        Err(RouteError::UnknownSource {
+            suggestion: None,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn caller_sizes_beyond_their_range_are_typed_errors() {
+    use swapzap::route::{GasModel, MAX_HOPS_LIMIT};
+    let g = graph(snapshot(vec![cp(PAIR, WETH, USDC)])).unwrap();
+    let base = || req(&g, WETH, USDC, U256::exp10(18));
+    for h in [0, MAX_HOPS_LIMIT + 1, 1_000_000_000, usize::MAX] {
+        let mut r = base();
+        r.max_hops = Some(h);
+        assert!(
+            matches!(quote(&g, &r), Err(RouteError::BadRequest(_))),
+            "{h}"
+        );
+    }
+    for p in [f64::NAN, f64::INFINITY, -1.0] {
+        let mut r = base();
+        r.gas = Some(GasModel::typical(p));
+        assert!(
+            matches!(quote(&g, &r), Err(RouteError::BadRequest(_))),
+            "{p}"
+        );
+    }
+    // pricing: a hop count beyond the limit is refused
+    let weth = g.token_id(WETH).unwrap();
+    assert!(swapzap::pricing::price_table(&g, weth, usize::MAX).is_err());
+    assert!(swapzap::pricing::price_table(&g, weth, MAX_HOPS_LIMIT).is_ok());
+}
+
+#[test]
+fn zap_options_beyond_their_range_are_typed_errors() {
+    use swapzap::error::ZapError;
+    use swapzap::zap::{zap_in, zap_in_pool, ZapConfig, ZapOptions};
+    let g = graph(snapshot(vec![cp(PAIR, WETH, USDC)])).unwrap();
+    let pair = g.pool_id(&format!("uniswap-v2:{PAIR}")).unwrap();
+    let pool = &g.pool(pair).unwrap().pool;
+    let amounts = [U256::exp10(18), U256::zero()];
+    for (cfg, field) in [
+        (
+            ZapConfig {
+                curve_search_budget: u32::MAX,
+                ..ZapConfig::default()
+            },
+            "curve_search_budget",
+        ),
+        (
+            ZapConfig {
+                surplus_threshold_ppm: 1_000_001,
+                ..ZapConfig::default()
+            },
+            "surplus_threshold_ppm",
+        ),
+    ] {
+        match zap_in_pool(pool, &amounts, &cfg) {
+            Err(e @ ZapError::BadOption { .. }) => {
+                assert!(e.to_string().contains(field), "{e}");
+                assert_eq!(e.code(), 5012);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let weth = g.token_id(WETH).unwrap();
+    let lp = g.pool(pair).unwrap().lp_token;
+    let opts = ZapOptions {
+        fee_bps: 10_001,
+        ..ZapOptions::default()
+    };
+    let r = zap_in(&g, &[(weth, U256::exp10(18))], lp, &opts);
+    assert!(
+        matches!(
+            r,
+            Err(ZapError::BadOption {
+                field: "fee_bps",
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn arbitrage_cycle_in_the_snapshot_quotes_verifies_and_stays_within_the_bound() {
+    // two WETH/USDC pairs 10 % apart (3000 and 3300 USDC per WETH): WETH -> USDC on the
+    // cheap pair and back on the dear one is a profitable cycle
+    let mut dear = cp(PAIR2, WETH, USDC);
+    dear["reserves"] = json!(["1000000000000000000000", "3300000000000"]);
+    let g = graph(snapshot(vec![
+        cp(PAIR, WETH, USDC),
+        dear,
+        cp("0x0000000000000000000000000000000000001003", USDC, DAI),
+        curve(CURVE, CRV_LP),
+    ]))
+    .unwrap();
+    for (from, to, amount) in [
+        (WETH, USDC, U256::exp10(18)),
+        (WETH, DAI, U256::exp10(19)),
+        (USDC, WETH, U256::from(5_000_000_000u64)),
+        (DAI, USDT, U256::exp10(21)),
+    ] {
+        let plan = quote(&g, &req(&g, from, to, amount)).unwrap();
+        check_plan(&g, &plan);
+        // the plan never swaps a token back into one it already spent (no cyclic profit):
+        // every step's input token is not the output token of a later step
+        for (k, s) in plan.steps.iter().enumerate() {
+            let swapzap::plan::Step::Swap { token_in, .. } = s else {
+                unreachable!()
+            };
+            assert!(plan.steps[k + 1..].iter().all(|t| !matches!(
+                t,
+                swapzap::plan::Step::Swap { token_out, .. } if token_out == token_in
+            )));
+        }
+    }
+    // WETH -> USDC takes the dear pair (it pays more USDC), at least what it alone gives
+    let plan = quote(&g, &req(&g, WETH, USDC, U256::exp10(18))).unwrap();
+    let dear_alone = v2_out(
+        U256::exp10(18),
+        U256::exp10(21),
+        U256::from(3_300_000_000_000u64),
+    );
+    assert!(plan.outputs[0].amount >= dear_alone);
 }

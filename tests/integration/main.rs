@@ -7,6 +7,7 @@ mod vectors;
 
 mod chain101;
 mod cl;
+mod cl_plain;
 mod hostile;
 mod listing;
 mod plan_json;
@@ -14,6 +15,7 @@ mod pool_vectors;
 mod props_101;
 mod props_101_extremes;
 mod props_cl;
+mod props_cl_ref;
 mod props_cp;
 mod props_curve;
 mod request;

@@ -9,17 +9,22 @@ use swapzap::pool::concentrated_liquidity::tick_math::{
 use swapzap::pool::concentrated_liquidity::{ConcentratedLiquidity, SwapAmount, Tick};
 use swapzap::{U256, U512};
 
+/// (tick spacing, fee in pips) of the Uniswap V3 and PancakeSwap V3 tiers.
+pub fn fee_tiers() -> impl Strategy<Value = (i32, u32)> {
+    prop::sample::select(vec![
+        (1i32, 100u32),
+        (10, 500),
+        (50, 2500),
+        (60, 3000),
+        (200, 10_000),
+    ])
+}
+
 /// A pool state with its positions: (spacing, fee, center, [(lower, upper, liquidity)], tick
 /// offset, price fraction).
 pub fn cl_pool() -> impl Strategy<Value = ConcentratedLiquidity> {
     (
-        prop::sample::select(vec![
-            (1i32, 100u32),
-            (10, 500),
-            (50, 2500),
-            (60, 3000),
-            (200, 10_000),
-        ]),
+        fee_tiers(),
         -300_000i32..300_000,
         prop::collection::vec((1i32..400, 1i32..400, 40usize..100, 1u64..), 1..6),
         -50i32..50,

@@ -1075,9 +1075,22 @@ fn error_code_table_matches_the_docs() {
             address: "0x".into(),
         }
         .into(),
-        RouteError::TooManyHops { max: 3 }.into(),
+        RouteError::TooManyHops { max: 3, needed: 4 }.into(),
         RouteError::BadRequest("x").into(),
-        RouteError::AllRoutesFiltered.into(),
+        RouteError::AllRoutesFiltered {
+            filter: swapzap::error::RouteFilter::SourceWhitelist,
+        }
+        .into(),
+        RouteError::AmountTooSmall {
+            from: swapzap::units::TokenId(0),
+            to: swapzap::units::TokenId(1),
+        }
+        .into(),
+        RouteError::UnknownSource {
+            id: "x".into(),
+            suggestion: None,
+        }
+        .into(),
         RouteError::SearchBudgetExceeded.into(),
         RouteError::InsufficientLiquidity {
             from: swapzap::units::TokenId(0),
@@ -1085,7 +1098,11 @@ fn error_code_table_matches_the_docs() {
         }
         .into(),
         RouteError::NoRoute.into(),
-        RouteError::Simulation(swapzap::PoolError::InsufficientLiquidity).into(),
+        RouteError::Simulation {
+            pool: "p".into(),
+            error: swapzap::PoolError::InsufficientLiquidity,
+        }
+        .into(),
         RouteError::Duplicate("x".into()).into(),
         RouteError::BadNumber {
             pool: "p".into(),

@@ -250,6 +250,37 @@ fn out_amount(plan: &Plan) -> U256 {
     plan.outputs[0].amount
 }
 
+/// A quote of `usd` of token 0 into token `to` verifies exactly, is never below the best single
+/// path of at most 4 hops (brute force, exact) and stays below its bound.
+fn split_beats_single_paths(
+    g: &PoolGraph,
+    m: &route_gen::Market,
+    to: usize,
+    usd: f64,
+) -> Result<(), TestCaseError> {
+    let from = TokenId(0);
+    let a = usd_amount(m, 0, usd);
+    let req = RouteRequest::new(
+        vec![(from, a)],
+        vec![(TokenId(to as u32), Ratio::new(1, 1))],
+    );
+    let best = best_single_path(g, from, TokenId(to as u32), a, 4);
+    match route::quote(g, &req) {
+        Ok(plan) => {
+            plan.verify(g).unwrap();
+            let got = out_amount(&plan);
+            // 1e-9: the float search may pick a path a hair off the exact best
+            prop_assert!(
+                got.as_u128() as f64 >= best.as_u128() as f64 * (1.0 - 1e-9),
+                "split {got} < single {best}"
+            );
+            prop_assert!(plan.upper_bound.unwrap() >= plan.value);
+        }
+        Err(e) => prop_assert!(best.is_zero(), "no quote ({e}) but a path gives {best}"),
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
@@ -258,22 +289,22 @@ proptest! {
     fn splitting_never_loses_to_the_best_single_path(seed in any::<u64>(), nt in 5usize..8, np in 10usize..18,
                                                       to in 5usize..8, usd in 1e2f64..3e6) {
         let (g, m) = small_market(seed, nt, np);
-        let to = to.min(nt - 1);
-        let from = TokenId(0);
-        let a = usd_amount(&m, 0, usd);
-        let req = RouteRequest::new(vec![(from, a)], vec![(TokenId(to as u32), Ratio::new(1, 1))]);
-        let best = best_single_path(&g, from, TokenId(to as u32), a, 4);
-        match route::quote(&g, &req) {
-            Ok(plan) => {
-                plan.verify(&g).unwrap();
-                let got = out_amount(&plan);
-                // 1e-9: the float search may pick a path a hair off the exact best
-                prop_assert!(got.as_u128() as f64 >= best.as_u128() as f64 * (1.0 - 1e-9),
-                    "split {got} < single {best}");
-                prop_assert!(plan.upper_bound.unwrap() >= plan.value);
-            }
-            Err(e) => prop_assert!(best.is_zero(), "no quote ({e}) but a path gives {best}"),
-        }
+        split_beats_single_paths(&g, &m, to.min(nt - 1), usd)?;
+    }
+
+    /// With concentrated-liquidity pools in the market (a WETH/USDC-like CL pool on the input's
+    /// hub pair and others with windows of ticks around the price), splitting still never loses
+    /// to the best single path, the plan replays exactly and its bound holds. Trades of up to
+    /// 1e6 USD, which cross ticks of the shallower CL pools and can saturate a pool's window
+    /// (see `a_saturated_cl_window_does_not_lose_the_route`).
+    #[test]
+    fn splitting_never_loses_to_the_best_single_path_with_cl_pools(seed in any::<u64>(), nt in 5usize..8,
+                                                                  np in 10usize..16, n_cl in 1usize..5,
+                                                                  to in 1usize..8, usd in 1e2f64..1e6) {
+        let mut m = route_gen::market(seed, nt, np);
+        route_gen::add_cl_pools(&mut m, seed, n_cl);
+        let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+        split_beats_single_paths(&g, &m, to.min(nt - 1), usd)?;
     }
 
     /// Output grows with the input amount.
@@ -1019,5 +1050,34 @@ fn a_dust_input_beside_a_normal_one_is_routed() {
             }
         }
         assert_eq!(spent, *a + into);
+    }
+}
+
+/// When the optimal flow saturates a CL pool's known window (here the only pool into the output
+/// token, a 0.05 % pool whose eight bands hold about 6.4e10 of it), the exact propagation used to
+/// ask the pool for a hair more than the window absorbs; the swap failed by the window rule, the
+/// edge was dropped, and the plan fell back to a thin pool: 435,909,249 out where a single 3-hop
+/// path through the CL pool gives 2,592,869,150 (bound 6.4e10). A CL leg is now offered what its
+/// window absorbs (`Pool::exact_offer`, the contract's partial fill), and the token's remainder
+/// leg takes the rest. The plan verifies and never loses to a single path.
+#[test]
+fn a_saturated_cl_window_does_not_lose_the_route() {
+    // The second case (61,009 USD: 366,925,847,833,237 out against 1,902,645,016,971,863 on
+    // one path) is the same failure at a smaller trade.
+    for (seed, np, n_cl, usd) in [
+        (5_630_685_488_062_551_209_u64, 13, 3, 601_794.4),
+        (5_605_121_427_691_603_608, 14, 4, 61_009.2),
+    ] {
+        let (nt, to) = (7, 6);
+        let mut m = route_gen::market(seed, nt, np);
+        route_gen::add_cl_pools(&mut m, seed, n_cl);
+        let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+        let a = usd_amount(&m, 0, usd);
+        let req = RouteRequest::new(vec![(TokenId(0), a)], vec![(TokenId(to), Ratio::new(1, 1))]);
+        let plan = route::quote(&g, &req).unwrap();
+        plan.verify(&g).unwrap();
+        let best = best_single_path(&g, TokenId(0), TokenId(to), a, 4);
+        let got = out_amount(&plan);
+        assert!(got >= best, "{usd} USD: split {got} < single {best}");
     }
 }

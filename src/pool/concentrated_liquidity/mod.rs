@@ -41,7 +41,8 @@ use core::ops::Shr;
 use primitive_types::U256;
 use sqrt_price_math::{amount0_delta, amount1_delta, compute_swap_step, mul_div, FEE_DENOMINATOR};
 use tick_math::{
-    sqrt_ratio_at_tick, tick_at_sqrt_ratio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK,
+    sqrt_ratio_at_tick, sqrt_ratio_at_tick_le, tick_at_sqrt_ratio, MAX_SQRT_RATIO, MAX_TICK,
+    MIN_SQRT_RATIO, MIN_TICK,
 };
 
 /// An initialised tick.
@@ -87,6 +88,25 @@ pub struct ClPosition {
     pub pool: ConcentratedLiquidity,
 }
 
+/// The known ticks and their √ratios (`getSqrtRatioAtTick` of each index, computed once at
+/// construction, so a swap step toward an initialised tick evaluates no `TickMath`).
+#[derive(Debug, PartialEq, Eq)]
+struct TickTable {
+    ticks: Vec<Tick>,
+    ratios: Vec<W>,
+}
+
+impl TickTable {
+    /// The table of `ticks` (indices within ±887272, checked by the caller).
+    fn new(ticks: Vec<Tick>) -> Result<Self, PoolError> {
+        let ratios = ticks
+            .iter()
+            .map(|t| sqrt_ratio_at_tick(t.index))
+            .collect::<Result<Vec<W>, PoolError>>()?;
+        Ok(Self { ticks, ratios })
+    }
+}
+
 /// A concentrated-liquidity pool state (`slot0`, liquidity, fees and the known ticks).
 ///
 /// The ticks are shared between a state and the states its swaps produce (a swap does not
@@ -98,15 +118,12 @@ pub struct ConcentratedLiquidity {
     liquidity: u128,
     fee: u32,
     tick_spacing: i32,
-    ticks: Arc<[Tick]>,
+    table: Arc<TickTable>,
     fee_protocol: u8,
     fee_growth_global: [W; 2],
     protocol_fees: [u128; 2],
     /// Tokens the known ticks hold (see [`Self::balances`]).
     balances: [U256; 2],
-    /// √ratio of the lowest and the highest known tick (the window's edges; `None` without
-    /// ticks).
-    edges: Option<[W; 2]>,
 }
 
 /// `LiquidityMath.addDelta` (`LS` below zero, `LA` above 2^128 − 1).
@@ -118,6 +135,19 @@ fn add_delta(x: u128, y: i128) -> Result<u128, PoolError> {
     } else {
         x.checked_add(y.unsigned_abs())
             .ok_or(PoolError::Revert("LA"))
+    }
+}
+
+/// `x − y` exactly (walking down across a tick): unlike `add_delta(x, −y)` it is exact for
+/// `y = i128::MIN`, whose negation does not fit an `i128`.
+#[inline]
+fn sub_delta(x: u128, y: i128) -> Result<u128, PoolError> {
+    if y < 0 {
+        x.checked_add(y.unsigned_abs())
+            .ok_or(PoolError::Revert("LA"))
+    } else {
+        x.checked_sub(y.unsigned_abs())
+            .ok_or(PoolError::Revert("LS"))
     }
 }
 
@@ -159,20 +189,15 @@ fn signed_delta(token1: bool, a: W, b: W, delta: i128) -> Result<W, PoolError> {
     to_int256(v)
 }
 
-/// `getTickAtSqrtRatio(p)` after the price moved from a state at `tick` to `p` within a step
-/// (down for `zero_for_one`). The state's price lay in [√ratio(tick), √ratio(tick + 1)], so when
-/// `p` stays on the same side of the tick's bound the tick is unchanged: one evaluation of
-/// `getSqrtRatioAtTick` instead of a search.
+/// `getTickAtSqrtRatio(p)` after the price moved within a step from a state at `tick` to `p`:
+/// when √ratio(tick) <= p < √ratio(tick + 1) the tick is unchanged (two comparisons by
+/// multiplication, [`sqrt_ratio_at_tick_le`]), otherwise it is searched.
 #[inline]
-fn tick_after_move(tick: i32, p: W, zero_for_one: bool) -> Result<i32, PoolError> {
-    let same = if zero_for_one {
-        // p < the old price <= √ratio(tick + 1); the tick stays if √ratio(tick) <= p.
-        sqrt_ratio_at_tick(tick).is_ok_and(|r| r <= p)
-    } else {
-        // p > the old price >= √ratio(tick); the tick stays if p < √ratio(tick + 1).
-        tick < MAX_TICK && sqrt_ratio_at_tick(tick.saturating_add(1)).is_ok_and(|r| p < r)
-    };
-    if same {
+fn tick_after_move(tick: i32, p: W) -> Result<i32, PoolError> {
+    if sqrt_ratio_at_tick_le(tick, p)?
+        && tick < MAX_TICK
+        && !sqrt_ratio_at_tick_le(tick.saturating_add(1), p)?
+    {
         Ok(tick)
     } else {
         tick_at_sqrt_ratio(p)
@@ -248,7 +273,7 @@ impl ConcentratedLiquidity {
         let (below, above_ticks) = ticks.split_at(split);
         let mut l = liquidity;
         for t in below.iter().rev() {
-            l = add_delta(l, t.liquidity_net.saturating_neg())
+            l = sub_delta(l, t.liquidity_net)
                 .map_err(|_| PoolError::InvalidState("liquidity_net: liquidity below zero"))?;
         }
         let mut l = liquidity;
@@ -262,15 +287,13 @@ impl ConcentratedLiquidity {
             liquidity,
             fee,
             tick_spacing,
-            ticks: ticks.into(),
+            table: Arc::new(TickTable::new(ticks)?),
             fee_protocol: 0,
             fee_growth_global: [W::ZERO; 2],
             protocol_fees: [0; 2],
             balances: [U256::zero(); 2],
-            edges: None,
         };
         pool.balances = pool.window_amounts();
-        pool.edges = pool.window_edges();
         Ok(pool)
     }
 
@@ -331,7 +354,7 @@ impl ConcentratedLiquidity {
     /// The initialised ticks the pool knows, ascending.
     #[must_use]
     pub fn ticks(&self) -> &[Tick] {
-        &self.ticks
+        &self.table.ticks
     }
 
     /// `feeGrowthGlobal0X128` and `feeGrowthGlobal1X128`.
@@ -386,8 +409,8 @@ impl ConcentratedLiquidity {
     }
 
     fn try_window_amounts(&self) -> Result<[U256; 2], PoolError> {
-        let split = self.ticks.partition_point(|t| t.index <= self.tick);
-        let (below, above) = self.ticks.split_at(split);
+        let split = self.ticks().partition_point(|t| t.index <= self.tick);
+        let (below, above) = self.ticks().split_at(split);
         let p = self.sqrt_price_x96;
         let mut out = [W::ZERO; 2];
         // Above: token0 from the price (or the segment's start) to each next tick.
@@ -402,7 +425,7 @@ impl ConcentratedLiquidity {
         for t in below.iter().rev() {
             let to = sqrt_ratio_at_tick(t.index)?;
             out[1] = math::w_add(out[1], amount1_delta(to, from, l, false)?)?;
-            l = add_delta(l, t.liquidity_net.saturating_neg())?;
+            l = sub_delta(l, t.liquidity_net)?;
             from = to;
         }
         Ok(out.map(W::to_u256))
@@ -418,10 +441,10 @@ impl ConcentratedLiquidity {
         if lte {
             let word_lo = (compressed >> 8) << 8;
             let (lo, hi) = (word_lo * s, compressed * s);
-            let k = self.ticks.partition_point(|t| t.index <= hi);
+            let k = self.ticks().partition_point(|t| t.index <= hi);
             match k
                 .checked_sub(1)
-                .and_then(|k| self.ticks.get(k).map(|t| (k, t)))
+                .and_then(|k| self.ticks().get(k).map(|t| (k, t)))
             {
                 Some((k, t)) if t.index >= lo => (t.index, Some(k)),
                 _ => (lo, None),
@@ -430,8 +453,8 @@ impl ConcentratedLiquidity {
             let c1 = compressed + 1;
             let word_hi = ((c1 >> 8) << 8) + 255;
             let (lo, hi) = (c1 * s, word_hi * s);
-            let k = self.ticks.partition_point(|t| t.index < lo);
-            match self.ticks.get(k) {
+            let k = self.ticks().partition_point(|t| t.index < lo);
+            match self.ticks().get(k) {
                 Some(t) if t.index <= hi => (t.index, Some(k)),
                 _ => (hi, None),
             }
@@ -499,7 +522,11 @@ impl ConcentratedLiquidity {
             let start = price;
             let (next, initialized) = self.next_tick_in_word(tick, zero_for_one);
             let next = next.clamp(MIN_TICK, MAX_TICK);
-            let p_next = sqrt_ratio_at_tick(next)?;
+            // An initialised tick's √ratio is in the table; a word's edge is computed.
+            let p_next = match initialized.and_then(|k| self.table.ratios.get(k)) {
+                Some(&r) => r,
+                None => sqrt_ratio_at_tick(next)?,
+            };
             let target = if (zero_for_one && p_next < limit) || (!zero_for_one && p_next > limit) {
                 limit
             } else {
@@ -537,7 +564,7 @@ impl ConcentratedLiquidity {
             }
             if price == p_next {
                 if let Some(k) = initialized {
-                    let net = self.ticks.get(k).map_or(0, |t| t.liquidity_net);
+                    let net = self.ticks().get(k).map_or(0, |t| t.liquidity_net);
                     let net = if zero_for_one {
                         net.wrapping_neg()
                     } else {
@@ -552,7 +579,7 @@ impl ConcentratedLiquidity {
                     next
                 };
             } else if price != start {
-                tick = tick_after_move(tick, price, zero_for_one)?;
+                tick = tick_after_move(tick, price)?;
             }
         }
         let spent = math::w_sub(specified, remaining)?;
@@ -591,18 +618,14 @@ impl ConcentratedLiquidity {
 
     /// √ratio of the outermost known ticks.
     fn window_edges(&self) -> Option<[W; 2]> {
-        let (lo, hi) = (self.ticks.first()?, self.ticks.last()?);
-        Some([
-            sqrt_ratio_at_tick(lo.index).ok()?,
-            sqrt_ratio_at_tick(hi.index).ok()?,
-        ])
+        Some([*self.table.ratios.first()?, *self.table.ratios.last()?])
     }
 
     /// The price limit of the known window in one direction: the lowest known tick's price
     /// going down, the highest's going up (or the contract's own limit past them), `None` when
     /// no known tick lies that way.
     fn window_limit(&self, zero_for_one: bool) -> Option<W> {
-        let [lo, hi] = self.edges?;
+        let [lo, hi] = self.window_edges()?;
         let p = if zero_for_one { lo } else { hi };
         if zero_for_one {
             let lim = p.max(MIN_SQRT_RATIO.checked_add(W::ONE)?);
@@ -646,6 +669,31 @@ impl ConcentratedLiquidity {
             return Err(PoolError::InsufficientLiquidity);
         }
         Ok((s.amount_out, s.pool))
+    }
+
+    /// The largest input of at most `dx` the known window absorbs whole: `dx` itself when it
+    /// does, else what the contract's loop takes on its way to the window's edge (the
+    /// partial fill), which an exact-in swap of that amount then takes whole, ending on the
+    /// edge. A router offers this to a pool whose window it would otherwise overrun.
+    ///
+    /// # Errors
+    /// [`PoolError::InsufficientInputAmount`] for 0, [`PoolError::InsufficientLiquidity`] when
+    /// no known tick lies that way (nothing to absorb anything); contract reverts.
+    pub fn exact_offer(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
+        let mut x = dx;
+        // the partial fill's amount is absorbed whole (each step of the loop then reaches the
+        // same targets); a second round only guards against a step that rounds otherwise
+        for _ in 0..4 {
+            if x.is_zero() {
+                return Err(PoolError::InsufficientInputAmount);
+            }
+            let s = self.window_swap(i, j, SwapAmount::ExactIn(x))?;
+            if s.amount_in == x {
+                return Ok(x);
+            }
+            x = s.amount_in;
+        }
+        Err(PoolError::InsufficientLiquidity)
     }
 
     /// The contract's exact-output swap within the known window: the input it charges for
@@ -791,7 +839,7 @@ impl ConcentratedLiquidity {
         if upper > MAX_TICK {
             return Err(PoolError::Revert("TUM"));
         }
-        let mut ticks: Vec<Tick> = self.ticks.to_vec();
+        let mut ticks: Vec<Tick> = self.ticks().to_vec();
         if delta != 0 {
             let max = self.max_liquidity_per_tick();
             for (index, is_upper) in [(lower, false), (upper, true)] {
@@ -853,9 +901,8 @@ impl ConcentratedLiquidity {
                 a1 = signed_delta(true, pl, pu, delta)?;
             }
         }
-        pool.ticks = ticks.into();
+        pool.table = Arc::new(TickTable::new(ticks)?);
         pool.balances = pool.window_amounts();
-        pool.edges = pool.window_edges();
         Ok(ClPosition {
             amount0: a0.to_u256(),
             amount1: a1.to_u256(),

@@ -6,23 +6,22 @@
 //! is exact (512-bit where it must be, like `FullMath`), every revert is an error.
 
 use crate::error::PoolError;
+use crate::math::wide::Div64;
 use crate::math::{self, W};
 
 /// 2^96 as a [`W`].
 const Q96: W = W::small(1 << 96);
 /// The fee denominator: fees are in pips (millionths).
 pub const FEE_DENOMINATOR: u32 = 1_000_000;
+/// Division by the fee denominator with a precomputed reciprocal.
+const FEE_DIV: Div64 = Div64::new(FEE_DENOMINATOR as u64);
 /// 2^160: every price must stay below it (`uint160`).
 const P_LIMIT: W = W { hi: 1 << 32, lo: 0 };
 
 /// `FullMath.mulDiv` (floor) on [`W`].
 #[inline]
 pub(super) fn mul_div(a: W, b: W, d: W) -> Result<W, PoolError> {
-    Ok(W::from_u256(math::mul_div(
-        a.to_u256(),
-        b.to_u256(),
-        d.to_u256(),
-    )?))
+    Ok(math::w_mul_div_rem(a, b, d)?.0)
 }
 
 /// `FullMath.mulDivRoundingUp` on [`W`].
@@ -201,7 +200,7 @@ pub fn next_sqrt_price_from_output(
 /// `target` (token0 in when `zero_for_one`), judged by a float estimate with a wide margin.
 ///
 /// The estimate `L·(b − a)·2^96/(a·b)` (token0) or `L·(b − a)/2^96` (token1) is built from
-/// correctly rounded conversions and a few float operations, so its relative error is below
+/// conversions within a relative 2^-52 and a few float operations, so its relative error is below
 /// 1e-14; the exact (rounded-up) amount is at least the real value. A margin of 1e-9 relative
 /// and 4 units absolute makes a `true` answer certain; `false` only means "compute exactly".
 /// The float decides which exact formula runs, never an amount.
@@ -231,11 +230,30 @@ fn clearly_short(current: W, target: W, l: u128, less_fee: W, zero_for_one: bool
     need.is_finite() && short
 }
 
-/// The nearest `f64` to a [`W`] (within one rounding of the two halves).
+/// An `f64` within a relative 2^-52 of a [`W`]: its top 64 bits converted, times a power of
+/// two (no software 128-bit conversion).
 #[inline]
 fn w_to_f64(x: W) -> f64 {
+    if x.hi == 0 && x.lo >> 64 == 0 {
+        #[allow(clippy::cast_precision_loss)]
+        return x.lo as u64 as f64;
+    }
+    let bits = if x.hi == 0 {
+        128_u32.saturating_sub(x.lo.leading_zeros())
+    } else {
+        256_u32.saturating_sub(x.hi.leading_zeros())
+    };
+    // 64 < bits <= 256, so 0 < sh <= 192.
+    let sh = bits.saturating_sub(64);
+    let top = if sh >= 128 {
+        x.hi >> (sh.saturating_sub(128))
+    } else {
+        (x.lo >> sh) | (x.hi << (128_u32.saturating_sub(sh)))
+    } as u64;
+    // 2^sh as an f64 (exponent field 1023 + sh, sh <= 192).
+    let scale = f64::from_bits(u64::from(1023_u32.saturating_add(sh)) << 52);
     #[allow(clippy::cast_precision_loss, clippy::arithmetic_side_effects)]
-    let v = x.hi as f64 * 340_282_366_920_938_463_463_374_607_431_768_211_456.0 + x.lo as f64;
+    let v = top as f64 * scale;
     v
 }
 
@@ -278,7 +296,12 @@ pub fn compute_swap_step(
     // float estimate shows the remaining input falls clearly short of it).
     let mut in_to_target = true;
     if exact_in {
-        let less_fee = mul_div(remaining, gamma, den)?;
+        // `FullMath.mulDiv(remaining, 1e6 − fee, 1e6)`: below 2^230 the product fits 256 bits
+        // and the division by 10^6 is a reciprocal multiplication.
+        let less_fee = match remaining.checked_mul(gamma) {
+            Some(prod) => FEE_DIV.div_rem(prod).0,
+            None => mul_div(remaining, gamma, den)?,
+        };
         if clearly_short(current, target, l, less_fee, zero_for_one) {
             in_to_target = false;
             next = next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?;

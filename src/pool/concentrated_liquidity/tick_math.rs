@@ -48,18 +48,11 @@ const FACTORS: [u128; 20] = [
     0x0000000048a170391f7dc42444e8fa2,
 ];
 
-/// `TickMath.getSqrtRatioAtTick`: √(1.0001^tick) · 2^96, as the contract rounds it.
-///
-/// # Errors
-/// [`PoolError::Revert`]`("T")` when |tick| > 887272.
+/// The contract's Q128 accumulator for |tick| = `abs` before the inversion of positive ticks
+/// (`None` for the starting value 2^128, at tick 0, which does not fit a u128).
 #[inline]
-pub fn sqrt_ratio_at_tick(tick: i32) -> Result<W, PoolError> {
-    let abs = tick.unsigned_abs();
-    if abs > MAX_TICK.unsigned_abs() {
-        return Err(PoolError::Revert("T"));
-    }
-    // `None` stands for the starting value 2^128 (which does not fit a u128): its product with
-    // a factor c, shifted right by 128, is c itself.
+fn q128_product(abs: u32) -> Option<u128> {
+    // The product of a factor c with the start 2^128, shifted right by 128, is c itself.
     let mut ratio: Option<u128> = None;
     for (i, &c) in FACTORS.iter().enumerate() {
         if abs & (1u32 << i) != 0 {
@@ -70,7 +63,54 @@ pub fn sqrt_ratio_at_tick(tick: i32) -> Result<W, PoolError> {
             });
         }
     }
-    let q128 = match ratio {
+    ratio
+}
+
+/// Whether `sqrt_ratio_at_tick(tick) <= p`, exactly, with multiplications only (no division
+/// for positive ticks).
+///
+/// For a positive tick the contract's value is `ceil(q / 2^32)` with `q = floor((2^256 − 1) /
+/// r)`; `ceil(q / 2^32) <= p` ⟺ `q <= p·2^32` ⟺ `2^256 − 1 < (p·2^32 + 1)·r` ⟺ that product
+/// reaches 2^256. Otherwise it is `ceil(r / 2^32) <= p` ⟺ `r <= p·2^32`.
+///
+/// # Errors
+/// [`PoolError::Revert`]`("T")` when |tick| > 887272.
+#[inline]
+pub fn sqrt_ratio_at_tick_le(tick: i32, p: W) -> Result<bool, PoolError> {
+    let abs = tick.unsigned_abs();
+    if abs > MAX_TICK.unsigned_abs() {
+        return Err(PoolError::Revert("T"));
+    }
+    if p.hi >> 96 != 0 {
+        // p >= 2^224, above every √ratio (all below 2^161).
+        return Ok(true);
+    }
+    // p·2^32 < 2^256: exact.
+    let x = W {
+        hi: (p.hi << 32) | (p.lo >> 96),
+        lo: p.lo << 32,
+    };
+    Ok(match q128_product(abs) {
+        None => W::small(1 << 96) <= p,
+        Some(r) if tick > 0 => match x.checked_add(W::ONE) {
+            Some(x1) => x1.checked_mul(W::small(r)).is_none(),
+            None => true,
+        },
+        Some(r) => W::small(r) <= x,
+    })
+}
+
+/// `TickMath.getSqrtRatioAtTick`: √(1.0001^tick) · 2^96, as the contract rounds it.
+///
+/// # Errors
+/// [`PoolError::Revert`]`("T")` when |tick| > 887272.
+#[inline]
+pub fn sqrt_ratio_at_tick(tick: i32) -> Result<W, PoolError> {
+    let abs = tick.unsigned_abs();
+    if abs > MAX_TICK.unsigned_abs() {
+        return Err(PoolError::Revert("T"));
+    }
+    let q128 = match q128_product(abs) {
         // tick == 0: ratio is exactly 2^128.
         None => W { hi: 1, lo: 0 },
         Some(r) if tick > 0 => {
@@ -107,16 +147,16 @@ pub fn tick_at_sqrt_ratio(p: W) -> Result<i32, PoolError> {
     // a tick or two of the answer; the loops below move it to the exact one either way.
     let guess = log2_w(p) - 96.0;
     // 2 / log2(1.0001)
-    let est = guess * 13_863.643_561_492_497;
-    // `as` truncates toward zero (and saturates); the loops below settle the last tick.
-    let mut t = (est as i64).clamp(i64::from(MIN_TICK), i64::from(MAX_TICK)) as i32;
-    // sqrt_ratio_at_tick is strictly increasing on [MIN_TICK, MAX_TICK] and
-    // sqrt_ratio_at_tick(MIN_TICK) = MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO, so both loops end in
-    // range.
-    while t > MIN_TICK && sqrt_ratio_at_tick(t)? > p {
+    let est = (guess * 13_863.643_561_492_497).floor();
+    // `as` saturates; the loops below settle the last tick.
+    let mut t = (est as i64).clamp(i64::from(MIN_TICK), i64::from(MAX_TICK - 1)) as i32;
+    // √ratio is strictly increasing on [MIN_TICK, MAX_TICK] and √ratio(MIN_TICK) =
+    // MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO = √ratio(MAX_TICK), so both loops end in
+    // [MIN_TICK, MAX_TICK − 1].
+    while t > MIN_TICK && !sqrt_ratio_at_tick_le(t, p)? {
         t -= 1;
     }
-    while t < MAX_TICK && sqrt_ratio_at_tick(t + 1)? <= p {
+    while t < MAX_TICK - 1 && sqrt_ratio_at_tick_le(t + 1, p)? {
         t += 1;
     }
     Ok(t)
@@ -147,13 +187,26 @@ fn log2_w(x: W) -> f64 {
     let z = (m - 1.0) / (m + 1.0);
     let z2 = z * z;
     // z ≤ 1/3: ten odd terms are below 1e-11 of a tick's width in log2.
+    // 1 / (2k + 1): multiplications instead of twelve float divisions.
+    const INV_ODD: [f64; 12] = [
+        1.0,
+        1.0 / 3.0,
+        1.0 / 5.0,
+        1.0 / 7.0,
+        1.0 / 9.0,
+        1.0 / 11.0,
+        1.0 / 13.0,
+        1.0 / 15.0,
+        1.0 / 17.0,
+        1.0 / 19.0,
+        1.0 / 21.0,
+        1.0 / 23.0,
+    ];
     let mut term = z;
     let mut sum = 0.0;
-    let mut k = 1.0;
-    for _ in 0..12 {
-        sum += term / k;
+    for inv in INV_ODD {
+        sum += term * inv;
         term *= z2;
-        k += 2.0;
     }
     f64::from(bits) - 1.0 + 2.0 * sum * core::f64::consts::LOG2_E
 }
@@ -172,6 +225,25 @@ mod tests {
         assert!(sqrt_ratio_at_tick(MIN_TICK - 1).is_err());
         assert_eq!(tick_at_sqrt_ratio(MIN_SQRT_RATIO).unwrap(), MIN_TICK);
         assert!(tick_at_sqrt_ratio(MAX_SQRT_RATIO).is_err());
+    }
+
+    /// The multiplication-only comparison equals comparing with the evaluated √ratio, at,
+    /// just below and just above each sampled tick's value.
+    #[test]
+    fn sqrt_ratio_le_matches_the_value() {
+        let mut t = MIN_TICK;
+        while t <= MAX_TICK {
+            let r = sqrt_ratio_at_tick(t).unwrap();
+            for p in [
+                r.checked_sub(W::ONE).unwrap(),
+                r,
+                r.checked_add(W::ONE).unwrap(),
+            ] {
+                assert_eq!(sqrt_ratio_at_tick_le(t, p).unwrap(), r <= p, "tick {t}");
+            }
+            t += if t.abs() < 3000 { 1 } else { 331 };
+        }
+        assert!(sqrt_ratio_at_tick_le(MAX_TICK + 1, W::ONE).is_err());
     }
 
     #[test]
