@@ -202,6 +202,19 @@ fn bench_101(c: &mut Criterion) {
             }
         });
     });
+    // the swap as a state transition: the curve, then the owner-fee pool tokens the program
+    // mints (a PreciseNumber square root) for the new supply
+    g.bench_with_input(
+        BenchmarkId::new("spl/swap_state", "sol_usdc"),
+        &xs,
+        |b, xs| {
+            b.iter(|| {
+                for &x in xs {
+                    black_box(black_box(&spl).swap(0, 1, U256::from(x)).unwrap());
+                }
+            });
+        },
+    );
     // what the router and zaps pay per SPL leg: the offer the program takes whole
     // (`exact_offer`, usually two swaps), then the swap of it
     g.bench_with_input(

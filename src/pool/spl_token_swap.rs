@@ -14,8 +14,10 @@
 //! Balances and the supply are `u128` as in the program's curve; fee fields are `u64`.
 //! Every checked operation of the crate that returns `None` is a [`PoolError`] here.
 //!
-//! Not modelled: the pool tokens the program mints to the owner's fee account after a swap
-//! (the swap's new state changes the balances only) and the host fee.
+//! After a swap the program mints pool tokens for the owner fee (`process_swap`): the pool's
+//! new state carries that supply ([`SplTokenSwap::owner_fee_pool_tokens`]). The host fee only
+//! moves part of those tokens to another account (the total minted is the same) and is not
+//! modelled.
 
 use super::{pair, Amounts};
 use crate::error::{MathError, PoolError};
@@ -225,20 +227,55 @@ impl SplTokenSwap {
         super::least_input(guess, want, out).map(U256::from)
     }
 
-    /// The swap as the curve computes it: the output and the pool after (the fees stay in).
+    /// The swap as the program executes it: the output and the pool after, the fees in its
+    /// balances and the owner-fee pool tokens ([`Self::owner_fee_pool_tokens`]) in its supply.
     ///
     /// # Errors
-    /// As [`Self::swap_detailed`].
+    /// As [`Self::swap_detailed`] and [`Self::owner_fee_pool_tokens`].
     pub fn swap(&self, i: usize, j: usize, dx: U256) -> Result<(U256, Self), PoolError> {
         pair(i, j)?;
         let s = self.swap_detailed(i, small(dx)?)?;
         let mut next = self.native;
         next[i] = s.new_source_amount;
         next[j] = s.new_destination_amount;
+        let after = Self::new(next, self.total_supply, self.fees);
+        let minted = after.owner_fee_pool_tokens(i, s.owner_fee)?;
+        let supply = add(self.total_supply, minted)?;
         Ok((
             U256::from(s.amount_out),
-            Self::new(next, self.total_supply, self.fees),
+            Self {
+                total_supply: supply,
+                ..after
+            },
         ))
+    }
+
+    /// The pool tokens spl-token-swap 3.0.0's `process_swap` mints for the owner fee, called
+    /// on the pool *after* the swap (new balances, supply before the mint): `SwapCurve::
+    /// withdraw_single_token_type_exact_out(owner_fee, ...)` with `i` the swap's source coin
+    /// ([`Self::withdraw_single_token_type_exact_out`]: the trade fee on half the owner fee
+    /// taken off, rounded up; 0 for a zero owner fee or a zero supply). The program mints
+    /// them only when non-zero, through spl-token `MintTo` (a `u64` amount and supply).
+    ///
+    /// # Errors
+    /// [`PoolError::Revert`] where the program fails the swap: the calculation returning
+    /// `None` (`FeeCalculationFailure`), or a non-zero amount or the supply after it above
+    /// `u64` (`to_u64`, `MintTo`'s supply overflow).
+    pub fn owner_fee_pool_tokens(&self, i: usize, owner_fee: u128) -> Result<u128, PoolError> {
+        let minted = self
+            .withdraw_single_token_type_exact_out(i, owner_fee)
+            .map_err(|_| {
+                PoolError::Revert("SPL swap: FeeCalculationFailure (owner-fee pool tokens)")
+            })?;
+        if minted > 0 {
+            let fits = matches!(self.total_supply.checked_add(minted), Some(t) if t <= u128::from(u64::MAX));
+            if !fits {
+                return Err(PoolError::Revert(
+                    "SPL swap: owner-fee pool tokens or the supply after them above u64",
+                ));
+            }
+        }
+        Ok(minted)
     }
 
     /// `pool_tokens_to_trading_tokens`: coins worth `pool_tokens`, rounded down or (for

@@ -21,6 +21,7 @@ mod props_curve;
 mod request;
 mod routing;
 mod spl_accounting;
+mod spl_owner_fee;
 mod zap;
 mod zap_bound;
 mod zap_ng;
