@@ -147,8 +147,9 @@ pub fn tick_at_sqrt_ratio(p: W) -> Result<i32, PoolError> {
     // a tick or two of the answer; the loops below move it to the exact one either way.
     let guess = log2_w(p) - 96.0;
     // 2 / log2(1.0001)
-    let est = (guess * 13_863.643_561_492_497).floor();
-    // `as` saturates; the loops below settle the last tick.
+    let est = guess * 13_863.643_561_492_497;
+    // `as` truncates toward zero and saturates (no `floor` without std); the loops below
+    // settle the last tick.
     let mut t = (est as i64).clamp(i64::from(MIN_TICK), i64::from(MAX_TICK - 1)) as i32;
     // √ratio is strictly increasing on [MIN_TICK, MAX_TICK] and √ratio(MIN_TICK) =
     // MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO = √ratio(MAX_TICK), so both loops end in
