@@ -708,6 +708,20 @@ impl Plan {
         self.with_ints(py, "outputs")
     }
 
+    /// Pools the router left out because their exact swap reverted: `pool` (id), `reason`.
+    #[getter]
+    fn excluded<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let d = PyList::empty(py);
+        for x in &self.plan.excluded {
+            let e = PyDict::new(py);
+            let id = self.graph.pool(x.pool).map(|p| p.id.clone());
+            e.set_item("pool", id.unwrap_or_default())?;
+            e.set_item("reason", x.error.to_string())?;
+            d.append(e)?;
+        }
+        Ok(d.into_any())
+    }
+
     /// What the plan returns unspent: dicts `token`, `amount` (int).
     #[getter]
     fn refunds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

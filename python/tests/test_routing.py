@@ -171,3 +171,39 @@ def test_snapshot_tables(bundled):
     b = swapzap.Pool.from_dict(p, decimals=[next(t["decimals"] for t in tokens if t["address"] == x) for x in p["tokens"]])
     amount = int(p["reserves"][0]) // 100
     assert a.amount_out(0, 1, amount) == b.amount_out(p["tokens"][0], p["tokens"][1], amount) > 0
+
+
+def test_a_pool_reverting_in_simulation_is_listed_in_excluded():
+    """A V2 pair at the uint112 edge, priced like its neighbour, reverts when the plan sends it
+    WETH (the reserve would pass uint112): the quote goes on without it and `Plan.excluded`
+    names it with the revert, as the plan's dict does."""
+    weth, usdc, usdt = (f"0x{'0' * 38}{x}" for x in ("a1", "b2", "c3"))
+
+    def pair(addr, a, b, reserves=("1000000000000000000000", "3000000000000")):
+        return {"id": f"uniswap-v2:{addr}", "source": "uniswap-v2", "kind": "constant_product",
+                "tokens": [a, b], "reserves": list(reserves), "fee": {"num": "3", "den": "1000"}}
+
+    r0 = 2**112 - 1 - 1000
+    edge = f"0x{'0' * 36}1002"
+    snap = swapzap.Snapshot.from_dict({
+        "chain_id": 1,
+        "tokens": [{"address": weth, "symbol": "WETH", "decimals": 18},
+                   {"address": usdc, "symbol": "USDC", "decimals": 6},
+                   {"address": usdt, "symbol": "USDT", "decimals": 6}],
+        "pools": [pair(f"0x{'0' * 36}1001", weth, usdc),
+                  pair(edge, weth, usdc, (str(r0), str(r0 * 3_000_000_000 // 10**18))),
+                  pair(f"0x{'0' * 36}1003", weth, usdt)],
+    })
+    plan = snap.quote({
+        "chainId": 1,
+        "inputTokens": [{"tokenAddress": weth, "amount": str(10**18)}],
+        "outputTokens": [{"tokenAddress": usdc, "proportion": 1}],
+        "slippageLimitPercent": 0.5,
+        "userAddr": "0x31Ad0fB76c7b4AAd8Afc25dA1eCC71afF19808Db",
+    })
+    assert [x["pool"] for x in plan.excluded] == [f"uniswap-v2:{edge}"]
+    assert plan.excluded == plan.to_dict()["excluded"]
+    assert all(s["pool"] != f"uniswap-v2:{edge}" for s in plan.steps)
+    # 1 WETH into the plain pair alone: getAmountOut(1e18, 1000e18, 3e12)
+    x = 10**18 * 997
+    assert plan.amount_out >= x * 3_000_000_000_000 // (10**21 * 1000 + x)

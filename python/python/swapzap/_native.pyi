@@ -124,6 +124,9 @@ class Plan:
     def outputs(self) -> List[Dict[str, Any]]:
         """The outputs: ``token``, ``amount``, ``min_amount`` (ints)."""
     @property
+    def excluded(self) -> List[Dict[str, Any]]:
+        """Pools left out because their exact swap reverted: ``pool`` (id), ``reason`` (text)."""
+    @property
     def refunds(self) -> List[Dict[str, Any]]:
         """What the plan returns unspent: ``token``, ``amount`` (int)."""
     @property
