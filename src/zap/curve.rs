@@ -13,7 +13,7 @@
 //! [`Pool::swap`] and [`Pool::mint`].
 
 use super::curve_f64::{self, Model};
-use super::{to_f64, Rebalance, ZapConfig, ZapIn, ZapSwap};
+use super::{to_f64, Rebalance, Strategy, ZapConfig, ZapIn, ZapSwap};
 
 /// In the noisy regime, pairs whose input is at most this many raw units are searched
 /// exhaustively (every integer swap amount).
@@ -365,6 +365,11 @@ fn finish(
             (_, Some(wasted_ppm)) => Rebalance::BelowThreshold { wasted_ppm },
             (true, None) => Rebalance::Swapped,
             (false, None) => Rebalance::NotNeeded,
+        },
+        strategy: if swap.is_some() {
+            Strategy::CurveSearch
+        } else {
+            Strategy::Direct
         },
         swap,
         minted: e.minted,

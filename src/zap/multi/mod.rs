@@ -1,6 +1,6 @@
 //! Plan-level zaps over a [`PoolGraph`]; documented in the [`zap`](super) module.
 
-use super::{zap_in_pool, Rebalance, ZapConfig};
+use super::{zap_in_pool, Rebalance, Strategy, ZapConfig};
 use crate::error::ZapError;
 use crate::graph::PoolGraph;
 use crate::plan::{Output, Plan, Step, TokenAmount, ZapFee};
@@ -83,6 +83,9 @@ pub struct ZapInPlan {
     pub minted: U256,
     /// whether the target pool's rebalancing swap was made, and why
     pub rebalance: Rebalance,
+    /// which strategy of the single-pool optimiser found the final mint (`None`: nothing was
+    /// minted, only the target's own LP was given)
+    pub strategy: Option<Strategy>,
 }
 
 /// The state of a plan being built: pool states after the steps so far, holdings, steps.
@@ -472,11 +475,12 @@ pub fn zap_in(
     // The final single-pool zap on the target's state after the routing.
     let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
     // Only the target's own LP was given: it passes through, nothing to mint.
-    let (minted, rebalance) = if amounts.iter().all(U256::is_zero) && !ctx.held(lp_out).is_zero() {
-        (U256::zero(), Rebalance::NotNeeded)
-    } else {
-        final_mint(&mut ctx, target, lp_out, &coins, &amounts, opts)?
-    };
+    let (minted, rebalance, strategy) =
+        if amounts.iter().all(U256::is_zero) && !ctx.held(lp_out).is_zero() {
+            (U256::zero(), Rebalance::NotNeeded, None)
+        } else {
+            final_mint(&mut ctx, target, lp_out, &coins, &amounts, opts)?
+        };
     let out_amount = ctx.held(lp_out);
     let outputs = alloc::vec![Output {
         token: lp_out,
@@ -510,6 +514,7 @@ pub fn zap_in(
         pool: target,
         minted,
         rebalance,
+        strategy,
     })
 }
 
@@ -548,7 +553,7 @@ fn final_mint(
     coins: &[TokenId],
     amounts: &[U256],
     opts: &ZapOptions,
-) -> Result<(U256, Rebalance), ZapError> {
+) -> Result<(U256, Rebalance, Option<Strategy>), ZapError> {
     let state = ctx.state(target)?.clone();
     let z = without_swap_if_gas_exceeds_gain(
         ctx.graph,
@@ -589,7 +594,7 @@ fn final_mint(
         lp_out: minted,
     });
     ctx.states.insert(target, after);
-    Ok((minted, z.rebalance))
+    Ok((minted, z.rebalance, Some(z.strategy)))
 }
 
 /// Under a priced gas model, the optimum's rebalancing swap is kept only when the LP it adds
