@@ -9,6 +9,7 @@
 //! |---|---|
 //! | [`math`] | the only place with raw 256-bit arithmetic: checked ops, `mul_div` (floor/ceil), integer sqrt |
 //! | [`units`] | newtypes: [`units::TokenId`], [`units::PoolId`], [`units::Amount`] |
+//! | [`chain`] | chain facts: [`chain::CHAIN_101`], [`chain::Deployment`], the spec's slippage limit |
 //! | [`error`] | one error enum per domain and the top [`error::Error`] with stable codes |
 //! | [`pool`] | exact pool families: constant-product, solidly, Curve stable-swap; [`pool::Pool`] over them |
 //! | [`plan`] | the pathId-free [`plan::Plan`] and its exact verification |
@@ -53,6 +54,7 @@
 
 extern crate alloc;
 
+pub mod chain;
 pub mod error;
 pub mod graph;
 pub mod math;
