@@ -237,7 +237,7 @@ impl<'a> Dual<'a> {
             }
             let mut x = lo + (hi - lo) * (-rlo / (rhi - rlo));
             if !(x > lo && x < hi) {
-                x = super::fmath::sqrt(lo * hi);
+                x = crate::math::float::sqrt(lo * hi);
             }
             let r = self.balance_at(k, nu, x);
             if r > 0.0 {
@@ -262,7 +262,7 @@ impl<'a> Dual<'a> {
         nu[k] = if x >= lo && x <= hi {
             x
         } else {
-            super::fmath::sqrt(lo * hi)
+            crate::math::float::sqrt(lo * hi)
         };
     }
 
@@ -1047,7 +1047,7 @@ impl Elim {
             if !(s > 0.0) || !s.is_finite() {
                 return None;
             }
-            let l = super::fmath::sqrt(s);
+            let l = crate::math::float::sqrt(s);
             rj[j] = l;
             let lj = &rj[..j];
             for ri in rest.chunks_exact_mut(c) {

@@ -70,7 +70,6 @@ pub use mid::output_mid_prices;
 mod gas;
 pub use exact_out::EXACT_OUT_PRECISION;
 pub use gas::GAS_HOP_CAPS;
-pub mod fmath;
 pub mod model;
 
 use crate::error::{RouteError, RouteFilter};
@@ -82,13 +81,13 @@ use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
 use alloc::collections::VecDeque;
 
+use crate::math::float::to_f64;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use certify::COLGEN_ROUNDS;
 use dual::{DEdge, Dual};
 use edges::{Adj, EdgeCache, GEdge};
-use model::u256_to_f64;
 use num_rational::Ratio;
 use primitive_types::U256;
 
@@ -518,7 +517,7 @@ fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: TokenId) -> f6
     let bid = fwd_from.get(to.index()).copied().unwrap_or(0.0);
     let ask = fwd_to.get(from.index()).copied().unwrap_or(0.0);
     if bid > 0.0 && ask > 0.0 {
-        fmath::sqrt(bid / ask)
+        crate::math::float::sqrt(bid / ask)
     } else if bid > 0.0 {
         bid
     } else if ask > 0.0 {
@@ -893,7 +892,7 @@ impl Ctx<'_> {
         let nl = glob.len();
         let mut b = vec![0.0; nl];
         for (t, a) in &self.prep.inputs {
-            b[loc[t.index()]] += u256_to_f64(*a);
+            b[loc[t.index()]] += to_f64(*a);
         }
         let mut c = vec![0.0; nl];
         let mut is_out = vec![false; nl];
@@ -1180,7 +1179,7 @@ impl Ctx<'_> {
     fn objective(&self, outs: &[U256]) -> f64 {
         let mut t = f64::INFINITY;
         for ((o, (_, w)), v) in outs.iter().zip(&self.prep.outputs).zip(&self.vout) {
-            t = t.min(u256_to_f64(*o) * v / w);
+            t = t.min(to_f64(*o) * v / w);
         }
         t
     }
@@ -1516,7 +1515,7 @@ impl Ctx<'_> {
         let (ls, ld) = (loc[src.index()], loc[dst.index()]);
         let gm_price = gas.map_or(0.0, |g| g.gas_price);
         let mut layer = vec![0.0f64; nl];
-        layer[ls] = u256_to_f64(amt);
+        layer[ls] = to_f64(amt);
         let mut next = vec![0.0f64; nl];
         let mut parents: Vec<Vec<usize>> = Vec::with_capacity(self.hops());
         let mut best: Option<(f64, usize)> = None;
@@ -1647,7 +1646,7 @@ impl Ctx<'_> {
             .inputs
             .iter()
             .zip(&self.vin)
-            .map(|((_, a), v)| u256_to_f64(*a) * v)
+            .map(|((_, a), v)| to_f64(*a) * v)
             .sum();
         let price_impact = if in_value > 0.0 {
             1.0 - c.value / in_value
