@@ -2,7 +2,7 @@
 //!
 //! Domain enums are `#[non_exhaustive]`: new failure modes may be added without a breaking change.
 
-use crate::request::Deployment;
+use crate::service::request::Deployment;
 use crate::units::TokenId;
 use alloc::string::String;
 use core::fmt;
@@ -459,7 +459,7 @@ pub enum RequestError {
     /// Assembly of a quote made without `userAddr`.
     QuoteWithoutUserAddr,
     /// A query parameter of a listing endpoint (`order_by`, `order_dir`, `limit`, `offset`) with
-    /// a value it does not take (see [`crate::listing`]).
+    /// a value it does not take (see [`crate::service::listing`]).
     InvalidQueryParam {
         /// the parameter
         name: &'static str,
@@ -606,7 +606,7 @@ impl fmt::Display for RequestError {
             Self::InvalidSlippage { problem } => {
                 write!(f, "Invalid slippageLimitPercent: {problem}")?;
                 if *problem == DecimalProblem::TooLarge {
-                    write!(f, " (at most {} percent)", crate::request::MAX_SLIPPAGE_PERCENT)?;
+                    write!(f, " (at most {} percent)", crate::service::request::MAX_SLIPPAGE_PERCENT)?;
                 }
                 Ok(())
             }

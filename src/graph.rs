@@ -495,7 +495,7 @@ impl PoolGraph {
     }
 
     /// The distinct liquidity source ids of the pools, sorted (the `known_sources` of
-    /// [`crate::request::QuoteRequest::validate`]).
+    /// [`crate::service::request::QuoteRequest::validate`]).
     #[must_use]
     pub fn sources(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self.pools.iter().map(|p| p.source.as_str()).collect();

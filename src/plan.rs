@@ -221,7 +221,7 @@ impl PlanRequest {
     /// # Errors
     /// Those of [`RouteRequest::from_request`] (an address the graph does not hold).
     pub fn from_request(
-        req: &crate::request::Request,
+        req: &crate::service::request::Request,
         graph: &PoolGraph,
     ) -> Result<Self, RouteError> {
         let r = RouteRequest::from_request(req, graph)?;

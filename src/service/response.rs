@@ -27,7 +27,7 @@ use crate::error::{Error, RouteError};
 use crate::graph::{PoolGraph, CHAIN_101};
 use crate::math::float::to_f64;
 use crate::plan::{Plan, Step, TokenAmount};
-use crate::request::Address;
+use crate::service::request::Address;
 use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
 use alloc::{
