@@ -255,7 +255,7 @@ impl Ctx<'_> {
             .prep
             .inputs
             .iter()
-            .map(|(t, a)| nu[t.index()] * super::model::u256_to_f64(*a))
+            .map(|(t, a)| nu[t.index()] * crate::math::float::to_f64(*a))
             .sum();
         let mut cols: Vec<(f64, usize)> = Vec::new();
         let mut valid = cnu > 0.0 && cnu.is_finite();

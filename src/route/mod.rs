@@ -79,7 +79,6 @@ pub use exact_out::EXACT_OUT_PRECISION;
 pub use gas::{GasModel, GAS_HOP_CAPS};
 pub use mid::output_mid_prices;
 pub use request::RouteRequest;
-pub mod fmath;
 pub mod model;
 
 use crate::error::RouteError;

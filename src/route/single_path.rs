@@ -6,10 +6,10 @@
 
 use super::finish::Candidate;
 use super::gas::GasModel;
-use super::model::u256_to_f64;
 use super::propagate::PoolStates;
 use super::working_set::{Ctx, LEdge};
 use crate::error::RouteError;
+use crate::math::float::to_f64;
 use crate::plan::{Excluded, Step};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -31,7 +31,7 @@ impl Ctx<'_> {
         let (ls, ld) = (loc[src.index()], loc[dst.index()]);
         let gm_price = gas.map_or(0.0, |g| g.gas_price);
         let mut layer = vec![0.0f64; nl];
-        layer[ls] = u256_to_f64(amt);
+        layer[ls] = to_f64(amt);
         let mut next = vec![0.0f64; nl];
         let mut parents: Vec<Vec<usize>> = Vec::with_capacity(self.hops());
         let mut best: Option<(f64, usize)> = None;

@@ -3,7 +3,7 @@
 //! amount of a plan comes from the exact pool types.
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic throughout: no traps, a guide only
 
-use super::to_f64;
+use crate::math::float::to_f64;
 use crate::pool::stableswap::{StableSwap, Variant};
 use smallvec::SmallVec;
 

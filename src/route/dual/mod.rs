@@ -242,7 +242,7 @@ impl<'a> Dual<'a> {
             }
             let mut x = lo + (hi - lo) * (-rlo / (rhi - rlo));
             if !(x > lo && x < hi) {
-                x = super::fmath::sqrt(lo * hi);
+                x = crate::math::float::sqrt(lo * hi);
             }
             let r = self.balance_at(k, nu, x);
             if r > 0.0 {
@@ -267,7 +267,7 @@ impl<'a> Dual<'a> {
         nu[k] = if x >= lo && x <= hi {
             x
         } else {
-            super::fmath::sqrt(lo * hi)
+            crate::math::float::sqrt(lo * hi)
         };
     }
 
