@@ -23,7 +23,7 @@ use crate::pool::{
     StableSwap, Whirlpool,
 };
 use crate::route::edges::EdgeCache;
-use crate::route::model::{FamilyParams, FloatPool};
+use crate::model::{FamilyParams, FloatPool};
 use crate::snapshot::{FeeField, PoolKind, Snapshot, SnapshotPool};
 use crate::units::{parse_u256_dec, PoolId, TokenId};
 use alloc::collections::BTreeMap;

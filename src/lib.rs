@@ -59,6 +59,7 @@ pub mod error;
 pub mod graph;
 pub mod listing;
 pub mod math;
+pub mod model;
 pub mod plan;
 pub mod pool;
 pub mod pricing;

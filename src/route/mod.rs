@@ -61,7 +61,6 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod certify;
-pub mod cl_model;
 pub(crate) mod dual;
 pub(crate) mod edges;
 mod exact_out;
@@ -71,11 +70,12 @@ mod gas;
 pub use exact_out::EXACT_OUT_PRECISION;
 pub use gas::GAS_HOP_CAPS;
 pub mod fmath;
-pub mod model;
 
 use crate::error::{RouteError, RouteFilter};
 use crate::graph::{PoolGraph, CHAIN_101};
 use crate::math;
+// the float models live in the `model` layer; `super::model` names them for the route files
+use crate::model;
 use crate::plan::{Excluded, Output, Plan, Step, TokenAmount};
 use crate::pool::Pool;
 use crate::snapshot::PoolKind;

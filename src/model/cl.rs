@@ -17,8 +17,8 @@
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic only: no overflow traps
 #![allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail every check
 
-use super::fmath::sqrt;
-use super::model::Arb;
+use super::Arb;
+use crate::route::fmath::sqrt;
 use crate::math;
 use crate::pool::concentrated_liquidity::tick_math::sqrt_ratio_at_tick;
 use crate::pool::ConcentratedLiquidity;

@@ -16,8 +16,11 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic only: no overflow traps
 
-pub use super::cl_model::ClEdge;
-use super::fmath::{cbrt, sqrt};
+pub mod cl;
+pub(crate) mod curve;
+
+pub use cl::ClEdge;
+use crate::route::fmath::{cbrt, sqrt};
 use crate::pool::Pool;
 use primitive_types::U256;
 use smallvec::SmallVec;
