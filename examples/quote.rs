@@ -29,7 +29,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use swapzap::graph::PoolGraph;
 use swapzap::plan::Step;
-use swapzap::request::QuoteRequest;
+use swapzap::service::request::QuoteRequest;
 use swapzap::route::{self, GasModel};
 use swapzap::snapshot::Snapshot;
 use swapzap::U256;

@@ -32,7 +32,7 @@ use alloc::vec::Vec;
 use primitive_types::U256;
 
 /// The chain id of the non-EVM deployment (base58 addresses, no gas pricing, no blacklist).
-pub const CHAIN_101: u64 = 101;
+pub use crate::chain::CHAIN_101;
 
 /// A token of the graph.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -495,7 +495,7 @@ impl PoolGraph {
     }
 
     /// The distinct liquidity source ids of the pools, sorted (the `known_sources` of
-    /// [`crate::request::QuoteRequest::validate`]).
+    /// [`crate::service::request::QuoteRequest::validate`]).
     #[must_use]
     pub fn sources(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self.pools.iter().map(|p| p.source.as_str()).collect();

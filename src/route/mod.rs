@@ -175,7 +175,7 @@ pub struct RouteRequest {
 }
 
 impl RouteRequest {
-    /// The router's request for a validated quote request ([`crate::request::Request`]) on
+    /// The router's request for a validated quote request ([`crate::service::request::Request`]) on
     /// `graph`: addresses become token ids (0x hex case-insensitively), proportions stay exact
     /// (parts per 10^18), the slippage fraction is kept exactly when it fits `u64` terms and
     /// otherwise rounded down at 10^-18 (a minimum never below the exact one's floor by more
@@ -186,11 +186,11 @@ impl RouteRequest {
     /// [`RouteError::UnknownToken`] for an address the graph does not hold,
     /// [`RouteError::BadRequest`] for a proportion or slippage that cannot be represented.
     pub fn from_request(
-        req: &crate::request::Request,
+        req: &crate::service::request::Request,
         graph: &PoolGraph,
     ) -> Result<Self, RouteError> {
         use alloc::string::ToString;
-        let tok = |a: &crate::request::Address| {
+        let tok = |a: &crate::service::request::Address| {
             let s = a.to_string();
             graph.token_id(&s).ok_or(RouteError::UnknownToken {
                 pool: String::new(),
@@ -235,7 +235,7 @@ impl RouteRequest {
 
     /// The router's request for a spec quote body on `graph`: the one way from a body to a
     /// route. The body is validated by the spec's rules for its `chainId`
-    /// ([`crate::request::QuoteRequest::validate`], with the snapshot's sources as the known
+    /// ([`crate::service::request::QuoteRequest::validate`], with the snapshot's sources as the known
     /// liquidity sources), its `chainId` must be the snapshot's, and the typed request becomes
     /// a [`RouteRequest`] by [`RouteRequest::from_request`].
     ///
@@ -244,7 +244,7 @@ impl RouteRequest {
     /// [`crate::RequestError::ChainMismatch`]; [`RouteError::UnknownToken`] for a token the
     /// snapshot does not hold.
     pub fn from_body(
-        body: &crate::request::QuoteRequest,
+        body: &crate::service::request::QuoteRequest,
         graph: &PoolGraph,
     ) -> Result<Self, crate::Error> {
         let req = body.validate(&graph.sources())?;
@@ -358,7 +358,7 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
     // a whitelisted id no pool has: named, with the near miss (the body validation's check)
     if let Some(w) = &req.source_whitelist {
         let known = graph.sources();
-        crate::request::check_sources(w, &known, crate::error::Field::SourceWhitelist).map_err(
+        crate::service::request::check_sources(w, &known, crate::error::Field::SourceWhitelist).map_err(
             |e| match e {
                 crate::RequestError::UnknownSource { id, suggestion, .. } => {
                     RouteError::UnknownSource { id, suggestion }

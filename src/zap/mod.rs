@@ -6,7 +6,7 @@
 //! | [`zap_in`] | any tokens and LP tokens into one LP over a [`crate::graph::PoolGraph`]: burns, routed legs, the optimal mint, as one [`crate::plan::Plan`] |
 //! | [`zap_out`] | LP tokens (and tokens) into target tokens by proportions: burns, then routed legs |
 //! | [`lp_to_lp`] | burn source LPs and zap into a target LP, in one plan |
-//! | [`zap_request`] | a validated spec zap body ([`crate::request::Request`]): zap-in, LP-to-LP or zap-out as the body says ([`zap_shape`]), with its slippage and source filters |
+//! | [`zap_request`] | a validated spec zap body ([`crate::service::request::Request`]): zap-in, LP-to-LP or zap-out as the body says ([`zap_shape`]), with its slippage and source filters |
 //!
 //! # The single-pool optimiser
 //!

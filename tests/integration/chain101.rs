@@ -5,7 +5,7 @@ use swapzap::error::RouteError;
 use swapzap::graph::PoolGraph;
 use swapzap::plan::Step;
 use swapzap::pool::Pool;
-use swapzap::request::QuoteRequest;
+use swapzap::service::request::QuoteRequest;
 use swapzap::route;
 use swapzap::snapshot::Snapshot;
 use swapzap::U256;

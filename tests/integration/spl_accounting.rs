@@ -12,7 +12,7 @@ use swapzap::graph::PoolGraph;
 use swapzap::plan::{Output, Plan, PlanRequest, Step, TokenAmount};
 use swapzap::pool::spl_token_swap::SplFees;
 use swapzap::pool::Pool;
-use swapzap::request::QuoteRequest;
+use swapzap::service::request::QuoteRequest;
 use swapzap::route::{self, RouteRequest};
 use swapzap::snapshot::Snapshot;
 use swapzap::units::{PoolId, TokenId};

@@ -26,7 +26,7 @@
 use crate::error::{Error, RouteError};
 use crate::graph::{PoolGraph, CHAIN_101};
 use crate::plan::{Plan, Step, TokenAmount};
-use crate::request::Address;
+use crate::service::request::Address;
 use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
 use alloc::{

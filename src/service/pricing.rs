@@ -22,7 +22,7 @@
 
 use crate::error::{Error, RouteError};
 use crate::graph::PoolGraph;
-use crate::response::u256_to_f64;
+use crate::service::response::u256_to_f64;
 use crate::units::{PoolId, TokenId};
 use alloc::vec::Vec;
 use primitive_types::U256;
