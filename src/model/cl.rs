@@ -18,10 +18,10 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail every check
 
 use super::Arb;
-use crate::route::fmath::sqrt;
 use crate::math;
 use crate::pool::concentrated_liquidity::tick_math::sqrt_ratio_at_tick;
 use crate::pool::ConcentratedLiquidity;
+use crate::route::fmath::sqrt;
 
 /// Segments kept exactly per direction (one more holds the rest of the window).
 pub const SEGS: usize = 6;

@@ -3,8 +3,8 @@
 //! amount of a plan comes from the exact pool types.
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic throughout: no traps, a guide only
 
-use crate::zap::to_f64;
 use crate::pool::stableswap::{StableSwap, Variant};
+use crate::zap::to_f64;
 use smallvec::SmallVec;
 
 type Xs = SmallVec<[f64; 4]>;

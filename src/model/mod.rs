@@ -19,9 +19,9 @@
 pub mod cl;
 pub(crate) mod curve;
 
-pub use cl::ClEdge;
-use crate::route::fmath::{cbrt, sqrt};
 use crate::pool::Pool;
+use crate::route::fmath::{cbrt, sqrt};
+pub use cl::ClEdge;
 use primitive_types::U256;
 use smallvec::SmallVec;
 

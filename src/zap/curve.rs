@@ -12,8 +12,8 @@
 //! missed the brute-force best by up to 29 bps). Every value is an exact simulation through
 //! [`Pool::swap`] and [`Pool::mint`].
 
-use crate::model::curve::{self as curve_f64, Model};
 use super::{to_f64, Rebalance, ZapConfig, ZapIn, ZapSwap};
+use crate::model::curve::{self as curve_f64, Model};
 
 /// In the noisy regime, pairs whose input is at most this many raw units are searched
 /// exhaustively (every integer swap amount).

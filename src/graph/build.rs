@@ -1,0 +1,896 @@
+//! Building a [`PoolGraph`] from a [`Snapshot`]: addresses checked, pools validated into their
+//! exact states (one builder per family), LP tokens resolved, quarantine decided.
+
+use super::{normalise, PoolGraph, PoolInfo, Quarantined, TokenInfo};
+use crate::error::PoolError;
+use crate::error::RouteError;
+use crate::model::FamilyParams;
+use crate::model::FloatPool;
+use crate::pool::concentrated_liquidity::Tick;
+use crate::pool::saber::{SaberAmp, SaberFees};
+use crate::pool::spl_token_swap::SplFees;
+use crate::pool::stableswap::{StableSwapParams, Variant};
+use crate::pool::whirlpool::{OrcaTick, OrcaTickArray, WhirlpoolState};
+use crate::pool::{
+    ConcentratedLiquidity, ConstantProduct, Pool, SaberStableSwap, Solidly, SplTokenSwap,
+    StableSwap, Whirlpool,
+};
+use crate::route::edges::EdgeCache;
+use crate::snapshot::{FeeField, PoolKind, Snapshot, SnapshotPool};
+use crate::units::{parse_u256_dec, PoolId, TokenId};
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use primitive_types::U256;
+
+fn num(pool: &str, field: &'static str, s: Option<&String>) -> Result<U256, RouteError> {
+    s.and_then(|s| parse_u256_dec(s))
+        .ok_or(RouteError::BadNumber {
+            pool: pool.to_string(),
+            field,
+        })
+}
+
+fn small(pool: &str, field: &'static str, s: Option<&String>) -> Result<u64, RouteError> {
+    let v = num(pool, field, s)?;
+    if v > U256::from(u64::MAX) {
+        return Err(RouteError::BadNumber {
+            pool: pool.to_string(),
+            field,
+        });
+    }
+    Ok(v.low_u64())
+}
+
+impl PoolGraph {
+    pub(super) fn build(snap: &Snapshot, strict: bool) -> Result<Self, RouteError> {
+        let chain_id = snap.chain_id;
+        let mut g = PoolGraph {
+            chain_id,
+            tokens: Vec::with_capacity(snap.tokens.len()),
+            pools: Vec::with_capacity(snap.pools.len()),
+            token_index: BTreeMap::new(),
+            pool_index: BTreeMap::new(),
+            lp_index: BTreeMap::new(),
+            adjacency: Vec::new(),
+            params: Vec::with_capacity(snap.pools.len()),
+            models: Vec::with_capacity(snap.pools.len()),
+            edges: EdgeCache::default(),
+            quarantined: Vec::new(),
+        };
+        for t in &snap.tokens {
+            let a = normalise(chain_id, &t.address)?;
+            if t.decimals > 77 {
+                return Err(RouteError::BadToken {
+                    token: t.address.clone(),
+                    field: "decimals",
+                });
+            }
+            g.push_token(a, t.symbol.clone(), t.decimals)?;
+        }
+        let mut left_out = alloc::collections::BTreeSet::new();
+        for p in &snap.pools {
+            if left_out.contains(&p.id) {
+                return Err(RouteError::Duplicate(p.id.clone()));
+            }
+            let pushed = g.pools.len();
+            match g.push_pool(p) {
+                Err(reason @ RouteError::PoolState { .. }) if !strict => {
+                    // kept (without routing edges) when the state was built, else left out
+                    if g.pools.len() == pushed {
+                        left_out.insert(p.id.clone());
+                    }
+                    g.quarantined.push(Quarantined {
+                        id: p.id.clone(),
+                        reason,
+                    });
+                }
+                r => r?,
+            }
+        }
+        g.adjacency = alloc::vec![Vec::new(); g.tokens.len()];
+        for (k, p) in g.pools.iter().enumerate() {
+            let pid = PoolId(u32::try_from(k).map_err(|_| RouteError::PoolOutOfRange(u32::MAX))?);
+            for t in &p.tokens {
+                if let Some(v) = g.adjacency.get_mut(t.index()) {
+                    v.push(pid);
+                }
+            }
+        }
+        g.edges = EdgeCache::build(g.tokens.len(), &g.pools, &g.models);
+        Ok(g)
+    }
+
+    fn push_token(
+        &mut self,
+        address: String,
+        symbol: String,
+        decimals: u8,
+    ) -> Result<TokenId, RouteError> {
+        if self.token_index.contains_key(&address) {
+            return Err(RouteError::Duplicate(address));
+        }
+        let id = TokenId(
+            u32::try_from(self.tokens.len()).map_err(|_| RouteError::TokenOutOfRange(u32::MAX))?,
+        );
+        self.token_index.insert(address.clone(), id);
+        self.tokens.push(TokenInfo {
+            address,
+            symbol,
+            decimals,
+        });
+        Ok(id)
+    }
+
+    fn push_pool(&mut self, p: &SnapshotPool) -> Result<(), RouteError> {
+        let pid_str = &p.id;
+        if self.pool_index.contains_key(pid_str) {
+            return Err(RouteError::Duplicate(pid_str.clone()));
+        }
+        let bad = |why| RouteError::BadPool {
+            pool: pid_str.clone(),
+            why,
+        };
+        let n = p.tokens.len();
+        if !(2..=8).contains(&n) {
+            return Err(bad("a pool needs 2 to 8 coins"));
+        }
+        let cl = p.kind == PoolKind::ConcentratedLiquidity;
+        if p.reserves.len() != n && !(cl && p.reserves.is_empty()) {
+            return Err(bad("reserves and tokens differ in length"));
+        }
+        if p.kind != PoolKind::Stableswap && n != 2 {
+            return Err(bad(
+                "constant-product, solidly and concentrated-liquidity pools have 2 coins",
+            ));
+        }
+        let mut toks = Vec::with_capacity(n);
+        for a in &p.tokens {
+            let a = normalise(self.chain_id, a)?;
+            let t = *self
+                .token_index
+                .get(&a)
+                .ok_or_else(|| RouteError::UnknownToken {
+                    pool: pid_str.clone(),
+                    address: a.clone(),
+                })?;
+            if toks.contains(&t) {
+                return Err(bad("a coin appears twice"));
+            }
+            toks.push(t);
+        }
+        let mut reserves = Vec::with_capacity(n);
+        for r in &p.reserves {
+            reserves.push(parse_u256_dec(r).ok_or(RouteError::BadNumber {
+                pool: pid_str.clone(),
+                field: "reserves",
+            })?);
+        }
+        // LP total supply. When missing, a V2-style √(r0·r1) (stable-swap: Σ xp) stands in so
+        // the pool's state is defined for swaps; LP operations check `supply_known`.
+        let total_supply = match &p.total_supply {
+            Some(s) => num(pid_str, "total_supply", Some(s))?,
+            None => default_supply(p, &reserves),
+        };
+        let decs: Vec<u8> = toks
+            .iter()
+            .map(|t| self.tokens.get(t.index()).map_or(18, |i| i.decimals))
+            .collect();
+        check_decimals(p, &decs)?;
+        let (pool, params) = build_exact(p, &reserves, &decs, total_supply)?;
+        // A Curve state whose invariant cannot be computed can still be withdrawn from (the
+        // contract's remove_liquidity needs no D), so the pool stays in the graph for its LP
+        // operations, without routing edges; the caller quarantines it or, strict, refuses it.
+        let routable = match &pool {
+            Pool::StableSwap(ss) => ss.d().is_ok(),
+            _ => true,
+        };
+        // LP token: given, else the pool's own address from its id. A constant-product or
+        // solidly pair is its own LP token, so a given one must be that address.
+        let own = {
+            let tail = pid_str.rsplit(':').next().unwrap_or(pid_str);
+            normalise(self.chain_id, tail).ok()
+        };
+        let lp_addr = match &p.lp_token {
+            Some(a) => {
+                let a = normalise(self.chain_id, a)?;
+                if matches!(p.kind, PoolKind::ConstantProduct | PoolKind::Solidly)
+                    && own.as_ref() != Some(&a)
+                {
+                    return Err(inconsistent(
+                        p,
+                        a,
+                        "lp_token",
+                        "a constant-product or solidly pair is its own LP token",
+                    ));
+                }
+                a
+            }
+            None => own.unwrap_or_else(|| pid_str.clone()),
+        };
+        let lp = match self.token_index.get(&lp_addr) {
+            Some(t) => *t,
+            None => self.push_token(lp_addr.clone(), String::from("LP"), 18)?,
+        };
+        if toks.contains(&lp) {
+            return Err(inconsistent(
+                p,
+                lp_addr,
+                "lp_token",
+                "the LP token is one of the pool's coins",
+            ));
+        }
+        let id = PoolId(
+            u32::try_from(self.pools.len()).map_err(|_| RouteError::PoolOutOfRange(u32::MAX))?,
+        );
+        if self.lp_index.insert(lp, id).is_some() {
+            return Err(inconsistent(
+                p,
+                lp_addr,
+                "lp_token",
+                "the LP token of an earlier pool",
+            ));
+        }
+        self.pool_index.insert(pid_str.clone(), id);
+        self.models.push(FloatPool::for_pool(&params, &pool));
+        self.params.push(params);
+        self.pools.push(PoolInfo {
+            id: pid_str.clone(),
+            source: p.source.clone(),
+            kind: p.kind,
+            stable: p.stable.unwrap_or(false),
+            tokens: toks,
+            lp_token: lp,
+            pool,
+            supply_known: p.total_supply.is_some(),
+            routable,
+        });
+        match &pool_state_refusal(self.pools.last()) {
+            Some(e) => Err(RouteError::PoolState {
+                pool: pid_str.clone(),
+                error: *e,
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A [`RouteError::Inconsistent`] for pool `p` and token `token`.
+fn inconsistent(
+    p: &SnapshotPool,
+    token: String,
+    field: &'static str,
+    why: &'static str,
+) -> RouteError {
+    RouteError::Inconsistent {
+        pool: p.id.clone(),
+        token,
+        field,
+        why,
+    }
+}
+
+/// The pool's own view of its coins' decimals agrees with the token table (`decs`, in coin
+/// order): a pool's `decimals` equal the table's, and a Curve rate lies within a factor 10 of
+/// `10^(36 − decimals)` (an oracle or rebasing rate moves it a little; a rate written for
+/// other decimals is off by a power of ten of at least 10).
+fn check_decimals(p: &SnapshotPool, decs: &[u8]) -> Result<(), RouteError> {
+    let coin = |k: usize| p.tokens.get(k).cloned().unwrap_or_default();
+    if let Some(d) = &p.decimals {
+        for (k, (given, table)) in d.iter().zip(decs).enumerate() {
+            if given != table {
+                return Err(inconsistent(
+                    p,
+                    coin(k),
+                    "decimals",
+                    "the pool's decimals differ from the token table's",
+                ));
+            }
+        }
+    }
+    if p.kind == PoolKind::Stableswap {
+        if let Some(rates) = &p.rates {
+            for (k, (r, d)) in rates.iter().zip(decs).enumerate() {
+                let Some(rate) = parse_u256_dec(r) else {
+                    continue; // malformed: refused by build_exact, naming the field
+                };
+                let plain = match 36u8.checked_sub(*d) {
+                    Some(e) => U256::exp10(usize::from(e)),
+                    None => {
+                        return Err(inconsistent(
+                            p,
+                            coin(k),
+                            "decimals",
+                            "a Curve coin has at most 36 decimals",
+                        ))
+                    }
+                };
+                let ten = U256::from(10u8);
+                let low = plain.checked_div(ten).unwrap_or_default();
+                let high = plain.saturating_mul(ten);
+                if rate < low || rate > high {
+                    return Err(inconsistent(
+                        p,
+                        coin(k),
+                        "rates",
+                        "the rate is not within a factor 10 of 10^(36 - the token's decimals)",
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why a built pool is not routable: its Curve invariant cannot be computed.
+fn pool_state_refusal(info: Option<&PoolInfo>) -> Option<PoolError> {
+    match info {
+        Some(PoolInfo {
+            pool: Pool::StableSwap(ss),
+            routable: false,
+            ..
+        }) => ss.d().err(),
+        _ => None,
+    }
+}
+
+/// The assumed LP supply of a pool whose snapshot gives none.
+fn default_supply(p: &SnapshotPool, reserves: &[U256]) -> U256 {
+    match p.kind {
+        PoolKind::OrcaWhirlpool | PoolKind::ConcentratedLiquidity => U256::zero(),
+        PoolKind::ConstantProduct
+        | PoolKind::Solidly
+        | PoolKind::SplTokenSwap
+        | PoolKind::SaberStableswap => {
+            let a = reserves.first().copied().unwrap_or_default();
+            let b = reserves.get(1).copied().unwrap_or_default();
+            let r = match crate::math::mul(a, b) {
+                Ok(prod) => crate::math::sqrt(prod),
+                Err(_) => a.max(b),
+            };
+            r.max(U256::one())
+        }
+        PoolKind::Stableswap => {
+            let mut s = U256::zero();
+            let rates = p.rates.as_ref();
+            for (k, r) in reserves.iter().enumerate() {
+                let rate = rates
+                    .and_then(|v| v.get(k))
+                    .and_then(|x| parse_u256_dec(x))
+                    .unwrap_or(U256::exp10(18));
+                let xp = crate::math::mul_div(*r, rate, U256::exp10(18)).unwrap_or(U256::MAX);
+                s = s.saturating_add(xp);
+            }
+            s.max(U256::one())
+        }
+    }
+}
+
+/// Build the exact pool and the float search parameters of one snapshot pool.
+fn build_exact(
+    p: &SnapshotPool,
+    reserves: &[U256],
+    decs: &[u8],
+    total_supply: U256,
+) -> Result<(Pool, FamilyParams), RouteError> {
+    let id = &p.id;
+    let bad = |why| RouteError::BadPool {
+        pool: id.clone(),
+        why,
+    };
+    // a state the exact math refuses: the caller quarantines the pool or, strict, refuses it
+    let refused = |error| RouteError::PoolState {
+        pool: id.clone(),
+        error,
+    };
+    match p.kind {
+        PoolKind::ConstantProduct => {
+            let (fnum, fden) = match &p.fee {
+                Some(FeeField::Fraction(f)) => (
+                    small(id, "fee.num", Some(&f.num))?,
+                    small(id, "fee.den", Some(&f.den))?,
+                ),
+                None => return Err(bad("constant-product pool without `fee` ({num, den})")),
+                Some(FeeField::Units(_)) => {
+                    return Err(bad("constant-product fee must be {num, den}"))
+                }
+            };
+            if fden == 0 || fnum >= fden {
+                return Err(RouteError::BadNumber {
+                    pool: id.clone(),
+                    field: "fee",
+                });
+            }
+            let r = [
+                reserves.first().copied().unwrap_or_default(),
+                reserves.get(1).copied().unwrap_or_default(),
+            ];
+            let k_last = match &p.k_last {
+                Some(k) => parse_u256_dec(k).ok_or(RouteError::BadNumber {
+                    pool: id.clone(),
+                    field: "k_last",
+                })?,
+                None => U256::zero(),
+            };
+            let pool = Pool::ConstantProduct(
+                ConstantProduct::new(r, fnum, fden, total_supply)
+                    .map_err(refused)?
+                    .with_protocol_fee(k_last, p.fee_on.unwrap_or(false)),
+            );
+            #[allow(clippy::arithmetic_side_effects)] // f64, fnum < fden
+            let gamma = 1.0 - fnum as f64 / fden as f64;
+            Ok((pool, FamilyParams::Cp { gamma }))
+        }
+        PoolKind::Solidly => {
+            let stable = p.stable.ok_or(bad("solidly pool without `stable`"))?;
+            let bps = small(id, "fee_bps", p.fee_bps.as_ref())?;
+            if bps >= 10_000 {
+                return Err(RouteError::BadNumber {
+                    pool: id.clone(),
+                    field: "fee_bps",
+                });
+            }
+            let d = match &p.decimals {
+                Some(d) if d.len() == 2 => [
+                    d.first().copied().unwrap_or(18),
+                    d.get(1).copied().unwrap_or(18),
+                ],
+                Some(_) => return Err(bad("solidly decimals need 2 entries")),
+                None => [
+                    decs.first().copied().unwrap_or(18),
+                    decs.get(1).copied().unwrap_or(18),
+                ],
+            };
+            if d.iter().any(|x| *x > 18) {
+                return Err(RouteError::BadNumber {
+                    pool: id.clone(),
+                    field: "decimals",
+                });
+            }
+            let r = [
+                reserves.first().copied().unwrap_or_default(),
+                reserves.get(1).copied().unwrap_or_default(),
+            ];
+            let bps32 = u32::try_from(bps).map_err(|_| RouteError::BadNumber {
+                pool: id.clone(),
+                field: "fee_bps",
+            })?;
+            let pool =
+                Pool::Solidly(Solidly::new(r, d, stable, bps32, total_supply).map_err(refused)?);
+            #[allow(clippy::arithmetic_side_effects)] // f64, bps < 10000
+            let gamma = 1.0 - bps as f64 / 10_000.0;
+            let params = if stable {
+                FamilyParams::SolidlyStable { gamma, decimals: d }
+            } else {
+                FamilyParams::SolidlyVolatile { gamma }
+            };
+            Ok((pool, params))
+        }
+        PoolKind::Stableswap => {
+            let n = reserves.len();
+            let a = num(id, "a", p.a.as_ref())?;
+            let a_prec = match &p.a_precision {
+                Some(s) => num(id, "a_precision", Some(s))?,
+                None => U256::from(100u8),
+            };
+            let fee = match &p.fee {
+                Some(FeeField::Units(s)) => num(id, "fee", Some(s))?,
+                _ => return Err(bad("stableswap fee must be an integer in 1e10 units")),
+            };
+            let rates: Vec<U256> = match &p.rates {
+                Some(r) if r.len() == n => {
+                    let mut v = Vec::with_capacity(n);
+                    for s in r {
+                        v.push(num(id, "rates", Some(s))?);
+                    }
+                    v
+                }
+                Some(_) => return Err(bad("rates and tokens differ in length")),
+                None => {
+                    let mut v = Vec::with_capacity(n);
+                    for d in decs {
+                        let e = 36u8.checked_sub(*d).ok_or(RouteError::BadNumber {
+                            pool: id.clone(),
+                            field: "decimals",
+                        })?;
+                        v.push(U256::exp10(usize::from(e)));
+                    }
+                    v
+                }
+            };
+            if a.is_zero()
+                || a_prec.is_zero()
+                || fee >= U256::exp10(10)
+                || rates.iter().any(U256::is_zero)
+            {
+                return Err(RouteError::BadNumber {
+                    pool: id.clone(),
+                    field: "a/fee/rates",
+                });
+            }
+            let admin_fee = match &p.admin_fee {
+                Some(s) => Some(num(id, "admin_fee", Some(s))?),
+                None => None,
+            };
+            let ss = match p.variant.as_deref() {
+                None | Some("classic" | "3pool" | "three_pool") => StableSwap::from_snapshot(
+                    reserves,
+                    &rates,
+                    a,
+                    a_prec,
+                    fee,
+                    admin_fee,
+                    total_supply,
+                )
+                .map_err(refused)?,
+                Some("ng") => {
+                    let offpeg = match &p.offpeg_fee_multiplier {
+                        Some(s) => num(id, "offpeg_fee_multiplier", Some(s))?,
+                        None => U256::zero(),
+                    };
+                    let a_whole = crate::math::div(a, a_prec)?;
+                    StableSwap::new(StableSwapParams {
+                        variant: Variant::Ng,
+                        balances: reserves.iter().copied().collect(),
+                        rates: rates.iter().copied().collect(),
+                        a: a_whole,
+                        fee,
+                        admin_fee: admin_fee.unwrap_or_default(),
+                        total_supply,
+                        admin_balances: crate::pool::Amounts::new(),
+                        offpeg_fee_multiplier: offpeg,
+                    })
+                    .map_err(refused)?
+                }
+                Some(_) => return Err(bad("unknown Curve variant")),
+            };
+            let pool = Pool::StableSwap(ss);
+            let params = FamilyParams::stable(a, a_prec, fee, &rates);
+            Ok((pool, params))
+        }
+        PoolKind::SplTokenSwap => build_spl(p, reserves, total_supply),
+        PoolKind::SaberStableswap => build_saber(p, reserves, total_supply),
+        PoolKind::OrcaWhirlpool => build_whirlpool(p),
+        PoolKind::ConcentratedLiquidity => build_cl(p),
+    }
+}
+
+/// A signed decimal field (a tick index or a net liquidity) as `T`.
+fn signed<T: core::str::FromStr>(
+    pool: &str,
+    field: &'static str,
+    s: Option<&String>,
+) -> Result<T, RouteError> {
+    s.and_then(|s| s.parse().ok()).ok_or(RouteError::BadNumber {
+        pool: pool.to_string(),
+        field,
+    })
+}
+
+/// A concentrated-liquidity pool of the snapshot: `sqrt_price_x96`, `tick`, `liquidity`,
+/// `fee` (pips), `tick_spacing`, `ticks`. Inconsistent ticks (unsorted, off the spacing, net
+/// liquidity going negative) are [`RouteError::BadPool`] naming the pool and the problem.
+fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError> {
+    let id = &p.id;
+    let bad_num = |field| RouteError::BadNumber {
+        pool: id.clone(),
+        field,
+    };
+    let price = num(id, "sqrt_price_x96", p.sqrt_price_x96.as_ref())?;
+    let tick: i32 = signed(id, "tick", p.tick.as_ref())?;
+    let liquidity: u128 = signed(id, "liquidity", p.liquidity.as_ref())?;
+    let fee = match &p.fee {
+        Some(FeeField::Units(s)) => {
+            u32::try_from(small(id, "fee", Some(s))?).map_err(|_| bad_num("fee"))?
+        }
+        _ => return Err(bad_num("fee")),
+    };
+    let spacing: i32 = signed(id, "tick_spacing", p.tick_spacing.as_ref())?;
+    let ticks = p
+        .ticks
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .map(|t| {
+            let net: i128 = signed(id, "ticks.liquidity_net", Some(&t.liquidity_net))?;
+            Ok(Tick {
+                index: signed(id, "ticks.index", Some(&t.index))?,
+                liquidity_net: net,
+                liquidity_gross: net.unsigned_abs(),
+            })
+        })
+        .collect::<Result<Vec<_>, RouteError>>()?;
+    let pool = ConcentratedLiquidity::new(price, tick, liquidity, fee, spacing, ticks).map_err(
+        |e| match e {
+            PoolError::InvalidState(why) => RouteError::BadPool {
+                pool: id.clone(),
+                why,
+            },
+            _ => RouteError::BadPool {
+                pool: id.clone(),
+                why: "concentrated-liquidity state rejected",
+            },
+        },
+    )?;
+    Ok((
+        Pool::ConcentratedLiquidity(pool),
+        FamilyParams::ConcentratedLiquidity,
+    ))
+}
+
+/// A signed or unsigned decimal field of at most `T`'s range, required.
+fn field<T: core::str::FromStr>(
+    pool: &str,
+    name: &'static str,
+    s: Option<&String>,
+) -> Result<T, RouteError> {
+    let bad = || RouteError::BadNumber {
+        pool: pool.to_string(),
+        field: name,
+    };
+    match s {
+        Some(v) => v.trim().parse::<T>().map_err(|_| bad()),
+        None => Err(RouteError::BadPool {
+            pool: pool.to_string(),
+            why: name,
+        }),
+    }
+}
+
+/// A fee fraction from a chain-101 `fees` object: both fields required, the numerator at
+/// most the denominator, and a zero denominator only with a zero numerator.
+fn fee_pair(
+    p: &SnapshotPool,
+    num: &'static str,
+    den: &'static str,
+) -> Result<(u64, u64), RouteError> {
+    let fees = p.fees.as_ref().ok_or(RouteError::BadPool {
+        pool: p.id.clone(),
+        why: "fees missing",
+    })?;
+    let n: u64 = field(&p.id, num, fees.get(num.trim_start_matches("fees.")))?;
+    let d: u64 = field(&p.id, den, fees.get(den.trim_start_matches("fees.")))?;
+    if n > d || (d == 0 && n != 0) {
+        return Err(RouteError::BadNumber {
+            pool: p.id.clone(),
+            field: num,
+        });
+    }
+    Ok((n, d))
+}
+
+/// `1 − num/den` (1 for a zero denominator), for the search models.
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn keep(f: (u64, u64)) -> f64 {
+    if f.1 == 0 {
+        1.0
+    } else {
+        1.0 - f.0 as f64 / f.1 as f64
+    }
+}
+
+/// The first `N` values, each converted to `T` (a `BadNumber` naming the field when one is
+/// missing or too large).
+fn fits<T: TryFrom<U256>, const N: usize>(
+    pool: &str,
+    name: &'static str,
+    values: &[U256],
+) -> Result<[T; N], RouteError> {
+    let bad = || RouteError::BadNumber {
+        pool: pool.to_string(),
+        field: name,
+    };
+    let v: Vec<T> = values
+        .iter()
+        .take(N)
+        .map(|v| T::try_from(*v).map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    v.try_into().map_err(|_| bad())
+}
+
+fn build_spl(
+    p: &SnapshotPool,
+    reserves: &[U256],
+    total_supply: U256,
+) -> Result<(Pool, FamilyParams), RouteError> {
+    let id = &p.id;
+    if p.curve_type
+        .as_deref()
+        .is_some_and(|c| c != "constant_product")
+    {
+        return Err(RouteError::BadPool {
+            pool: id.clone(),
+            why: "SPL Token Swap: only the constant_product curve",
+        });
+    }
+    let trade = fee_pair(p, "fees.trade_fee_numerator", "fees.trade_fee_denominator")?;
+    let owner = fee_pair(
+        p,
+        "fees.owner_trade_fee_numerator",
+        "fees.owner_trade_fee_denominator",
+    )?;
+    let withdraw = fee_pair(
+        p,
+        "fees.owner_withdraw_fee_numerator",
+        "fees.owner_withdraw_fee_denominator",
+    )?;
+    let host = match p
+        .fees
+        .as_ref()
+        .map(|f| f.contains_key("host_fee_numerator"))
+    {
+        Some(true) => fee_pair(p, "fees.host_fee_numerator", "fees.host_fee_denominator")?,
+        _ => (0, 0),
+    };
+    let fees = SplFees {
+        trade_fee_numerator: trade.0,
+        trade_fee_denominator: trade.1,
+        owner_trade_fee_numerator: owner.0,
+        owner_trade_fee_denominator: owner.1,
+        owner_withdraw_fee_numerator: withdraw.0,
+        owner_withdraw_fee_denominator: withdraw.1,
+        host_fee_numerator: host.0,
+        host_fee_denominator: host.1,
+    };
+    let r: [u128; 2] = fits(id, "reserves", reserves)?;
+    let [supply]: [u128; 1] = fits(id, "total_supply", &[total_supply])?;
+    let gamma = (keep(trade) + keep(owner) - 1.0).max(0.0);
+    Ok((
+        Pool::SplTokenSwap(SplTokenSwap::new(r, supply, fees)),
+        FamilyParams::Cp { gamma },
+    ))
+}
+
+fn build_saber(
+    p: &SnapshotPool,
+    reserves: &[U256],
+    total_supply: U256,
+) -> Result<(Pool, FamilyParams), RouteError> {
+    let id = &p.id;
+    let bad = |why| RouteError::BadPool {
+        pool: id.clone(),
+        why,
+    };
+    let trade = fee_pair(p, "fees.trade_fee_numerator", "fees.trade_fee_denominator")?;
+    let admin_trade = fee_pair(
+        p,
+        "fees.admin_trade_fee_numerator",
+        "fees.admin_trade_fee_denominator",
+    )?;
+    let withdraw = fee_pair(
+        p,
+        "fees.withdraw_fee_numerator",
+        "fees.withdraw_fee_denominator",
+    )?;
+    let admin_withdraw = fee_pair(
+        p,
+        "fees.admin_withdraw_fee_numerator",
+        "fees.admin_withdraw_fee_denominator",
+    )?;
+    let fees = SaberFees {
+        admin_trade_fee_numerator: admin_trade.0,
+        admin_trade_fee_denominator: admin_trade.1,
+        admin_withdraw_fee_numerator: admin_withdraw.0,
+        admin_withdraw_fee_denominator: admin_withdraw.1,
+        trade_fee_numerator: trade.0,
+        trade_fee_denominator: trade.1,
+        withdraw_fee_numerator: withdraw.0,
+        withdraw_fee_denominator: withdraw.1,
+    };
+    let opt_ts = |name: &'static str, s: Option<&String>| -> Result<i64, RouteError> {
+        s.map_or(Ok(0), |v| field(id, name, Some(v)))
+    };
+    let stop: i64 = opt_ts("stop_ramp_ts", p.stop_ramp_ts.as_ref())?;
+    let amp = SaberAmp {
+        initial_amp_factor: field(id, "initial_amp_factor", p.initial_amp_factor.as_ref())?,
+        target_amp_factor: field(id, "target_amp_factor", p.target_amp_factor.as_ref())?,
+        start_ramp_ts: opt_ts("start_ramp_ts", p.start_ramp_ts.as_ref())?,
+        stop_ramp_ts: stop,
+        current_ts: match (&p.current_ts, stop) {
+            (Some(v), _) => field(id, "current_ts", Some(v))?,
+            (None, 0) => 0,
+            (None, _) => return Err(bad("Saber ramp without current_ts")),
+        },
+    };
+    let a = match amp.amp_factor() {
+        Ok(a) if (1..=1_000_000).contains(&a) => a,
+        _ => {
+            return Err(RouteError::BadNumber {
+                pool: id.clone(),
+                field: "initial_amp_factor/target_amp_factor/ramp",
+            })
+        }
+    };
+    if let Some(d) = &p.decimals {
+        if d.len() != 2 || d.first() != d.get(1) {
+            return Err(bad("Saber pairs coins of the same decimals"));
+        }
+    }
+    let r: [u64; 2] = fits(id, "reserves", reserves)?;
+    let [supply]: [u64; 1] = fits(id, "total_supply", &[total_supply])?;
+    #[allow(clippy::cast_precision_loss)] // a float guide
+    let params = FamilyParams::Stable {
+        amp: a as f64,
+        fee: 1.0 - keep(trade),
+        conv: smallvec::smallvec![1.0, 1.0],
+    };
+    Ok((
+        Pool::Saber(SaberStableSwap::new(r, supply, amp, fees)),
+        params,
+    ))
+}
+
+fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError> {
+    let id = &p.id;
+    let state = WhirlpoolState {
+        sqrt_price: field(id, "sqrt_price", p.sqrt_price.as_ref())?,
+        tick_current_index: field(id, "tick_current_index", p.tick_current_index.as_ref())?,
+        liquidity: field(id, "liquidity", p.liquidity.as_ref())?,
+        fee_rate: field(id, "fee_rate", p.fee_rate.as_ref())?,
+        protocol_fee_rate: match &p.protocol_fee_rate {
+            Some(v) => field(id, "protocol_fee_rate", Some(v))?,
+            None => 0,
+        },
+        tick_spacing: field(id, "tick_spacing", p.tick_spacing.as_ref())?,
+    };
+    let bad = |why| RouteError::BadPool {
+        pool: id.clone(),
+        why,
+    };
+    if u32::from(state.fee_rate) >= crate::pool::whirlpool::FEE_RATE_DENOMINATOR {
+        return Err(RouteError::BadNumber {
+            pool: id.clone(),
+            field: "fee_rate",
+        });
+    }
+    let tick =
+        crate::pool::whirlpool::sqrt_price_to_tick_index(state.sqrt_price).map_err(|_| {
+            RouteError::BadNumber {
+                pool: id.clone(),
+                field: "sqrt_price",
+            }
+        })?;
+    // The stored tick is the price's tick, or one below when the price sits on a tick.
+    if state.tick_current_index != tick && state.tick_current_index != tick.saturating_sub(1) {
+        return Err(bad("tick_current_index does not match sqrt_price"));
+    }
+    let raw = p
+        .tick_arrays
+        .as_ref()
+        .filter(|a| !a.is_empty())
+        .ok_or(bad("tick_arrays missing"))?;
+    let mut arrays = Vec::with_capacity(raw.len());
+    for a in raw {
+        let mut ticks = Vec::with_capacity(a.ticks.len());
+        for t in &a.ticks {
+            ticks.push(OrcaTick {
+                index: field(id, "tick_arrays.ticks.index", Some(&t.index))?,
+                liquidity_net: field(
+                    id,
+                    "tick_arrays.ticks.liquidity_net",
+                    Some(&t.liquidity_net),
+                )?,
+                liquidity_gross: field(
+                    id,
+                    "tick_arrays.ticks.liquidity_gross",
+                    Some(&t.liquidity_gross),
+                )?,
+            });
+        }
+        arrays.push(OrcaTickArray {
+            start_tick_index: field(
+                id,
+                "tick_arrays.start_tick_index",
+                Some(&a.start_tick_index),
+            )?,
+            ticks,
+        });
+    }
+    let w = Whirlpool::new(state, &arrays).map_err(|e| match e {
+        crate::error::PoolError::InvalidState(why) => bad(why),
+        _ => bad("tick_arrays not contiguous"),
+    })?;
+    let gamma =
+        1.0 - f64::from(state.fee_rate) / f64::from(crate::pool::whirlpool::FEE_RATE_DENOMINATOR);
+    Ok((Pool::Whirlpool(w), FamilyParams::Cp { gamma }))
+}
