@@ -1,11 +1,10 @@
 //! Building a [`PoolGraph`] from a [`Snapshot`]: addresses checked, pools validated into their
 //! exact states (one builder per family), LP tokens resolved, quarantine decided.
 
-use super::{normalise, PoolGraph, PoolInfo, Quarantined, TokenInfo};
+use super::{normalise, DerivedSlot, PoolGraph, PoolInfo, Quarantined, TokenInfo};
 use crate::error::PoolError;
 use crate::error::RouteError;
 use crate::model::FamilyParams;
-use crate::model::FloatPool;
 use crate::pool::concentrated_liquidity::Tick;
 use crate::pool::saber::{SaberAmp, SaberFees};
 use crate::pool::spl_token_swap::SplFees;
@@ -15,7 +14,6 @@ use crate::pool::{
     ConcentratedLiquidity, ConstantProduct, Pool, SaberStableSwap, Solidly, SplTokenSwap,
     StableSwap, Whirlpool,
 };
-use crate::route::edges::EdgeCache;
 use crate::snapshot::{FeeField, PoolKind, Snapshot, SnapshotPool};
 use crate::units::{parse_u256_dec, PoolId, TokenId};
 use alloc::collections::BTreeMap;
@@ -54,8 +52,7 @@ impl PoolGraph {
             lp_index: BTreeMap::new(),
             adjacency: Vec::new(),
             params: Vec::with_capacity(snap.pools.len()),
-            models: Vec::with_capacity(snap.pools.len()),
-            edges: EdgeCache::default(),
+            derived: DerivedSlot::default(),
             quarantined: Vec::new(),
         };
         for t in &snap.tokens {
@@ -97,7 +94,6 @@ impl PoolGraph {
                 }
             }
         }
-        g.edges = EdgeCache::build(g.tokens.len(), &g.pools, &g.models);
         Ok(g)
     }
 
@@ -232,7 +228,6 @@ impl PoolGraph {
             ));
         }
         self.pool_index.insert(pid_str.clone(), id);
-        self.models.push(FloatPool::for_pool(&params, &pool));
         self.params.push(params);
         self.pools.push(PoolInfo {
             id: pid_str.clone(),

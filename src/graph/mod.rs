@@ -16,9 +16,9 @@ mod build;
 use crate::error::RouteError;
 use crate::model::{FamilyParams, FloatPool};
 use crate::pool::Pool;
-use crate::route::edges::EdgeCache;
 use crate::snapshot::{PoolKind, Snapshot};
 use crate::units::{PoolId, TokenId};
+use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -74,11 +74,13 @@ pub struct Quarantined {
     pub reason: RouteError,
 }
 
-/// A validated snapshot: dense ids, exact pools, adjacency, float search models.
+/// A validated snapshot, as plain data: dense ids, token and pool tables with the exact pool
+/// states, per-token adjacency, the fixed parameters of each pool's float model, quarantine.
 ///
-/// The directed pool edges of the router (with their float models and per-token adjacency)
-/// are built once here and follow [`PoolGraph::set_pool_state`], so a quote does not rebuild
-/// them; they take a few hundred bytes per pool.
+/// A search keeps what it derives from the graph (the router's directed edges and float models,
+/// `route::edges`) in an opaque slot of the graph: built on the first quote, patched for one
+/// pool by [`PoolGraph::set_pool_state`], copied with the graph, so repeated quotes and
+/// [`crate::route::quote_batch`] share it. The graph never looks inside it.
 ///
 /// # Invariants
 /// Every pool's coins are distinct tokens of the graph; `pool.n_coins() == tokens.len()`;
@@ -92,10 +94,10 @@ pub struct PoolGraph {
     pool_index: BTreeMap<String, PoolId>,
     lp_index: BTreeMap<TokenId, PoolId>,
     adjacency: Vec<Vec<PoolId>>,
+    /// the fixed (state-independent) parameters of each pool's float model
     params: Vec<FamilyParams>,
-    pub(crate) models: Vec<FloatPool>,
-    /// the directed edges on `models`, kept in step with them (the router reads them)
-    edges: EdgeCache,
+    /// what a search derived from the graph (the router's edge index), built on first use
+    derived: DerivedSlot,
     /// pools left out: their state is one the exact math refuses
     quarantined: Vec<Quarantined>,
 }
@@ -268,13 +270,27 @@ impl PoolGraph {
 
     /// The float search model of a pool on its current state (never used for amounts).
     #[must_use]
-    pub fn float_model(&self, p: PoolId) -> Option<&FloatPool> {
-        self.models.get(p.index())
+    pub fn float_model(&self, p: PoolId) -> Option<FloatPool> {
+        Some(FloatPool::for_pool(
+            self.family_params(p)?,
+            &self.pools.get(p.index())?.pool,
+        ))
     }
 
-    /// The directed pool edges and their adjacency, on the current float models.
-    pub(crate) fn edge_cache(&self) -> &EdgeCache {
-        &self.edges
+    /// The fixed parameters of pool `p`'s float model (fees and amplification as floats).
+    #[must_use]
+    pub(crate) fn family_params(&self, p: PoolId) -> Option<&FamilyParams> {
+        self.params.get(p.index())
+    }
+
+    /// The value of type `T` a search derives from the graph, built by `build` on first use
+    /// and kept (`None` only if the slot holds a value of another type, which no search does).
+    pub(crate) fn derived<T: Derived>(&self, build: impl FnOnce(&Self) -> T) -> Option<&T> {
+        self.derived
+            .0
+            .get_or_init(|| Box::new(build(self)))
+            .as_any()
+            .downcast_ref()
     }
 
     /// Coin index of token `t` in pool `p`.
@@ -287,7 +303,8 @@ impl PoolGraph {
             .position(|x| *x == t)
     }
 
-    /// Replace one pool's exact state (e.g. after a simulated swap). The search models follow.
+    /// Replace one pool's exact state (e.g. after a simulated swap). A derived search index
+    /// follows for this pool only.
     ///
     /// # Errors
     /// [`RouteError::PoolOutOfRange`] for an unknown pool; [`RouteError::BadPool`] when the
@@ -305,17 +322,55 @@ impl PoolGraph {
                 why: "new state of another family",
             });
         }
-        let params = self
-            .params
-            .get(p.index())
-            .ok_or(RouteError::PoolOutOfRange(p.0))?;
-        let model = FloatPool::for_pool(params, &state);
-        if let Some(m) = self.models.get_mut(p.index()) {
-            *m = model;
-        }
         info.pool = state;
-        self.edges
-            .refresh_pool(self.tokens.len(), &self.pools, &self.models, p);
+        if let Some(mut d) = self.derived.0.take() {
+            d.pool_changed(self, p);
+            // the slot was just emptied, so this sets it
+            let _ = self.derived.0.set(d);
+        }
         Ok(())
+    }
+}
+
+/// A value a search derives from a [`PoolGraph`] and keeps with it (the router's edge index):
+/// the graph builds it on first use through [`PoolGraph::derived`], tells it of every pool
+/// state change and copies it with itself, without knowing what it is.
+pub(crate) trait Derived: core::any::Any + Send + Sync + core::fmt::Debug {
+    /// Follow the new state of pool `p`, which `graph` already holds.
+    fn pool_changed(&mut self, graph: &PoolGraph, p: PoolId);
+    /// A boxed copy (for [`Clone`] of the graph).
+    fn clone_box(&self) -> Box<dyn Derived>;
+    /// The value itself, for its owner to downcast.
+    fn as_any(&self) -> &dyn core::any::Any;
+}
+
+/// Set at most once, shared by the threads of a batch.
+#[cfg(feature = "std")]
+type Once<T> = std::sync::OnceLock<T>;
+/// Set at most once (single-threaded without `std`).
+#[cfg(not(feature = "std"))]
+type Once<T> = core::cell::OnceCell<T>;
+
+/// The graph's slot for a derived value: empty until a search first needs it.
+#[derive(Default)]
+struct DerivedSlot(Once<Box<dyn Derived>>);
+
+impl Clone for DerivedSlot {
+    fn clone(&self) -> Self {
+        let slot = Once::new();
+        if let Some(d) = self.0.get() {
+            let _ = slot.set(d.clone_box());
+        }
+        DerivedSlot(slot)
+    }
+}
+
+impl core::fmt::Debug for DerivedSlot {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "DerivedSlot(built)"
+        } else {
+            "DerivedSlot(empty)"
+        })
     }
 }
