@@ -58,6 +58,7 @@ pub mod chain;
 pub mod error;
 pub mod graph;
 pub mod math;
+pub mod model;
 pub mod plan;
 pub mod pool;
 pub mod route;

@@ -62,7 +62,6 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod certify;
-pub mod cl_model;
 pub(crate) mod dual;
 pub(crate) mod edges;
 mod exact_out;
@@ -79,7 +78,8 @@ pub use exact_out::EXACT_OUT_PRECISION;
 pub use gas::{GasModel, GAS_HOP_CAPS};
 pub use mid::output_mid_prices;
 pub use request::RouteRequest;
-pub mod model;
+// the float models live in the `model` layer; `super::model` names them for the route files
+use crate::model;
 
 use crate::error::RouteError;
 use crate::graph::PoolGraph;
