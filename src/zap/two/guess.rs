@@ -1,7 +1,7 @@
 //! The float guesses of the crossing that the strategies start from (never an amount).
 
 use super::{other, Kind, Two};
-use crate::zap::to_f64;
+use crate::math::float::{from_f64_clamped, pow10, sqrt_or_zero, to_f64};
 use primitive_types::U256;
 
 /// The float guess of the crossing for constant-product and volatile pools: the root of the
@@ -21,7 +21,7 @@ fn closed_form_guess(t: &Two<'_>, i: usize, fee_in_pool: Option<f64>, fee_out: f
             let alpha = gamma * (aj + rj) / ri;
             let beta = (1.0 + gamma) * (aj + rj);
             let c = aj * ri - ai * rj;
-            -2.0 * c / (beta + crate::zap::fsqrt(beta * beta - 4.0 * alpha * c))
+            -2.0 * c / (beta + sqrt_or_zero(beta * beta - 4.0 * alpha * c))
         }
         // Solidly volatile, in y = (1−φ)x: out = y·r_j/(r_i + y), r_i' = r_i + y, h_i = a_i − y/(1−φ).
         // (a_j+r_j)/r_i·y² + (2a_j + r_j + r_j/(1−φ))·y + (a_j·r_i − a_i·r_j) = 0.
@@ -30,7 +30,7 @@ fn closed_form_guess(t: &Two<'_>, i: usize, fee_in_pool: Option<f64>, fee_out: f
             let alpha = (aj + rj) / ri;
             let beta = 2.0 * aj + rj + k * rj;
             let c = aj * ri - ai * rj;
-            let y = -2.0 * c / (beta + crate::zap::fsqrt(beta * beta - 4.0 * alpha * c));
+            let y = -2.0 * c / (beta + sqrt_or_zero(beta * beta - 4.0 * alpha * c));
             y * k
         }
     };
@@ -44,7 +44,7 @@ fn stable_guess(t: &Two<'_>, i: usize, fee_out: f64, dec: [u32; 2]) -> Option<f6
     #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_wrap)]
     // f64 arithmetic: a search guess, no traps; decimals ≤ 77 fit i32
     let guess = {
-        let sc = |k: usize| crate::zap::pow10(18 - *dec.get(k).unwrap_or(&18) as i32);
+        let sc = |k: usize| pow10(18 - *dec.get(k).unwrap_or(&18) as i32);
         let (si, sj) = (sc(i), sc(j));
         let xi = to_f64(*t.r.get(i)?) * si;
         let yj = to_f64(*t.r.get(j)?) * sj;
@@ -118,5 +118,5 @@ pub(super) fn guess_of(two: &Two<'_>, i: usize) -> Option<U256> {
             dec,
         } => stable_guess(two, i, to_f64(fee_bps) / 10_000.0, dec),
     }
-    .map(|g| crate::zap::from_f64_clamped(g, ai))
+    .map(|g| from_f64_clamped(g, ai))
 }

@@ -4,7 +4,7 @@
 
 use super::strict::{checked, deposit_of};
 use super::{other, Kind, Pt, Two};
-use crate::zap::to_f64;
+use crate::math::float::{from_f64_clamped, pow10, to_f64};
 use primitive_types::U256;
 
 /// Half-width of the window scanned around the crossing for stable pools.
@@ -153,8 +153,8 @@ pub(super) fn leftover_value(kind: Kind, r: [U256; 2], left: [U256; 2]) -> f64 {
         Kind::Solidly {
             stable: true, dec, ..
         } => {
-            let s0 = crate::zap::pow10(18 - dec[0] as i32);
-            let s1 = crate::zap::pow10(18 - dec[1] as i32);
+            let s0 = pow10(18 - dec[0] as i32);
+            let s1 = pow10(18 - dec[1] as i32);
             let (x, y) = (r0 * s0, r1 * s1);
             (s1 / s0) * (x * x * x + 3.0 * x * y * y) / (3.0 * x * x * y + y * y * y)
         }
@@ -182,7 +182,7 @@ fn value_key(kind: Kind, p: &Pt) -> Option<(U256, f64)> {
     match kind {
         Kind::Solidly { stable: true, .. } => {
             let v = leftover_value(kind, p.r, left);
-            let fl = crate::zap::from_f64_clamped(v, U256::MAX);
+            let fl = from_f64_clamped(v, U256::MAX);
             #[allow(clippy::arithmetic_side_effects)] // f64
             let frac = v - to_f64(fl);
             Some((fl, frac))

@@ -5,8 +5,8 @@
 
 use super::*;
 use crate::pool::{Amounts, ConstantProduct, Solidly};
-use crate::zap::ZapSwap;
 use crate::zap::Strategy;
+use crate::zap::ZapSwap;
 use proptest::prelude::*;
 use proptest::strategy::Strategy as _;
 
