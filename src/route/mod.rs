@@ -149,10 +149,8 @@ pub fn quote(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> 
     if let Some(wanted) = req.exact_out {
         return exact_out::quote_exact_out(graph, req, wanted);
     }
-    let mut ctx = prepare_ctx(graph, req)?;
-    let gas = ctx.gas().is_some();
-    let plan = ctx.run(false)?.0;
-    Ok(if gas {
+    let plan = quote_exact_in(graph, req)?;
+    Ok(if gas::priced(graph, req).is_some() {
         gas::best_net(graph, req, plan)
     } else {
         plan
@@ -168,7 +166,15 @@ pub fn quote(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> 
 /// # Complexity
 /// As [`quote`] without the exact simulation.
 pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteError> {
-    Ok(prepare_ctx(graph, req)?.run(true)?.1)
+    Ok(prepare_ctx(graph, req)?.solve_certified().bound)
+}
+
+/// The exact-in plan of `req` (gas weighed inside, without the hop-cap comparison of
+/// [`gas::best_net`]): steps 1 to 4 and 6 of the module docs.
+fn quote_exact_in(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
+    let mut ctx = prepare_ctx(graph, req)?;
+    let solved = ctx.solve_certified();
+    ctx.plan(solved)
 }
 
 /// Quote many requests against one graph. With the `parallel` feature the requests are spread

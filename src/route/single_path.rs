@@ -99,12 +99,8 @@ impl Ctx<'_> {
         let mut steps = Vec::new();
         for k in path {
             let e = &self.edges[k];
-            let cur = match states.get(e.pool) {
-                Some(p) => p,
-                None => match self.graph.pool(e.pool) {
-                    Some(p) => &p.pool,
-                    None => return Ok(None),
-                },
+            let Some(cur) = states.current(self.graph, e.pool) else {
+                return Ok(None);
             };
             // an SPL Token Swap hop may take less than it is offered: the rest of the token is
             // refunded ([`Ctx::finish`] lists it from the steps)

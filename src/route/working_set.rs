@@ -272,6 +272,16 @@ pub(super) struct Ctx<'a> {
     pub(super) mask: Option<Vec<bool>>,
 }
 
+/// The dual solved on the final working set and certified on the whole graph.
+pub(super) struct Solved {
+    /// the final working set in local indices
+    pub(super) lc: Local,
+    /// its optimal prices
+    pub(super) nu: Vec<f64>,
+    /// the certified bound ([`super::Plan::upper_bound`])
+    pub(super) bound: f64,
+}
+
 /// The working set in local token indices ([`Ctx::localize`]).
 pub(super) struct Local {
     /// local index of each graph token (`usize::MAX`: outside)
@@ -408,7 +418,7 @@ impl Ctx<'_> {
     /// outside the working set are profitable at the optimal prices, add them (with the bid
     /// chains that price their output token) and solve again. Returns the final working set
     /// in local indices, its prices and the bound.
-    pub(super) fn solve_certified(&mut self) -> (Local, Vec<f64>, f64) {
+    pub(super) fn solve_certified(&mut self) -> Solved {
         let mut prev: Option<Vec<f64>> = None;
         let mut round = 0;
         loop {
@@ -432,7 +442,11 @@ impl Ctx<'_> {
             round += 1;
             let cert = self.certify(&lc, &nu, &du.eval(&nu).act, round >= COLGEN_ROUNDS);
             if cert.add.is_empty() || round >= COLGEN_ROUNDS {
-                return (lc, nu, cert.bound);
+                return Solved {
+                    lc,
+                    nu,
+                    bound: cert.bound,
+                };
             }
             for k in cert.add {
                 if let Some(e) = self.graph.edge_cache().edges().get(k) {
