@@ -13,7 +13,7 @@
 //! most that many hops are priced.
 
 use super::edges::EdgeHot;
-use super::model::{Arb, EdgeModel};
+use super::model::{u256_to_f64, Arb, EdgeModel};
 use super::working_set::{allowed, Ctx, Local, UNREACHED};
 use super::BOUND_MARGIN;
 use crate::snapshot::PoolKind;
@@ -48,6 +48,16 @@ pub(super) struct Certificate {
     pub nu: Vec<f64>,
     /// graph edges to add to the working set
     pub add: Vec<usize>,
+}
+
+/// The whole graph's edges priced at one set of prices ([`Ctx::price_edges`]).
+struct PricedEdges {
+    /// the dual value: the inputs at their prices plus every edge's arbitrage
+    g: f64,
+    /// edges the working set may add, with their arbitrage
+    cols: Vec<(f64, usize)>,
+    /// false when a free input faces a priced output (no finite bound at these prices)
+    valid: bool,
 }
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64; token and edge ids < len by construction
@@ -171,6 +181,11 @@ impl Ctx<'_> {
 
     /// The certificate at the working-set prices `nu_loc` (normalised or not). The bound is
     /// computed where no column is left to add or on the `last` round, else it is `+∞`.
+    ///
+    /// Steps: the whole graph's prices from the working set's ([`Ctx::graph_prices`]),
+    /// extended by bid chains ([`Ctx::extend_bids`]); every edge priced
+    /// ([`Ctx::price_edges`]); the columns to add with their chains ([`Ctx::columns`]); the
+    /// bound with the rounding slack ([`Ctx::bound_at`]).
     pub(super) fn certify(
         &self,
         lc: &Local,
@@ -178,7 +193,32 @@ impl Ctx<'_> {
         act: &[(usize, Arb)],
         last: bool,
     ) -> Certificate {
-        let cache = self.graph.edge_cache();
+        let (mut nu, in_ws, fixed) = self.graph_prices(lc, nu_loc, act);
+        let parent = self.extend_bids(lc, &mut nu, &fixed);
+        let cnu: f64 = lc.c.iter().zip(nu_loc).map(|(c, v)| c * v).sum();
+        let priced = self.price_edges(&nu, &in_ws, &fixed);
+        let valid = priced.valid && cnu > 0.0 && cnu.is_finite();
+        let add = self.columns(priced.cols, priced.g, &parent, &fixed);
+        let bound = if !valid || !(add.is_empty() || last) {
+            f64::INFINITY
+        } else {
+            self.bound_at(&mut nu, &fixed, priced.g, cnu)
+        };
+        Certificate { bound, nu, add }
+    }
+
+    /// The working-set prices `nu_loc` on the whole graph (0 elsewhere), which tokens are in
+    /// the working set, and which prices stay fixed. The dual prices of the outputs and of the
+    /// tokens that hold something and sell it along an active edge (`act`) of the working set
+    /// stay. A token of the working set that holds nothing there (no input, no active inflow:
+    /// a dead end of the restricted problem, or a token reached only from outside it) has no
+    /// price of its own, and takes its best bid like the tokens outside.
+    fn graph_prices(
+        &self,
+        lc: &Local,
+        nu_loc: &[f64],
+        act: &[(usize, Arb)],
+    ) -> (Vec<f64>, Vec<bool>, Vec<bool>) {
         let n = self.graph.n_tokens();
         let mut nu = vec![0.0f64; n];
         let mut in_ws = vec![false; n];
@@ -186,11 +226,6 @@ impl Ctx<'_> {
             nu[t.index()] = nu_loc[l];
             in_ws[t.index()] = true;
         }
-        // The dual prices of the outputs and of the tokens that hold something and sell it
-        // along an active edge of the working set stay. A token of the working set that holds
-        // nothing there (no input, no active inflow: a dead end of the restricted problem, or a
-        // token reached only from outside it) has no price of its own, and takes its best bid
-        // like the tokens outside.
         let nl = lc.glob.len();
         let mut holds = lc.b.iter().map(|b| *b > 0.0).collect::<Vec<_>>();
         let mut sells = vec![false; nl];
@@ -213,7 +248,16 @@ impl Ctx<'_> {
                 fixed[t.index()] = true;
             }
         }
-        // the bid extension, from the working set outwards along the edges into priced tokens
+        (nu, in_ws, fixed)
+    }
+
+    /// The bid extension, from the working set outwards along the edges into priced tokens:
+    /// every token not `fixed` takes its best bid (the best product of zero-size rates into a
+    /// priced token) where that is above its price. Returns each token's bid edge
+    /// (`u32::MAX`: none).
+    fn extend_bids(&self, lc: &Local, nu: &mut [f64], fixed: &[bool]) -> Vec<u32> {
+        let cache = self.graph.edge_cache();
+        let n = self.graph.n_tokens();
         let mut parent = vec![u32::MAX; n];
         let mut front: Vec<usize> = lc.glob.iter().map(|t| t.index()).collect();
         let mut next: Vec<usize> = Vec::new();
@@ -249,16 +293,20 @@ impl Ctx<'_> {
             core::mem::swap(&mut front, &mut next);
             next.clear();
         }
-        // price every edge: arbitrage where the zero-size rate beats the price ratio
-        let cnu: f64 = lc.c.iter().zip(nu_loc).map(|(c, v)| c * v).sum();
+        parent
+    }
+
+    /// Every edge priced at `nu`: arbitrage where the zero-size rate beats the price ratio.
+    fn price_edges(&self, nu: &[f64], in_ws: &[bool], fixed: &[bool]) -> PricedEdges {
+        let cache = self.graph.edge_cache();
         let mut g: f64 = self
             .prep
             .inputs
             .iter()
-            .map(|(t, a)| nu[t.index()] * super::model::u256_to_f64(*a))
+            .map(|(t, a)| nu[t.index()] * u256_to_f64(*a))
             .sum();
         let mut cols: Vec<(f64, usize)> = Vec::new();
-        let mut valid = cnu > 0.0 && cnu.is_finite();
+        let mut valid = true;
         let single_in = self.in_toks.len() == 1;
         let single_out = self.out_toks.len() == 1;
         for (k, e) in cache.hot().iter().enumerate() {
@@ -293,13 +341,25 @@ impl Ctx<'_> {
                 cols.push((v, k));
             }
         }
-        // the most profitable columns, each with the bid chain of its output token
+        PricedEdges { g, cols, valid }
+    }
+
+    /// The most profitable columns `cols` (above [`COLUMN_TOL`] of the dual value `g`, at most
+    /// [`COLS_PER_ROUND`]), each with the bid chain (`parent`) of its output token.
+    fn columns(
+        &self,
+        mut cols: Vec<(f64, usize)>,
+        g: f64,
+        parent: &[u32],
+        fixed: &[bool],
+    ) -> Vec<usize> {
+        let cache = self.graph.edge_cache();
         let tol = COLUMN_TOL * g.abs();
         cols.retain(|(v, _)| *v > tol);
         cols.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
         cols.truncate(COLS_PER_ROUND);
         let mut add = Vec::new();
-        let mut taken = vec![false; n];
+        let mut taken = vec![false; self.graph.n_tokens()];
         for (_, k) in cols {
             if !self.in_ws[k] {
                 add.push(k);
@@ -317,22 +377,23 @@ impl Ctx<'_> {
                 steps += 1;
             }
         }
-        // the bound, where this is the last round: with the prices eased, plus the integer
-        // rounding a swap can win against the float curve wherever a dust swap can pay
-        let bound = if !valid || !(add.is_empty() || last) {
-            f64::INFINITY
-        } else {
-            self.ease_rounding(&mut nu, &fixed);
-            let mut slack = 0.0;
-            for (k, e) in cache.hot().iter().enumerate() {
-                let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
-                if vo > 0.0 && vi > 0.0 && self.priced(k) {
-                    slack += rounding_slack(e, cache.edges().get(k).map(|ge| &ge.m), vi, vo);
-                }
+        add
+    }
+
+    /// The bound on the last round: with the prices eased, plus the integer rounding a swap
+    /// can win against the float curve wherever a dust swap can pay (`g` the dual value at
+    /// `nu`, `cnu` = c·ν).
+    fn bound_at(&self, nu: &mut [f64], fixed: &[bool], g: f64, cnu: f64) -> f64 {
+        let cache = self.graph.edge_cache();
+        self.ease_rounding(nu, fixed);
+        let mut slack = 0.0;
+        for (k, e) in cache.hot().iter().enumerate() {
+            let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
+            if vo > 0.0 && vi > 0.0 && self.priced(k) {
+                slack += rounding_slack(e, cache.edges().get(k).map(|ge| &ge.m), vi, vo);
             }
-            (g * (1.0 + BOUND_MARGIN) + slack) / cnu
-        };
-        Certificate { bound, nu, add }
+        }
+        (g * (1.0 + BOUND_MARGIN) + slack) / cnu
     }
 }
 

@@ -8,7 +8,7 @@
 use super::certify::COLGEN_ROUNDS;
 use super::dual::{DEdge, Dual};
 use super::edges::{Adj, EdgeCache, GEdge};
-use super::mid::{best_rates, mid_value};
+use super::mid::Mids;
 use super::model::u256_to_f64;
 use super::prepare::{prepare, Prepared};
 use super::{RouteRequest, DEFAULT_MAX_HOPS};
@@ -151,6 +151,9 @@ pub(super) fn why_no_route(
     RouteError::AllRoutesFiltered { filter }
 }
 
+/// Steps 1 and 2 of the module docs: the request prepared ([`prepare`]), the graph pruned to
+/// the working set ([`working_set`]; every input and output must keep an edge, else
+/// [`why_no_route`]), and the outputs and inputs valued at mid prices ([`Mids`]).
 pub(super) fn prepare_ctx<'a>(
     graph: &'a PoolGraph,
     req: &'a RouteRequest,
@@ -162,32 +165,12 @@ pub(super) fn prepare_ctx<'a>(
     let mask = mask_owned.as_deref();
     let in_toks: Vec<TokenId> = prep.inputs.iter().map(|x| x.0).collect();
     let out_toks: Vec<TokenId> = prep.outputs.iter().map(|x| x.0).collect();
-    let single_out = out_toks.len() == 1;
-    let single_in = in_toks.len() == 1;
-    let is_in = |t: TokenId| in_toks.contains(&t);
-    let is_out = |t: TokenId| out_toks.contains(&t);
     // 1. prune
     let d_in = bfs(cache, n, mask, &in_toks, true);
     let d_out = bfs(cache, n, mask, &out_toks, false);
     let hops = req.max_hops.unwrap_or(DEFAULT_MAX_HOPS);
-    let sel: Vec<usize> = cache
-        .hot()
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| {
-            if !allowed(mask, e.pool) {
-                return false;
-            }
-            let a = d_in.get(e.ti.index()).copied().unwrap_or(UNREACHED);
-            let b = d_out.get(e.to.index()).copied().unwrap_or(UNREACHED);
-            a != UNREACHED
-                && b != UNREACHED
-                && a.saturating_add(b).saturating_add(1) <= hops
-                && !(single_out && is_out(e.ti))
-                && !(single_in && is_in(e.to))
-        })
-        .map(|(k, _)| k)
-        .collect();
+    let ends = (in_toks.as_slice(), out_toks.as_slice());
+    let sel = working_set(cache, mask, (&d_in, &d_out), ends, hops);
     let hot = cache.hot();
     let edges: Vec<&GEdge> = sel.iter().filter_map(|k| cache.edges().get(*k)).collect();
     for t in in_toks.iter().chain(&out_toks) {
@@ -196,7 +179,7 @@ pub(super) fn prepare_ctx<'a>(
             .filter_map(|k| hot.get(*k))
             .any(|e| e.ti == *t || e.to == *t);
         if !ok {
-            let side = if is_in(*t) {
+            let side = if in_toks.contains(t) {
                 (&d_out, (*t, out_toks.as_slice(), true))
             } else {
                 (&d_in, (*t, in_toks.as_slice(), false))
@@ -209,24 +192,23 @@ pub(super) fn prepare_ctx<'a>(
     let out0 = *out_toks
         .first()
         .ok_or(RouteError::BadRequest("no outputs"))?;
-    let fwd0 = best_rates(cache, n, mask, out0, hops);
+    let mids = Mids::new(cache, n, mask, hops, out0);
     let mut vout = Vec::with_capacity(out_toks.len());
     for (k, t) in out_toks.iter().enumerate() {
         if k == 0 {
             vout.push(1.0);
         } else {
-            let f = best_rates(cache, n, mask, *t, hops);
-            let v = mid_value(&f, &fwd0, *t, out0);
+            let v = mids.of(*t);
             if !(v > 0.0) {
                 return Err(RouteError::NoRoute);
             }
             vout.push(v);
         }
     }
-    let mut vin = Vec::with_capacity(in_toks.len());
-    for t in &in_toks {
-        let f = best_rates(cache, n, mask, *t, hops);
-        vin.push(mid_value(&f, &fwd0, *t, out0));
+    let vin = in_toks.iter().map(|t| mids.of(*t)).collect();
+    let mut in_ws = vec![false; cache.hot().len()];
+    for k in &sel {
+        in_ws[*k] = true;
     }
     Ok(Ctx {
         graph,
@@ -239,16 +221,43 @@ pub(super) fn prepare_ctx<'a>(
         in_toks,
         d_in,
         d_out,
-        in_ws: {
-            let mut w = vec![false; cache.hot().len()];
-            for k in &sel {
-                w[*k] = true;
-            }
-            w
-        },
+        in_ws,
         sel,
         mask: mask_owned,
     })
+}
+
+/// The first working set: the graph's edges (ids, in its order) that the filter `mask`
+/// allows on some path of at most `hops` hops from an input to an output (`d`: the hop
+/// distances from the inputs and to the outputs), except edges out of a sole output or into
+/// a sole input (`ends`: the inputs and the outputs).
+fn working_set(
+    cache: &EdgeCache,
+    mask: Option<&[bool]>,
+    (d_in, d_out): (&[usize], &[usize]),
+    (in_toks, out_toks): (&[TokenId], &[TokenId]),
+    hops: usize,
+) -> Vec<usize> {
+    let single_out = out_toks.len() == 1;
+    let single_in = in_toks.len() == 1;
+    cache
+        .hot()
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            if !allowed(mask, e.pool) {
+                return false;
+            }
+            let a = d_in.get(e.ti.index()).copied().unwrap_or(UNREACHED);
+            let b = d_out.get(e.to.index()).copied().unwrap_or(UNREACHED);
+            a != UNREACHED
+                && b != UNREACHED
+                && a.saturating_add(b).saturating_add(1) <= hops
+                && !(single_out && out_toks.contains(&e.ti))
+                && !(single_in && in_toks.contains(&e.to))
+        })
+        .map(|(k, _)| k)
+        .collect()
 }
 
 /// Everything one quote needs after pruning.
