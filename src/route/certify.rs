@@ -13,9 +13,10 @@
 //! most that many hops are priced.
 
 use super::edges::EdgeHot;
-use super::model::{u256_to_f64, Arb, EdgeModel};
+use super::model::{Arb, EdgeModel};
 use super::working_set::{allowed, Ctx, Local, UNREACHED};
 use super::BOUND_MARGIN;
+use crate::math::float::to_f64;
 use crate::snapshot::PoolKind;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -303,7 +304,7 @@ impl Ctx<'_> {
             .prep
             .inputs
             .iter()
-            .map(|(t, a)| nu[t.index()] * u256_to_f64(*a))
+            .map(|(t, a)| nu[t.index()] * to_f64(*a))
             .sum();
         let mut cols: Vec<(f64, usize)> = Vec::new();
         let mut valid = true;

@@ -2,11 +2,11 @@
 //! [`Plan`] (minimum amounts, refunds, price impact), or the reason none survived.
 
 use super::gas::GasModel;
-use super::model::u256_to_f64;
 use super::recover::Settled;
 use super::working_set::Ctx;
 use crate::error::RouteError;
 use crate::math;
+use crate::math::float::to_f64;
 use crate::plan::{Excluded, Output, Plan, Step, TokenAmount};
 use crate::units::TokenId;
 use alloc::string::String;
@@ -67,7 +67,7 @@ impl Ctx<'_> {
     pub(super) fn objective(&self, outs: &[U256]) -> f64 {
         let mut t = f64::INFINITY;
         for ((o, (_, w)), v) in outs.iter().zip(&self.prep.outputs).zip(&self.vout) {
-            t = t.min(u256_to_f64(*o) * v / w);
+            t = t.min(to_f64(*o) * v / w);
         }
         t
     }
@@ -114,7 +114,7 @@ impl Ctx<'_> {
             .inputs
             .iter()
             .zip(&self.vin)
-            .map(|((_, a), v)| u256_to_f64(*a) * v)
+            .map(|((_, a), v)| to_f64(*a) * v)
             .sum();
         let price_impact = if in_value > 0.0 {
             1.0 - c.value / in_value

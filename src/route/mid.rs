@@ -4,7 +4,7 @@
 
 use super::edges::EdgeCache;
 use super::working_set::{adj_allowed, allowed_pools};
-use super::{fmath, RouteRequest, DEFAULT_MAX_HOPS};
+use super::{RouteRequest, DEFAULT_MAX_HOPS};
 use crate::error::RouteError;
 use crate::graph::PoolGraph;
 use crate::units::TokenId;
@@ -157,7 +157,7 @@ pub(super) fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: Tok
     let bid = fwd_from.get(to.index()).copied().unwrap_or(0.0);
     let ask = fwd_to.get(from.index()).copied().unwrap_or(0.0);
     if bid > 0.0 && ask > 0.0 {
-        fmath::sqrt(bid / ask)
+        crate::math::float::sqrt(bid / ask)
     } else if bid > 0.0 {
         bid
     } else if ask > 0.0 {

@@ -77,14 +77,14 @@
 //! | finish | `finish.rs` | candidates, the [`Plan`] with minimums, refunds and price impact, or why none survived |
 //! | 6. exact-out | `exact_out.rs` | the least input for a wanted output, by exact-in quotes |
 //!
-//! The float models the dual prices edges with (`model.rs`, `cl_model.rs`, `edges.rs`,
-//! `fmath.rs`) are shared with the graph and the zaps.
+//! The float models the dual prices edges with live in the `model` layer (shared with the
+//! zaps), the router's directed edges and their index in `edges.rs`, the f64 helpers in
+//! `math::float`.
 
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod certify;
-pub mod cl_model;
 pub(crate) mod dual;
 pub(crate) mod edges;
 mod exact_out;
@@ -101,8 +101,8 @@ pub use exact_out::EXACT_OUT_PRECISION;
 pub use gas::{GasModel, GAS_HOP_CAPS};
 pub use mid::output_mid_prices;
 pub use request::RouteRequest;
-pub mod fmath;
-pub mod model;
+// the float models live in the `model` layer; `super::model` names them for the route files
+use crate::model;
 
 use crate::error::RouteError;
 use crate::graph::PoolGraph;

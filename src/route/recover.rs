@@ -12,6 +12,7 @@ use super::working_set::{Ctx, Local, Solved};
 use crate::error::RouteError;
 use crate::plan::{Excluded, Plan, Step};
 use crate::units::TokenId;
+use alloc::vec;
 use alloc::vec::Vec;
 use primitive_types::U256;
 

@@ -6,10 +6,10 @@
 
 use super::finish::Candidate;
 use super::gas::GasModel;
-use super::model::u256_to_f64;
 use super::propagate::PoolStates;
 use super::working_set::{Ctx, LEdge};
 use crate::error::RouteError;
+use crate::math::float::to_f64;
 use crate::plan::{Excluded, Step};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -31,7 +31,7 @@ impl Ctx<'_> {
         let (src, amt) = self.prep.inputs[0];
         let dst = self.out_toks[0];
         let ends = (loc[src.index()], loc[dst.index()]);
-        let Some(path) = self.best_path(gas, ledges, ends, nl, u256_to_f64(amt)) else {
+        let Some(path) = self.best_path(gas, ledges, ends, nl, to_f64(amt)) else {
             return Ok(None);
         };
         Ok(self.simulate_path(&path, amt, gas, reverts))

@@ -9,11 +9,11 @@ use super::certify::COLGEN_ROUNDS;
 use super::dual::{DEdge, Dual};
 use super::edges::{Adj, EdgeCache, GEdge};
 use super::mid::Mids;
-use super::model::u256_to_f64;
 use super::prepare::{prepare, Prepared};
 use super::{RouteRequest, DEFAULT_MAX_HOPS};
 use crate::error::{RouteError, RouteFilter};
 use crate::graph::{PoolGraph, CHAIN_101};
+use crate::math::float::to_f64;
 use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
 use alloc::collections::VecDeque;
@@ -351,7 +351,7 @@ impl Ctx<'_> {
         let nl = glob.len();
         let mut b = vec![0.0; nl];
         for (t, a) in &self.prep.inputs {
-            b[loc[t.index()]] += u256_to_f64(*a);
+            b[loc[t.index()]] += to_f64(*a);
         }
         let mut c = vec![0.0; nl];
         let mut is_out = vec![false; nl];

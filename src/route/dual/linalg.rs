@@ -416,7 +416,7 @@ fn cholesky(a: &mut [f64], c: usize) -> Option<()> {
         if !(s > 0.0) || !s.is_finite() {
             return None;
         }
-        let l = super::super::fmath::sqrt(s);
+        let l = crate::math::float::sqrt(s);
         rj[j] = l;
         let lj = &rj[..j];
         for ri in rest.chunks_exact_mut(c) {

@@ -87,7 +87,7 @@ impl Dual<'_> {
             }
             let mut x = lo + (hi - lo) * (-rlo / (rhi - rlo));
             if !(x > lo && x < hi) {
-                x = super::super::fmath::sqrt(lo * hi);
+                x = crate::math::float::sqrt(lo * hi);
             }
             let r = self.balance_at(k, nu, x);
             if r > 0.0 {
@@ -112,7 +112,7 @@ impl Dual<'_> {
         nu[k] = if x >= lo && x <= hi {
             x
         } else {
-            super::super::fmath::sqrt(lo * hi)
+            crate::math::float::sqrt(lo * hi)
         };
     }
 }
