@@ -33,6 +33,35 @@ impl Dual<'_> {
         r
     }
 
+    /// From the price `v0` of token `k` (balance `r0`), scale the price by `factor` while the
+    /// balance stays on the side `ahead` says: the last point on that side and the first
+    /// beyond it, as (price, balance); `None` after 200 steps.
+    #[allow(clippy::type_complexity)]
+    fn walk(
+        &self,
+        k: usize,
+        nu: &mut [f64],
+        (v0, r0): (f64, f64),
+        factor: f64,
+        ahead: impl Fn(f64) -> bool,
+    ) -> Option<((f64, f64), (f64, f64))> {
+        let mut last = (v0, r0);
+        let mut x = v0 * factor;
+        let mut t = 0;
+        loop {
+            let r = self.balance_at(k, nu, x);
+            if !ahead(r) {
+                return Some((last, (x, r)));
+            }
+            last = (x, r);
+            x *= factor;
+            t += 1;
+            if t > 200 {
+                return None;
+            }
+        }
+    }
+
     /// Solve balance_k(ν_k) = 0 by bracketing and geometric bisection.
     pub fn coord(&self, k: usize, nu: &mut [f64]) {
         let v0 = nu[k];
@@ -41,42 +70,15 @@ impl Dual<'_> {
             return;
         }
         // bracket [lo, hi] with balance(lo) ≤ 0 < balance(hi) by halving / doubling
-        let (mut lo, mut hi, mut rlo, mut rhi);
-        if r0 > 0.0 {
-            (hi, rhi) = (v0, r0);
-            lo = v0 * 0.5;
-            let mut t = 0;
-            loop {
-                let r = self.balance_at(k, nu, lo);
-                if !(r > 0.0) {
-                    rlo = r;
-                    break;
-                }
-                (hi, rhi) = (lo, r);
-                lo *= 0.5;
-                t += 1;
-                if t > 200 {
-                    return;
-                }
-            }
+        let bracket = if r0 > 0.0 {
+            self.walk(k, nu, (v0, r0), 0.5, |r| r > 0.0)
+                .map(|(near, far)| (far, near))
         } else {
-            (lo, rlo) = (v0, r0);
-            hi = v0 * 2.0;
-            let mut t = 0;
-            loop {
-                let r = self.balance_at(k, nu, hi);
-                if !(r < 0.0) {
-                    rhi = r;
-                    break;
-                }
-                (lo, rlo) = (hi, r);
-                hi *= 2.0;
-                t += 1;
-                if t > 200 {
-                    return;
-                }
-            }
-        }
+            self.walk(k, nu, (v0, r0), 2.0, |r| r < 0.0)
+        };
+        let Some(((mut lo, mut rlo), (mut hi, mut rhi))) = bracket else {
+            return;
+        };
         // Illinois (regula falsi that halves the stale end's value): the balance is monotone
         // and piecewise smooth, so a handful of evaluations reach the 4e-5 relative bracket
         // that fourteen bisections would
