@@ -12,7 +12,7 @@
 //! missed the brute-force best by up to 29 bps). Every value is an exact simulation through
 //! [`Pool::swap`] and [`Pool::mint`].
 
-use super::{Rebalance, ZapConfig, ZapIn, ZapSwap};
+use super::{Rebalance, Strategy, ZapConfig, ZapIn, ZapSwap};
 use crate::math::float::{from_f64_clamped, to_f64};
 use crate::model::curve::{self as curve_f64, Model};
 
@@ -366,6 +366,11 @@ fn finish(
             (_, Some(wasted_ppm)) => Rebalance::BelowThreshold { wasted_ppm },
             (true, None) => Rebalance::Swapped,
             (false, None) => Rebalance::NotNeeded,
+        },
+        strategy: if swap.is_some() {
+            Strategy::CurveSearch
+        } else {
+            Strategy::Direct
         },
         swap,
         minted: e.minted,
