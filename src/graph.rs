@@ -12,7 +12,7 @@
 //! them), so zaps can move them through `Mint` / `Burn` steps.
 
 use crate::error::PoolError;
-use crate::error::RouteError;
+use crate::error::{RouteError, SnapshotError};
 use crate::pool::concentrated_liquidity::Tick;
 use crate::pool::saber::{SaberAmp, SaberFees};
 use crate::pool::spl_token_swap::SplFees;
@@ -78,8 +78,8 @@ pub struct PoolInfo {
 pub struct Quarantined {
     /// The snapshot's id string of the pool.
     pub id: String,
-    /// Why: a [`RouteError::PoolState`] naming the pool and the refusal.
-    pub reason: RouteError,
+    /// Why: a [`SnapshotError::PoolState`] naming the pool and the refusal.
+    pub reason: SnapshotError,
 }
 
 /// A validated snapshot: dense ids, exact pools, adjacency, float search models.
@@ -109,13 +109,13 @@ pub struct PoolGraph {
 }
 
 /// Normalise an address for lookup: EVM hex lower-cased, base58 kept.
-fn normalise(chain_id: u64, a: &str) -> Result<String, RouteError> {
+fn normalise(chain_id: u64, a: &str) -> Result<String, SnapshotError> {
     if chain_id == CHAIN_101 {
         // base58 of exactly 32 bytes (a public key); `onto` refuses a longer decoding
         let mut bytes = [0u8; 32];
         return match bs58::decode(a).onto(&mut bytes) {
             Ok(32) => Ok(a.to_string()),
-            _ => Err(RouteError::BadAddress(a.to_string())),
+            _ => Err(SnapshotError::BadAddress(a.to_string())),
         };
     }
     let b = a.as_bytes();
@@ -124,25 +124,25 @@ fn normalise(chain_id: u64, a: &str) -> Result<String, RouteError> {
         && matches!(b.get(1), Some(b'x' | b'X'))
         && b.iter().skip(2).all(u8::is_ascii_hexdigit);
     if !ok {
-        return Err(RouteError::BadAddress(a.to_string()));
+        return Err(SnapshotError::BadAddress(a.to_string()));
     }
     let mut s = a.to_ascii_lowercase();
     s.replace_range(0..2, "0x");
     Ok(s)
 }
 
-fn num(pool: &str, field: &'static str, s: Option<&String>) -> Result<U256, RouteError> {
+fn num(pool: &str, field: &'static str, s: Option<&String>) -> Result<U256, SnapshotError> {
     s.and_then(|s| parse_u256_dec(s))
-        .ok_or(RouteError::BadNumber {
+        .ok_or(SnapshotError::BadNumber {
             pool: pool.to_string(),
             field,
         })
 }
 
-fn small(pool: &str, field: &'static str, s: Option<&String>) -> Result<u64, RouteError> {
+fn small(pool: &str, field: &'static str, s: Option<&String>) -> Result<u64, SnapshotError> {
     let v = num(pool, field, s)?;
     if v > U256::from(u64::MAX) {
-        return Err(RouteError::BadNumber {
+        return Err(SnapshotError::BadNumber {
             pool: pool.to_string(),
             field,
         });
@@ -156,13 +156,13 @@ impl PoolGraph {
     /// A pool that is well formed and consistent with the snapshot but whose state the exact
     /// pool refuses (a constant-product reserve above uint112, a Curve invariant that
     /// overflows or does not converge, ...) is left out of the graph and listed by
-    /// [`PoolGraph::quarantined`] with a [`RouteError::PoolState`]; its coins stay tokens of the
+    /// [`PoolGraph::quarantined`] with a [`SnapshotError::PoolState`]; its coins stay tokens of the
     /// graph, its LP token is not added. [`PoolGraph::from_snapshot_strict`] refuses such a
     /// snapshot instead. Malformed or contradictory snapshots are refused either way.
     ///
     /// # Errors
-    /// As [`PoolGraph::from_snapshot_strict`], except [`RouteError::PoolState`].
-    pub fn from_snapshot(snap: &Snapshot) -> Result<Self, RouteError> {
+    /// As [`PoolGraph::from_snapshot_strict`], except [`SnapshotError::PoolState`].
+    pub fn from_snapshot(snap: &Snapshot) -> Result<Self, SnapshotError> {
         Self::build(snap, false)
     }
 
@@ -170,17 +170,17 @@ impl PoolGraph {
     /// math refuses.
     ///
     /// # Errors
-    /// [`RouteError::BadAddress`] for a malformed address, [`RouteError::Duplicate`] for a
-    /// repeated token address or pool id, [`RouteError::UnknownToken`] for a pool coin
-    /// missing from the token table, [`RouteError::BadToken`] for a token-table field out of
-    /// range, [`RouteError::BadNumber`] / [`RouteError::BadPool`] for malformed or missing pool
-    /// fields, [`RouteError::Inconsistent`] for a pool that contradicts the token table or
-    /// another pool (decimals, rates, LP token), [`RouteError::PoolState`] naming the first
+    /// [`SnapshotError::BadAddress`] for a malformed address, [`SnapshotError::Duplicate`] for a
+    /// repeated token address or pool id, [`SnapshotError::UnknownToken`] for a pool coin
+    /// missing from the token table, [`SnapshotError::BadToken`] for a token-table field out of
+    /// range, [`SnapshotError::BadNumber`] / [`SnapshotError::BadPool`] for malformed or missing pool
+    /// fields, [`SnapshotError::Inconsistent`] for a pool that contradicts the token table or
+    /// another pool (decimals, rates, LP token), [`SnapshotError::PoolState`] naming the first
     /// pool whose state the exact math refuses.
     ///
     /// # Complexity
     /// O((T + P) log(T + P)) for T tokens and P pools.
-    pub fn from_snapshot_strict(snap: &Snapshot) -> Result<Self, RouteError> {
+    pub fn from_snapshot_strict(snap: &Snapshot) -> Result<Self, SnapshotError> {
         Self::build(snap, true)
     }
 
@@ -191,7 +191,7 @@ impl PoolGraph {
         &self.quarantined
     }
 
-    fn build(snap: &Snapshot, strict: bool) -> Result<Self, RouteError> {
+    fn build(snap: &Snapshot, strict: bool) -> Result<Self, SnapshotError> {
         let chain_id = snap.chain_id;
         let mut g = PoolGraph {
             chain_id,
@@ -209,7 +209,7 @@ impl PoolGraph {
         for t in &snap.tokens {
             let a = normalise(chain_id, &t.address)?;
             if t.decimals > 77 {
-                return Err(RouteError::BadToken {
+                return Err(SnapshotError::BadToken {
                     token: t.address.clone(),
                     field: "decimals",
                 });
@@ -219,11 +219,11 @@ impl PoolGraph {
         let mut left_out = alloc::collections::BTreeSet::new();
         for p in &snap.pools {
             if left_out.contains(&p.id) {
-                return Err(RouteError::Duplicate(p.id.clone()));
+                return Err(SnapshotError::Duplicate(p.id.clone()));
             }
             let pushed = g.pools.len();
             match g.push_pool(p) {
-                Err(reason @ RouteError::PoolState { .. }) if !strict => {
+                Err(reason @ SnapshotError::PoolState { .. }) if !strict => {
                     // kept (without routing edges) when the state was built, else left out
                     if g.pools.len() == pushed {
                         left_out.insert(p.id.clone());
@@ -238,7 +238,8 @@ impl PoolGraph {
         }
         g.adjacency = alloc::vec![Vec::new(); g.tokens.len()];
         for (k, p) in g.pools.iter().enumerate() {
-            let pid = PoolId(u32::try_from(k).map_err(|_| RouteError::PoolOutOfRange(u32::MAX))?);
+            let pid =
+                PoolId(u32::try_from(k).map_err(|_| SnapshotError::TooManyEntries { count: k })?);
             for t in &p.tokens {
                 if let Some(v) = g.adjacency.get_mut(t.index()) {
                     v.push(pid);
@@ -254,13 +255,15 @@ impl PoolGraph {
         address: String,
         symbol: String,
         decimals: u8,
-    ) -> Result<TokenId, RouteError> {
+    ) -> Result<TokenId, SnapshotError> {
         if self.token_index.contains_key(&address) {
-            return Err(RouteError::Duplicate(address));
+            return Err(SnapshotError::Duplicate(address));
         }
-        let id = TokenId(
-            u32::try_from(self.tokens.len()).map_err(|_| RouteError::TokenOutOfRange(u32::MAX))?,
-        );
+        let id = TokenId(u32::try_from(self.tokens.len()).map_err(|_| {
+            SnapshotError::TooManyEntries {
+                count: self.tokens.len(),
+            }
+        })?);
         self.token_index.insert(address.clone(), id);
         self.tokens.push(TokenInfo {
             address,
@@ -270,12 +273,12 @@ impl PoolGraph {
         Ok(id)
     }
 
-    fn push_pool(&mut self, p: &SnapshotPool) -> Result<(), RouteError> {
+    fn push_pool(&mut self, p: &SnapshotPool) -> Result<(), SnapshotError> {
         let pid_str = &p.id;
         if self.pool_index.contains_key(pid_str) {
-            return Err(RouteError::Duplicate(pid_str.clone()));
+            return Err(SnapshotError::Duplicate(pid_str.clone()));
         }
-        let bad = |why| RouteError::BadPool {
+        let bad = |why| SnapshotError::BadPool {
             pool: pid_str.clone(),
             why,
         };
@@ -298,7 +301,7 @@ impl PoolGraph {
             let t = *self
                 .token_index
                 .get(&a)
-                .ok_or_else(|| RouteError::UnknownToken {
+                .ok_or_else(|| SnapshotError::UnknownToken {
                     pool: pid_str.clone(),
                     address: a.clone(),
                 })?;
@@ -309,7 +312,7 @@ impl PoolGraph {
         }
         let mut reserves = Vec::with_capacity(n);
         for r in &p.reserves {
-            reserves.push(parse_u256_dec(r).ok_or(RouteError::BadNumber {
+            reserves.push(parse_u256_dec(r).ok_or(SnapshotError::BadNumber {
                 pool: pid_str.clone(),
                 field: "reserves",
             })?);
@@ -368,9 +371,12 @@ impl PoolGraph {
                 "the LP token is one of the pool's coins",
             ));
         }
-        let id = PoolId(
-            u32::try_from(self.pools.len()).map_err(|_| RouteError::PoolOutOfRange(u32::MAX))?,
-        );
+        let id =
+            PoolId(
+                u32::try_from(self.pools.len()).map_err(|_| SnapshotError::TooManyEntries {
+                    count: self.pools.len(),
+                })?,
+            );
         if self.lp_index.insert(lp, id).is_some() {
             return Err(inconsistent(
                 p,
@@ -394,7 +400,7 @@ impl PoolGraph {
             routable,
         });
         match &pool_state_refusal(self.pools.last()) {
-            Some(e) => Err(RouteError::PoolState {
+            Some(e) => Err(SnapshotError::PoolState {
                 pool: pid_str.clone(),
                 error: *e,
             }),
@@ -420,7 +426,7 @@ impl PoolGraph {
     /// [`RouteError::PoolOutOfRange`] for an unknown id; [`RouteError::BadPool`] when the
     /// snapshot gives no `total_supply` for the pool.
     pub fn lp_pool(&self, p: PoolId) -> Result<&PoolInfo, RouteError> {
-        let info = self.pool(p).ok_or(RouteError::PoolOutOfRange(p.0))?;
+        let info = self.pool(p).ok_or(RouteError::PoolOutOfRange(p))?;
         if info.supply_known {
             Ok(info)
         } else {
@@ -485,7 +491,7 @@ impl PoolGraph {
         self.pools
             .get(p.index())
             .map(|i| i.lp_token)
-            .ok_or(RouteError::PoolOutOfRange(p.0))
+            .ok_or(RouteError::PoolOutOfRange(p))
     }
 
     /// The pool whose LP token is `t`, if any.
@@ -528,25 +534,22 @@ impl PoolGraph {
     /// Replace one pool's exact state (e.g. after a simulated swap). The search models follow.
     ///
     /// # Errors
-    /// [`RouteError::PoolOutOfRange`] for an unknown pool; [`RouteError::BadPool`] when the
+    /// [`RouteError::PoolOutOfRange`] for an unknown pool; [`RouteError::PoolFamilyMismatch`] when the
     /// new state is of another family or coin count.
     pub fn set_pool_state(&mut self, p: PoolId, state: Pool) -> Result<(), RouteError> {
         let info = self
             .pools
             .get_mut(p.index())
-            .ok_or(RouteError::PoolOutOfRange(p.0))?;
+            .ok_or(RouteError::PoolOutOfRange(p))?;
         if core::mem::discriminant(&info.pool) != core::mem::discriminant(&state)
             || info.pool.n_coins() != state.n_coins()
         {
-            return Err(RouteError::BadPool {
-                pool: info.id.clone(),
-                why: "new state of another family",
-            });
+            return Err(RouteError::PoolFamilyMismatch { pool: p });
         }
         let params = self
             .params
             .get(p.index())
-            .ok_or(RouteError::PoolOutOfRange(p.0))?;
+            .ok_or(RouteError::PoolOutOfRange(p))?;
         let model = FloatPool::for_pool(params, &state);
         if let Some(m) = self.models.get_mut(p.index()) {
             *m = model;
@@ -558,14 +561,14 @@ impl PoolGraph {
     }
 }
 
-/// A [`RouteError::Inconsistent`] for pool `p` and token `token`.
+/// A [`SnapshotError::Inconsistent`] for pool `p` and token `token`.
 fn inconsistent(
     p: &SnapshotPool,
     token: String,
     field: &'static str,
     why: &'static str,
-) -> RouteError {
-    RouteError::Inconsistent {
+) -> SnapshotError {
+    SnapshotError::Inconsistent {
         pool: p.id.clone(),
         token,
         field,
@@ -577,7 +580,7 @@ fn inconsistent(
 /// order): a pool's `decimals` equal the table's, and a Curve rate lies within a factor 10 of
 /// `10^(36 − decimals)` (an oracle or rebasing rate moves it a little; a rate written for
 /// other decimals is off by a power of ten of at least 10).
-fn check_decimals(p: &SnapshotPool, decs: &[u8]) -> Result<(), RouteError> {
+fn check_decimals(p: &SnapshotPool, decs: &[u8]) -> Result<(), SnapshotError> {
     let coin = |k: usize| p.tokens.get(k).cloned().unwrap_or_default();
     if let Some(d) = &p.decimals {
         for (k, (given, table)) in d.iter().zip(decs).enumerate() {
@@ -675,14 +678,14 @@ fn build_exact(
     reserves: &[U256],
     decs: &[u8],
     total_supply: U256,
-) -> Result<(Pool, FamilyParams), RouteError> {
+) -> Result<(Pool, FamilyParams), SnapshotError> {
     let id = &p.id;
-    let bad = |why| RouteError::BadPool {
+    let bad = |why| SnapshotError::BadPool {
         pool: id.clone(),
         why,
     };
     // a state the exact math refuses: the caller quarantines the pool or, strict, refuses it
-    let refused = |error| RouteError::PoolState {
+    let refused = |error| SnapshotError::PoolState {
         pool: id.clone(),
         error,
     };
@@ -699,7 +702,7 @@ fn build_exact(
                 }
             };
             if fden == 0 || fnum >= fden {
-                return Err(RouteError::BadNumber {
+                return Err(SnapshotError::BadNumber {
                     pool: id.clone(),
                     field: "fee",
                 });
@@ -709,7 +712,7 @@ fn build_exact(
                 reserves.get(1).copied().unwrap_or_default(),
             ];
             let k_last = match &p.k_last {
-                Some(k) => parse_u256_dec(k).ok_or(RouteError::BadNumber {
+                Some(k) => parse_u256_dec(k).ok_or(SnapshotError::BadNumber {
                     pool: id.clone(),
                     field: "k_last",
                 })?,
@@ -728,7 +731,7 @@ fn build_exact(
             let stable = p.stable.ok_or(bad("solidly pool without `stable`"))?;
             let bps = small(id, "fee_bps", p.fee_bps.as_ref())?;
             if bps >= 10_000 {
-                return Err(RouteError::BadNumber {
+                return Err(SnapshotError::BadNumber {
                     pool: id.clone(),
                     field: "fee_bps",
                 });
@@ -745,7 +748,7 @@ fn build_exact(
                 ],
             };
             if d.iter().any(|x| *x > 18) {
-                return Err(RouteError::BadNumber {
+                return Err(SnapshotError::BadNumber {
                     pool: id.clone(),
                     field: "decimals",
                 });
@@ -754,7 +757,7 @@ fn build_exact(
                 reserves.first().copied().unwrap_or_default(),
                 reserves.get(1).copied().unwrap_or_default(),
             ];
-            let bps32 = u32::try_from(bps).map_err(|_| RouteError::BadNumber {
+            let bps32 = u32::try_from(bps).map_err(|_| SnapshotError::BadNumber {
                 pool: id.clone(),
                 field: "fee_bps",
             })?;
@@ -792,7 +795,7 @@ fn build_exact(
                 None => {
                     let mut v = Vec::with_capacity(n);
                     for d in decs {
-                        let e = 36u8.checked_sub(*d).ok_or(RouteError::BadNumber {
+                        let e = 36u8.checked_sub(*d).ok_or(SnapshotError::BadNumber {
                             pool: id.clone(),
                             field: "decimals",
                         })?;
@@ -806,7 +809,7 @@ fn build_exact(
                 || fee >= U256::exp10(10)
                 || rates.iter().any(U256::is_zero)
             {
-                return Err(RouteError::BadNumber {
+                return Err(SnapshotError::BadNumber {
                     pool: id.clone(),
                     field: "a/fee/rates",
                 });
@@ -831,7 +834,8 @@ fn build_exact(
                         Some(s) => num(id, "offpeg_fee_multiplier", Some(s))?,
                         None => U256::zero(),
                     };
-                    let a_whole = crate::math::div(a, a_prec)?;
+                    let a_whole =
+                        crate::math::div(a, a_prec).map_err(|e| refused(PoolError::Math(e)))?;
                     StableSwap::new(StableSwapParams {
                         variant: Variant::Ng,
                         balances: reserves.iter().copied().collect(),
@@ -863,19 +867,20 @@ fn signed<T: core::str::FromStr>(
     pool: &str,
     field: &'static str,
     s: Option<&String>,
-) -> Result<T, RouteError> {
-    s.and_then(|s| s.parse().ok()).ok_or(RouteError::BadNumber {
-        pool: pool.to_string(),
-        field,
-    })
+) -> Result<T, SnapshotError> {
+    s.and_then(|s| s.parse().ok())
+        .ok_or(SnapshotError::BadNumber {
+            pool: pool.to_string(),
+            field,
+        })
 }
 
 /// A concentrated-liquidity pool of the snapshot: `sqrt_price_x96`, `tick`, `liquidity`,
 /// `fee` (pips), `tick_spacing`, `ticks`. Inconsistent ticks (unsorted, off the spacing, net
-/// liquidity going negative) are [`RouteError::BadPool`] naming the pool and the problem.
-fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError> {
+/// liquidity going negative) are [`SnapshotError::BadPool`] naming the pool and the problem.
+fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotError> {
     let id = &p.id;
-    let bad_num = |field| RouteError::BadNumber {
+    let bad_num = |field| SnapshotError::BadNumber {
         pool: id.clone(),
         field,
     };
@@ -902,14 +907,14 @@ fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError> {
                 liquidity_gross: net.unsigned_abs(),
             })
         })
-        .collect::<Result<Vec<_>, RouteError>>()?;
+        .collect::<Result<Vec<_>, SnapshotError>>()?;
     let pool = ConcentratedLiquidity::new(price, tick, liquidity, fee, spacing, ticks).map_err(
         |e| match e {
-            PoolError::InvalidState(why) => RouteError::BadPool {
+            PoolError::InvalidState(why) => SnapshotError::BadPool {
                 pool: id.clone(),
                 why,
             },
-            _ => RouteError::BadPool {
+            _ => SnapshotError::BadPool {
                 pool: id.clone(),
                 why: "concentrated-liquidity state rejected",
             },
@@ -926,14 +931,14 @@ fn field<T: core::str::FromStr>(
     pool: &str,
     name: &'static str,
     s: Option<&String>,
-) -> Result<T, RouteError> {
-    let bad = || RouteError::BadNumber {
+) -> Result<T, SnapshotError> {
+    let bad = || SnapshotError::BadNumber {
         pool: pool.to_string(),
         field: name,
     };
     match s {
         Some(v) => v.trim().parse::<T>().map_err(|_| bad()),
-        None => Err(RouteError::BadPool {
+        None => Err(SnapshotError::BadPool {
             pool: pool.to_string(),
             why: name,
         }),
@@ -946,15 +951,15 @@ fn fee_pair(
     p: &SnapshotPool,
     num: &'static str,
     den: &'static str,
-) -> Result<(u64, u64), RouteError> {
-    let fees = p.fees.as_ref().ok_or(RouteError::BadPool {
+) -> Result<(u64, u64), SnapshotError> {
+    let fees = p.fees.as_ref().ok_or(SnapshotError::BadPool {
         pool: p.id.clone(),
         why: "fees missing",
     })?;
     let n: u64 = field(&p.id, num, fees.get(num.trim_start_matches("fees.")))?;
     let d: u64 = field(&p.id, den, fees.get(den.trim_start_matches("fees.")))?;
     if n > d || (d == 0 && n != 0) {
-        return Err(RouteError::BadNumber {
+        return Err(SnapshotError::BadNumber {
             pool: p.id.clone(),
             field: num,
         });
@@ -978,8 +983,8 @@ fn fits<T: TryFrom<U256>, const N: usize>(
     pool: &str,
     name: &'static str,
     values: &[U256],
-) -> Result<[T; N], RouteError> {
-    let bad = || RouteError::BadNumber {
+) -> Result<[T; N], SnapshotError> {
+    let bad = || SnapshotError::BadNumber {
         pool: pool.to_string(),
         field: name,
     };
@@ -995,13 +1000,13 @@ fn build_spl(
     p: &SnapshotPool,
     reserves: &[U256],
     total_supply: U256,
-) -> Result<(Pool, FamilyParams), RouteError> {
+) -> Result<(Pool, FamilyParams), SnapshotError> {
     let id = &p.id;
     if p.curve_type
         .as_deref()
         .is_some_and(|c| c != "constant_product")
     {
-        return Err(RouteError::BadPool {
+        return Err(SnapshotError::BadPool {
             pool: id.clone(),
             why: "SPL Token Swap: only the constant_product curve",
         });
@@ -1048,9 +1053,9 @@ fn build_saber(
     p: &SnapshotPool,
     reserves: &[U256],
     total_supply: U256,
-) -> Result<(Pool, FamilyParams), RouteError> {
+) -> Result<(Pool, FamilyParams), SnapshotError> {
     let id = &p.id;
-    let bad = |why| RouteError::BadPool {
+    let bad = |why| SnapshotError::BadPool {
         pool: id.clone(),
         why,
     };
@@ -1080,7 +1085,7 @@ fn build_saber(
         withdraw_fee_numerator: withdraw.0,
         withdraw_fee_denominator: withdraw.1,
     };
-    let opt_ts = |name: &'static str, s: Option<&String>| -> Result<i64, RouteError> {
+    let opt_ts = |name: &'static str, s: Option<&String>| -> Result<i64, SnapshotError> {
         s.map_or(Ok(0), |v| field(id, name, Some(v)))
     };
     let stop: i64 = opt_ts("stop_ramp_ts", p.stop_ramp_ts.as_ref())?;
@@ -1098,7 +1103,7 @@ fn build_saber(
     let a = match amp.amp_factor() {
         Ok(a) if (1..=1_000_000).contains(&a) => a,
         _ => {
-            return Err(RouteError::BadNumber {
+            return Err(SnapshotError::BadNumber {
                 pool: id.clone(),
                 field: "initial_amp_factor/target_amp_factor/ramp",
             })
@@ -1123,7 +1128,7 @@ fn build_saber(
     ))
 }
 
-fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError> {
+fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotError> {
     let id = &p.id;
     let state = WhirlpoolState {
         sqrt_price: field(id, "sqrt_price", p.sqrt_price.as_ref())?,
@@ -1136,19 +1141,19 @@ fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError>
         },
         tick_spacing: field(id, "tick_spacing", p.tick_spacing.as_ref())?,
     };
-    let bad = |why| RouteError::BadPool {
+    let bad = |why| SnapshotError::BadPool {
         pool: id.clone(),
         why,
     };
     if u32::from(state.fee_rate) >= crate::pool::whirlpool::FEE_RATE_DENOMINATOR {
-        return Err(RouteError::BadNumber {
+        return Err(SnapshotError::BadNumber {
             pool: id.clone(),
             field: "fee_rate",
         });
     }
     let tick =
         crate::pool::whirlpool::sqrt_price_to_tick_index(state.sqrt_price).map_err(|_| {
-            RouteError::BadNumber {
+            SnapshotError::BadNumber {
                 pool: id.clone(),
                 field: "sqrt_price",
             }

@@ -537,7 +537,7 @@ impl Plan {
         self.graph
             .token(t)
             .map(|i| i.address.clone())
-            .ok_or(Error::Route(RouteError::TokenOutOfRange(t.0)))
+            .ok_or(Error::Route(RouteError::TokenOutOfRange(t)))
     }
 
     /// A route picture drawn by `swapzap._picture.<which>(response, decimals)`.
@@ -812,7 +812,7 @@ impl Pool {
                 graph
                     .token(*t)
                     .map(|i| i.address.clone())
-                    .ok_or(Error::Route(RouteError::TokenOutOfRange(t.0)))
+                    .ok_or(Error::Route(RouteError::TokenOutOfRange(t)))
             })
             .collect::<Res<Vec<_>>>()?;
         Ok(Pool {

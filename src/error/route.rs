@@ -1,7 +1,7 @@
 //! Routing failures (codes 4000-4999): a request, plan or search the router cannot serve.
 
 use super::{ErrorClass, MathError, PoolError};
-use crate::units::TokenId;
+use crate::units::{PoolId, TokenId};
 use alloc::string::String;
 use core::fmt;
 use primitive_types::U256;
@@ -10,64 +10,25 @@ use primitive_types::U256;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RouteError {
-    /// A pool names a token that is not in the snapshot's token list.
+    /// A request names a token that is not in the snapshot's token list, or not a coin of
+    /// the pool it is asked of (a snapshot pool naming one is
+    /// [`super::SnapshotError::UnknownToken`]).
     UnknownToken {
         /// the pool's id string (empty when the token comes from a request)
         pool: alloc::string::String,
         /// the address as given
         address: alloc::string::String,
     },
-    /// Two tokens (or two pools) share an address (or id).
-    Duplicate(alloc::string::String),
-    /// A numeric field is missing, malformed or out of range.
-    BadNumber {
-        /// the pool's id string
-        pool: alloc::string::String,
-        /// the field
-        field: &'static str,
-    },
-    /// A pool whose shape is wrong (token count, lists of different lengths, missing fields).
-    BadPool {
-        /// the pool's id string
-        pool: alloc::string::String,
-        /// what is wrong
-        why: &'static str,
-    },
-    /// An address that is not `0x` + 40 hex digits (EVM chains) or base58 of 32 bytes
-    /// (chain 101).
-    BadAddress(alloc::string::String),
-    /// A pool whose state the exact math refuses (a reserve above the contract's range, a
-    /// Curve invariant that does not converge or overflows). [`crate::graph::PoolGraph::from_snapshot`]
-    /// quarantines such a pool; the strict loader refuses the snapshot with this error.
-    PoolState {
-        /// the pool's id string
-        pool: alloc::string::String,
-        /// what the exact math refused
-        error: PoolError,
-    },
-    /// A token of the snapshot's token table with a field out of range.
-    BadToken {
-        /// the token's address as given
-        token: alloc::string::String,
-        /// the field
-        field: &'static str,
-    },
-    /// A snapshot that contradicts itself: a pool's field disagrees with the token table or
-    /// with another pool (decimals, rates, LP token).
-    Inconsistent {
-        /// the pool's id string
-        pool: alloc::string::String,
-        /// the token concerned, as given
-        token: alloc::string::String,
-        /// the pool's field
-        field: &'static str,
-        /// what disagrees
-        why: &'static str,
-    },
     /// A token id outside the graph.
-    TokenOutOfRange(u32),
+    TokenOutOfRange(TokenId),
     /// A pool id outside the graph.
-    PoolOutOfRange(u32),
+    PoolOutOfRange(PoolId),
+    /// A new pool state of another family or coin count than the pool it replaces
+    /// (`PoolGraph::set_pool_state`).
+    PoolFamilyMismatch {
+        /// the pool
+        pool: PoolId,
+    },
     /// The request itself is malformed: no inputs, no outputs, zero amounts, proportions that
     /// are not positive or do not sum to one, a token both input and output, ...
     BadRequest(&'static str),
@@ -234,22 +195,13 @@ impl fmt::Display for RouteError {
             Self::UnknownToken { pool, address } => {
                 write!(f, "unknown token {address} (pool {pool:?})")
             }
-            Self::Duplicate(what) => write!(f, "duplicate {what}"),
-            Self::BadNumber { pool, field } => write!(f, "pool {pool}: bad number in {field}"),
-            Self::BadPool { pool, why } => write!(f, "pool {pool}: {why}"),
-            Self::BadAddress(a) => write!(f, "bad address {a:?}"),
-            Self::BadToken { token, field } => write!(f, "token {token}: bad {field}"),
-            Self::PoolState { pool, error } => {
-                write!(f, "pool {pool}: state refused by the exact math: {error}")
-            }
-            Self::Inconsistent {
-                pool,
-                token,
-                field,
-                why,
-            } => write!(f, "pool {pool}, token {token}, field {field}: {why}"),
-            Self::TokenOutOfRange(t) => write!(f, "token id {t} out of range"),
-            Self::PoolOutOfRange(p) => write!(f, "pool id {p} out of range"),
+            Self::TokenOutOfRange(t) => write!(f, "token id {} out of range", t.0),
+            Self::PoolOutOfRange(p) => write!(f, "pool id {} out of range", p.0),
+            Self::PoolFamilyMismatch { pool } => write!(
+                f,
+                "pool id {}: the new state is of another family or coin count",
+                pool.0
+            ),
             Self::BadRequest(why) => write!(f, "bad route request: {why}"),
             Self::NoRoute => f.write_str("no route joins the inputs to the outputs"),
             Self::Simulation { pool, error } => {
@@ -335,18 +287,12 @@ impl RouteError {
             Self::BadRequest(_) => 4010,
             Self::TokenOutOfRange(_) => 4011,
             Self::PoolOutOfRange(_) => 4012,
+            Self::PoolFamilyMismatch { .. } => 4015,
             Self::InvalidPlan { .. } => 4013,
             Self::PlanMismatch { .. } => 4014,
             Self::NoSupply(_) => 4022,
             Self::Simulation { .. } => 4020,
             Self::Math(_) => 4021,
-            Self::Duplicate(_) => 4030,
-            Self::BadNumber { .. } => 4031,
-            Self::BadPool { .. } => 4032,
-            Self::BadAddress(_) => 4033,
-            Self::BadToken { .. } => 4034,
-            Self::Inconsistent { .. } => 4035,
-            Self::PoolState { .. } => 4036,
         }
     }
 
@@ -367,9 +313,9 @@ impl RouteError {
         })
     }
 
-    /// The class (see [`ErrorClass`]). Snapshot defects (4030-4039) are the server's, so
-    /// they are retryable once its data is refreshed; a failed exact simulation or an overflow
-    /// means the amount cannot be carried (no route / insufficient liquidity).
+    /// The class (see [`ErrorClass`] and the rule at [`super::Error::is_retryable`]). Snapshot
+    /// defects (4030-4039) are the server's, so they are retryable once its data is refreshed;
+    /// a failed exact simulation and route arithmetic have the class of their cause.
     #[must_use]
     pub fn class(&self) -> ErrorClass {
         match self {
@@ -377,16 +323,10 @@ impl RouteError {
             | Self::BadRequest(_)
             | Self::TokenOutOfRange(_)
             | Self::PoolOutOfRange(_)
+            | Self::PoolFamilyMismatch { .. }
             | Self::InvalidPlan { .. }
             | Self::PlanMismatch { .. } => ErrorClass::Validation,
-            Self::SearchBudgetExceeded
-            | Self::Duplicate(_)
-            | Self::BadNumber { .. }
-            | Self::BadPool { .. }
-            | Self::BadAddress(_)
-            | Self::BadToken { .. }
-            | Self::Inconsistent { .. }
-            | Self::PoolState { .. } => ErrorClass::Retryable,
+            Self::SearchBudgetExceeded => ErrorClass::Retryable,
             Self::UnknownSource { .. } => ErrorClass::Validation,
             Self::NoRoute
             | Self::InsufficientLiquidity { .. }
@@ -394,9 +334,9 @@ impl RouteError {
             | Self::ExactOutUnreachable { .. }
             | Self::TooManyHops { .. }
             | Self::AllRoutesFiltered { .. }
-            | Self::Simulation { .. }
-            | Self::Math(_)
             | Self::NoSupply(_) => ErrorClass::NoRoute,
+            Self::Simulation { error, .. } => error.class(),
+            Self::Math(e) => e.class(),
         }
     }
 }

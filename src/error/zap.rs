@@ -1,6 +1,7 @@
 //! Zap failures (codes 5000-5999).
 
 use super::{ErrorClass, MathError, PoolError, RouteError};
+use crate::units::TokenId;
 use core::fmt;
 
 /// A zap that cannot be planned: bad input, nothing to mint, or a pool or route failure.
@@ -21,9 +22,9 @@ pub enum ZapError {
     /// The pool family or variant has no zap support for this operation.
     Unsupported(&'static str),
     /// A token that is not in the graph, or not a coin of the pool where one is needed.
-    UnknownToken(u32),
+    UnknownToken(TokenId),
     /// A token given as an LP input that is not the LP token of any pool.
-    NotAnLp(u32),
+    NotAnLp(TokenId),
     /// Output proportions that are empty, zero or do not sum to one.
     Proportions,
     /// A pool operation reverted where the plan needs it.
@@ -33,9 +34,9 @@ pub enum ZapError {
     /// No route exists between two tokens the zap must connect.
     NoRoute {
         /// token sold
-        from: u32,
+        from: TokenId,
         /// token wanted
-        to: u32,
+        to: TokenId,
     },
     /// The router failed on a swap leg of the zap.
     Route(RouteError),
@@ -81,12 +82,14 @@ impl fmt::Display for ZapError {
             Self::EmptyInput => f.write_str("zap input is empty (all amounts zero)"),
             Self::NothingToMint => f.write_str("no zap plan mints any LP for this input"),
             Self::Unsupported(what) => write!(f, "zap not supported: {what}"),
-            Self::UnknownToken(t) => write!(f, "unknown token id {t}"),
-            Self::NotAnLp(t) => write!(f, "token id {t} is not an LP token"),
+            Self::UnknownToken(t) => write!(f, "unknown token id {}", t.0),
+            Self::NotAnLp(t) => write!(f, "token id {} is not an LP token", t.0),
             Self::Proportions => f.write_str("output proportions must be positive and sum to 1"),
             Self::Pool(e) => write!(f, "zap pool step: {e}"),
             Self::Math(e) => write!(f, "zap math: {e}"),
-            Self::NoRoute { from, to } => write!(f, "no route from token {from} to token {to}"),
+            Self::NoRoute { from, to } => {
+                write!(f, "no route from token {} to token {}", from.0, to.0)
+            }
             Self::Route(e) => write!(f, "zap route leg: {e}"),
             Self::NotAZap => f.write_str(
                 "no LP token among the inputs or outputs: a plain swap, quote it as a swap",
@@ -122,13 +125,14 @@ impl ZapError {
         }
     }
 
-    /// The class (see [`ErrorClass`]).
+    /// The class (see [`ErrorClass`]); a wrapped pool, math or route error keeps the class of
+    /// its cause (the rule at [`super::Error::is_retryable`]).
     #[must_use]
     pub fn class(&self) -> ErrorClass {
         match self {
-            Self::NothingToMint | Self::NoRoute { .. } | Self::Pool(_) | Self::Math(_) => {
-                ErrorClass::NoRoute
-            }
+            Self::NothingToMint | Self::NoRoute { .. } => ErrorClass::NoRoute,
+            Self::Pool(e) => e.class(),
+            Self::Math(e) => e.class(),
             Self::Route(e) => e.class(),
             Self::Unsupported(_)
             | Self::NotAnLp(_)

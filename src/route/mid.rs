@@ -27,7 +27,7 @@ pub fn output_mid_prices(graph: &PoolGraph, req: &RouteRequest) -> Result<Vec<f6
     let n = graph.n_tokens();
     for (t, _) in &req.outputs {
         if t.index() >= n {
-            return Err(RouteError::TokenOutOfRange(t.0));
+            return Err(RouteError::TokenOutOfRange(*t));
         }
     }
     let cache = graph.edge_cache();

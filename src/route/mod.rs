@@ -311,7 +311,7 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
     }
     let mut inputs: Vec<(TokenId, U256)> = Vec::new();
     for (t, a) in &req.inputs {
-        graph.token(*t).ok_or(RouteError::TokenOutOfRange(t.0))?;
+        graph.token(*t).ok_or(RouteError::TokenOutOfRange(*t))?;
         if a.is_zero() {
             return Err(RouteError::BadRequest("zero input amount"));
         }
@@ -323,7 +323,7 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
     let mut sum = Ratio::<u128>::new_raw(0, 1);
     let mut outputs = Vec::new();
     for (t, w) in &req.outputs {
-        graph.token(*t).ok_or(RouteError::TokenOutOfRange(t.0))?;
+        graph.token(*t).ok_or(RouteError::TokenOutOfRange(*t))?;
         if *w.denom() == 0 || *w.numer() == 0 {
             return Err(RouteError::BadRequest(
                 "output proportions must be positive",

@@ -218,11 +218,11 @@ impl<'g> Ctx<'g> {
         let i = self
             .graph
             .coin_index(p, t_in)
-            .ok_or(ZapError::UnknownToken(t_in.0))?;
+            .ok_or(ZapError::UnknownToken(t_in))?;
         let j = self
             .graph
             .coin_index(p, t_out)
-            .ok_or(ZapError::UnknownToken(t_out.0))?;
+            .ok_or(ZapError::UnknownToken(t_out))?;
         // the pool takes `amount_in` whole except SPL Token Swap, offered what it takes; the
         // rest stays held (a refund unless a later step uses it)
         let (amount_in, out, after) = self.state(p)?.swap_taken(i, j, amount_in)?;
@@ -308,7 +308,7 @@ impl<'g> Ctx<'g> {
     ) -> Result<(Vec<TokenAmount>, Option<ZapFee>), ZapError> {
         let mut merged: BTreeMap<TokenId, U256> = BTreeMap::new();
         for (t, a) in inputs {
-            self.graph.token(*t).ok_or(ZapError::UnknownToken(t.0))?;
+            self.graph.token(*t).ok_or(ZapError::UnknownToken(*t))?;
             let m = merged.entry(*t).or_insert_with(U256::zero);
             *m = crate::math::add(*m, *a)?;
         }
@@ -443,9 +443,7 @@ pub fn zap_in(
     opts: &ZapOptions,
 ) -> Result<ZapInPlan, ZapError> {
     opts.check()?;
-    let target = graph
-        .pool_of_lp(lp_out)
-        .ok_or(ZapError::NotAnLp(lp_out.0))?;
+    let target = graph.pool_of_lp(lp_out).ok_or(ZapError::NotAnLp(lp_out))?;
     graph.lp_pool(target)?;
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
@@ -748,7 +746,7 @@ pub fn zap_out(
     }
     let mut sum = Ratio::new(0u128, 1u128);
     for (k, (t, w)) in outputs.iter().enumerate() {
-        graph.token(*t).ok_or(ZapError::UnknownToken(t.0))?;
+        graph.token(*t).ok_or(ZapError::UnknownToken(*t))?;
         if graph.pool_of_lp(*t).is_some() {
             return Err(ZapError::Unsupported(
                 "an LP token as a zap-out output (use zap_in)",
