@@ -207,7 +207,7 @@ fn table() {
             let snap: swapzap::snapshot::Snapshot =
                 serde_json::from_value(v["snapshot"].clone()).unwrap();
             let g = PoolGraph::from_snapshot(&snap).unwrap();
-            let body: swapzap::request::QuoteRequest =
+            let body: swapzap::service::request::QuoteRequest =
                 serde_json::from_value(v["request"].clone()).unwrap();
             let req = swapzap::route::RouteRequest::from_body(&body, &g).unwrap();
             times.push((

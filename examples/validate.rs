@@ -16,7 +16,7 @@
 mod cli;
 
 use std::process::ExitCode;
-use swapzap::request::QuoteRequest;
+use swapzap::service::request::QuoteRequest;
 use swapzap::{Error, ErrorBody, RequestError};
 
 /// Source ids this example treats as known (a transport gets them from its source list).

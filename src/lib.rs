@@ -13,9 +13,7 @@
 //! | [`error`] | one error enum per domain and the top [`error::Error`] with stable codes |
 //! | [`pool`] | exact pool families: constant-product, solidly, Curve stable-swap; [`pool::Pool`] over them |
 //! | [`plan`] | the pathId-free [`plan::Plan`] and its exact verification |
-//! | [`request`] | the spec's quote and assemble bodies; validation per deployment into a typed [`request::Request`]; quote lifetime |
-//! | [`response`] | the quote response body and a route graph for display |
-//! | [`pricing`] | token and LP prices in a numeraire; the routable test for zap tokens |
+//! | [`service`] | the spec's bodies and their validation ([`service::request`]), the quote response ([`service::response`]), prices ([`service::pricing`]) and listings ([`service::listing`]) |
 //! | [`snapshot`], [`graph`] | a pool snapshot (serde) and the [`graph::PoolGraph`] with dense ids built from it |
 //! | [`route`] | split-route search with an optimality bound, exact Plans, batch quoting |
 //! | [`zap`] | zap-in (tokens and LPs to one LP, any ratio), zap-out, LP-to-LP, the single-pool optimiser |
@@ -41,7 +39,7 @@
 //! let plan = route::quote(&graph, &request)?;
 //! plan.verify(&graph)?; // re-simulates every step exactly and checks conservation
 //! let out = plan.outputs[0].amount;
-//! assert!(plan.upper_bound.is_some_and(|b| b >= swapzap::math::to_f64(out)));
+//! assert!(plan.upper_bound.is_some_and(|b| b >= swapzap::math::float::to_f64(out)));
 //! # Ok(())
 //! # }
 //! ```
@@ -59,14 +57,12 @@ extern crate alloc;
 pub mod chain;
 pub mod error;
 pub mod graph;
-pub mod listing;
 pub mod math;
+pub mod model;
 pub mod plan;
 pub mod pool;
-pub mod pricing;
-pub mod request;
-pub mod response;
 pub mod route;
+pub mod service;
 pub mod snapshot;
 pub mod units;
 pub mod zap;

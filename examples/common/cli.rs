@@ -53,7 +53,7 @@ pub fn emit_err(text: &str) {
 }
 use swapzap::graph::PoolGraph;
 use swapzap::plan::{Plan, Step};
-use swapzap::request::{QuoteRequest, Request};
+use swapzap::service::request::{QuoteRequest, Request};
 use swapzap::snapshot::{PoolKind, Snapshot};
 use swapzap::units::TokenId;
 use swapzap::{Error, RequestError, U256};

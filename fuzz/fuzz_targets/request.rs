@@ -9,7 +9,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
-use swapzap::request::{
+use swapzap::service::request::{
     check_assemble, is_stale, Address, AssembleRequest, Deployment, QuoteRequest,
 };
 

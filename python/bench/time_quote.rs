@@ -21,7 +21,7 @@
 
 use std::time::Instant;
 use swapzap::graph::PoolGraph;
-use swapzap::request::QuoteRequest;
+use swapzap::service::request::QuoteRequest;
 use swapzap::route::{self, RouteRequest};
 use swapzap::snapshot::Snapshot;
 

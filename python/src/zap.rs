@@ -5,7 +5,7 @@
 use swapzap::error::Error;
 use swapzap::graph::PoolGraph;
 use swapzap::plan::Plan;
-use swapzap::request::Request;
+use swapzap::service::request::Request;
 use swapzap::route::GasModel;
 use swapzap::zap::{zap_request, ZapOptions};
 

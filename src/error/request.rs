@@ -320,7 +320,7 @@ pub enum RequestError {
     /// Assembly of a quote made without `userAddr`.
     QuoteWithoutUserAddr,
     /// A query parameter of a listing endpoint (`order_by`, `order_dir`, `limit`, `offset`) with
-    /// a value it does not take (see [`crate::listing`]).
+    /// a value it does not take (see [`crate::service::listing`]).
     InvalidQueryParam {
         /// the parameter
         name: &'static str,

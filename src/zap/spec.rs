@@ -1,4 +1,4 @@
-//! A validated spec zap body (`POST /sor/quote/v2/zap`, [`crate::request::Request`]) run
+//! A validated spec zap body (`POST /sor/quote/v2/zap`, [`crate::service::request::Request`]) run
 //! against a [`PoolGraph`]: which zap it is, and its [`Plan`].
 
 use super::multi::{zap_in, zap_out, ZapOptions};
@@ -6,8 +6,8 @@ use super::Rebalance;
 use crate::error::ZapError;
 use crate::graph::PoolGraph;
 use crate::plan::Plan;
-use crate::request::Request;
 use crate::route::RouteRequest;
+use crate::service::request::Request;
 use crate::units::{PoolId, TokenId};
 use alloc::vec::Vec;
 use num_rational::Ratio;

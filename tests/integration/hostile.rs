@@ -636,8 +636,8 @@ fn caller_sizes_beyond_their_range_are_typed_errors() {
     }
     // pricing: a hop count beyond the limit is refused
     let weth = g.token_id(WETH).unwrap();
-    assert!(swapzap::pricing::price_table(&g, weth, usize::MAX).is_err());
-    assert!(swapzap::pricing::price_table(&g, weth, MAX_HOPS_LIMIT).is_ok());
+    assert!(swapzap::service::pricing::price_table(&g, weth, usize::MAX).is_err());
+    assert!(swapzap::service::pricing::price_table(&g, weth, MAX_HOPS_LIMIT).is_ok());
 }
 
 #[test]

@@ -2,11 +2,11 @@
 //! liquidity sources and the price body.
 
 use crate::zap_spec::{addr, bundled, lp_of, sym, CURVE_3POOL};
-use swapzap::listing::{
+use swapzap::service::listing::{
     is_valid_source_id, liquidity_sources, price_body, token_list, OrderBy, OrderDir, TokenQuery,
     DEFAULT_LIMIT,
 };
-use swapzap::pricing::NotRoutable;
+use swapzap::service::pricing::NotRoutable;
 use swapzap::{Error, RequestError};
 
 #[test]

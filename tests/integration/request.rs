@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use serde_json::json;
 use swapzap::error::{AddressProblem, AmountProblem, DecimalProblem, ErrorClass, Field};
-use swapzap::request::{
+use swapzap::service::request::{
     check_assemble, is_stale, Address, AddressError, AssembleRequest, Deployment, JsonDecimal,
     Proportion, QuoteRequest, Request, Slippage, MAX_INPUT_TOKENS, MAX_OUTPUT_TOKENS, QUOTE_TTL_MS,
 };
@@ -1311,7 +1311,7 @@ fn request(chain101: bool) -> impl Strategy<Value = Request> {
                     addrs.dedup();
                     prop_assume_ok(addrs.len() == 8);
                     let inputs = (0..n_in)
-                        .map(|i| swapzap::request::InputAmount {
+                        .map(|i| swapzap::service::request::InputAmount {
                             token: addrs[i],
                             amount: amounts[i],
                         })
@@ -1319,7 +1319,7 @@ fn request(chain101: bool) -> impl Strategy<Value = Request> {
                     let outputs = ps
                         .iter()
                         .enumerate()
-                        .map(|(j, p)| swapzap::request::OutputShare {
+                        .map(|(j, p)| swapzap::service::request::OutputShare {
                             token: addrs[4 + j],
                             proportion: Proportion::from_parts(*p).unwrap(),
                         })
@@ -1338,7 +1338,7 @@ fn request(chain101: bool) -> impl Strategy<Value = Request> {
                         user_addr: flags.0.then_some(addrs[7]),
                         referral_code: referral,
                         compact: flags.1,
-                        sources: swapzap::request::SourceFilter {
+                        sources: swapzap::service::request::SourceFilter {
                             whitelist: flags.2.then(|| vec!["curve".to_string()]),
                             blacklist: (!flags.2).then(|| vec!["sushiswap".to_string()]),
                             apply_blacklist: !chain101,
@@ -1427,9 +1427,10 @@ fn swapzap_sources() -> &'static [&'static str] {
 
 mod response {
     use serde_json::json;
-    use swapzap::response::{
-        estimate_gas, optimality_gap, u256_to_f64, zap_fee_amount, GasTable, Leg, LegKind,
-        OutputBody, QuoteResponse, RouteGraph, TokenAmountBody, ZapFeeBody,
+    use swapzap::math::float::to_f64;
+    use swapzap::service::response::{
+        estimate_gas, optimality_gap, zap_fee_amount, GasTable, Leg, LegKind, OutputBody,
+        QuoteResponse, RouteGraph, TokenAmountBody, ZapFeeBody,
     };
     use swapzap::U256;
 
@@ -1543,10 +1544,10 @@ mod response {
     }
 
     #[test]
-    fn u256_to_f64_is_close() {
-        assert_eq!(u256_to_f64(U256::from(12345u64)), 12345.0);
-        assert_eq!(u256_to_f64(U256::one() << 200), 2f64.powi(200));
-        let m = u256_to_f64(U256::MAX);
+    fn to_f64_is_close() {
+        assert_eq!(to_f64(U256::from(12345u64)), 12345.0);
+        assert_eq!(to_f64(U256::one() << 200), 2f64.powi(200));
+        let m = to_f64(U256::MAX);
         assert!((m / 2f64.powi(256) - 1.0).abs() < 1e-15);
     }
 
@@ -1664,12 +1665,12 @@ proptest! {
 mod on_graph {
     use serde_json::json;
     use swapzap::graph::PoolGraph;
-    use swapzap::pricing::{
+    use swapzap::route::{quote, RouteRequest};
+    use swapzap::service::pricing::{
         lp_price, price_table, routable_price, token_price, NotRoutable, DEFAULT_MAX_HOPS,
     };
-    use swapzap::request::Address;
-    use swapzap::response::{GasTable, LegKind, QuoteResponse};
-    use swapzap::route::{quote, RouteRequest};
+    use swapzap::service::request::Address;
+    use swapzap::service::response::{GasTable, LegKind, QuoteResponse};
     use swapzap::snapshot::Snapshot;
     use swapzap::U256;
 

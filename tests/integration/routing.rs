@@ -9,8 +9,8 @@
 use serde_json::Value;
 use std::path::PathBuf;
 use swapzap::graph::PoolGraph;
-use swapzap::request::QuoteRequest;
 use swapzap::route::{self, RouteRequest};
+use swapzap::service::request::QuoteRequest;
 use swapzap::snapshot::Snapshot;
 
 pub struct Instance {
@@ -1011,7 +1011,7 @@ fn write_generated_instances() {
 /// quotes instead of failing with "no route", and every input is spent exactly.
 #[test]
 fn a_dust_input_beside_a_normal_one_is_routed() {
-    use swapzap::request::QuoteRequest;
+    use swapzap::service::request::QuoteRequest;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let snap: Snapshot =
         serde_json::from_str(&std::fs::read_to_string(dir.join("snapshot.json")).unwrap()).unwrap();

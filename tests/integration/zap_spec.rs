@@ -2,7 +2,7 @@
 //! snapshot: which zap a body is, the plan it gives, and the body's slippage and filters.
 
 use swapzap::graph::PoolGraph;
-use swapzap::request::{QuoteRequest, Request};
+use swapzap::service::request::{QuoteRequest, Request};
 use swapzap::snapshot::Snapshot;
 use swapzap::units::TokenId;
 use swapzap::zap::{zap_request, ZapKind, ZapOptions};
@@ -236,7 +236,7 @@ fn zap_out_follows_its_proportions_when_the_burn_delivers_an_output() {
         "",
     );
     let z = checked_zap(&g, &text);
-    let table = swapzap::pricing::price_table(&g, dai, 4).unwrap();
+    let table = swapzap::service::pricing::price_table(&g, dai, 4).unwrap();
     let value = |k: usize| {
         let o = z.plan.outputs[k];
         o.amount.to_string().parse::<f64>().unwrap() * table.get(o.token).unwrap().raw
@@ -342,8 +342,8 @@ fn lp_operations_need_the_snapshots_total_supply() {
         Err(RouteError::InvalidPlan { step: Some(_), .. })
     ));
     assert_eq!(
-        swapzap::pricing::routable_price(&g, &g.token(lp).unwrap().address, ta, 4),
-        Err(swapzap::pricing::NotRoutable::EmptyPool)
+        swapzap::service::pricing::routable_price(&g, &g.token(lp).unwrap().address, ta, 4),
+        Err(swapzap::service::pricing::NotRoutable::EmptyPool)
     );
     // swaps are unaffected
     let q = swapzap::route::quote(
@@ -478,7 +478,7 @@ fn random_zap_bodies_never_panic_and_their_plans_verify() {
             o
         };
         let text = body(&ins, &outs, "");
-        let q: swapzap::request::QuoteRequest = serde_json::from_str(&text).unwrap();
+        let q: swapzap::service::request::QuoteRequest = serde_json::from_str(&text).unwrap();
         let Ok(r) = q.validate(&g.sources()) else {
             refused += 1;
             continue;

@@ -48,7 +48,7 @@
 //! # Example
 //!
 //! ```
-//! use swapzap::request::{InputToken, JsonDecimal, OutputToken, QuoteRequest};
+//! use swapzap::service::request::{InputToken, JsonDecimal, OutputToken, QuoteRequest};
 //!
 //! let body = QuoteRequest {
 //!     chain_id: 1,
@@ -167,7 +167,7 @@ impl AddressError {
 /// # Example
 ///
 /// ```
-/// use swapzap::request::Address;
+/// use swapzap::service::request::Address;
 ///
 /// // From EIP-55's own examples: the lower-case form prints checksummed.
 /// let a = Address::parse_evm("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", false).unwrap();

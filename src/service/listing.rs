@@ -15,14 +15,14 @@
 //! | `offset` | decimal integer ≥ 0 | 0 |
 //!
 //! A token's TVL is the value of its balances in every pool that holds it, at the snapshot's
-//! prices ([`crate::pricing::price_table`], fee-inclusive marginal rates along the deepest
+//! prices ([`crate::service::pricing::price_table`], fee-inclusive marginal rates along the deepest
 //! route), in whole tokens of the numeraire. Unpriced tokens have TVL 0. Ties (same TVL, same
 //! symbol) are broken by address, so a page is deterministic. LP tokens are listed, marked.
 
 use crate::error::{RequestError, RouteError, SnapshotError};
 use crate::graph::PoolGraph;
-use crate::pricing::{price_table, TokenPrice, DEFAULT_MAX_HOPS};
-use crate::response::u256_to_f64;
+use crate::math::float::to_f64;
+use crate::service::pricing::{price_table, TokenPrice, DEFAULT_MAX_HOPS};
 use crate::units::TokenId;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -173,7 +173,7 @@ fn tvl(graph: &PoolGraph, t: TokenId, price: Option<TokenPrice>, num_dec: u8) ->
                 .pool(pid)
                 .and_then(|info| info.pool.balances().get(i).copied())
         })
-        .map(u256_to_f64)
+        .map(to_f64)
         .sum();
     let mut scale = 1.0f64;
     for _ in 0..num_dec {
@@ -299,16 +299,16 @@ pub struct PriceBody {
     pub price: f64,
 }
 
-/// The price body of `address`, or why it is not routable ([`crate::pricing::routable_price`]
+/// The price body of `address`, or why it is not routable ([`crate::service::pricing::routable_price`]
 /// in `numeraire` within the default hop bound).
 ///
 /// # Errors
-/// The [`crate::pricing::NotRoutable`] reason.
+/// The [`crate::service::pricing::NotRoutable`] reason.
 pub fn price_body(
     graph: &PoolGraph,
     address: &str,
     numeraire: TokenId,
-) -> Result<PriceBody, crate::pricing::NotRoutable> {
-    crate::pricing::routable_price(graph, address, numeraire, DEFAULT_MAX_HOPS)
+) -> Result<PriceBody, crate::service::pricing::NotRoutable> {
+    crate::service::pricing::routable_price(graph, address, numeraire, DEFAULT_MAX_HOPS)
         .map(|p| PriceBody { price: p.per_token })
 }
