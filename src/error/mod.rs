@@ -21,9 +21,9 @@ mod zap;
 pub use math::MathError;
 pub use pool::PoolError;
 pub use request::{AddressProblem, AmountProblem, DecimalProblem, Field, RequestError};
-pub use route::{PlanField, RouteError, RouteFilter};
+pub use route::{BadRouteRequest, PlanField, RouteError, RouteFilter};
 pub use snapshot::SnapshotError;
-pub use zap::ZapError;
+pub use zap::{ZapError, ZapUnsupported};
 
 use alloc::string::String;
 use core::fmt;

@@ -30,8 +30,9 @@ pub enum RouteError {
         pool: PoolId,
     },
     /// The request itself is malformed: no inputs, no outputs, zero amounts, proportions that
-    /// are not positive or do not sum to one, a token both input and output, ...
-    BadRequest(&'static str),
+    /// are not positive or do not sum to one, a token both input and output, ... (what is
+    /// wrong, with the values, in [`BadRouteRequest`]).
+    BadRequest(BadRouteRequest),
     /// No path of at most the allowed number of hops joins an input to an output.
     NoRoute,
     /// The exact simulation of the recovered plan failed in every form tried: the pool whose
@@ -110,6 +111,136 @@ pub enum RouteError {
         /// what is wrong
         why: &'static str,
     },
+}
+
+/// What is wrong with a router request ([`RouteError::BadRequest`]), with the values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BadRouteRequest {
+    /// No input token.
+    NoInputs,
+    /// No output token.
+    NoOutputs,
+    /// A hop bound outside `1..=max`.
+    MaxHops {
+        /// the bound given
+        given: usize,
+        /// the largest accepted
+        max: usize,
+    },
+    /// A gas price that is not a finite number `>= 0` (its `f64` bits, so the error stays `Eq`).
+    GasPrice {
+        /// `f64::to_bits` of the price given
+        bits: u64,
+    },
+    /// A slippage fraction outside `[0, 1]` (or with a zero denominator).
+    Slippage {
+        /// numerator given
+        numer: u64,
+        /// denominator given
+        denom: u64,
+    },
+    /// A slippage percent that no `u64` fraction with denominator `10^18` holds.
+    SlippageUnrepresentable,
+    /// An input amount of zero.
+    ZeroInput {
+        /// the input token
+        token: TokenId,
+    },
+    /// An output proportion that is zero (or has a zero denominator).
+    OutputProportion {
+        /// the output token
+        token: TokenId,
+        /// numerator given
+        numer: u64,
+        /// denominator given
+        denom: u64,
+    },
+    /// The same output token twice.
+    RepeatedOutput {
+        /// the token
+        token: TokenId,
+    },
+    /// A token both input and output.
+    InputIsOutput {
+        /// the token
+        token: TokenId,
+    },
+    /// Output proportions whose exact sum overflows 128-bit fractions.
+    ProportionsOverflow,
+    /// Output proportions that do not sum to exactly 1.
+    ProportionsSum {
+        /// numerator of the sum
+        numer: u128,
+        /// denominator of the sum
+        denom: u128,
+    },
+    /// A `sourceWhitelist` the body validation refuses otherwise than by an unknown id.
+    SourceWhitelist,
+    /// An exact-out request without exactly one input and one output token.
+    ExactOutShape {
+        /// input tokens given
+        inputs: usize,
+        /// output tokens given
+        outputs: usize,
+    },
+    /// An exact-out request for 0 of the output.
+    ExactOutZero,
+    /// An argument of a host-language binding (the Python module) of the wrong type or range;
+    /// the binding names the argument and what it takes.
+    Argument {
+        /// the argument and what it takes
+        what: &'static str,
+    },
+}
+
+impl fmt::Display for BadRouteRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoInputs => f.write_str("no inputs"),
+            Self::NoOutputs => f.write_str("no outputs"),
+            Self::MaxHops { given, max } => write!(f, "max_hops {given} must be in 1..={max}"),
+            Self::GasPrice { bits } => write!(
+                f,
+                "gas_price {} must be finite and >= 0",
+                f64::from_bits(*bits)
+            ),
+            Self::Slippage { numer, denom } => {
+                write!(f, "slippage {numer}/{denom} must be a fraction in [0, 1]")
+            }
+            Self::SlippageUnrepresentable => {
+                f.write_str("slippage out of range (not a u64 fraction of 10^18)")
+            }
+            Self::ZeroInput { token } => write!(f, "zero input amount of token #{}", token.0),
+            Self::OutputProportion {
+                token,
+                numer,
+                denom,
+            } => write!(
+                f,
+                "output proportions must be positive: token #{} has {numer}/{denom}",
+                token.0
+            ),
+            Self::RepeatedOutput { token } => write!(f, "repeated output token #{}", token.0),
+            Self::InputIsOutput { token } => {
+                write!(f, "token #{} is both input and output", token.0)
+            }
+            Self::ProportionsOverflow => {
+                f.write_str("proportions overflow (their exact sum does not fit 128 bits)")
+            }
+            Self::ProportionsSum { numer, denom } => write!(
+                f,
+                "output proportions must sum to exactly 1; they sum to {numer}/{denom}"
+            ),
+            Self::SourceWhitelist => f.write_str("sourceWhitelist refused"),
+            Self::ExactOutShape { inputs, outputs } => write!(
+                f,
+                "exact-out takes one input token and one output token, not {inputs} and {outputs}"
+            ),
+            Self::ExactOutZero => f.write_str("exact-out amount must be positive"),
+            Self::Argument { what } => write!(f, "argument {what}"),
+        }
+    }
 }
 
 /// The source filter named by [`RouteError::AllRoutesFiltered`].

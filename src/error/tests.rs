@@ -280,7 +280,7 @@ fn samples() -> Vec<Error> {
             RouteError::TokenOutOfRange(TokenId(9)),
             RouteError::PoolOutOfRange(PoolId(9)),
             RouteError::PoolFamilyMismatch { pool: PoolId(3) },
-            RouteError::BadRequest("no inputs"),
+            RouteError::BadRequest(BadRouteRequest::NoInputs),
             RouteError::NoRoute,
             RouteError::Simulation {
                 pool: pool(),
@@ -323,7 +323,7 @@ fn samples() -> Vec<Error> {
             },
             ZapError::EmptyInput,
             ZapError::NothingToMint,
-            ZapError::Unsupported("two coins"),
+            ZapError::Unsupported(ZapUnsupported::NotTwoCoins { given: 3 }),
             ZapError::UnknownToken(t0),
             ZapError::NotAnLp(t1),
             ZapError::Proportions,

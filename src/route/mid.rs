@@ -27,7 +27,9 @@ pub fn output_mid_prices(graph: &PoolGraph, req: &RouteRequest) -> Result<Vec<f6
         .outputs
         .first()
         .map(|o| o.0)
-        .ok_or(RouteError::BadRequest("no outputs"))?;
+        .ok_or(RouteError::BadRequest(
+            crate::error::BadRouteRequest::NoOutputs,
+        ))?;
     let n = graph.n_tokens();
     for (t, _) in &req.outputs {
         if t.index() >= n {

@@ -101,7 +101,13 @@ pub fn price_table(
         .token(numeraire)
         .ok_or(RouteError::TokenOutOfRange(numeraire))?;
     if max_hops > crate::route::MAX_HOPS_LIMIT {
-        return Err(RouteError::BadRequest("max_hops must be at most 32").into());
+        return Err(
+            RouteError::BadRequest(crate::error::BadRouteRequest::MaxHops {
+                given: max_hops,
+                max: crate::route::MAX_HOPS_LIMIT,
+            })
+            .into(),
+        );
     }
     // best[t] = (raw price, bottleneck depth, legs) of the widest route found so far.
     let mut best: Vec<Option<(f64, f64, usize)>> = alloc::vec![None; graph.n_tokens()];

@@ -1078,7 +1078,7 @@ fn error_code_table_matches_the_docs() {
         }
         .into(),
         RouteError::TooManyHops { max: 3, needed: 4 }.into(),
-        RouteError::BadRequest("x").into(),
+        RouteError::BadRequest(swapzap::error::BadRouteRequest::NoInputs).into(),
         RouteError::AllRoutesFiltered {
             filter: swapzap::error::RouteFilter::SourceWhitelist,
         }
@@ -1121,7 +1121,7 @@ fn error_code_table_matches_the_docs() {
         RouteError::PoolOutOfRange(swapzap::units::PoolId(9)).into(),
         RouteError::Math(swapzap::MathError::Overflow).into(),
         ZapError::NothingToMint.into(),
-        ZapError::Unsupported("x").into(),
+        ZapError::Unsupported(swapzap::error::ZapUnsupported::LpAmongSeveralOutputs).into(),
         ZapError::NotAnLp(swapzap::units::TokenId(0)).into(),
         ZapError::AmountCount {
             expected: 2,

@@ -111,7 +111,9 @@ impl<'g> Ctx<'g> {
                 .graph
                 .pool(p)
                 .map(|i| &i.pool)
-                .ok_or(ZapError::Unsupported("pool id out of range")),
+                .ok_or(ZapError::Unsupported(
+                    crate::error::ZapUnsupported::PoolOutOfRange { pool: p },
+                )),
         }
     }
 
@@ -119,7 +121,9 @@ impl<'g> Ctx<'g> {
         self.graph
             .pool(p)
             .map(|i| i.tokens.clone())
-            .ok_or(ZapError::Unsupported("pool id out of range"))
+            .ok_or(ZapError::Unsupported(
+                crate::error::ZapUnsupported::PoolOutOfRange { pool: p },
+            ))
     }
 
     fn held(&self, t: TokenId) -> U256 {
@@ -287,7 +291,13 @@ impl<'g> Ctx<'g> {
                     if replay.contains(pool) {
                         let out = self.swap(*pool, *token_in, *token_out, *amount_in)?;
                         if out != *amount_out {
-                            return Err(ZapError::Unsupported("route leg does not replay exactly"));
+                            return Err(ZapError::Unsupported(
+                                crate::error::ZapUnsupported::LegNotExact {
+                                    pool: *pool,
+                                    expected: *amount_out,
+                                    got: out,
+                                },
+                            ));
                         }
                     } else {
                         self.debit(*token_in, *amount_in)?;
@@ -295,7 +305,11 @@ impl<'g> Ctx<'g> {
                         self.steps.push(s.clone());
                     }
                 }
-                _ => return Err(ZapError::Unsupported("route leg with a non-swap step")),
+                _ => {
+                    return Err(ZapError::Unsupported(
+                        crate::error::ZapUnsupported::LegNonSwapStep,
+                    ))
+                }
             }
         }
         Ok(())
@@ -559,17 +573,27 @@ fn final_mint(
     );
     if let Some(sw) = z.swap {
         let (ti, to) = (
-            *coins
-                .get(sw.from)
-                .ok_or(ZapError::Unsupported("coin index"))?,
-            *coins
-                .get(sw.to)
-                .ok_or(ZapError::Unsupported("coin index"))?,
+            *coins.get(sw.from).ok_or(ZapError::Unsupported(
+                crate::error::ZapUnsupported::CoinIndex {
+                    pool: target,
+                    index: sw.from,
+                },
+            ))?,
+            *coins.get(sw.to).ok_or(ZapError::Unsupported(
+                crate::error::ZapUnsupported::CoinIndex {
+                    pool: target,
+                    index: sw.to,
+                },
+            ))?,
         );
         let out = ctx.swap(target, ti, to, sw.amount_in)?;
         if out != sw.amount_out {
             return Err(ZapError::Unsupported(
-                "rebalancing swap does not replay exactly",
+                crate::error::ZapUnsupported::RebalanceNotExact {
+                    pool: target,
+                    expected: sw.amount_out,
+                    got: out,
+                },
             ));
         }
     }
@@ -668,7 +692,9 @@ fn route_into_coins(
         .collect();
     let first = proportions(&shares);
     if first.is_empty() || total_pool <= 0.0 {
-        return Err(ZapError::Unsupported("target pool has no value"));
+        return Err(ZapError::Unsupported(
+            crate::error::ZapUnsupported::TargetWithoutValue { pool: target },
+        ));
     }
     let mut plan = ctx.quote(g.as_ref(), external, &first, opts)?;
     if held_total > 0.0 {
@@ -750,7 +776,7 @@ pub fn zap_out(
         graph.token(*t).ok_or(ZapError::UnknownToken(*t))?;
         if graph.pool_of_lp(*t).is_some() {
             return Err(ZapError::Unsupported(
-                "an LP token as a zap-out output (use zap_in)",
+                crate::error::ZapUnsupported::LpAsZapOutOutput { token: *t },
             ));
         }
         if *w.numer() == 0 || *w.denom() == 0 || outputs.iter().take(k).any(|(u, _)| u == t) {
