@@ -69,6 +69,6 @@ pub mod zap;
 
 pub use error::{
     Error, ErrorBody, ErrorClass, MathError, PlanField, PoolError, RequestError, RouteError,
-    ZapError,
+    SnapshotError, ZapError,
 };
 pub use primitive_types::{U256, U512};

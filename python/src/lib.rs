@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 use std::sync::Arc;
-use swapzap::error::{Error, RequestError, RouteError};
+use swapzap::error::{BadRouteRequest, Error, RequestError, RouteError};
 use swapzap::graph::{PoolGraph, PoolInfo};
 use swapzap::plan::{Plan as RustPlan, PlanRequest};
 use swapzap::service::request::{QuoteRequest, Request};
@@ -51,7 +51,7 @@ fn to_py_err(py: Python<'_>, e: &Error) -> PyErr {
 
 /// A Python-side argument that is not what the function takes (code 4010, validation).
 fn bad_arg(why: &'static str) -> Error {
-    Error::Route(RouteError::BadRequest(why))
+    Error::Route(RouteError::BadRequest(BadRouteRequest::Argument { what: why }))
 }
 
 /// A JSON text that does not parse as the named schema (code 3000, validation).
@@ -458,7 +458,9 @@ impl Snapshot {
             let res = match r {
                 Ok(_) => plans
                     .next()
-                    .unwrap_or(Err(RouteError::BadRequest("batch result missing")))
+                    .unwrap_or(Err(RouteError::BadRequest(BadRouteRequest::Argument {
+                        what: "requests: a result for every request",
+                    })))
                     .map_err(Error::Route),
                 Err(e) => Err(e),
             };
@@ -537,7 +539,7 @@ impl Plan {
         self.graph
             .token(t)
             .map(|i| i.address.clone())
-            .ok_or(Error::Route(RouteError::TokenOutOfRange(t.0)))
+            .ok_or(Error::Route(RouteError::TokenOutOfRange(t)))
     }
 
     /// A route picture drawn by `swapzap._picture.<which>(response, decimals)`.
@@ -812,7 +814,7 @@ impl Pool {
                 graph
                     .token(*t)
                     .map(|i| i.address.clone())
-                    .ok_or(Error::Route(RouteError::TokenOutOfRange(t.0)))
+                    .ok_or(Error::Route(RouteError::TokenOutOfRange(t)))
             })
             .collect::<Res<Vec<_>>>()?;
         Ok(Pool {

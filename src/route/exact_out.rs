@@ -10,7 +10,7 @@
 //! smaller by more than 1e-7 delivers less.
 
 use super::{quote, RouteRequest};
-use crate::error::RouteError;
+use crate::error::{BadRouteRequest, RouteError};
 use crate::graph::PoolGraph;
 use crate::math::float::{from_f64_floor, to_f64};
 use crate::plan::Plan;
@@ -31,12 +31,13 @@ pub(super) fn quote_exact_out(
     wanted: U256,
 ) -> Result<Plan, RouteError> {
     let (&[(token, cap)], &[_]) = (req.inputs.as_slice(), req.outputs.as_slice()) else {
-        return Err(RouteError::BadRequest(
-            "exact-out takes one input token and one output token",
-        ));
+        return Err(RouteError::BadRequest(BadRouteRequest::ExactOutShape {
+            inputs: req.inputs.len(),
+            outputs: req.outputs.len(),
+        }));
     };
     if wanted.is_zero() {
-        return Err(RouteError::BadRequest("exact-out amount must be positive"));
+        return Err(RouteError::BadRequest(BadRouteRequest::ExactOutZero));
     }
     let at = |a: U256| -> Result<Plan, RouteError> {
         let mut r = req.clone();

@@ -27,11 +27,13 @@ pub fn output_mid_prices(graph: &PoolGraph, req: &RouteRequest) -> Result<Vec<f6
         .outputs
         .first()
         .map(|o| o.0)
-        .ok_or(RouteError::BadRequest("no outputs"))?;
+        .ok_or(RouteError::BadRequest(
+            crate::error::BadRouteRequest::NoOutputs,
+        ))?;
     let n = graph.n_tokens();
     for (t, _) in &req.outputs {
         if t.index() >= n {
-            return Err(RouteError::TokenOutOfRange(t.0));
+            return Err(RouteError::TokenOutOfRange(*t));
         }
     }
     let mask = allowed_pools(graph, req);

@@ -189,9 +189,9 @@ pub(super) fn prepare_ctx<'a>(
         }
     }
     // 2. valuation (mid prices in units of the first output)
-    let out0 = *out_toks
-        .first()
-        .ok_or(RouteError::BadRequest("no outputs"))?;
+    let out0 = *out_toks.first().ok_or(RouteError::BadRequest(
+        crate::error::BadRouteRequest::NoOutputs,
+    ))?;
     let mids = Mids::new(cache, n, mask, hops, out0);
     let mut vout = Vec::with_capacity(out_toks.len());
     for (k, t) in out_toks.iter().enumerate() {

@@ -276,7 +276,11 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
     let model = match pool {
         Pool::StableSwap(ss) => Model::new(ss).filter(|_| amounts.len() == n),
         Pool::Saber(_) => None,
-        _ => return Err(ZapError::Unsupported("not a stable-swap pool")),
+        _ => {
+            return Err(ZapError::Unsupported(
+                crate::error::ZapUnsupported::NotStableSwap,
+            ))
+        }
     };
     if let Some(md) = &model {
         let af: alloc::vec::Vec<f64> = amounts.iter().map(|x| to_f64(*x)).collect();

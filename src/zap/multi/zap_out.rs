@@ -40,10 +40,10 @@ pub fn zap_out(
     }
     let mut sum = Ratio::new(0u128, 1u128);
     for (k, (t, w)) in outputs.iter().enumerate() {
-        graph.token(*t).ok_or(ZapError::UnknownToken(t.0))?;
+        graph.token(*t).ok_or(ZapError::UnknownToken(*t))?;
         if graph.pool_of_lp(*t).is_some() {
             return Err(ZapError::Unsupported(
-                "an LP token as a zap-out output (use zap_in)",
+                crate::error::ZapUnsupported::LpAsZapOutOutput { token: *t },
             ));
         }
         if *w.numer() == 0 || *w.denom() == 0 || outputs.iter().take(k).any(|(u, _)| u == t) {
