@@ -2,7 +2,7 @@
 //!
 //! Domain enums are `#[non_exhaustive]`: new failure modes may be added without a breaking change.
 
-use crate::service::request::Deployment;
+use crate::units::Deployment;
 use crate::units::TokenId;
 use alloc::string::String;
 use core::fmt;

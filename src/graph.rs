@@ -25,14 +25,11 @@ use crate::pool::{
 use crate::route::edges::EdgeCache;
 use crate::route::model::{FamilyParams, FloatPool};
 use crate::snapshot::{FeeField, PoolKind, Snapshot, SnapshotPool};
-use crate::units::{parse_u256_dec, PoolId, TokenId};
+use crate::units::{parse_u256_dec, PoolId, TokenId, CHAIN_101};
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use primitive_types::U256;
-
-/// The chain id of the non-EVM deployment (base58 addresses, no gas pricing, no blacklist).
-pub const CHAIN_101: u64 = 101;
 
 /// A token of the graph.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`math`] | the only place with raw 256-bit arithmetic: checked ops, `mul_div` (floor/ceil), integer sqrt |
-//! | [`units`] | newtypes: [`units::TokenId`], [`units::PoolId`], [`units::Amount`] |
+//! | [`units`] | ids and chain facts: [`units::TokenId`], [`units::PoolId`], [`units::CHAIN_101`], [`units::Deployment`] |
 //! | [`error`] | one error enum per domain and the top [`error::Error`] with stable codes |
 //! | [`pool`] | exact pool families: constant-product, solidly, Curve stable-swap; [`pool::Pool`] over them |
 //! | [`plan`] | the pathId-free [`plan::Plan`] and its exact verification |

@@ -73,11 +73,12 @@ pub use gas::GAS_HOP_CAPS;
 pub mod model;
 
 use crate::error::{RouteError, RouteFilter};
-use crate::graph::{PoolGraph, CHAIN_101};
+use crate::graph::PoolGraph;
 use crate::math;
 use crate::plan::{Excluded, Output, Plan, Step, TokenAmount};
 use crate::pool::Pool;
 use crate::snapshot::PoolKind;
+use crate::units::CHAIN_101;
 use crate::units::{PoolId, TokenId};
 use alloc::collections::VecDeque;
 

@@ -74,6 +74,7 @@
 //! ```
 
 use crate::error::{AddressProblem, AmountProblem, DecimalProblem, Error, Field, RequestError};
+use crate::units::Deployment;
 use alloc::{
     borrow::ToOwned,
     format,
@@ -83,9 +84,6 @@ use alloc::{
 use core::fmt;
 use num_rational::Ratio;
 use primitive_types::U256;
-
-/// The chain id of the chain-101 deployment.
-pub const CHAIN_101: u64 = 101;
 
 /// Most entries in `inputTokens`.
 pub const MAX_INPUT_TOKENS: usize = 16;
@@ -114,45 +112,13 @@ pub const QUOTE_TTL_SECS: u64 = 60;
 // Deployment
 // ---------------------------------------------------------------------------------------------
 
-/// Which deployment of the service a request is for. It decides the address format and which
-/// fields apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Deployment {
-    /// The general deployment: EVM-style chains, 0x hex addresses, swaps and zaps.
-    Evm,
-    /// The chain-101 deployment: base58 addresses; blacklist and `disableRFQs` accepted and not
-    /// applied.
-    Chain101,
-}
-
 impl Deployment {
-    /// The deployment serving `chain_id`: [`CHAIN_101`] is [`Deployment::Chain101`], every other
-    /// non-zero id is [`Deployment::Evm`].
+    /// The deployment serving `chain_id` ([`Deployment::of_chain`]) as a request check.
     ///
     /// # Errors
     /// [`RequestError::UnsupportedChain`] for chain id 0.
     pub fn for_chain(chain_id: u64) -> Result<Self, RequestError> {
-        match chain_id {
-            0 => Err(RequestError::UnsupportedChain { chain_id }),
-            CHAIN_101 => Ok(Self::Chain101),
-            _ => Ok(Self::Evm),
-        }
-    }
-
-    /// Whether `sourceBlacklist` is applied here (not on chain 101).
-    #[must_use]
-    pub fn applies_blacklist(self) -> bool {
-        matches!(self, Self::Evm)
-    }
-}
-
-impl fmt::Display for Deployment {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Evm => "EVM-style",
-            Self::Chain101 => "chain-101",
-        })
+        Self::of_chain(chain_id).ok_or(RequestError::UnsupportedChain { chain_id })
     }
 }
 

@@ -24,11 +24,12 @@
 //! that d3's force and sankey layouts, networkx (`node_link_graph`) and similar tools draw.
 
 use crate::error::{Error, RouteError};
-use crate::graph::{PoolGraph, CHAIN_101};
+use crate::graph::PoolGraph;
 use crate::math::float::to_f64;
 use crate::plan::{Plan, Step, TokenAmount};
 use crate::service::request::Address;
 use crate::snapshot::PoolKind;
+use crate::units::CHAIN_101;
 use crate::units::{PoolId, TokenId};
 use alloc::{
     string::{String, ToString},
