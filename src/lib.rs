@@ -8,7 +8,8 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`math`] | the only place with raw 256-bit arithmetic: checked ops, `mul_div` (floor/ceil), integer sqrt |
-//! | [`units`] | ids and chain facts: [`units::TokenId`], [`units::PoolId`], [`units::CHAIN_101`], [`units::Deployment`] |
+//! | [`units`] | newtypes: [`units::TokenId`], [`units::PoolId`] |
+//! | [`chain`] | chain facts: [`chain::CHAIN_101`], [`chain::Deployment`], the spec's slippage limit |
 //! | [`error`] | one error enum per domain and the top [`error::Error`] with stable codes |
 //! | [`pool`] | exact pool families: constant-product, solidly, Curve stable-swap; [`pool::Pool`] over them |
 //! | [`plan`] | the pathId-free [`plan::Plan`] and its exact verification |
@@ -53,9 +54,11 @@
 
 extern crate alloc;
 
+pub mod chain;
 pub mod error;
 pub mod graph;
 pub mod math;
+pub mod model;
 pub mod plan;
 pub mod pool;
 pub mod route;

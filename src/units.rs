@@ -1,8 +1,7 @@
-//! Units, ids and chain facts, just above the numbers layer (it imports nothing of the crate).
+//! Units and ids, just above the numbers layer (it imports nothing of the crate).
 //! Inside the engine tokens and pools are dense ids; addresses exist only at the edges
 //! (snapshot, request, serialised plan).
 
-use core::fmt;
 use primitive_types::U256;
 
 /// A dense token id inside one pool graph (index into its token table).
@@ -30,50 +29,6 @@ impl PoolId {
     #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
-    }
-}
-
-/// The chain id of the chain-101 deployment (base58 addresses, no gas pricing, no
-/// blacklist).
-pub const CHAIN_101: u64 = 101;
-
-/// Which deployment of the service a chain is served by. It decides the address format and
-/// which request fields apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Deployment {
-    /// The general deployment: EVM-style chains, 0x hex addresses, swaps and zaps.
-    Evm,
-    /// The chain-101 deployment: base58 addresses; blacklist and `disableRFQs` accepted and not
-    /// applied.
-    Chain101,
-}
-
-impl Deployment {
-    /// The deployment serving `chain_id`: [`CHAIN_101`] is [`Deployment::Chain101`], every other
-    /// non-zero id is [`Deployment::Evm`]; `None` for chain id 0.
-    #[must_use]
-    pub fn of_chain(chain_id: u64) -> Option<Self> {
-        match chain_id {
-            0 => None,
-            CHAIN_101 => Some(Self::Chain101),
-            _ => Some(Self::Evm),
-        }
-    }
-
-    /// Whether `sourceBlacklist` is applied here (not on chain 101).
-    #[must_use]
-    pub fn applies_blacklist(self) -> bool {
-        matches!(self, Self::Evm)
-    }
-}
-
-impl fmt::Display for Deployment {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Evm => "EVM-style",
-            Self::Chain101 => "chain-101",
-        })
     }
 }
 

@@ -9,9 +9,8 @@
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
-use swapzap::units::Deployment;
 use swapzap::service::request::{
-    check_assemble, is_stale, Address, AssembleRequest, QuoteRequest,
+    check_assemble, is_stale, Address, AssembleRequest, Deployment, QuoteRequest,
 };
 
 const SOURCES: &[&str] = &["uniswap-v2", "curve", "sushiswap"];

@@ -14,7 +14,8 @@
 
 use super::edges::EdgeHot;
 use super::model::{Arb, EdgeModel};
-use super::{allowed, Ctx, Local, BOUND_MARGIN, UNREACHED};
+use super::working_set::{allowed, Ctx, Local, UNREACHED};
+use super::BOUND_MARGIN;
 use crate::snapshot::PoolKind;
 use alloc::vec;
 use alloc::vec::Vec;

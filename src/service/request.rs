@@ -74,7 +74,6 @@
 //! ```
 
 use crate::error::{AddressProblem, AmountProblem, DecimalProblem, Error, Field, RequestError};
-use crate::units::Deployment;
 use alloc::{
     borrow::ToOwned,
     format,
@@ -85,14 +84,13 @@ use core::fmt;
 use num_rational::Ratio;
 use primitive_types::U256;
 
+pub use crate::chain::{Deployment, CHAIN_101, MAX_SLIPPAGE_PERCENT};
+
 /// Most entries in `inputTokens`.
 pub const MAX_INPUT_TOKENS: usize = 16;
 
 /// Most entries in `outputTokens`.
 pub const MAX_OUTPUT_TOKENS: usize = 16;
-
-/// Largest `slippageLimitPercent` accepted, in percent (50 means 50 %).
-pub const MAX_SLIPPAGE_PERCENT: u128 = 50;
 
 /// Most decimal places read in a proportion or a slippage percent (trailing zeros beyond it
 /// are fine). Both are held exactly in units of `10^-18`.
@@ -113,12 +111,17 @@ pub const QUOTE_TTL_SECS: u64 = 60;
 // ---------------------------------------------------------------------------------------------
 
 impl Deployment {
-    /// The deployment serving `chain_id` ([`Deployment::of_chain`]) as a request check.
+    /// The deployment serving `chain_id`: [`CHAIN_101`] is [`Deployment::Chain101`], every other
+    /// non-zero id is [`Deployment::Evm`].
     ///
     /// # Errors
     /// [`RequestError::UnsupportedChain`] for chain id 0.
     pub fn for_chain(chain_id: u64) -> Result<Self, RequestError> {
-        Self::of_chain(chain_id).ok_or(RequestError::UnsupportedChain { chain_id })
+        match chain_id {
+            0 => Err(RequestError::UnsupportedChain { chain_id }),
+            CHAIN_101 => Ok(Self::Chain101),
+            _ => Ok(Self::Evm),
+        }
     }
 }
 

@@ -12,9 +12,9 @@
 //! missed the brute-force best by up to 29 bps). Every value is an exact simulation through
 //! [`Pool::swap`] and [`Pool::mint`].
 
-use super::curve_f64::{self, Model};
 use super::{Rebalance, ZapConfig, ZapIn, ZapSwap};
 use crate::math::float::{from_f64_clamped, to_f64};
+use crate::model::curve::{self as curve_f64, Model};
 
 /// In the noisy regime, pairs whose input is at most this many raw units are searched
 /// exhaustively (every integer swap amount).

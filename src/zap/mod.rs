@@ -73,7 +73,6 @@
 
 pub mod bound;
 mod curve;
-mod curve_f64;
 mod multi;
 mod spec;
 mod two;

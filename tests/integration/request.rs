@@ -8,10 +8,9 @@ use proptest::prelude::*;
 use serde_json::json;
 use swapzap::error::{AddressProblem, AmountProblem, DecimalProblem, ErrorClass, Field};
 use swapzap::service::request::{
-    check_assemble, is_stale, Address, AddressError, AssembleRequest, JsonDecimal, Proportion,
-    QuoteRequest, Request, Slippage, MAX_INPUT_TOKENS, MAX_OUTPUT_TOKENS, QUOTE_TTL_MS,
+    check_assemble, is_stale, Address, AddressError, AssembleRequest, Deployment, JsonDecimal,
+    Proportion, QuoteRequest, Request, Slippage, MAX_INPUT_TOKENS, MAX_OUTPUT_TOKENS, QUOTE_TTL_MS,
 };
-use swapzap::units::Deployment;
 use swapzap::{Error, ErrorBody, RequestError, RouteError, ZapError, U256};
 
 const SOURCES: &[&str] = &["uniswap-v2", "sushiswap", "curve", "aerodrome-v2"];

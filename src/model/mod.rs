@@ -16,9 +16,12 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic only: no overflow traps
 
-pub use super::cl_model::ClEdge;
+pub mod cl;
+pub(crate) mod curve;
+
 use crate::math::float::{cbrt, pow10, sqrt, to_f64};
 use crate::pool::Pool;
+pub use cl::ClEdge;
 use primitive_types::U256;
 use smallvec::SmallVec;
 

@@ -17,7 +17,7 @@
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic only: no overflow traps
 #![allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail every check
 
-use super::model::Arb;
+use super::Arb;
 use crate::math;
 use crate::math::float::sqrt;
 use crate::pool::concentrated_liquidity::tick_math::sqrt_ratio_at_tick;
