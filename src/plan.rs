@@ -239,7 +239,7 @@ impl PlanRequest {
 #[must_use]
 pub fn swap_gas_units(steps: &[Step], graph: &PoolGraph, gas: Option<&GasModel>) -> u64 {
     let Some(gm) = gas else { return 0 };
-    if graph.chain_id() == crate::graph::CHAIN_101 {
+    if graph.chain_id() == crate::chain::CHAIN_101 {
         return 0;
     }
     steps
@@ -716,7 +716,7 @@ impl Plan {
         // gas, value, bound
         let gas = want
             .gas
-            .filter(|_| graph.chain_id() != crate::graph::CHAIN_101);
+            .filter(|_| graph.chain_id() != crate::chain::CHAIN_101);
         if self.gas_units != swap_gas_units(&self.steps, graph, gas.as_ref()) {
             return Err(mismatch(
                 F::GasUnits,

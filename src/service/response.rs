@@ -23,8 +23,9 @@
 //! [`RouteGraph`] is nodes (tokens) and links (pool legs with amounts and shares): the shape
 //! that d3's force and sankey layouts, networkx (`node_link_graph`) and similar tools draw.
 
+use crate::chain::CHAIN_101;
 use crate::error::{Error, RouteError};
-use crate::graph::{PoolGraph, CHAIN_101};
+use crate::graph::PoolGraph;
 use crate::math::float::to_f64;
 use crate::plan::{Plan, Step, TokenAmount};
 use crate::service::request::Address;
