@@ -39,7 +39,7 @@
 //! let plan = route::quote(&graph, &request)?;
 //! plan.verify(&graph)?; // re-simulates every step exactly and checks conservation
 //! let out = plan.outputs[0].amount;
-//! assert!(plan.upper_bound.is_some_and(|b| b >= swapzap::math::to_f64(out)));
+//! assert!(plan.upper_bound.is_some_and(|b| b >= swapzap::math::float::to_f64(out)));
 //! # Ok(())
 //! # }
 //! ```

@@ -731,7 +731,7 @@ impl Plan {
             #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
             let (expect, tol) = {
                 let cost = gas.map_or(0.0, |g| self.gas_units as f64 * g.gas_price);
-                let e = crate::service::response::u256_to_f64(o.amount) - cost;
+                let e = crate::math::float::to_f64(o.amount) - cost;
                 (e, 1e-9 * e.abs().max(1.0))
             };
             #[allow(clippy::arithmetic_side_effects)] // f64
@@ -775,7 +775,7 @@ impl Plan {
             .zip(&prices)
             .map(|(o, p)| {
                 #[allow(clippy::arithmetic_side_effects)] // f64
-                let v = crate::service::response::u256_to_f64(o.amount) * p;
+                let v = crate::math::float::to_f64(o.amount) * p;
                 v
             })
             .collect();

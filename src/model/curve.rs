@@ -7,7 +7,8 @@
 //! types.
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic throughout: no traps, a guide only
 
-use super::{stable_d, u256_to_f64, FamilyParams};
+use super::{stable_d, FamilyParams};
+use crate::math::float::to_f64;
 use crate::pool::stableswap::{StableSwap, Variant};
 use primitive_types::U256;
 use smallvec::SmallVec;
@@ -48,7 +49,7 @@ impl Curve {
     /// (rate / 1e36 per coin) on `balances` (base units), without the LP side.
     #[must_use]
     pub fn new(amp: f64, fee: f64, conv: &[f64], balances: &[U256]) -> Self {
-        let b = |k: usize| balances.get(k).map_or(0.0, |v| u256_to_f64(*v));
+        let b = |k: usize| balances.get(k).map_or(0.0, |v| to_f64(*v));
         let xp: Xs = conv.iter().enumerate().map(|(k, c)| b(k) * c).collect();
         let ann = amp * xp.len() as f64;
         let d = stable_d(&xp, ann);
@@ -73,15 +74,15 @@ impl Curve {
         else {
             return None;
         };
-        let off = u256_to_f64(p.offpeg_fee_multiplier()) / 1e10;
+        let off = to_f64(p.offpeg_fee_multiplier()) / 1e10;
         let me = Curve {
-            admin: u256_to_f64(p.admin_fee()) / 1e10,
+            admin: to_f64(p.admin_fee()) / 1e10,
             offpeg: if p.variant() == Variant::Ng && off > 1.0 {
                 off
             } else {
                 0.0
             },
-            supply: u256_to_f64(p.total_supply()),
+            supply: to_f64(p.total_supply()),
             ..Curve::new(amp, fee, &conv, p.balances())
         };
         let ok = me.xp.iter().all(|x| *x > 0.0) && me.supply > 0.0 && me.d.is_finite();

@@ -5,8 +5,8 @@ use swapzap::error::RouteError;
 use swapzap::graph::PoolGraph;
 use swapzap::plan::Step;
 use swapzap::pool::Pool;
-use swapzap::service::request::QuoteRequest;
 use swapzap::route;
+use swapzap::service::request::QuoteRequest;
 use swapzap::snapshot::Snapshot;
 use swapzap::U256;
 
@@ -96,7 +96,7 @@ fn bundled_chain101_quote_uses_the_three_families_and_verifies() {
         }
     }
     let bound = plan.upper_bound.unwrap();
-    assert!(swapzap::math::to_f64(out) <= bound);
+    assert!(swapzap::math::float::to_f64(out) <= bound);
 }
 
 fn spl_pool() -> Value {
