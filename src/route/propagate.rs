@@ -186,7 +186,7 @@ impl Ctx<'_> {
                     Some(p) => p,
                     None => &self.graph.pool(e.pool).ok_or(flows[k].e)?.pool,
                 };
-                let (taken, o, next) = match cur.swap_taken(e.i, e.j, a) {
+                let (taken, o, next) = match cur.swap_taken(e.i(), e.j(), a) {
                     Ok(x) => x,
                     // A split edge whose swap reverts (typically a sliver of a low-value token
                     // that rounds to no output) leaves its amount to the remainder edge, which

@@ -7,8 +7,9 @@
 
 use super::certify::COLGEN_ROUNDS;
 use super::dual::{DEdge, Dual};
-use super::edges::{Adj, EdgeCache, GEdge};
+use super::edges::{Adj, Edge, EdgeCache};
 use super::mid::{best_rates, mid_value};
+use super::model::EdgeModel;
 use super::prepare::{prepare, Prepared};
 use super::{RouteRequest, DEFAULT_MAX_HOPS};
 use crate::error::{RouteError, RouteFilter};
@@ -56,7 +57,7 @@ pub(super) fn allowed(mask: Option<&[bool]>, p: PoolId) -> bool {
 pub(super) fn adj_allowed(cache: &EdgeCache, mask: Option<&[bool]>, a: &Adj) -> bool {
     mask.is_none()
         || cache
-            .hot()
+            .edges()
             .get(a.edge as usize)
             .is_some_and(|h| allowed(mask, h.pool))
 }
@@ -171,7 +172,7 @@ pub(super) fn prepare_ctx<'a>(
     let d_out = bfs(cache, n, mask, &out_toks, false);
     let hops = req.max_hops.unwrap_or(DEFAULT_MAX_HOPS);
     let sel: Vec<usize> = cache
-        .hot()
+        .edges()
         .iter()
         .enumerate()
         .filter(|(_, e)| {
@@ -188,8 +189,9 @@ pub(super) fn prepare_ctx<'a>(
         })
         .map(|(k, _)| k)
         .collect();
-    let hot = cache.hot();
-    let edges: Vec<&GEdge> = sel.iter().filter_map(|k| cache.edges().get(*k)).collect();
+    let hot = cache.edges();
+    let edges: Vec<&Edge> = sel.iter().filter_map(|k| cache.edges().get(*k)).collect();
+    let models: Vec<&EdgeModel> = sel.iter().filter_map(|k| cache.model(*k)).collect();
     for t in in_toks.iter().chain(&out_toks) {
         let ok = sel
             .iter()
@@ -233,6 +235,7 @@ pub(super) fn prepare_ctx<'a>(
         req,
         prep,
         edges,
+        models,
         vout,
         vin,
         out_toks,
@@ -240,7 +243,7 @@ pub(super) fn prepare_ctx<'a>(
         d_in,
         d_out,
         in_ws: {
-            let mut w = vec![false; cache.hot().len()];
+            let mut w = vec![false; cache.edges().len()];
             for k in &sel {
                 w[*k] = true;
             }
@@ -257,7 +260,9 @@ pub(super) struct Ctx<'a> {
     pub(super) req: &'a RouteRequest,
     pub(super) prep: Prepared,
     /// the pruned edges (the graph's, in its order)
-    pub(super) edges: Vec<&'a GEdge>,
+    pub(super) edges: Vec<&'a Edge>,
+    /// `models[k]`: the float model of `edges[k]`
+    pub(super) models: Vec<&'a EdgeModel>,
     pub(super) vout: Vec<f64>,
     pub(super) vin: Vec<f64>,
     pub(super) out_toks: Vec<TokenId>,
@@ -318,7 +323,11 @@ impl Ctx<'_> {
             touch(*t, &mut loc, &mut glob);
         }
         let mut ledges = Vec::with_capacity(self.sel.len());
-        for e in self.sel.iter().map(|k| &self.graph.edge_cache().hot()[*k]) {
+        for e in self
+            .sel
+            .iter()
+            .map(|k| &self.graph.edge_cache().edges()[*k])
+        {
             touch(e.ti, &mut loc, &mut glob);
             touch(e.to, &mut loc, &mut glob);
             ledges.push(LEdge {
@@ -353,11 +362,12 @@ impl Ctx<'_> {
         let dedges: Vec<DEdge> = self
             .edges
             .iter()
+            .zip(&self.models)
             .zip(&ledges)
-            .map(|(e, l)| DEdge {
+            .map(|((e, m), l)| DEdge {
                 ti: l.ti,
                 to: l.to,
-                m: e.m,
+                m: **m,
                 rate0: e.rate0,
             })
             .collect();
@@ -435,11 +445,13 @@ impl Ctx<'_> {
                 return (lc, nu, cert.bound);
             }
             for k in cert.add {
-                if let Some(e) = self.graph.edge_cache().edges().get(k) {
+                let cache = self.graph.edge_cache();
+                if let (Some(e), Some(m)) = (cache.edges().get(k), cache.model(k)) {
                     if !self.in_ws[k] {
                         self.in_ws[k] = true;
                         self.sel.push(k);
                         self.edges.push(e);
+                        self.models.push(m);
                     }
                 }
             }
