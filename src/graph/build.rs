@@ -367,6 +367,14 @@ fn default_supply(p: &SnapshotPool, reserves: &[U256]) -> U256 {
     }
 }
 
+/// The first two reserves (zero for a missing one; the caller checked the length).
+fn first_two(reserves: &[U256]) -> [U256; 2] {
+    [
+        reserves.first().copied().unwrap_or_default(),
+        reserves.get(1).copied().unwrap_or_default(),
+    ]
+}
+
 /// Build the exact pool and the float search parameters of one snapshot pool.
 fn build_exact(
     p: &SnapshotPool,
@@ -378,6 +386,10 @@ fn build_exact(
     let bad = |why| SnapshotError::BadPool {
         pool: id.clone(),
         why,
+    };
+    let bad_num = |field| SnapshotError::BadNumber {
+        pool: id.clone(),
+        field,
     };
     // a state the exact math refuses: the caller quarantines the pool or, strict, refuses it
     let refused = |error| SnapshotError::PoolState {
@@ -397,20 +409,11 @@ fn build_exact(
                 }
             };
             if fden == 0 || fnum >= fden {
-                return Err(SnapshotError::BadNumber {
-                    pool: id.clone(),
-                    field: "fee",
-                });
+                return Err(bad_num("fee"));
             }
-            let r = [
-                reserves.first().copied().unwrap_or_default(),
-                reserves.get(1).copied().unwrap_or_default(),
-            ];
+            let r = first_two(reserves);
             let k_last = match &p.k_last {
-                Some(k) => parse_u256_dec(k).ok_or(SnapshotError::BadNumber {
-                    pool: id.clone(),
-                    field: "k_last",
-                })?,
+                Some(k) => parse_u256_dec(k).ok_or(bad_num("k_last"))?,
                 None => U256::zero(),
             };
             let pool = Pool::ConstantProduct(
@@ -426,10 +429,7 @@ fn build_exact(
             let stable = p.stable.ok_or(bad("solidly pool without `stable`"))?;
             let bps = small(id, "fee_bps", p.fee_bps.as_ref())?;
             if bps >= 10_000 {
-                return Err(SnapshotError::BadNumber {
-                    pool: id.clone(),
-                    field: "fee_bps",
-                });
+                return Err(bad_num("fee_bps"));
             }
             let d = match &p.decimals {
                 Some(d) if d.len() == 2 => [
@@ -443,19 +443,10 @@ fn build_exact(
                 ],
             };
             if d.iter().any(|x| *x > 18) {
-                return Err(SnapshotError::BadNumber {
-                    pool: id.clone(),
-                    field: "decimals",
-                });
+                return Err(bad_num("decimals"));
             }
-            let r = [
-                reserves.first().copied().unwrap_or_default(),
-                reserves.get(1).copied().unwrap_or_default(),
-            ];
-            let bps32 = u32::try_from(bps).map_err(|_| SnapshotError::BadNumber {
-                pool: id.clone(),
-                field: "fee_bps",
-            })?;
+            let r = first_two(reserves);
+            let bps32 = u32::try_from(bps).map_err(|_| bad_num("fee_bps"))?;
             let pool =
                 Pool::Solidly(Solidly::new(r, d, stable, bps32, total_supply).map_err(refused)?);
             #[allow(clippy::arithmetic_side_effects)] // f64, bps < 10000
@@ -490,10 +481,7 @@ fn build_exact(
                 None => {
                     let mut v = Vec::with_capacity(n);
                     for d in decs {
-                        let e = 36u8.checked_sub(*d).ok_or(SnapshotError::BadNumber {
-                            pool: id.clone(),
-                            field: "decimals",
-                        })?;
+                        let e = 36u8.checked_sub(*d).ok_or(bad_num("decimals"))?;
                         v.push(U256::exp10(usize::from(e)));
                     }
                     v
@@ -504,10 +492,7 @@ fn build_exact(
                 || fee >= U256::exp10(10)
                 || rates.iter().any(U256::is_zero)
             {
-                return Err(SnapshotError::BadNumber {
-                    pool: id.clone(),
-                    field: "a/fee/rates",
-                });
+                return Err(bad_num("a/fee/rates"));
             }
             let admin_fee = match &p.admin_fee {
                 Some(s) => Some(num(id, "admin_fee", Some(s))?),

@@ -12,7 +12,7 @@
 //! With a hop limit the bound is over the plans within it: only the edges on some path of at
 //! most that many hops are priced.
 
-use super::edges::EdgeHot;
+use super::edges::Edge;
 use super::model::{Arb, EdgeModel};
 use super::working_set::{allowed, Ctx, Local, UNREACHED};
 use super::BOUND_MARGIN;
@@ -65,7 +65,7 @@ struct PricedEdges {
 impl Ctx<'_> {
     /// Whether graph edge `k` may carry flow in the request's plans (source filters, hop limit).
     fn priced(&self, k: usize) -> bool {
-        let Some(e) = self.graph.edge_cache().hot().get(k) else {
+        let Some(e) = self.graph.edge_cache().edges().get(k) else {
             return false;
         };
         if !allowed(self.mask.as_deref(), e.pool) {
@@ -115,7 +115,7 @@ impl Ctx<'_> {
     ) -> Option<f64> {
         let cache = self.graph.edge_cache();
         // the whole edge (five times the hot fields) is read only for a solidly edge's kink
-        let model = |k: usize| cache.edges().get(k).map(|ge| (ge.m.mid0(), ge.m.fee()));
+        let model = |k: usize| cache.model(k).map(|m| (m.mid0(), m.fee()));
         let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
         let mut slope = 0.0;
         kinks.clear();
@@ -129,7 +129,7 @@ impl Ctx<'_> {
             if lo > v {
                 return None;
             }
-            let sh = slack_shape(cache.hot().get(k)?, || model(k), vo, true);
+            let sh = slack_shape(cache.edges().get(k)?, || model(k), vo, true);
             slope += sh.slope;
             kinks.extend(sh.kink);
         }
@@ -146,7 +146,7 @@ impl Ctx<'_> {
             if hi < v {
                 return None;
             }
-            let sh = slack_shape(cache.hot().get(k)?, || model(k), vj, false);
+            let sh = slack_shape(cache.edges().get(k)?, || model(k), vj, false);
             slope += sh.slope;
             kinks.extend(sh.kink);
         }
@@ -310,7 +310,7 @@ impl Ctx<'_> {
         let mut valid = true;
         let single_in = self.in_toks.len() == 1;
         let single_out = self.out_toks.len() == 1;
-        for (k, e) in cache.hot().iter().enumerate() {
+        for (k, e) in cache.edges().iter().enumerate() {
             let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
             if !(vo > 0.0) || !self.priced(k) {
                 continue;
@@ -323,10 +323,10 @@ impl Ctx<'_> {
             if !(e.rate0 * vo > vi) {
                 continue;
             }
-            let Some(ge) = cache.edges().get(k) else {
+            let Some(m) = cache.model(k) else {
                 continue;
             };
-            let a = ge.m.arb(vi, vo);
+            let a = m.arb(vi, vo);
             let v = vo * a.o - vi * a.x;
             if !(v > 0.0) {
                 continue;
@@ -365,12 +365,12 @@ impl Ctx<'_> {
             if !self.in_ws[k] {
                 add.push(k);
             }
-            let mut t = cache.hot()[k].to.index();
+            let mut t = cache.edges()[k].to.index();
             let mut steps = 0;
             while !fixed[t] && !taken[t] && steps < EXTENSION_PASSES {
                 taken[t] = true;
                 let p = parent[t];
-                let Some(pe) = cache.hot().get(p as usize) else {
+                let Some(pe) = cache.edges().get(p as usize) else {
                     break;
                 };
                 add.push(p as usize);
@@ -388,10 +388,10 @@ impl Ctx<'_> {
         let cache = self.graph.edge_cache();
         self.ease_rounding(nu, fixed);
         let mut slack = 0.0;
-        for (k, e) in cache.hot().iter().enumerate() {
+        for (k, e) in cache.edges().iter().enumerate() {
             let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
             if vo > 0.0 && vi > 0.0 && self.priced(k) {
-                slack += rounding_slack(e, cache.edges().get(k).map(|ge| &ge.m), vi, vo);
+                slack += rounding_slack(e, cache.model(k), vi, vo);
             }
         }
         (g * (1.0 + BOUND_MARGIN) + slack) / cnu
@@ -408,7 +408,7 @@ impl Ctx<'_> {
 /// x·y = k outputs are floors: nothing. Chain 101: SPL's two fees floored (each < 1 input
 /// unit); Orca's step rounding (the fee and the price a unit either way).
 #[allow(clippy::arithmetic_side_effects)] // f64
-fn rounding_slack(e: &EdgeHot, m: Option<&EdgeModel>, vi: f64, vo: f64) -> f64 {
+fn rounding_slack(e: &Edge, m: Option<&EdgeModel>, vi: f64, vo: f64) -> f64 {
     let fee_floor = || {
         m.map_or(f64::INFINITY, |m| {
             let big_m = m.mid0() * vo;
@@ -445,7 +445,7 @@ struct SlackShape {
 /// edge's fee-free mid rate and fee, read only for a solidly edge.
 #[allow(clippy::arithmetic_side_effects)] // f64
 fn slack_shape(
-    e: &EdgeHot,
+    e: &Edge,
     model: impl FnOnce() -> Option<(f64, f64)>,
     other: f64,
     out_edge: bool,
@@ -508,16 +508,15 @@ mod tests {
     /// The slack as a function of one price, its shape, and the prices to check it at.
     type Side<'a> = (&'a dyn Fn(f64) -> f64, SlackShape, [f64; 3]);
 
-    fn hot(kind: PoolKind, stable: bool, rate0: f64) -> EdgeHot {
-        EdgeHot {
-            ti: TokenId(0),
-            to: TokenId(1),
-            pool: PoolId(0),
-            kind,
-            stable,
-            cheap_out: false,
+    fn hot(kind: PoolKind, stable: bool, rate0: f64) -> Edge {
+        Edge::new(
+            (PoolId(0), kind, stable),
+            (0, TokenId(0)),
+            (1, TokenId(1)),
+            false,
             rate0,
-        }
+        )
+        .unwrap()
     }
 
     /// The slope and kink the easing sweeps over are those of the slack the bound adds: central

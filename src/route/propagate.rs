@@ -308,7 +308,7 @@ impl Ctx<'_> {
     ) -> Result<Result<U256, crate::error::PoolError>, DropEdge> {
         let edge = &self.edges[e];
         let cur = sim.states.current(self.graph, edge.pool).ok_or(e)?;
-        let (taken, o, next) = match cur.swap_taken(edge.i, edge.j, a) {
+        let (taken, o, next) = match cur.swap_taken(edge.i(), edge.j(), a) {
             Ok(x) => x,
             Err(error) => return Ok(Err(error)),
         };

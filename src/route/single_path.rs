@@ -82,7 +82,7 @@ impl Ctx<'_> {
                 // float noise): an iterative model is not solved when even that cannot beat the
                 // best so far (for x·y = k the test costs more than the closed form)
                 if a > 0.0 && (e.cheap_out || !(a * e.rate0 * (1.0 + 1e-9) <= next[e.to])) {
-                    let o = self.edges[k].m.out(a);
+                    let o = self.models[k].out(a);
                     if o > next[e.to] && !on_path(&parents, e.ti, h, e.to) {
                         next[e.to] = o;
                         par[e.to] = k;
@@ -131,7 +131,7 @@ impl Ctx<'_> {
             let cur = states.current(self.graph, e.pool)?;
             // an SPL Token Swap hop may take less than it is offered: the rest of the token is
             // refunded ([`Ctx::finish`] lists it from the steps)
-            let (taken, o, next) = match cur.swap_taken(e.i, e.j, a) {
+            let (taken, o, next) = match cur.swap_taken(e.i(), e.j(), a) {
                 Ok(x) => x,
                 Err(error) => {
                     reverts.push(Excluded {

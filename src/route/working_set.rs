@@ -7,8 +7,9 @@
 
 use super::certify::COLGEN_ROUNDS;
 use super::dual::{DEdge, Dual};
-use super::edges::{Adj, EdgeCache, GEdge};
+use super::edges::{Adj, Edge, EdgeCache};
 use super::mid::Mids;
+use super::model::EdgeModel;
 use super::prepare::{prepare, Prepared};
 use super::{RouteRequest, DEFAULT_MAX_HOPS};
 use crate::error::{RouteError, RouteFilter};
@@ -56,7 +57,7 @@ pub(super) fn allowed(mask: Option<&[bool]>, p: PoolId) -> bool {
 pub(super) fn adj_allowed(cache: &EdgeCache, mask: Option<&[bool]>, a: &Adj) -> bool {
     mask.is_none()
         || cache
-            .hot()
+            .edges()
             .get(a.edge as usize)
             .is_some_and(|h| allowed(mask, h.pool))
 }
@@ -171,8 +172,9 @@ pub(super) fn prepare_ctx<'a>(
     let hops = req.max_hops.unwrap_or(DEFAULT_MAX_HOPS);
     let ends = (in_toks.as_slice(), out_toks.as_slice());
     let sel = working_set(cache, mask, (&d_in, &d_out), ends, hops);
-    let hot = cache.hot();
-    let edges: Vec<&GEdge> = sel.iter().filter_map(|k| cache.edges().get(*k)).collect();
+    let hot = cache.edges();
+    let edges: Vec<&Edge> = sel.iter().filter_map(|k| cache.edges().get(*k)).collect();
+    let models: Vec<&EdgeModel> = sel.iter().filter_map(|k| cache.model(*k)).collect();
     for t in in_toks.iter().chain(&out_toks) {
         let ok = sel
             .iter()
@@ -206,7 +208,7 @@ pub(super) fn prepare_ctx<'a>(
         }
     }
     let vin = in_toks.iter().map(|t| mids.of(*t)).collect();
-    let mut in_ws = vec![false; cache.hot().len()];
+    let mut in_ws = vec![false; cache.edges().len()];
     for k in &sel {
         in_ws[*k] = true;
     }
@@ -215,6 +217,7 @@ pub(super) fn prepare_ctx<'a>(
         req,
         prep,
         edges,
+        models,
         vout,
         vin,
         out_toks,
@@ -241,7 +244,7 @@ fn working_set(
     let single_out = out_toks.len() == 1;
     let single_in = in_toks.len() == 1;
     cache
-        .hot()
+        .edges()
         .iter()
         .enumerate()
         .filter(|(_, e)| {
@@ -266,7 +269,9 @@ pub(super) struct Ctx<'a> {
     pub(super) req: &'a RouteRequest,
     pub(super) prep: Prepared,
     /// the pruned edges (the graph's, in its order)
-    pub(super) edges: Vec<&'a GEdge>,
+    pub(super) edges: Vec<&'a Edge>,
+    /// `models[k]`: the float model of `edges[k]`
+    pub(super) models: Vec<&'a EdgeModel>,
     pub(super) vout: Vec<f64>,
     pub(super) vin: Vec<f64>,
     pub(super) out_toks: Vec<TokenId>,
@@ -337,7 +342,11 @@ impl Ctx<'_> {
             touch(*t, &mut loc, &mut glob);
         }
         let mut ledges = Vec::with_capacity(self.sel.len());
-        for e in self.sel.iter().map(|k| &self.graph.edge_cache().hot()[*k]) {
+        for e in self
+            .sel
+            .iter()
+            .map(|k| &self.graph.edge_cache().edges()[*k])
+        {
             touch(e.ti, &mut loc, &mut glob);
             touch(e.to, &mut loc, &mut glob);
             ledges.push(LEdge {
@@ -372,11 +381,12 @@ impl Ctx<'_> {
         let dedges: Vec<DEdge> = self
             .edges
             .iter()
+            .zip(&self.models)
             .zip(&ledges)
-            .map(|(e, l)| DEdge {
+            .map(|((e, m), l)| DEdge {
                 ti: l.ti,
                 to: l.to,
-                m: e.m,
+                m: **m,
                 rate0: e.rate0,
             })
             .collect();
@@ -458,11 +468,13 @@ impl Ctx<'_> {
                 };
             }
             for k in cert.add {
-                if let Some(e) = self.graph.edge_cache().edges().get(k) {
+                let cache = self.graph.edge_cache();
+                if let (Some(e), Some(m)) = (cache.edges().get(k), cache.model(k)) {
                     if !self.in_ws[k] {
                         self.in_ws[k] = true;
                         self.sel.push(k);
                         self.edges.push(e);
+                        self.models.push(m);
                     }
                 }
             }
