@@ -29,8 +29,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 use swapzap::graph::PoolGraph;
 use swapzap::plan::Step;
-use swapzap::service::request::QuoteRequest;
 use swapzap::route::{self, GasModel};
+use swapzap::service::request::QuoteRequest;
 use swapzap::snapshot::Snapshot;
 use swapzap::U256;
 

@@ -97,7 +97,11 @@ fn run(args: &[String]) -> Result<(), Fail> {
     Ok(())
 }
 
-fn table(g: &PoolGraph, req: &swapzap::service::request::Request, z: &swapzap::zap::ZapPlan) -> String {
+fn table(
+    g: &PoolGraph,
+    req: &swapzap::service::request::Request,
+    z: &swapzap::zap::ZapPlan,
+) -> String {
     let mut out = String::new();
     let plan = &z.plan;
     say!(

@@ -49,3 +49,20 @@ pub fn output_mid_prices(graph: &PoolGraph, req: &RouteRequest) -> Result<Vec<f6
     }
     Ok(v)
 }
+
+impl crate::plan::PlanRequest {
+    /// What a plan of the router for `req` must answer ([`crate::plan::Plan::verify_request`]):
+    /// its inputs, outputs, slippage and gas model; no zap fee, and no output prices (a swap
+    /// with several outputs is not held to its shares).
+    #[must_use]
+    pub fn swap(req: &RouteRequest) -> Self {
+        Self {
+            inputs: req.inputs.clone(),
+            outputs: req.outputs.clone(),
+            slippage: req.slippage,
+            zap_fee_bps: None,
+            gas: req.gas,
+            output_prices: None,
+        }
+    }
+}

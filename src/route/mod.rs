@@ -358,14 +358,13 @@ fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError
     // a whitelisted id no pool has: named, with the near miss (the body validation's check)
     if let Some(w) = &req.source_whitelist {
         let known = graph.sources();
-        crate::service::request::check_sources(w, &known, crate::error::Field::SourceWhitelist).map_err(
-            |e| match e {
+        crate::service::request::check_sources(w, &known, crate::error::Field::SourceWhitelist)
+            .map_err(|e| match e {
                 crate::RequestError::UnknownSource { id, suggestion, .. } => {
                     RouteError::UnknownSource { id, suggestion }
                 }
                 _ => RouteError::BadRequest("sourceWhitelist"),
-            },
-        )?;
+            })?;
     }
     Ok(Prepared { inputs, outputs })
 }

@@ -5,8 +5,8 @@ use swapzap::error::RouteError;
 use swapzap::graph::PoolGraph;
 use swapzap::plan::Step;
 use swapzap::pool::Pool;
-use swapzap::service::request::QuoteRequest;
 use swapzap::route;
+use swapzap::service::request::QuoteRequest;
 use swapzap::snapshot::Snapshot;
 use swapzap::U256;
 

@@ -1656,12 +1656,12 @@ proptest! {
 mod on_graph {
     use serde_json::json;
     use swapzap::graph::PoolGraph;
+    use swapzap::route::{quote, RouteRequest};
     use swapzap::service::pricing::{
         lp_price, price_table, routable_price, token_price, NotRoutable, DEFAULT_MAX_HOPS,
     };
     use swapzap::service::request::Address;
     use swapzap::service::response::{GasTable, LegKind, QuoteResponse};
-    use swapzap::route::{quote, RouteRequest};
     use swapzap::snapshot::Snapshot;
     use swapzap::U256;
 

@@ -9,8 +9,8 @@
 use serde_json::Value;
 use std::path::PathBuf;
 use swapzap::graph::PoolGraph;
-use swapzap::service::request::QuoteRequest;
 use swapzap::route::{self, RouteRequest};
+use swapzap::service::request::QuoteRequest;
 use swapzap::snapshot::Snapshot;
 
 pub struct Instance {
