@@ -9,6 +9,7 @@
 //! |---|---|
 //! | [`math`] | the only place with raw 256-bit arithmetic: checked ops, `mul_div` (floor/ceil), integer sqrt |
 //! | [`units`] | newtypes: [`units::TokenId`], [`units::PoolId`], [`units::Amount`] |
+//! | [`chain`] | chain facts: [`chain::CHAIN_101`], [`chain::Deployment`], the spec's slippage limit |
 //! | [`error`] | one error enum per domain and the top [`error::Error`] with stable codes |
 //! | [`pool`] | exact pool families: constant-product, solidly, Curve stable-swap; [`pool::Pool`] over them |
 //! | [`plan`] | the pathId-free [`plan::Plan`] and its exact verification |
@@ -38,7 +39,7 @@
 //! let plan = route::quote(&graph, &request)?;
 //! plan.verify(&graph)?; // re-simulates every step exactly and checks conservation
 //! let out = plan.outputs[0].amount;
-//! assert!(plan.upper_bound.is_some_and(|b| b >= swapzap::math::to_f64(out)));
+//! assert!(plan.upper_bound.is_some_and(|b| b >= swapzap::math::float::to_f64(out)));
 //! # Ok(())
 //! # }
 //! ```
@@ -53,9 +54,11 @@
 
 extern crate alloc;
 
+pub mod chain;
 pub mod error;
 pub mod graph;
 pub mod math;
+pub mod model;
 pub mod plan;
 pub mod pool;
 pub mod route;

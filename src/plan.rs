@@ -680,7 +680,7 @@ impl Plan {
             #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
             let (expect, tol) = {
                 let cost = gas.map_or(0.0, |g| self.gas_units as f64 * g.gas_price);
-                let e = crate::math::to_f64(o.amount) - cost;
+                let e = crate::math::float::to_f64(o.amount) - cost;
                 (e, 1e-9 * e.abs().max(1.0))
             };
             #[allow(clippy::arithmetic_side_effects)] // f64
@@ -725,7 +725,7 @@ impl Plan {
             .zip(prices)
             .map(|(o, p)| {
                 #[allow(clippy::arithmetic_side_effects)] // f64
-                let v = crate::math::to_f64(o.amount) * p;
+                let v = crate::math::float::to_f64(o.amount) * p;
                 v
             })
             .collect();

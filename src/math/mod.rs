@@ -13,6 +13,7 @@
 //! Both paths return the same value; the fast paths are only faster.
 #![allow(clippy::arithmetic_side_effects)] // every op below is guarded; see the comment at each.
 
+pub mod float;
 pub mod wide;
 
 use crate::error::MathError;
@@ -284,7 +285,7 @@ pub fn sqrt(x: U256) -> U256 {
     let xw = W::from_u256(x);
     let bits = x.bits();
     let pow = U256::one() << bits.div_ceil(2);
-    let guess = from_f64_floor(crate::route::fmath::sqrt(to_f64(x)) * (1.0 + 1e-12))
+    let guess = float::from_f64_floor(float::sqrt(float::to_f64(x)) * (1.0 + 1e-12))
         .saturating_add(U256::from(2u8));
     let mut r = W::from_u256(guess.min(pow));
     loop {
@@ -299,39 +300,6 @@ pub fn sqrt(x: U256) -> U256 {
             return r.to_u256();
         }
         r = next;
-    }
-}
-
-/// The nearest `f64` to `x` (for search and ranking only: never produces an amount).
-#[must_use]
-#[inline]
-pub fn to_f64(x: U256) -> f64 {
-    const TWO64: f64 = 18_446_744_073_709_551_616.0;
-    let l = x.0;
-    // Horner over the four limbs; each step is exact up to f64 rounding.
-    ((l[3] as f64 * TWO64 + l[2] as f64) * TWO64 + l[1] as f64) * TWO64 + l[0] as f64
-}
-
-/// The largest `U256` at or below a float, saturating: 0 for negative values and NaN,
-/// `U256::MAX` at or above 2^256 (for turning a float guess into a search start only).
-#[must_use]
-pub fn from_f64_floor(x: f64) -> U256 {
-    if x.is_nan() || x < 1.0 {
-        return U256::zero();
-    }
-    // 2^256 as f64 is exact.
-    if x >= 115_792_089_237_316_195_423_570_985_008_687_907_853_269_984_665_640_564_039_457_584_007_913_129_639_936.0 {
-        return U256::MAX;
-    }
-    let bits = x.to_bits();
-    // A normal positive float: value = mant * 2^(exp_field - 1075), with 1 <= value < 2^256,
-    // so -52 <= exp <= 203 and the shifts below stay in range.
-    let exp = ((bits >> 52) & 0x7ff) as i64 - 1075;
-    let mant = U256::from((bits & ((1u64 << 52) - 1)) | (1u64 << 52));
-    if exp >= 0 {
-        mant << (exp as usize)
-    } else {
-        mant >> ((-exp) as usize)
     }
 }
 

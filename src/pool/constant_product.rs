@@ -498,6 +498,6 @@ impl ConstantProduct {
             return 0.0;
         }
         let g = self.fee_den.saturating_sub(self.fee_num) as f64 / self.fee_den as f64;
-        math::to_f64(r_out) / math::to_f64(r_in) * g
+        math::float::to_f64(r_out) / math::float::to_f64(r_in) * g
     }
 }

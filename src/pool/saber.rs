@@ -626,7 +626,7 @@ impl SaberStableSwap {
         if x <= 0.0 || y <= 0.0 {
             return 0.0;
         }
-        let d = crate::math::to_f64(d.to_u256());
+        let d = crate::math::float::to_f64(d.to_u256());
         // With Ann = 2A: F = Ann(x + y) + D - Ann D - D^3 / (4xy); rate = F_x / F_y.
         let ann = 2.0 * amp as f64;
         let k = d * d * d / (4.0 * x * y);

@@ -400,9 +400,9 @@ impl Solidly {
                 break;
             };
             let gap = if dy >= o {
-                math::to_f64(dy.saturating_sub(o))
+                math::float::to_f64(dy.saturating_sub(o))
             } else {
-                -math::to_f64(o.saturating_sub(dy))
+                -math::float::to_f64(o.saturating_sub(dy))
             };
             let slope = self.slope_after(i, j, x, o);
             if !positive(slope) {
@@ -413,9 +413,9 @@ impl Solidly {
                 break;
             }
             x = if step > 0.0 {
-                x.saturating_add(math::from_f64_floor(step))
+                x.saturating_add(math::float::from_f64_floor(step))
             } else {
-                x.saturating_sub(math::from_f64_floor(-step))
+                x.saturating_sub(math::float::from_f64_floor(-step))
                     .max(U256::one())
             };
         }
@@ -425,11 +425,14 @@ impl Solidly {
     /// d(out)/d(in) in raw units (fee included) after `x` of coin `i` went in and `o` of coin `j`
     /// came out: the stable curve's slope at the post-trade point. Search only.
     fn slope_after(&self, i: usize, j: usize, x: U256, o: U256) -> f64 {
-        let (si, sj) = (math::to_f64(self.scale[i]), math::to_f64(self.scale[j]));
+        let (si, sj) = (
+            math::float::to_f64(self.scale[i]),
+            math::float::to_f64(self.scale[j]),
+        );
         let g =
             f64::from(FEE_DENOMINATOR.saturating_sub(self.fee_bps)) / f64::from(FEE_DENOMINATOR);
-        let xn = (math::to_f64(self.reserves[i]) + math::to_f64(x) * g) / si;
-        let yn = math::to_f64(self.reserves[j].saturating_sub(o)) / sj;
+        let xn = (math::float::to_f64(self.reserves[i]) + math::float::to_f64(x) * g) / si;
+        let yn = math::float::to_f64(self.reserves[j].saturating_sub(o)) / sj;
         let num = 3.0 * xn * xn * yn + yn * yn * yn;
         let den = xn * xn * xn + 3.0 * xn * yn * yn;
         if !positive(den) {
@@ -460,13 +463,13 @@ impl Solidly {
             return gross(net);
         }
         // Stable: solve x³y + xy³ = k for the new x in floats (normalised units).
-        let si = math::to_f64(self.scale[i]);
-        let sj = math::to_f64(self.scale[j]);
-        let x = math::to_f64(r_in) / si;
-        let y = math::to_f64(r_out) / sj;
+        let si = math::float::to_f64(self.scale[i]);
+        let sj = math::float::to_f64(self.scale[j]);
+        let x = math::float::to_f64(r_in) / si;
+        let y = math::float::to_f64(r_out) / sj;
         // The remaining reserve from the exact integer difference: `y − dy/sj` in floats
         // cancels to nothing (or below zero) when dy is within 1e-16 of the reserve.
-        let y_new = math::to_f64(r_out.saturating_sub(dy)) / sj;
+        let y_new = math::float::to_f64(r_out.saturating_sub(dy)) / sj;
         if !positive(y_new) || !positive(x) {
             return U256::MAX;
         }
@@ -491,7 +494,7 @@ impl Solidly {
             xn = next;
         }
         let net = (xn - x).max(0.0) * si;
-        gross(math::from_f64_floor(net))
+        gross(math::float::from_f64_floor(net))
     }
 
     /// The exact-in swap as the router runs it: `getAmountOut`, then the pool's `swap` with
@@ -660,14 +663,17 @@ impl Solidly {
         let (r_in, r_out) = (self.reserves[i], self.reserves[j]);
         let g =
             f64::from(FEE_DENOMINATOR.saturating_sub(self.fee_bps)) / f64::from(FEE_DENOMINATOR);
-        let (xi, yo) = (math::to_f64(r_in), math::to_f64(r_out));
+        let (xi, yo) = (math::float::to_f64(r_in), math::float::to_f64(r_out));
         if !positive(xi) {
             return 0.0;
         }
         if !self.stable {
             return yo / xi * g;
         }
-        let (si, sj) = (math::to_f64(self.scale[i]), math::to_f64(self.scale[j]));
+        let (si, sj) = (
+            math::float::to_f64(self.scale[i]),
+            math::float::to_f64(self.scale[j]),
+        );
         let (x, y) = (xi / si, yo / sj);
         // dy/dx along x³y + xy³ = k, in normalised units, then back to raw units.
         let num = 3.0 * x * x * y + y * y * y;

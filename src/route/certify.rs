@@ -14,7 +14,8 @@
 
 use super::edges::EdgeHot;
 use super::model::{Arb, EdgeModel};
-use super::{allowed, Ctx, Local, BOUND_MARGIN, UNREACHED};
+use super::working_set::{allowed, Ctx, Local, UNREACHED};
+use super::BOUND_MARGIN;
 use crate::snapshot::PoolKind;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -254,7 +255,7 @@ impl Ctx<'_> {
             .prep
             .inputs
             .iter()
-            .map(|(t, a)| nu[t.index()] * super::u256_to_f64(*a))
+            .map(|(t, a)| nu[t.index()] * crate::math::float::to_f64(*a))
             .sum();
         let mut cols: Vec<(f64, usize)> = Vec::new();
         let mut valid = cnu > 0.0 && cnu.is_finite();

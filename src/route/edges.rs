@@ -1,18 +1,20 @@
-//! The directed pool edges of a [`PoolGraph`](crate::graph::PoolGraph) with their float models,
-//! kept with the graph so a quote does not rebuild them.
+//! The router's index of a [`PoolGraph`]: the directed pool edges with their float models on the
+//! pools' current states, derived from the graph (which keeps it opaquely, see
+//! [`PoolGraph::derived`]) so a quote does not rebuild them.
 //!
 //! Every usable direction (pool, coin i → coin j) of every pool, in the order pool, then i, then
 //! j, with its float model on the pool's current state and its zero-size rate; the few fields
 //! the router's passes over all edges read, in a compact array beside them (a quote starts with
 //! these tables out of cache, and the whole edges are five times larger); and compressed out-
-//! and in-adjacency per token (edge indices ascending) for the router's searches. Built by
-//! [`PoolGraph::from_snapshot`](crate::graph::PoolGraph::from_snapshot) and refreshed for one
-//! pool by [`PoolGraph::set_pool_state`](crate::graph::PoolGraph::set_pool_state).
+//! and in-adjacency per token (edge indices ascending) for the router's searches. Built on the
+//! graph's first quote ([`PoolGraph::edge_cache`]) and refreshed for one pool by
+//! [`PoolGraph::set_pool_state`].
 
 use super::model::{EdgeModel, FloatPool};
-use crate::graph::PoolInfo;
+use crate::graph::{Derived, PoolGraph, PoolInfo};
 use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
+use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -53,7 +55,8 @@ pub(crate) struct Adj {
     pub rate0: f64,
 }
 
-/// The directed edges of a graph and their per-token adjacency (compressed rows).
+/// The directed edges of a graph with their float models and their per-token adjacency
+/// (compressed rows).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct EdgeCache {
     edges: Vec<GEdge>,
@@ -167,17 +170,56 @@ fn row<'a>(start: &[u32], v: &'a [Adj], t: usize) -> &'a [Adj] {
     v.get(*a as usize..*b as usize).unwrap_or(&[])
 }
 
+/// The empty index: what [`PoolGraph::edge_cache`] answers if the graph's slot held a value of
+/// another type, which never happens (only the router derives a value from the graph).
+static NO_EDGES: EdgeCache = EdgeCache {
+    edges: Vec::new(),
+    hot: Vec::new(),
+    pool_start: Vec::new(),
+    out_start: Vec::new(),
+    out_adj: Vec::new(),
+    in_start: Vec::new(),
+    in_adj: Vec::new(),
+};
+
+impl PoolGraph {
+    /// The router's index of this graph: built on first use, then kept with the graph and
+    /// patched by [`PoolGraph::set_pool_state`].
+    pub(crate) fn edge_cache(&self) -> &EdgeCache {
+        self.derived(EdgeCache::build).unwrap_or(&NO_EDGES)
+    }
+}
+
+impl Derived for EdgeCache {
+    fn pool_changed(&mut self, graph: &PoolGraph, p: PoolId) {
+        self.refresh_pool(graph, p);
+    }
+
+    fn clone_box(&self) -> Box<dyn Derived> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn core::any::Any {
+        self
+    }
+}
+
 impl EdgeCache {
-    /// The edges of `pools` on the float models `models`, over `n_tokens` tokens.
-    pub fn build(n_tokens: usize, pools: &[PoolInfo], models: &[FloatPool]) -> Self {
+    /// The edges of `graph` on its pools' float models ([`PoolGraph::float_model`]).
+    pub fn build(graph: &PoolGraph) -> Self {
+        let pools = graph.pools();
+        let n_tokens = graph.n_tokens();
         // two directions per pool, six for a 3-coin pool
         let mut edges = Vec::with_capacity(pools.len().saturating_mul(2));
         let mut hot = Vec::with_capacity(pools.len().saturating_mul(2));
         let mut pool_start = Vec::with_capacity(pools.len().saturating_add(1));
-        for (k, (p, fm)) in pools.iter().zip(models).enumerate() {
+        for (k, p) in pools.iter().enumerate() {
             pool_start.push(idx32(edges.len()));
             let first = edges.len();
-            push_pool_edges(PoolId(idx32(k)), p, fm, &mut edges);
+            let pid = PoolId(idx32(k));
+            if let Some(fm) = graph.float_model(pid) {
+                push_pool_edges(pid, p, &fm, &mut edges);
+            }
             hot.extend(
                 edges
                     .get(first..)
@@ -200,20 +242,14 @@ impl EdgeCache {
         }
     }
 
-    /// Follow a new float model of pool `p`: its edges are rebuilt in place, or the whole cache
-    /// when the set of usable directions changed.
-    pub fn refresh_pool(
-        &mut self,
-        n_tokens: usize,
-        pools: &[PoolInfo],
-        models: &[FloatPool],
-        p: PoolId,
-    ) {
-        let (Some(info), Some(fm)) = (pools.get(p.index()), models.get(p.index())) else {
+    /// Follow a new state of pool `p` in `graph`: its edges are rebuilt in place on its new
+    /// float model, or the whole index when the set of usable directions changed.
+    pub fn refresh_pool(&mut self, graph: &PoolGraph, p: PoolId) {
+        let (Some(info), Some(fm)) = (graph.pool(p), graph.float_model(p)) else {
             return;
         };
         let mut fresh = Vec::new();
-        push_pool_edges(p, info, fm, &mut fresh);
+        push_pool_edges(p, info, &fm, &mut fresh);
         let a = self.pool_start.get(p.index()).map_or(0, |x| *x as usize);
         let b = self
             .pool_start
@@ -227,7 +263,7 @@ impl EdgeCache {
                     .all(|(x, y)| (x.i, x.j) == (y.i, y.j))
         });
         if !same {
-            *self = EdgeCache::build(n_tokens, pools, models);
+            *self = EdgeCache::build(graph);
             return;
         }
         for (k, e) in (a..b).zip(fresh) {
@@ -323,7 +359,7 @@ mod tests {
     }
 
     fn fresh(g: &PoolGraph) -> EdgeCache {
-        EdgeCache::build(g.n_tokens(), g.pools(), &g.models)
+        EdgeCache::build(g)
     }
 
     fn state(r0: u64, r1: u64) -> Pool {

@@ -9,10 +9,10 @@
 //! is the plan at `hi`: its exact simulation delivers at least the wanted amount, and any input
 //! smaller by more than 1e-7 delivers less.
 
-use super::model::{f64_to_u256_floor, u256_to_f64};
 use super::{quote, RouteRequest};
 use crate::error::RouteError;
 use crate::graph::PoolGraph;
+use crate::math::float::{from_f64_floor, to_f64};
 use crate::plan::Plan;
 use primitive_types::U256;
 
@@ -66,10 +66,10 @@ pub(super) fn quote_exact_out(
             best: out(&full),
         });
     }
-    let w = u256_to_f64(wanted);
+    let w = to_f64(wanted);
     // F(a) = f(a) − wanted at the bracket's ends, Illinois-scaled at the end kept twice
     let (mut lo, mut f_lo) = (U256::zero(), -w);
-    let (mut hi, mut f_hi, mut best) = (cap, u256_to_f64(out(&full)) - w, full);
+    let (mut hi, mut f_hi, mut best) = (cap, to_f64(out(&full)) - w, full);
     let mut last_side = 0i8;
     for _ in 0..MAX_TRIALS {
         let width = hi.saturating_sub(lo);
@@ -87,7 +87,7 @@ pub(super) fn quote_exact_out(
             frac.clamp(1e-3, 1.0 - 1e-3)
         };
         #[allow(clippy::arithmetic_side_effects)] // f64
-        let step = f64_to_u256_floor(u256_to_f64(width) * t);
+        let step = from_f64_floor(to_f64(width) * t);
         let mut a = lo.saturating_add(step);
         if a <= lo || a >= hi {
             a = lo.saturating_add(width.checked_div(U256::from(2u8)).unwrap_or_default());
@@ -99,7 +99,7 @@ pub(super) fn quote_exact_out(
         let trial = at(a).ok();
         let got = trial.as_ref().map_or(U256::zero(), out);
         #[allow(clippy::arithmetic_side_effects)] // f64
-        let f = u256_to_f64(got) - w;
+        let f = to_f64(got) - w;
         match trial {
             Some(p) if got >= wanted => {
                 hi = a;

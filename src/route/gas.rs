@@ -9,9 +9,11 @@
 //! request is therefore never worse off than the same request capped at any of these hop
 //! counts. The bound stays the request's own (over gross output, so also over net).
 
-use super::{prepare_ctx, RouteRequest, DEFAULT_MAX_HOPS};
-use crate::graph::PoolGraph;
-use crate::plan::Plan;
+use super::working_set::{prepare_ctx, Ctx};
+use super::{RouteRequest, DEFAULT_MAX_HOPS};
+use crate::graph::{PoolGraph, CHAIN_101};
+use crate::plan::{Plan, Step};
+use crate::snapshot::PoolKind;
 
 /// The hop caps tried for a request with a gas model: 1 to this many hops.
 pub const GAS_HOP_CAPS: usize = DEFAULT_MAX_HOPS;
@@ -39,4 +41,78 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
         }
     }
     best
+}
+
+/// Gas pricing for EVM chains: gas units per swap step by pool family, and the price of one gas
+/// unit in base units of the (first) output token.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GasModel {
+    /// gas units of a constant-product swap step
+    pub constant_product: u64,
+    /// gas units of a solidly swap step
+    pub solidly: u64,
+    /// gas units of a Curve swap step
+    pub stableswap: u64,
+    /// gas units of a concentrated-liquidity swap step (without tick crossings)
+    pub concentrated_liquidity: u64,
+    /// output base units per gas unit (≥ 0)
+    pub gas_price: f64,
+}
+
+impl GasModel {
+    /// Typical per-step costs (Uniswap V2 60k, solidly 80k, Curve 110k, Uniswap V3 130k gas) at
+    /// `gas_price` output base units per gas unit.
+    #[must_use]
+    pub fn typical(gas_price: f64) -> Self {
+        GasModel {
+            constant_product: 60_000,
+            solidly: 80_000,
+            stableswap: 110_000,
+            concentrated_liquidity: 130_000,
+            gas_price,
+        }
+    }
+
+    /// Gas units of one step through a pool of this kind.
+    #[must_use]
+    pub fn units(&self, kind: PoolKind) -> u64 {
+        match kind {
+            PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
+            PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
+            PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
+            PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
+        }
+    }
+}
+
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
+impl Ctx<'_> {
+    /// The request's gas model where the chain prices gas (not chain 101).
+    pub(super) fn gas(&self) -> Option<GasModel> {
+        if self.graph.chain_id() == CHAIN_101 {
+            None
+        } else {
+            self.req.gas
+        }
+    }
+
+    /// Output units per unit of dual value (ν of the first output, c·ν = 1).
+    pub(super) fn cost_scale(&self, nu: &[f64], loc: &[usize]) -> f64 {
+        self.out_toks.first().map_or(1.0, |t| nu[loc[t.index()]])
+    }
+
+    pub(super) fn gas_of(&self, steps: &[Step], gas: Option<GasModel>) -> (u64, f64) {
+        let Some(gm) = gas else { return (0, 0.0) };
+        let mut units = 0u64;
+        for s in steps {
+            if let Step::Swap { pool, .. } = s {
+                let kind = self
+                    .graph
+                    .pool(*pool)
+                    .map_or(PoolKind::ConstantProduct, |p| p.kind);
+                units = units.saturating_add(gm.units(kind));
+            }
+        }
+        (units, units as f64 * gm.gas_price)
+    }
 }

@@ -2,9 +2,13 @@
 //! must value outputs exactly as [`super::quote`] does: the zap-out split and
 //! [`crate::plan::Plan::verify_request`]'s proportion check.
 
-use super::{allowed_pools, best_rates, mid_value, RouteRequest, DEFAULT_MAX_HOPS};
+use super::edges::EdgeCache;
+use super::working_set::{adj_allowed, allowed_pools};
+use super::{RouteRequest, DEFAULT_MAX_HOPS};
 use crate::error::RouteError;
 use crate::graph::PoolGraph;
+use crate::units::TokenId;
+use alloc::vec;
 use alloc::vec::Vec;
 
 /// The mid price `v_k` of each output of `req` in base units of the first output per base unit
@@ -48,6 +52,83 @@ pub fn output_mid_prices(graph: &PoolGraph, req: &RouteRequest) -> Result<Vec<f6
         v.push(p);
     }
     Ok(v)
+}
+
+/// Best product of zero-size rates from `src` to every token over at most `hops` allowed edges.
+///
+/// Bellman–Ford passes, each relaxing every edge from the values after the previous pass. An
+/// edge out of a token whose value the previous pass did not change cannot improve anything
+/// (that pass relaxed it from the same value), so each pass relaxes only the edges out of the
+/// tokens the previous pass changed: the same values as relaxing every edge.
+pub(super) fn best_rates(
+    cache: &EdgeCache,
+    n: usize,
+    mask: Option<&[bool]>,
+    src: TokenId,
+    hops: usize,
+) -> Vec<f64> {
+    let mut r = vec![0.0f64; n];
+    let Some(x) = r.get_mut(src.index()) else {
+        return r;
+    };
+    *x = 1.0;
+    // the tokens changed by the previous pass, with their values after it
+    let mut front: Vec<(usize, f64)> = vec![(src.index(), 1.0)];
+    let mut changed: Vec<usize> = Vec::new();
+    let mut is_changed = vec![false; n];
+    for _ in 0..hops {
+        for &(t, a) in &front {
+            if !(a > 0.0) {
+                continue;
+            }
+            for e in cache.out_of(t) {
+                if !adj_allowed(cache, mask, e) {
+                    continue;
+                }
+                #[allow(clippy::arithmetic_side_effects)] // f64
+                let c = a * e.rate0;
+                let to = e.tok as usize;
+                if let Some(b) = r.get_mut(to) {
+                    if c > *b {
+                        *b = c;
+                        if let Some(f) = is_changed.get_mut(to) {
+                            if !*f {
+                                *f = true;
+                                changed.push(to);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if changed.is_empty() {
+            break;
+        }
+        front.clear();
+        for t in changed.drain(..) {
+            if let Some(f) = is_changed.get_mut(t) {
+                *f = false;
+            }
+            front.push((t, r.get(t).copied().unwrap_or(0.0)));
+        }
+    }
+    r
+}
+
+/// Mid value of one base unit of `from` in base units of `to`: √(bid / ask).
+#[allow(clippy::arithmetic_side_effects)] // f64
+pub(super) fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: TokenId) -> f64 {
+    let bid = fwd_from.get(to.index()).copied().unwrap_or(0.0);
+    let ask = fwd_to.get(from.index()).copied().unwrap_or(0.0);
+    if bid > 0.0 && ask > 0.0 {
+        crate::math::float::sqrt(bid / ask)
+    } else if bid > 0.0 {
+        bid
+    } else if ask > 0.0 {
+        1.0 / ask
+    } else {
+        0.0
+    }
 }
 
 impl crate::plan::PlanRequest {

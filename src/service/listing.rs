@@ -21,8 +21,8 @@
 
 use crate::error::{RequestError, RouteError};
 use crate::graph::PoolGraph;
+use crate::math::float::to_f64;
 use crate::service::pricing::{price_table, TokenPrice, DEFAULT_MAX_HOPS};
-use crate::service::response::u256_to_f64;
 use crate::units::TokenId;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -173,7 +173,7 @@ fn tvl(graph: &PoolGraph, t: TokenId, price: Option<TokenPrice>, num_dec: u8) ->
                 .pool(pid)
                 .and_then(|info| info.pool.balances().get(i).copied())
         })
-        .map(u256_to_f64)
+        .map(to_f64)
         .sum();
     let mut scale = 1.0f64;
     for _ in 0..num_dec {

@@ -22,7 +22,7 @@
 
 use crate::error::{Error, RouteError};
 use crate::graph::PoolGraph;
-use crate::service::response::u256_to_f64;
+use crate::math::float::{pow10, to_f64};
 use crate::units::{PoolId, TokenId};
 use alloc::vec::Vec;
 use primitive_types::U256;
@@ -77,15 +77,6 @@ fn decimals_factor(graph: &PoolGraph, t: TokenId, numeraire: TokenId) -> f64 {
     pow10(e)
 }
 
-fn pow10(e: i32) -> f64 {
-    let mut r = 1.0f64;
-    let step = if e >= 0 { 10.0 } else { 0.1 };
-    for _ in 0..e.unsigned_abs().min(400) {
-        r *= step;
-    }
-    r
-}
-
 /// Price every token of `graph` in `numeraire` through the deepest routes of at most
 /// `max_hops` pool legs.
 ///
@@ -130,7 +121,7 @@ pub fn price_table(
                 if reserve.is_zero() {
                     continue;
                 }
-                let width = w_known.min(u256_to_f64(reserve) * p_known);
+                let width = w_known.min(to_f64(reserve) * p_known);
                 if width.is_nan() || width <= 0.0 {
                     continue;
                 }
@@ -220,12 +211,12 @@ pub fn lp_price(graph: &PoolGraph, pool: PoolId, table: &PriceTable) -> Result<T
     let mut hops = 0usize;
     for (k, &t) in info.tokens.iter().enumerate() {
         let p = table.get(t).ok_or(RouteError::NoRoute)?;
-        let b = u256_to_f64(info.pool.balances().get(k).copied().unwrap_or_default());
+        let b = to_f64(info.pool.balances().get(k).copied().unwrap_or_default());
         value += b * p.raw;
         depth = depth.min(p.depth);
         hops = hops.max(p.hops);
     }
-    let raw = value / u256_to_f64(supply);
+    let raw = value / to_f64(supply);
     Ok(TokenPrice {
         raw,
         per_token: raw * decimals_factor(graph, info.lp_token, table.numeraire()),

@@ -84,17 +84,13 @@ use core::fmt;
 use num_rational::Ratio;
 use primitive_types::U256;
 
-/// The chain id of the chain-101 deployment.
-pub const CHAIN_101: u64 = 101;
+pub use crate::chain::{Deployment, CHAIN_101, MAX_SLIPPAGE_PERCENT};
 
 /// Most entries in `inputTokens`.
 pub const MAX_INPUT_TOKENS: usize = 16;
 
 /// Most entries in `outputTokens`.
 pub const MAX_OUTPUT_TOKENS: usize = 16;
-
-/// Largest `slippageLimitPercent` accepted, in percent (50 means 50 %).
-pub const MAX_SLIPPAGE_PERCENT: u128 = 50;
 
 /// Most decimal places read in a proportion or a slippage percent (trailing zeros beyond it
 /// are fine). Both are held exactly in units of `10^-18`.
@@ -114,18 +110,6 @@ pub const QUOTE_TTL_SECS: u64 = 60;
 // Deployment
 // ---------------------------------------------------------------------------------------------
 
-/// Which deployment of the service a request is for. It decides the address format and which
-/// fields apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Deployment {
-    /// The general deployment: EVM-style chains, 0x hex addresses, swaps and zaps.
-    Evm,
-    /// The chain-101 deployment: base58 addresses; blacklist and `disableRFQs` accepted and not
-    /// applied.
-    Chain101,
-}
-
 impl Deployment {
     /// The deployment serving `chain_id`: [`CHAIN_101`] is [`Deployment::Chain101`], every other
     /// non-zero id is [`Deployment::Evm`].
@@ -138,21 +122,6 @@ impl Deployment {
             CHAIN_101 => Ok(Self::Chain101),
             _ => Ok(Self::Evm),
         }
-    }
-
-    /// Whether `sourceBlacklist` is applied here (not on chain 101).
-    #[must_use]
-    pub fn applies_blacklist(self) -> bool {
-        matches!(self, Self::Evm)
-    }
-}
-
-impl fmt::Display for Deployment {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Evm => "EVM-style",
-            Self::Chain101 => "chain-101",
-        })
     }
 }
 

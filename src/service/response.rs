@@ -25,6 +25,7 @@
 
 use crate::error::{Error, RouteError};
 use crate::graph::{PoolGraph, CHAIN_101};
+use crate::math::float::to_f64;
 use crate::plan::{Plan, Step, TokenAmount};
 use crate::service::request::Address;
 use crate::snapshot::PoolKind;
@@ -49,17 +50,6 @@ pub fn zap_fee_amount(amount: U256) -> U256 {
     #[allow(clippy::arithmetic_side_effects)]
     let fee = amount / U256::from(ZAP_FEE_DENOMINATOR);
     fee
-}
-
-/// Approximate `U256` as `f64` (display and shares only): the sum of its 64-bit limbs scaled
-/// by powers of 2^64, within a few ulps.
-#[must_use]
-#[allow(clippy::cast_precision_loss)] // approximation is the point
-pub fn u256_to_f64(x: U256) -> f64 {
-    const TWO_64: f64 = 18_446_744_073_709_551_616.0;
-    x.0.iter()
-        .rev()
-        .fold(0.0, |acc, &limb| acc * TWO_64 + limb as f64)
 }
 
 /// A token and an amount, as in the body.
@@ -294,13 +284,13 @@ impl RouteGraph {
                 continue;
             }
             if let Some(t) = totals.get_mut(l.source) {
-                *t += u256_to_f64(l.amount_in);
+                *t += to_f64(l.amount_in);
             }
         }
         for l in &mut links {
             let total = totals.get(l.source).copied().unwrap_or(0.0);
             l.share = if total > 0.0 {
-                (u256_to_f64(l.amount_in) / total).clamp(0.0, 1.0)
+                (to_f64(l.amount_in) / total).clamp(0.0, 1.0)
             } else {
                 0.0
             };

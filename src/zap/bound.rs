@@ -55,7 +55,7 @@
 //! matters only in pools with a few tokens' worth of one coin. The bound is a float
 //! for information, like the router's; it never produces an amount.
 
-use super::{fsqrt, to_f64};
+use crate::math::float::{pow10, sqrt_or_zero, to_f64};
 use crate::pool::Pool;
 use primitive_types::U256;
 
@@ -106,7 +106,7 @@ fn rel_amounts(x: U256, y: U256, amounts: &[U256]) -> Option<(f64, f64)> {
     if !(xf > 0.0 && yf > 0.0) {
         return None;
     }
-    // to_f64 truncates: round the amounts up, the reserves down, by one ulp-scale step
+    // to_f64 rounds to nearest: round the amounts up, the reserves down, by an ulp-scale step
     let up = 1.0 + 4.0 * f64::EPSILON;
     Some((to_f64(a0) * up / xf, to_f64(a1) * up / yf))
 }
@@ -116,7 +116,7 @@ fn rel_amounts(x: U256, y: U256, amounts: &[U256]) -> Option<(f64, f64)> {
 fn sqrt_growth(x: U256, y: U256, amounts: &[U256]) -> Option<f64> {
     let (u, v) = rel_amounts(x, y, amounts)?;
     let r1 = u + v + u * v;
-    Some(r1 / (fsqrt(1.0 + r1) + 1.0))
+    Some(r1 / (sqrt_or_zero(1.0 + r1) + 1.0))
 }
 
 /// `(k(x+a)/k(x))^(1/4) − 1` for `k = x³y + xy³` on normalised reserves, without
@@ -125,8 +125,8 @@ fn sqrt_growth(x: U256, y: U256, amounts: &[U256]) -> Option<f64> {
 #[allow(clippy::arithmetic_side_effects)] // f64
 fn stable_growth(x: U256, y: U256, d0: u8, d1: u8, amounts: &[U256]) -> Option<f64> {
     let (u, v) = rel_amounts(x, y, amounts)?;
-    let xn = to_f64(x) * super::pow10(18i32.saturating_sub(i32::from(d0)));
-    let yn = to_f64(y) * super::pow10(18i32.saturating_sub(i32::from(d1)));
+    let xn = to_f64(x) * pow10(18i32.saturating_sub(i32::from(d0)));
+    let yn = to_f64(y) * pow10(18i32.saturating_sub(i32::from(d1)));
     // the ratio of squares, scale-free
     let t = yn / xn;
     let alpha = 1.0 / (1.0 + t * t);
@@ -137,8 +137,8 @@ fn stable_growth(x: U256, y: U256, d0: u8, d1: u8, amounts: &[U256]) -> Option<f
     let p = u * (3.0 + u * (3.0 + u));
     let q = v * (3.0 + v * (3.0 + v));
     let r1 = alpha * (p + v + v * p) + beta * (q + u + u * q);
-    let s2 = fsqrt(1.0 + r1);
-    let s4 = fsqrt(s2);
+    let s2 = sqrt_or_zero(1.0 + r1);
+    let s4 = sqrt_or_zero(s2);
     // The swap's K check compares the contract's floored `_k` (1e18-scaled:
     // `xy(x²+y²)/1e54`, a few units of error) and the normalisation floors each reserve: in
     // very small or lopsided pools a swap may leave the true `k` that many units lower.

@@ -12,8 +12,9 @@
 //! missed the brute-force best by up to 29 bps). Every value is an exact simulation through
 //! [`Pool::swap`] and [`Pool::mint`].
 
-use super::curve_f64::{self, Model};
-use super::{to_f64, Rebalance, ZapConfig, ZapIn, ZapSwap};
+use super::{Rebalance, ZapConfig, ZapIn, ZapSwap};
+use crate::math::float::{from_f64_clamped, to_f64};
+use crate::model::curve::{self as curve_f64, Model};
 
 /// In the noisy regime, pairs whose input is at most this many raw units are searched
 /// exhaustively (every integer swap amount).
@@ -296,7 +297,7 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
                 continue;
             }
             let (s, _) = curve_f64::refine(md, &af, i, j, lo, hi);
-            let s = super::from_f64_clamped(s, *amounts.get(i).unwrap_or(&U256::zero()));
+            let s = from_f64_clamped(s, *amounts.get(i).unwrap_or(&U256::zero()));
             if let Some(e) = eval(pool, amounts, i, j, s) {
                 if best.as_ref().map_or(true, |(_, b)| e.minted > b.minted) {
                     best = Some((Some((i, j)), e));

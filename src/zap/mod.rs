@@ -73,7 +73,6 @@
 
 pub mod bound;
 mod curve;
-mod curve_f64;
 mod multi;
 mod spec;
 mod two;
@@ -450,106 +449,4 @@ fn ppm(part: f64, whole: f64) -> u32 {
         let r = v as u32;
         r
     }
-}
-
-/// `U256` to f64, rounded toward zero at 64 significant bits: for search and ranking only.
-#[must_use]
-pub(crate) fn to_f64(x: U256) -> f64 {
-    let bits = x.bits();
-    if bits <= 64 {
-        #[allow(clippy::cast_precision_loss)] // a float guide, not an amount
-        return x.low_u64() as f64;
-    }
-    #[allow(clippy::arithmetic_side_effects)] // bits > 64, so the shift is below 256
-    let shift = bits - 64;
-    #[allow(
-        clippy::cast_precision_loss,
-        clippy::cast_possible_wrap,
-        clippy::cast_possible_truncation,
-        clippy::arithmetic_side_effects
-    )]
-    // shift < 256: the right shift and the f64 product cannot trap
-    let v = ((x >> shift).low_u64() as f64) * pow2(shift as i32);
-    v
-}
-
-/// f64 to `U256`, rounded toward zero, clamped to `[0, max]`: turns a float guess into a
-/// search start (never an amount by itself).
-#[must_use]
-pub(crate) fn from_f64_clamped(v: f64, max: U256) -> U256 {
-    if v.is_nan() || v <= 0.0 {
-        return U256::zero();
-    }
-    if v >= to_f64(max) {
-        return max;
-    }
-    if v < 1.8e19 {
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // 0 < v < 2^64
-        let r = U256::from(v as u64);
-        return r.min(max);
-    }
-    // v = m · 2^e with a 53-bit mantissa m.
-    let bits = v.to_bits();
-    let exp = (bits >> 52) & 0x7ff;
-    let mant = (bits & ((1u64 << 52) - 1)) | (1u64 << 52);
-    #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_truncation)]
-    // v >= 2^64 so exp - 1075 is in (11, 1024)
-    let shift = (exp as i64 - 1075) as usize;
-    if shift >= 200 {
-        return max;
-    }
-    // shift < 200 and mant < 2^53: the left shift stays below 2^253
-    #[allow(clippy::arithmetic_side_effects)]
-    let v = U256::from(mant) << shift;
-    v.min(max)
-}
-
-/// `2^e` for `0 ≤ e ≤ 1023`, from the exponent bits (`powi` is not in `core`).
-#[must_use]
-fn pow2(e: i32) -> f64 {
-    let e = e.clamp(0, 1023);
-    #[allow(clippy::arithmetic_side_effects, clippy::cast_sign_loss)] // 1023 ≤ e + 1023 ≤ 2046
-    let bits = ((e + 1023) as u64) << 52;
-    f64::from_bits(bits)
-}
-
-/// `10^e` for small `e` (either sign), by repeated multiplication (`powi` is not in `core`).
-#[must_use]
-pub(crate) fn pow10(e: i32) -> f64 {
-    let mut v = 1.0f64;
-    for _ in 0..e.unsigned_abs().min(400) {
-        #[allow(clippy::arithmetic_side_effects)] // f64
-        {
-            v *= 10.0;
-        }
-    }
-    if e < 0 {
-        #[allow(clippy::arithmetic_side_effects)] // f64
-        let r = 1.0 / v;
-        r
-    } else {
-        v
-    }
-}
-
-/// Square root of a non-negative float by Newton's method (`sqrt` is not in `core`); 0 for
-/// anything not positive. A search guide only.
-#[must_use]
-pub(crate) fn fsqrt(x: f64) -> f64 {
-    if x.is_nan() || x <= 0.0 {
-        return 0.0;
-    }
-    if x.is_infinite() {
-        return x;
-    }
-    // Halve the exponent for the first guess, then Newton.
-    #[allow(clippy::arithmetic_side_effects)] // bit manipulation of a positive finite f64
-    let mut r = f64::from_bits((x.to_bits() >> 1) + (1023u64 << 51));
-    for _ in 0..8 {
-        #[allow(clippy::arithmetic_side_effects)] // f64
-        {
-            r = 0.5 * (r + x / r);
-        }
-    }
-    r
 }

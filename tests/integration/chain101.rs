@@ -96,7 +96,7 @@ fn bundled_chain101_quote_uses_the_three_families_and_verifies() {
         }
     }
     let bound = plan.upper_bound.unwrap();
-    assert!(swapzap::math::to_f64(out) <= bound);
+    assert!(swapzap::math::float::to_f64(out) <= bound);
 }
 
 fn spl_pool() -> Value {

@@ -273,11 +273,11 @@ fn routing_through_cl_pools_verifies_with_a_valid_bound() {
         let got = plan.outputs[0].amount;
         let bound = plan.upper_bound.unwrap();
         assert!(
-            swapzap::math::to_f64(got) <= bound,
+            swapzap::math::float::to_f64(got) <= bound,
             "{amount}: {got} above the bound {bound}"
         );
         assert!(
-            swapzap::math::to_f64(got) >= bound * (1.0 - tol),
+            swapzap::math::float::to_f64(got) >= bound * (1.0 - tol),
             "{amount}: {got} far below {bound}"
         );
         let cl_used = plan.steps.iter().any(|s| {

@@ -350,7 +350,7 @@ proptest! {
         let exact = w.amount_out(i, 1 - i, U256::from(x));
         if let Ok(bound) = route::dual_bound(&g, &req) {
             if let Ok(out) = exact {
-                prop_assert!(swapzap::math::to_f64(out) <= bound * (1.0 + 1e-12) + 1.0,
+                prop_assert!(swapzap::math::float::to_f64(out) <= bound * (1.0 + 1e-12) + 1.0,
                     "bound {} below the exact output {}", bound, out);
             }
         }

@@ -1419,9 +1419,10 @@ fn swapzap_sources() -> &'static [&'static str] {
 
 mod response {
     use serde_json::json;
+    use swapzap::math::float::to_f64;
     use swapzap::service::response::{
-        estimate_gas, optimality_gap, u256_to_f64, zap_fee_amount, GasTable, Leg, LegKind,
-        OutputBody, QuoteResponse, RouteGraph, TokenAmountBody, ZapFeeBody,
+        estimate_gas, optimality_gap, zap_fee_amount, GasTable, Leg, LegKind, OutputBody,
+        QuoteResponse, RouteGraph, TokenAmountBody, ZapFeeBody,
     };
     use swapzap::U256;
 
@@ -1535,10 +1536,10 @@ mod response {
     }
 
     #[test]
-    fn u256_to_f64_is_close() {
-        assert_eq!(u256_to_f64(U256::from(12345u64)), 12345.0);
-        assert_eq!(u256_to_f64(U256::one() << 200), 2f64.powi(200));
-        let m = u256_to_f64(U256::MAX);
+    fn to_f64_is_close() {
+        assert_eq!(to_f64(U256::from(12345u64)), 12345.0);
+        assert_eq!(to_f64(U256::one() << 200), 2f64.powi(200));
+        let m = to_f64(U256::MAX);
         assert!((m / 2f64.powi(256) - 1.0).abs() < 1e-15);
     }
 

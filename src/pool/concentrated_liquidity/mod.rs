@@ -768,8 +768,8 @@ impl ConcentratedLiquidity {
         if super::pair(i, j).is_err() || self.window_limit(i == 0).is_none() {
             return 0.0;
         }
-        let s =
-            math::to_f64(self.sqrt_price_x96.to_u256()) / 79_228_162_514_264_337_593_543_950_336.0;
+        let s = math::float::to_f64(self.sqrt_price_x96.to_u256())
+            / 79_228_162_514_264_337_593_543_950_336.0;
         let price = s * s;
         let g = 1.0 - f64::from(self.fee) / f64::from(FEE_DENOMINATOR);
         if i == 0 {

@@ -6,6 +6,7 @@
 //! is exact (512-bit where it must be, like `FullMath`), every revert is an error.
 
 use crate::error::PoolError;
+use crate::math::float::wide_to_f64;
 use crate::math::wide::Div64;
 use crate::math::{self, W};
 
@@ -215,7 +216,7 @@ fn clearly_short(current: W, target: W, l: u128, less_fee: W, zero_for_one: bool
     let Some(d) = b.checked_sub(a) else {
         return false;
     };
-    let (af, bf, df) = (w_to_f64(a), w_to_f64(b), w_to_f64(d));
+    let (af, bf, df) = (wide_to_f64(a), wide_to_f64(b), wide_to_f64(d));
     // l as f64 is correctly rounded.
     #[allow(clippy::cast_precision_loss)]
     let lf = l as f64;
@@ -224,37 +225,10 @@ fn clearly_short(current: W, target: W, l: u128, less_fee: W, zero_for_one: bool
     } else {
         lf * (df / Q96_F)
     };
-    let have = w_to_f64(less_fee);
+    let have = wide_to_f64(less_fee);
     #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic: no traps
     let short = have + 4.0 < need * (1.0 - 1e-9);
     need.is_finite() && short
-}
-
-/// An `f64` within a relative 2^-52 of a [`W`]: its top 64 bits converted, times a power of
-/// two (no software 128-bit conversion).
-#[inline]
-fn w_to_f64(x: W) -> f64 {
-    if x.hi == 0 && x.lo >> 64 == 0 {
-        #[allow(clippy::cast_precision_loss)]
-        return x.lo as u64 as f64;
-    }
-    let bits = if x.hi == 0 {
-        128_u32.saturating_sub(x.lo.leading_zeros())
-    } else {
-        256_u32.saturating_sub(x.hi.leading_zeros())
-    };
-    // 64 < bits <= 256, so 0 < sh <= 192.
-    let sh = bits.saturating_sub(64);
-    let top = if sh >= 128 {
-        x.hi >> (sh.saturating_sub(128))
-    } else {
-        (x.lo >> sh) | (x.hi << (128_u32.saturating_sub(sh)))
-    } as u64;
-    // 2^sh as an f64 (exponent field 1023 + sh, sh <= 192).
-    let scale = f64::from_bits(u64::from(1023_u32.saturating_add(sh)) << 52);
-    #[allow(clippy::cast_precision_loss, clippy::arithmetic_side_effects)]
-    let v = top as f64 * scale;
-    v
 }
 
 /// One step of a swap (`SwapMath.computeSwapStep`).

@@ -3,6 +3,7 @@
 use super::invariant::{self, FEE_DENOMINATOR, PRECISION};
 use super::{StableSwap, Variant};
 use crate::error::PoolError;
+use crate::math::float::to_f64;
 use crate::math::{add, div, mul, sub};
 use primitive_types::U256;
 
@@ -667,19 +668,6 @@ pub(super) fn amount_in(p: &StableSwap, i: usize, j: usize, dy: U256) -> Result<
         }
     }
     Ok(hi)
-}
-
-/// A U256 as the nearest-below f64 (exact to 53 bits; enough for a search hint).
-pub(super) fn to_f64(v: U256) -> f64 {
-    const TWO64: f64 = 18_446_744_073_709_551_616.0;
-    let mut acc = 0.0;
-    for limb in v.0.iter().rev() {
-        #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic cannot overflow to a panic
-        {
-            acc = acc * TWO64 + (*limb as f64);
-        }
-    }
-    acc
 }
 
 /// d(out)/d(in) at zero size: `(Ann + P/x_i) / (Ann + P/x_j) · (1 − fee) · rate_i / rate_j`

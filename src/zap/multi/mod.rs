@@ -3,6 +3,7 @@
 use super::{zap_in_pool, Rebalance, ZapConfig};
 use crate::error::ZapError;
 use crate::graph::PoolGraph;
+use crate::math::float::{from_f64_clamped, sqrt_or_zero, to_f64};
 use crate::plan::{Output, Plan, Step, TokenAmount, ZapFee};
 use crate::pool::Pool;
 use crate::route::{quote, GasModel, RouteRequest};
@@ -361,7 +362,7 @@ fn gas_price_of(graph: &PoolGraph, opts: &ZapOptions) -> Option<f64> {
 fn net_of_gas(graph: &PoolGraph, amount: U256, units: u64, opts: &ZapOptions) -> f64 {
     let price = gas_price_of(graph, opts).unwrap_or(0.0);
     #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
-    let v = super::to_f64(amount) - units as f64 * price;
+    let v = to_f64(amount) - units as f64 * price;
     v
 }
 
@@ -415,7 +416,7 @@ fn coin_prices(pool: &Pool) -> Vec<f64> {
             let back = pool.marginal_rate(0, k);
             #[allow(clippy::arithmetic_side_effects)] // f64
             if fwd > 0.0 && back > 0.0 {
-                super::fsqrt(fwd / back)
+                sqrt_or_zero(fwd / back)
             } else if fwd > 0.0 {
                 fwd
             } else {
@@ -532,7 +533,7 @@ fn zap_in_bound(
         return Ok(None);
     }
     let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
-    let lp = super::to_f64(ctx.held(lp_out));
+    let lp = to_f64(ctx.held(lp_out));
     if amounts.iter().all(U256::is_zero) {
         return Ok(Some(lp));
     }
@@ -623,7 +624,7 @@ fn without_swap_if_gas_exceeds_gain(
     let gain = z.minted.saturating_sub(direct.minted);
     #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
     let cost = gm.units(kind) as f64 * price;
-    if super::to_f64(gain) < cost {
+    if to_f64(gain) < cost {
         direct.rebalance = Rebalance::NotWorthGas { gain };
         direct
     } else {
@@ -645,7 +646,7 @@ fn route_into_coins(
     let prices = coin_prices(&state);
     let value_of = |k: usize, a: U256| -> f64 {
         #[allow(clippy::arithmetic_side_effects)] // f64
-        let v = super::to_f64(a) * prices.get(k).copied().unwrap_or(0.0);
+        let v = to_f64(a) * prices.get(k).copied().unwrap_or(0.0);
         v
     };
     let pool_value: Vec<f64> = state
@@ -797,7 +798,7 @@ pub fn zap_out(
         {
             upper = p
                 .upper_bound
-                .map(|u| u + held.first().map_or(0.0, |h| super::to_f64(*h)));
+                .map(|u| u + held.first().map_or(0.0, |h| to_f64(*h)));
         }
         impact = p.price_impact;
         plan = Some(p);
@@ -968,7 +969,7 @@ fn solve_split(
             .map(|(k, (t, _))| {
                 let h = held.get(k).copied().unwrap_or_default();
                 let keep = h.saturating_sub(sold.get(k).copied().unwrap_or_default());
-                (super::to_f64(keep) + super::to_f64(routed(p, *t))) * price(k)
+                (to_f64(keep) + to_f64(routed(p, *t))) * price(k)
             })
             .collect()
     };
@@ -994,10 +995,10 @@ fn solve_split(
         for (k, (t, _)) in outputs.iter().enumerate() {
             let h = held.get(k).copied().unwrap_or_default();
             #[allow(clippy::arithmetic_side_effects)] // f64
-            let (target, have) = (weight(k) * total, super::to_f64(h) * price(k));
+            let (target, have) = (weight(k) * total, to_f64(h) * price(k));
             if have > target {
                 #[allow(clippy::arithmetic_side_effects)] // f64
-                let excess = super::from_f64_clamped((have - target) / price(k), h);
+                let excess = from_f64_clamped((have - target) / price(k), h);
                 if !excess.is_zero() {
                     inputs.push((*t, excess));
                     if let Some(s) = sold.get_mut(k) {
@@ -1021,8 +1022,8 @@ fn solve_split(
         total = v.iter().sum();
         // what each routed output should have received at the new total, against what it got
         for (k, (t, _)) in outputs.iter().enumerate() {
-            let got = super::to_f64(routed(Some(&q), *t));
-            let kept = super::to_f64(
+            let got = to_f64(routed(Some(&q), *t));
+            let kept = to_f64(
                 held.get(k)
                     .copied()
                     .unwrap_or_default()

@@ -16,63 +16,14 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic only: no overflow traps
 
-pub use super::cl_model::ClEdge;
-use super::fmath::{cbrt, sqrt};
+pub mod cl;
+pub(crate) mod curve;
+
+use crate::math::float::{cbrt, pow10, sqrt, to_f64};
 use crate::pool::Pool;
+pub use cl::ClEdge;
 use primitive_types::U256;
 use smallvec::SmallVec;
-
-/// U256 to the nearest f64 (correctly rounded, ties to even, like Python's `float(int)`).
-#[must_use]
-pub fn u256_to_f64(v: U256) -> f64 {
-    let bits = v.bits();
-    if bits <= 64 {
-        return v.low_u64() as f64;
-    }
-    let shift = bits - 64;
-    let top = (v >> shift).low_u64();
-    // a sticky bit for everything shifted out keeps the single rounding of u64 → f64 correct
-    let sticky = u64::from(!(v & ((U256::one() << shift) - U256::one())).is_zero());
-    let mut f = (top | sticky) as f64;
-    // exact scaling by 2^shift (shift ≤ 192)
-    let mut s = shift;
-    while s >= 32 {
-        f *= 4_294_967_296.0;
-        s -= 32;
-    }
-    f * (1u64 << s) as f64
-}
-
-/// floor(f) as U256 for finite f ≥ 0 (0 for anything else; saturates at 2^256 − 1).
-#[must_use]
-pub fn f64_to_u256_floor(f: f64) -> U256 {
-    if !(f >= 1.0) || !f.is_finite() {
-        return U256::zero();
-    }
-    let bits = f.to_bits();
-    let exp = ((bits >> 52) & 0x7ff) as i64 - 1075;
-    let mant = (bits & ((1u64 << 52) - 1)) | (1u64 << 52);
-    if exp >= 0 {
-        if exp > 200 {
-            return U256::MAX;
-        }
-        U256::from(mant) << (exp as usize)
-    } else if exp > -64 {
-        U256::from(mant >> ((-exp) as u32))
-    } else {
-        U256::zero()
-    }
-}
-
-/// 10^d as f64.
-#[must_use]
-pub fn pow10(d: u8) -> f64 {
-    let mut v = 1.0;
-    for _ in 0..d {
-        v *= 10.0;
-    }
-    v
-}
 
 /// The fixed (state-independent) parameters of a pool's float model.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,9 +64,9 @@ impl FamilyParams {
     #[must_use]
     pub fn stable(a: U256, a_precision: U256, fee: U256, rates: &[U256]) -> Self {
         FamilyParams::Stable {
-            amp: u256_to_f64(a) / u256_to_f64(a_precision),
-            fee: u256_to_f64(fee) / 1e10,
-            conv: rates.iter().map(|r| u256_to_f64(*r) / 1e36).collect(),
+            amp: to_f64(a) / to_f64(a_precision),
+            fee: to_f64(fee) / 1e10,
+            conv: rates.iter().map(|r| to_f64(*r) / 1e36).collect(),
         }
     }
 }
@@ -185,7 +136,7 @@ impl FloatPool {
     /// The model of a pool with the given parameters and balances.
     #[must_use]
     pub fn new(params: &FamilyParams, balances: &[U256]) -> Self {
-        let b = |k: usize| balances.get(k).map_or(0.0, |v| u256_to_f64(*v));
+        let b = |k: usize| balances.get(k).map_or(0.0, |v| to_f64(*v));
         match params {
             FamilyParams::Cp { gamma } => FloatPool::Cp {
                 r: [b(0), b(1)],
@@ -198,7 +149,7 @@ impl FloatPool {
                 fee_kept: false,
             },
             FamilyParams::SolidlyStable { gamma, decimals } => {
-                let scale = [pow10(decimals[0]), pow10(decimals[1])];
+                let scale = [pow10(i32::from(decimals[0])), pow10(i32::from(decimals[1]))];
                 FloatPool::SolStable {
                     x: [b(0) / scale[0], b(1) / scale[1]],
                     scale,

@@ -17,9 +17,9 @@
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic only: no overflow traps
 #![allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail every check
 
-use super::fmath::sqrt;
-use super::model::Arb;
+use super::Arb;
 use crate::math;
+use crate::math::float::sqrt;
 use crate::pool::concentrated_liquidity::tick_math::sqrt_ratio_at_tick;
 use crate::pool::ConcentratedLiquidity;
 
@@ -75,7 +75,7 @@ impl ClEdge {
     /// the bound's 1e-7 margin).
     #[must_use]
     pub fn new(pool: &ConcentratedLiquidity, zero_for_one: bool) -> Option<Self> {
-        let s0 = math::to_f64(pool.sqrt_price_x96()) / Q96;
+        let s0 = math::float::to_f64(pool.sqrt_price_x96()) / Q96;
         let to_u = |s: f64| if zero_for_one { 1.0 / s } else { s };
         let tick = pool.tick();
         let ticks = pool.ticks();
@@ -93,7 +93,7 @@ impl ClEdge {
         // The rest: its start, net input capacity and largest liquidity.
         let (mut rest_start, mut rest_cap, mut rest_l) = (0.0, 0.0, 0.0f64);
         let mut step = |index: i32, net: i128, e: &mut ClEdge| -> Option<()> {
-            let s = math::to_f64(sqrt_ratio_at_tick(index).ok()?.to_u256()) / Q96;
+            let s = math::float::to_f64(sqrt_ratio_at_tick(index).ok()?.to_u256()) / Q96;
             let end = to_u(s);
             if end > u {
                 if e.n < SEGS {

@@ -3,7 +3,7 @@
 //! amount of a plan comes from the exact pool types.
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic throughout: no traps, a guide only
 
-use super::to_f64;
+use crate::math::float::to_f64;
 use crate::pool::stableswap::{StableSwap, Variant};
 use smallvec::SmallVec;
 
@@ -19,7 +19,7 @@ fn fabs(x: f64) -> f64 {
 
 /// The float pool: xp balances and the fee parameters.
 #[derive(Debug, Clone)]
-pub(super) struct Model {
+pub(crate) struct Model {
     n: usize,
     xp: Xs,
     /// xp of one raw unit per coin (`rate/1e18`)
@@ -35,7 +35,7 @@ pub(super) struct Model {
 }
 
 impl Model {
-    pub(super) fn new(p: &StableSwap) -> Option<Self> {
+    pub(crate) fn new(p: &StableSwap) -> Option<Self> {
         let n = p.n_coins();
         let unit: Xs = p.rates().iter().map(|r| to_f64(*r) / 1e18).collect();
         let xp: Xs = p
@@ -73,7 +73,7 @@ impl Model {
     }
 
     /// xp of one raw unit of coin `k`.
-    pub(super) fn unit(&self, k: usize) -> f64 {
+    pub(crate) fn unit(&self, k: usize) -> f64 {
         self.unit.get(k).copied().unwrap_or(1.0)
     }
 
@@ -161,7 +161,7 @@ impl Model {
 
     /// Minted LP (float) for exchanging `s` raw units of `i` into `j` first (none when `s` is
     /// 0), then adding `a` (raw units) as held.
-    pub(super) fn minted(&self, a: &[f64], i: usize, j: usize, s: f64) -> f64 {
+    pub(crate) fn minted(&self, a: &[f64], i: usize, j: usize, s: f64) -> f64 {
         let mut xp = self.xp.clone();
         let mut h: Xs = a.iter().zip(&self.unit).map(|(v, u)| v * u).collect();
         let mut d0 = self.d0;
@@ -203,7 +203,7 @@ impl Model {
 /// A coarse float scan of the ordered pair `(i, j)`: the best grid point `(s, minted)` and its
 /// bracket `(lo, hi)`. The model is not concave along a pair (low `A`, drained coins), so a
 /// grid comes before any local search.
-pub(super) fn scan_pair(md: &Model, a: &[f64], i: usize, j: usize) -> Option<(f64, f64, f64, f64)> {
+pub(crate) fn scan_pair(md: &Model, a: &[f64], i: usize, j: usize) -> Option<(f64, f64, f64, f64)> {
     let ai = *a.get(i)?;
     if ai <= 0.0 {
         return None;
@@ -243,7 +243,7 @@ pub(super) fn scan_pair(md: &Model, a: &[f64], i: usize, j: usize) -> Option<(f6
 }
 
 /// Golden-section refinement of a pair's float optimum inside `[lo, hi]`: `(s, minted)`.
-pub(super) fn refine(md: &Model, a: &[f64], i: usize, j: usize, lo: f64, hi: f64) -> (f64, f64) {
+pub(crate) fn refine(md: &Model, a: &[f64], i: usize, j: usize, lo: f64, hi: f64) -> (f64, f64) {
     let g = 0.618_033_988_749_894_9;
     let (mut lo, mut hi) = (lo, hi);
     let width = hi - lo;

@@ -5,8 +5,9 @@
 //! `L(s) = min(A(s), B(s))` with `A(s) = floor(h_i·T/r_i)` (does not increase with `s`) and
 //! `B(s) = floor(h_j·T/r_j)` (does not decrease). See the module docs of [`super`].
 
-use super::{ppm, to_f64, Rebalance, ZapConfig, ZapIn, ZapSwap};
+use super::{ppm, Rebalance, ZapConfig, ZapIn, ZapSwap};
 use crate::error::{PoolError, ZapError};
+use crate::math::float::{from_f64_clamped, pow10, sqrt_or_zero, to_f64};
 use crate::math::wide::{mul_div_128, to_u128};
 use crate::math::{add, mul, mul_div, mul_div_up, sqrt, sub};
 use crate::pool::{Amounts, Pool};
@@ -395,7 +396,7 @@ fn closed_form_guess(t: &Two<'_>, i: usize, fee_in_pool: Option<f64>, fee_out: f
             let alpha = gamma * (aj + rj) / ri;
             let beta = (1.0 + gamma) * (aj + rj);
             let c = aj * ri - ai * rj;
-            -2.0 * c / (beta + super::fsqrt(beta * beta - 4.0 * alpha * c))
+            -2.0 * c / (beta + sqrt_or_zero(beta * beta - 4.0 * alpha * c))
         }
         // Solidly volatile, in y = (1−φ)x: out = y·r_j/(r_i + y), r_i' = r_i + y, h_i = a_i − y/(1−φ).
         // (a_j+r_j)/r_i·y² + (2a_j + r_j + r_j/(1−φ))·y + (a_j·r_i − a_i·r_j) = 0.
@@ -404,7 +405,7 @@ fn closed_form_guess(t: &Two<'_>, i: usize, fee_in_pool: Option<f64>, fee_out: f
             let alpha = (aj + rj) / ri;
             let beta = 2.0 * aj + rj + k * rj;
             let c = aj * ri - ai * rj;
-            let y = -2.0 * c / (beta + super::fsqrt(beta * beta - 4.0 * alpha * c));
+            let y = -2.0 * c / (beta + sqrt_or_zero(beta * beta - 4.0 * alpha * c));
             y * k
         }
     };
@@ -418,7 +419,7 @@ fn stable_guess(t: &Two<'_>, i: usize, fee_out: f64, dec: [u32; 2]) -> Option<f6
     #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_wrap)]
     // f64 arithmetic: a search guess, no traps; decimals ≤ 77 fit i32
     let guess = {
-        let sc = |k: usize| super::pow10(18 - *dec.get(k).unwrap_or(&18) as i32);
+        let sc = |k: usize| pow10(18 - *dec.get(k).unwrap_or(&18) as i32);
         let (si, sj) = (sc(i), sc(j));
         let xi = to_f64(*t.r.get(i)?) * si;
         let yj = to_f64(*t.r.get(j)?) * sj;
@@ -478,8 +479,8 @@ fn leftover_value(kind: Kind, r: [U256; 2], left: [U256; 2]) -> f64 {
         Kind::Solidly {
             stable: true, dec, ..
         } => {
-            let s0 = super::pow10(18 - dec[0] as i32);
-            let s1 = super::pow10(18 - dec[1] as i32);
+            let s0 = pow10(18 - dec[0] as i32);
+            let s1 = pow10(18 - dec[1] as i32);
             let (x, y) = (r0 * s0, r1 * s1);
             (s1 / s0) * (x * x * x + 3.0 * x * y * y) / (3.0 * x * x * y + y * y * y)
         }
@@ -736,7 +737,7 @@ fn guess_of(two: &Two<'_>, i: usize) -> Option<U256> {
             dec,
         } => stable_guess(two, i, to_f64(fee_bps) / 10_000.0, dec),
     }
-    .map(|g| super::from_f64_clamped(g, ai))
+    .map(|g| from_f64_clamped(g, ai))
 }
 
 /// Search direction `i` (the coin in excess at `s = 0`): the maximum mint and the smallest
@@ -869,7 +870,7 @@ fn value_key(kind: Kind, p: &Pt) -> Option<(U256, f64)> {
     match kind {
         Kind::Solidly { stable: true, .. } => {
             let v = leftover_value(kind, p.r, left);
-            let fl = super::from_f64_clamped(v, U256::MAX);
+            let fl = from_f64_clamped(v, U256::MAX);
             #[allow(clippy::arithmetic_side_effects)] // f64
             let frac = v - to_f64(fl);
             Some((fl, frac))

@@ -1,18 +1,10 @@
-//! [`PoolGraph`]: a validated [`Snapshot`] with dense token and pool ids, exact pools and
-//! adjacency lists.
-//!
-//! Addresses exist only here and at the other edges (requests, serialised plans): inside the
-//! engine tokens are [`TokenId`]s and pools are [`PoolId`]s, both indices into the graph's tables
-//! in snapshot order. EVM addresses (`0x` + 40 hex digits) are stored lower-case and looked up
-//! case-insensitively; on chain 101 addresses are base58 and compared as given.
-//!
-//! Every pool has an LP token: the snapshot's `lp_token` if given, else the pool's own address
-//! taken from its id `"<source>:0x<40 hex>"` (as for V2 pairs, where the pair is the LP token).
-//! LP tokens are tokens of the graph like any other (decimals 18 unless the token table lists
-//! them), so zaps can move them through `Mint` / `Burn` steps.
+//! Building a [`PoolGraph`] from a [`Snapshot`]: addresses checked, pools validated into their
+//! exact states (one builder per family), LP tokens resolved, quarantine decided.
 
+use super::{normalise, DerivedSlot, PoolGraph, PoolInfo, Quarantined, TokenInfo};
 use crate::error::PoolError;
 use crate::error::RouteError;
+use crate::model::FamilyParams;
 use crate::pool::concentrated_liquidity::Tick;
 use crate::pool::saber::{SaberAmp, SaberFees};
 use crate::pool::spl_token_swap::SplFees;
@@ -22,114 +14,12 @@ use crate::pool::{
     ConcentratedLiquidity, ConstantProduct, Pool, SaberStableSwap, Solidly, SplTokenSwap,
     StableSwap, Whirlpool,
 };
-use crate::route::edges::EdgeCache;
-use crate::route::model::{FamilyParams, FloatPool};
 use crate::snapshot::{FeeField, PoolKind, Snapshot, SnapshotPool};
 use crate::units::{parse_u256_dec, PoolId, TokenId};
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use primitive_types::U256;
-
-/// The chain id of the non-EVM deployment (base58 addresses, no gas pricing, no blacklist).
-pub const CHAIN_101: u64 = 101;
-
-/// A token of the graph.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TokenInfo {
-    /// Address: lower-case `0x` hex on EVM chains, base58 as given on chain 101.
-    pub address: String,
-    /// Display symbol (may be empty).
-    pub symbol: String,
-    /// Decimals of the base unit.
-    pub decimals: u8,
-}
-
-/// A pool of the graph: its identity, coins, LP token and exact state.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PoolInfo {
-    /// The snapshot's id string, `"<source>:0x<40 hex>"`.
-    pub id: String,
-    /// Liquidity source id.
-    pub source: String,
-    /// Family.
-    pub kind: PoolKind,
-    /// Solidly only: stable curve.
-    pub stable: bool,
-    /// Coins in the pool's own order.
-    pub tokens: Vec<TokenId>,
-    /// The LP token.
-    pub lp_token: TokenId,
-    /// The exact state.
-    pub pool: Pool,
-    /// Whether the snapshot gives the LP `total_supply`. Without it the state carries a
-    /// stand-in (√(r0·r1), or Σ xp for Curve) so that the pool's swaps are defined, and LP
-    /// operations on it (mint, burn, zaps) are refused with a typed error.
-    pub supply_known: bool,
-    /// Whether the router may swap through it: false for a pool quarantined because its
-    /// invariant cannot be computed (it stays for LP operations and listings, and is named in
-    /// [`PoolGraph::quarantined`]).
-    pub routable: bool,
-}
-
-/// A snapshot pool left out of the graph because the exact math refuses its state; the rest
-/// of the snapshot routes without it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Quarantined {
-    /// The snapshot's id string of the pool.
-    pub id: String,
-    /// Why: a [`RouteError::PoolState`] naming the pool and the refusal.
-    pub reason: RouteError,
-}
-
-/// A validated snapshot: dense ids, exact pools, adjacency, float search models.
-///
-/// The directed pool edges of the router (with their float models and per-token adjacency)
-/// are built once here and follow [`PoolGraph::set_pool_state`], so a quote does not rebuild
-/// them; they take a few hundred bytes per pool.
-///
-/// # Invariants
-/// Every pool's coins are distinct tokens of the graph; `pool.n_coins() == tokens.len()`;
-/// token addresses and pool ids are unique.
-#[derive(Debug, Clone)]
-pub struct PoolGraph {
-    chain_id: u64,
-    tokens: Vec<TokenInfo>,
-    pools: Vec<PoolInfo>,
-    token_index: BTreeMap<String, TokenId>,
-    pool_index: BTreeMap<String, PoolId>,
-    lp_index: BTreeMap<TokenId, PoolId>,
-    adjacency: Vec<Vec<PoolId>>,
-    params: Vec<FamilyParams>,
-    pub(crate) models: Vec<FloatPool>,
-    /// the directed edges on `models`, kept in step with them (the router reads them)
-    edges: EdgeCache,
-    /// pools left out: their state is one the exact math refuses
-    quarantined: Vec<Quarantined>,
-}
-
-/// Normalise an address for lookup: EVM hex lower-cased, base58 kept.
-fn normalise(chain_id: u64, a: &str) -> Result<String, RouteError> {
-    if chain_id == CHAIN_101 {
-        // base58 of exactly 32 bytes (a public key); `onto` refuses a longer decoding
-        let mut bytes = [0u8; 32];
-        return match bs58::decode(a).onto(&mut bytes) {
-            Ok(32) => Ok(a.to_string()),
-            _ => Err(RouteError::BadAddress(a.to_string())),
-        };
-    }
-    let b = a.as_bytes();
-    let ok = b.len() == 42
-        && b.first() == Some(&b'0')
-        && matches!(b.get(1), Some(b'x' | b'X'))
-        && b.iter().skip(2).all(u8::is_ascii_hexdigit);
-    if !ok {
-        return Err(RouteError::BadAddress(a.to_string()));
-    }
-    let mut s = a.to_ascii_lowercase();
-    s.replace_range(0..2, "0x");
-    Ok(s)
-}
 
 fn num(pool: &str, field: &'static str, s: Option<&String>) -> Result<U256, RouteError> {
     s.and_then(|s| parse_u256_dec(s))
@@ -151,47 +41,7 @@ fn small(pool: &str, field: &'static str, s: Option<&String>) -> Result<u64, Rou
 }
 
 impl PoolGraph {
-    /// Validate a snapshot into a graph, quarantining pools whose state the exact math refuses.
-    ///
-    /// A pool that is well formed and consistent with the snapshot but whose state the exact
-    /// pool refuses (a constant-product reserve above uint112, a Curve invariant that
-    /// overflows or does not converge, ...) is left out of the graph and listed by
-    /// [`PoolGraph::quarantined`] with a [`RouteError::PoolState`]; its coins stay tokens of the
-    /// graph, its LP token is not added. [`PoolGraph::from_snapshot_strict`] refuses such a
-    /// snapshot instead. Malformed or contradictory snapshots are refused either way.
-    ///
-    /// # Errors
-    /// As [`PoolGraph::from_snapshot_strict`], except [`RouteError::PoolState`].
-    pub fn from_snapshot(snap: &Snapshot) -> Result<Self, RouteError> {
-        Self::build(snap, false)
-    }
-
-    /// Validate a snapshot into a graph, refusing it when any pool's state is one the exact
-    /// math refuses.
-    ///
-    /// # Errors
-    /// [`RouteError::BadAddress`] for a malformed address, [`RouteError::Duplicate`] for a
-    /// repeated token address or pool id, [`RouteError::UnknownToken`] for a pool coin
-    /// missing from the token table, [`RouteError::BadToken`] for a token-table field out of
-    /// range, [`RouteError::BadNumber`] / [`RouteError::BadPool`] for malformed or missing pool
-    /// fields, [`RouteError::Inconsistent`] for a pool that contradicts the token table or
-    /// another pool (decimals, rates, LP token), [`RouteError::PoolState`] naming the first
-    /// pool whose state the exact math refuses.
-    ///
-    /// # Complexity
-    /// O((T + P) log(T + P)) for T tokens and P pools.
-    pub fn from_snapshot_strict(snap: &Snapshot) -> Result<Self, RouteError> {
-        Self::build(snap, true)
-    }
-
-    /// The pools [`PoolGraph::from_snapshot`] left out, in snapshot order (empty for a strict
-    /// graph).
-    #[must_use]
-    pub fn quarantined(&self) -> &[Quarantined] {
-        &self.quarantined
-    }
-
-    fn build(snap: &Snapshot, strict: bool) -> Result<Self, RouteError> {
+    pub(super) fn build(snap: &Snapshot, strict: bool) -> Result<Self, RouteError> {
         let chain_id = snap.chain_id;
         let mut g = PoolGraph {
             chain_id,
@@ -202,8 +52,7 @@ impl PoolGraph {
             lp_index: BTreeMap::new(),
             adjacency: Vec::new(),
             params: Vec::with_capacity(snap.pools.len()),
-            models: Vec::with_capacity(snap.pools.len()),
-            edges: EdgeCache::default(),
+            derived: DerivedSlot::default(),
             quarantined: Vec::new(),
         };
         for t in &snap.tokens {
@@ -245,7 +94,6 @@ impl PoolGraph {
                 }
             }
         }
-        g.edges = EdgeCache::build(g.tokens.len(), &g.pools, &g.models);
         Ok(g)
     }
 
@@ -380,7 +228,6 @@ impl PoolGraph {
             ));
         }
         self.pool_index.insert(pid_str.clone(), id);
-        self.models.push(FloatPool::for_pool(&params, &pool));
         self.params.push(params);
         self.pools.push(PoolInfo {
             id: pid_str.clone(),
@@ -400,161 +247,6 @@ impl PoolGraph {
             }),
             None => Ok(()),
         }
-    }
-
-    /// Chain id of the snapshot.
-    #[must_use]
-    pub fn chain_id(&self) -> u64 {
-        self.chain_id
-    }
-
-    /// Number of tokens (LP tokens included).
-    #[must_use]
-    pub fn n_tokens(&self) -> usize {
-        self.tokens.len()
-    }
-
-    /// The pool `p` when its LP supply is known (LP operations are defined on it).
-    ///
-    /// # Errors
-    /// [`RouteError::PoolOutOfRange`] for an unknown id; [`RouteError::BadPool`] when the
-    /// snapshot gives no `total_supply` for the pool.
-    pub fn lp_pool(&self, p: PoolId) -> Result<&PoolInfo, RouteError> {
-        let info = self.pool(p).ok_or(RouteError::PoolOutOfRange(p.0))?;
-        if info.supply_known {
-            Ok(info)
-        } else {
-            Err(RouteError::NoSupply(info.id.clone()))
-        }
-    }
-
-    /// Number of pools.
-    #[must_use]
-    pub fn n_pools(&self) -> usize {
-        self.pools.len()
-    }
-
-    /// The token table.
-    #[must_use]
-    pub fn tokens(&self) -> &[TokenInfo] {
-        &self.tokens
-    }
-
-    /// The pool table.
-    #[must_use]
-    pub fn pools(&self) -> &[PoolInfo] {
-        &self.pools
-    }
-
-    /// One token.
-    #[must_use]
-    pub fn token(&self, t: TokenId) -> Option<&TokenInfo> {
-        self.tokens.get(t.index())
-    }
-
-    /// One pool.
-    #[must_use]
-    pub fn pool(&self, p: PoolId) -> Option<&PoolInfo> {
-        self.pools.get(p.index())
-    }
-
-    /// Look a token up by address (0x hex case-insensitively).
-    #[must_use]
-    pub fn token_id(&self, address: &str) -> Option<TokenId> {
-        let a = normalise(self.chain_id, address).ok()?;
-        self.token_index.get(&a).copied()
-    }
-
-    /// Look a pool up by its id string.
-    #[must_use]
-    pub fn pool_id(&self, id: &str) -> Option<PoolId> {
-        self.pool_index.get(id).copied()
-    }
-
-    /// The pools holding token `t` (empty for an unknown id).
-    #[must_use]
-    pub fn pools_of(&self, t: TokenId) -> &[PoolId] {
-        self.adjacency.get(t.index()).map_or(&[], Vec::as_slice)
-    }
-
-    /// The LP token of a pool.
-    ///
-    /// # Errors
-    /// [`RouteError::PoolOutOfRange`] for an unknown pool.
-    pub fn lp_token(&self, p: PoolId) -> Result<TokenId, RouteError> {
-        self.pools
-            .get(p.index())
-            .map(|i| i.lp_token)
-            .ok_or(RouteError::PoolOutOfRange(p.0))
-    }
-
-    /// The pool whose LP token is `t`, if any.
-    #[must_use]
-    pub fn pool_of_lp(&self, t: TokenId) -> Option<PoolId> {
-        self.lp_index.get(&t).copied()
-    }
-
-    /// The distinct liquidity source ids of the pools, sorted (the `known_sources` of
-    /// [`crate::service::request::QuoteRequest::validate`]).
-    #[must_use]
-    pub fn sources(&self) -> Vec<&str> {
-        let mut v: Vec<&str> = self.pools.iter().map(|p| p.source.as_str()).collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    }
-
-    /// The float search model of a pool on its current state (never used for amounts).
-    #[must_use]
-    pub fn float_model(&self, p: PoolId) -> Option<&FloatPool> {
-        self.models.get(p.index())
-    }
-
-    /// The directed pool edges and their adjacency, on the current float models.
-    pub(crate) fn edge_cache(&self) -> &EdgeCache {
-        &self.edges
-    }
-
-    /// Coin index of token `t` in pool `p`.
-    #[must_use]
-    pub fn coin_index(&self, p: PoolId, t: TokenId) -> Option<usize> {
-        self.pools
-            .get(p.index())?
-            .tokens
-            .iter()
-            .position(|x| *x == t)
-    }
-
-    /// Replace one pool's exact state (e.g. after a simulated swap). The search models follow.
-    ///
-    /// # Errors
-    /// [`RouteError::PoolOutOfRange`] for an unknown pool; [`RouteError::BadPool`] when the
-    /// new state is of another family or coin count.
-    pub fn set_pool_state(&mut self, p: PoolId, state: Pool) -> Result<(), RouteError> {
-        let info = self
-            .pools
-            .get_mut(p.index())
-            .ok_or(RouteError::PoolOutOfRange(p.0))?;
-        if core::mem::discriminant(&info.pool) != core::mem::discriminant(&state)
-            || info.pool.n_coins() != state.n_coins()
-        {
-            return Err(RouteError::BadPool {
-                pool: info.id.clone(),
-                why: "new state of another family",
-            });
-        }
-        let params = self
-            .params
-            .get(p.index())
-            .ok_or(RouteError::PoolOutOfRange(p.0))?;
-        let model = FloatPool::for_pool(params, &state);
-        if let Some(m) = self.models.get_mut(p.index()) {
-            *m = model;
-        }
-        info.pool = state;
-        self.edges
-            .refresh_pool(self.tokens.len(), &self.pools, &self.models, p);
-        Ok(())
     }
 }
 

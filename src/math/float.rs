@@ -1,0 +1,258 @@
+//! Every `f64` helper of the crate: integer ↔ float conversions, powers of ten and the roots
+//! `core` lacks. For searches, guides, ranking and display only: a float never produces an
+//! amount.
+//!
+//! With `std` the roots are the hardware / libm ones; without it, Newton iterations from a
+//! bit-level first guess (accurate to a few ulp, which is all a search needs).
+// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+// f64 arithmetic cannot trap; every integer shift below is range-checked at its comment.
+#![allow(clippy::arithmetic_side_effects)]
+
+use super::wide::W;
+use primitive_types::U256;
+
+/// 2^256 as an `f64` (exact).
+const TWO_256: f64 = 115_792_089_237_316_195_423_570_985_008_687_907_853_269_984_665_640_564_039_457_584_007_913_129_639_936.0;
+
+/// `2^e` for `0 <= e <= 1023`, from the exponent bits.
+#[inline]
+fn pow2(e: u32) -> f64 {
+    f64::from_bits(u64::from(1023 + e.min(1023)) << 52)
+}
+
+/// The nearest `f64` to a [`W`] (correctly rounded, ties to even, like Python's `float(int)`):
+/// its top 64 bits with a sticky bit for the rest, converted once, times a power of two.
+#[must_use]
+#[inline]
+pub fn wide_to_f64(x: W) -> f64 {
+    let W { hi, lo } = x;
+    if hi == 0 {
+        if lo >> 64 == 0 {
+            return lo as u64 as f64;
+        }
+        // lo >= 2^64: 1 <= sh <= 64, so both shifts are in range.
+        let sh = 64 - lo.leading_zeros();
+        let top = (lo >> sh) as u64;
+        let sticky = u64::from(lo << (128 - sh) != 0);
+        return (top | sticky) as f64 * pow2(sh);
+    }
+    // hi != 0: 65 <= sh <= 192, and x >> sh fits 64 bits.
+    let sh = 192 - hi.leading_zeros();
+    let (top, sticky) = if sh >= 128 {
+        // 0 <= s <= 64; for s > 0 the left shift is 64..=127.
+        let s = sh - 128;
+        let lost = if s == 0 { 0 } else { hi << (128 - s) };
+        ((hi >> s) as u64, lost != 0 || lo != 0)
+    } else {
+        // 65 <= sh <= 127: shifts of 1..=63 and 65..=127.
+        (
+            ((hi << (128 - sh)) | (lo >> sh)) as u64,
+            lo << (128 - sh) != 0,
+        )
+    };
+    (top | u64::from(sticky)) as f64 * pow2(sh)
+}
+
+/// The nearest `f64` to a `U256` (correctly rounded, ties to even): the crate's one U256 → f64
+/// conversion.
+#[must_use]
+#[inline]
+pub fn to_f64(x: U256) -> f64 {
+    wide_to_f64(W::from_u256(x))
+}
+
+/// The largest `U256` at or below a float, saturating: 0 for negative values, values below 1
+/// and NaN, `U256::MAX` at or above 2^256 (for turning a float guess into a search start only).
+#[must_use]
+pub fn from_f64_floor(x: f64) -> U256 {
+    if !(x >= 1.0) {
+        return U256::zero();
+    }
+    if x >= TWO_256 {
+        return U256::MAX;
+    }
+    let bits = x.to_bits();
+    // A normal positive float: value = mant * 2^(exp_field - 1075), with 1 <= value < 2^256,
+    // so -52 <= exp <= 203 and the shifts below stay in range.
+    let exp = ((bits >> 52) & 0x7ff) as i64 - 1075;
+    let mant = U256::from((bits & ((1u64 << 52) - 1)) | (1u64 << 52));
+    if exp >= 0 {
+        mant << (exp as usize)
+    } else {
+        mant >> ((-exp) as usize)
+    }
+}
+
+/// A float guess as a `U256` search start in `[0, max]`: [`from_f64_floor`], `max` from
+/// `to_f64(max)` up, 0 for NaN and anything not positive.
+#[must_use]
+pub fn from_f64_clamped(v: f64, max: U256) -> U256 {
+    if !(v > 0.0) {
+        return U256::zero();
+    }
+    if v >= to_f64(max) {
+        return max;
+    }
+    from_f64_floor(v).min(max)
+}
+
+/// `10^e` for small `e` of either sign, by repeated multiplication (`powi` is not in `core`);
+/// `1 / 10^|e|` for negative `e`. `|e|` is capped at 400 (the result is then 0 or infinite).
+#[must_use]
+pub fn pow10(e: i32) -> f64 {
+    let mut v = 1.0f64;
+    for _ in 0..e.unsigned_abs().min(400) {
+        v *= 10.0;
+    }
+    if e < 0 {
+        1.0 / v
+    } else {
+        v
+    }
+}
+
+/// Square root; NaN for negative input, 0 for 0.
+#[must_use]
+#[inline]
+pub fn sqrt(x: f64) -> f64 {
+    #[cfg(feature = "std")]
+    {
+        x.sqrt()
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        if !(x > 0.0) || x == f64::INFINITY {
+            return if x == 0.0 || x == f64::INFINITY {
+                x
+            } else {
+                f64::NAN
+            };
+        }
+        let mut y = f64::from_bits((x.to_bits() >> 1) + 0x1FF8_0000_0000_0000);
+        for _ in 0..6 {
+            y = 0.5 * (y + x / y);
+        }
+        y
+    }
+}
+
+/// Square root of what should be non-negative: 0 for NaN and anything not positive (a search
+/// guide that must stay finite and non-negative).
+#[must_use]
+#[inline]
+pub fn sqrt_or_zero(x: f64) -> f64 {
+    if x > 0.0 {
+        sqrt(x)
+    } else {
+        0.0
+    }
+}
+
+/// Cube root (odd: `cbrt(-x) == -cbrt(x)`).
+#[must_use]
+#[inline]
+pub fn cbrt(x: f64) -> f64 {
+    #[cfg(feature = "std")]
+    {
+        x.cbrt()
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        if x == 0.0 || !x.is_finite() {
+            return x;
+        }
+        let a = x.abs();
+        let mut y = f64::from_bits(a.to_bits() / 3 + 0x2A9F_7893_782D_A1CE);
+        for _ in 0..8 {
+            y = (2.0 * y + a / (y * y)) / 3.0;
+        }
+        if x < 0.0 {
+            -y
+        } else {
+            y
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// The nearest f64 by an independent route: the decimal string through the standard
+    /// library's correctly rounded parser.
+    fn nearest(x: U256) -> f64 {
+        x.to_string().parse::<f64>().unwrap()
+    }
+
+    #[test]
+    fn to_f64_is_correctly_rounded() {
+        let mut cases = vec![
+            U256::zero(),
+            U256::one(),
+            U256::from(u64::MAX),
+            U256::from(u64::MAX) + 1,
+            U256::MAX,
+            U256::from(u128::MAX),
+            (U256::one() << 128) + 1,
+            (U256::one() << 200) - 1,
+        ];
+        // ties and near-ties at every width: 2^k + 2^(k-53) (a tie to even, down) and
+        // 2^k + 3·2^(k-53) (a tie, up), each with and without a sticky bit far below.
+        for k in 54..256usize {
+            for m in [1u8, 3] {
+                let t = (U256::one() << k) + (U256::from(m) << (k - 53));
+                cases.push(t);
+                cases.push(t + 1);
+                cases.push(t - 1);
+            }
+        }
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            let mut l = [0u64; 4];
+            for x in &mut l {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                *x = s;
+            }
+            let v = U256(l) >> (s % 256) as usize;
+            cases.push(v);
+        }
+        for v in cases {
+            assert_eq!(to_f64(v).to_bits(), nearest(v).to_bits(), "{v}");
+        }
+    }
+
+    #[test]
+    fn floor_and_clamp() {
+        assert_eq!(from_f64_floor(f64::NAN), U256::zero());
+        assert_eq!(from_f64_floor(-3.0), U256::zero());
+        assert_eq!(from_f64_floor(0.99), U256::zero());
+        assert_eq!(from_f64_floor(7.9), U256::from(7u8));
+        assert_eq!(from_f64_floor(f64::INFINITY), U256::MAX);
+        assert_eq!(from_f64_floor(TWO_256), U256::MAX);
+        assert_eq!(from_f64_floor(2f64.powi(200)), U256::one() << 200);
+        assert_eq!(from_f64_clamped(12.5, U256::from(10u8)), U256::from(10u8));
+        assert_eq!(from_f64_clamped(9.5, U256::from(10u8)), U256::from(9u8));
+        assert_eq!(from_f64_clamped(f64::NAN, U256::from(10u8)), U256::zero());
+    }
+
+    #[test]
+    fn powers_and_roots() {
+        assert_eq!(pow10(0), 1.0);
+        assert_eq!(pow10(6), 1e6);
+        assert_eq!(pow10(-3), 1.0 / 1000.0);
+        for x in [1e-30, 0.5, 2.0, 3.0, 1e10, 7.7e200] {
+            let s = sqrt(x);
+            assert!((s * s / x - 1.0).abs() < 1e-14);
+            let c = cbrt(x);
+            assert!((c * c * c / x - 1.0).abs() < 1e-14);
+            assert!((cbrt(-x) + c).abs() <= 1e-14 * c);
+        }
+        assert_eq!(sqrt_or_zero(-1.0), 0.0);
+        assert_eq!(sqrt_or_zero(f64::NAN), 0.0);
+        assert_eq!(sqrt_or_zero(4.0), 2.0);
+    }
+}

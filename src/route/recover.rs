@@ -1,0 +1,252 @@
+//! Step 4, recover: exact plans from the dual solution. The flows of the active edges are
+//! propagated exactly ([`super::propagate`]); a flow that fails is dropped and the rest tried
+//! again. With gas the recovery runs in rounds, each dropping the leg that pays least.
+
+// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+use super::dual::Dual;
+use super::finish::Candidate;
+use super::gas::GasModel;
+use super::working_set::{Ctx, Local};
+use crate::error::RouteError;
+use crate::plan::{Excluded, Plan, Step};
+use crate::units::TokenId;
+use alloc::vec;
+use alloc::vec::Vec;
+use primitive_types::U256;
+
+/// One flow of a recovered solution.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Flow {
+    pub(super) e: usize,
+    pub(super) x: f64,
+}
+
+/// Steps and the amounts of the outputs.
+pub(super) type Settled = (Vec<Step>, Vec<U256>);
+
+/// Flow-drop attempts of one recovery (each drops at least one flow).
+pub(super) const RECOVER_ATTEMPTS: usize = 32;
+
+/// A failed propagation: the working-set edge whose flow to drop, and the revert when the
+/// edge's exact swap reverted (`None`: a cycle, a stranded amount, an overflow of the split).
+pub(super) struct DropEdge {
+    pub(super) e: usize,
+    pub(super) revert: Option<crate::error::PoolError>,
+}
+
+impl From<usize> for DropEdge {
+    fn from(e: usize) -> Self {
+        DropEdge { e, revert: None }
+    }
+}
+
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
+impl Ctx<'_> {
+    pub(super) fn run(&mut self, bound_only: bool) -> Result<(Plan, f64), RouteError> {
+        let gas = self.gas();
+        let (lc, nu, bound) = self.solve_certified();
+        if bound_only {
+            return Ok((Plan::default(), bound));
+        }
+        let Local {
+            loc,
+            glob,
+            ledges,
+            mut dedges,
+            b,
+            c,
+            is_out,
+            order,
+        } = lc;
+        let nl = glob.len();
+        // `idx[k]` is the working-set edge of `dedges[k]`; a gas round removes its dropped edge
+        // from both
+        let mut idx: Vec<usize> = (0..self.edges.len()).collect();
+        // every exact swap that reverted in a recovery, to say why when no plan survives
+        let mut reverts: Vec<Excluded> = Vec::new();
+        // the best single path, for one input and one output: it does not depend on the dual,
+        // and runs while the edges it reads are in cache from the passes above
+        let single = if !bound_only && self.in_toks.len() == 1 && self.out_toks.len() == 1 {
+            self.single_path(gas, &ledges, &loc, nl, &mut reverts)?
+        } else {
+            None
+        };
+        let mut best: Option<Candidate> = None;
+        let mut nu = nu;
+        let mut no_gain = 0;
+        for round in 0..24 {
+            let du = Dual::new(nl, &dedges, &b, &c);
+            // round 0 reuses the certified solution; a gas round re-solves without its edge
+            if round > 0 {
+                du.solve(&mut nu, &order, &is_out, 80);
+            }
+            let ev = du.eval(&nu);
+            let h = du.h(&nu, &ev);
+            // flows, keep amounts at the outputs
+            let thr = 1e-13 * h.abs();
+            let mut flows: Vec<Flow> = Vec::new();
+            for &(k, a) in &ev.act {
+                if a.x * nu[dedges[k].ti] > thr {
+                    flows.push(Flow { e: idx[k], x: a.x });
+                }
+            }
+            // an input too small for the flow threshold still has to be spent: it leaves
+            // through its best edge into an output or a token the flows leave
+            for (t, _) in &self.prep.inputs {
+                let lt = loc[t.index()];
+                if flows.iter().any(|f| self.edges[f.e].ti == *t) {
+                    continue;
+                }
+                let onward = |to: usize| {
+                    is_out[to] || flows.iter().any(|f| loc[self.edges[f.e].ti.index()] == to)
+                };
+                let best_edge = dedges
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.ti == lt && onward(e.to))
+                    .map(|(k, e)| (k, e.rate0 * nu[e.to]))
+                    .max_by(|x, y| x.1.total_cmp(&y.1));
+                if let Some((k, _)) = best_edge {
+                    flows.push(Flow { e: idx[k], x: 0.0 });
+                }
+            }
+            let keep: Vec<(TokenId, f64)> = self
+                .out_toks
+                .iter()
+                .map(|t| (*t, ev.grad[loc[t.index()]].max(0.0)))
+                .collect();
+            let cand = self.recover(&flows, &keep, gas, &mut reverts)?;
+            if let Some(cand) = cand {
+                if best.as_ref().map_or(true, |b| cand.net > b.net) {
+                    best = Some(cand);
+                    no_gain = 0;
+                }
+            }
+            // gas: drop the active edge whose arbitrage profit (its surplus at the optimal
+            // prices, what removing it costs to first order) falls shortest of its step's gas,
+            // re-solve, keep the best plan net of gas; stop when every edge pays or five
+            // drops in a row did not improve the net output
+            let Some(gm) = gas else { break };
+            let mut worst: Option<(f64, usize)> = None;
+            for &(k, a) in &ev.act {
+                let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
+                let kind = ledges[idx[k]].kind;
+                let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
+                let short = profit - cost;
+                if short < 0.0 && worst.map_or(true, |(w, _)| short < w) {
+                    worst = Some((short, k));
+                }
+            }
+            let Some((_, drop)) = worst else { break };
+            idx.remove(drop);
+            dedges.remove(drop);
+            if round > 0 {
+                no_gain += 1;
+            }
+            if no_gain > 4 {
+                break;
+            }
+        }
+        if let Some(sp) = single {
+            if best.as_ref().map_or(true, |b| sp.net > b.net) {
+                best = Some(sp);
+            }
+        }
+        let best = match best {
+            Some(b) if b.outs.iter().any(|o| !o.is_zero()) => b,
+            Some(_) => return Err(self.no_plan(&reverts, true)),
+            None => return Err(self.no_plan(&reverts, false)),
+        };
+        Ok((self.finish(best, bound)?, bound))
+    }
+
+    /// Exact forward propagation of flows; drops edges that fail to simulate or close a cycle.
+    ///
+    /// A pool whose swap reverts is quarantined for this candidate: its flow is dropped, the
+    /// rest propagated again, and the pool listed on the candidate's `excluded` (and pushed
+    /// on `reverts`). The dual bound keeps the pool (it bounds plans that could use it).
+    pub(super) fn recover(
+        &self,
+        flows: &[Flow],
+        keep: &[(TokenId, f64)],
+        gas: Option<GasModel>,
+        reverts: &mut Vec<Excluded>,
+    ) -> Result<Option<Candidate>, RouteError> {
+        let mut flows: Vec<Flow> = flows.to_vec();
+        self.prune_dead_ends(&mut flows);
+        let mut excluded: Vec<Excluded> = Vec::new();
+        // each attempt drops at least one flow; a bound on the work all the same
+        for _attempt in 0..RECOVER_ATTEMPTS {
+            if flows.is_empty() {
+                return Ok(None);
+            }
+            match self.propagate(&flows, keep) {
+                Ok(settled) => {
+                    let mut c = self.candidate(settled, gas);
+                    excluded.retain(|x| {
+                        !c.steps
+                            .iter()
+                            .any(|s| matches!(s, Step::Swap { pool, .. } if *pool == x.pool))
+                    });
+                    c.excluded = excluded;
+                    return Ok(Some(c));
+                }
+                Err(drop) => {
+                    if let Some(error) = drop.revert {
+                        if let Some(f) = flows.iter().find(|f| f.e == drop.e) {
+                            let x = Excluded {
+                                pool: self.edges[f.e].pool,
+                                error,
+                            };
+                            if !excluded.iter().any(|y| y.pool == x.pool) {
+                                excluded.push(x);
+                            }
+                            reverts.push(x);
+                        }
+                    }
+                    flows.retain(|f| f.e != drop.e);
+                    self.prune_dead_ends(&mut flows);
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Drop flows into a token (not an output) that no kept flow leaves: at a dual point a
+    /// token whose outflows fell below the flow threshold may still show inflows (its balance
+    /// is off by the float residual), and propagating them would strand the amount there.
+    /// Repeated until every kept flow ends at an output or continues.
+    pub(super) fn prune_dead_ends(&self, flows: &mut Vec<Flow>) {
+        let n = self.graph.n_tokens();
+        let mut leaving = vec![0usize; n];
+        for f in flows.iter() {
+            if let Some(c) = leaving.get_mut(self.edges[f.e].ti.index()) {
+                *c += 1;
+            }
+        }
+        let mut kept = vec![true; flows.len()];
+        loop {
+            let mut changed = false;
+            for (f, k) in flows.iter().zip(kept.iter_mut()) {
+                let e = &self.edges[f.e];
+                if *k
+                    && !self.out_toks.contains(&e.to)
+                    && leaving.get(e.to.index()).copied().unwrap_or(0) == 0
+                {
+                    *k = false;
+                    if let Some(c) = leaving.get_mut(e.ti.index()) {
+                        *c = c.saturating_sub(1);
+                    }
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut k = kept.iter();
+        flows.retain(|_| k.next().copied().unwrap_or(true));
+    }
+}

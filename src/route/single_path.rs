@@ -1,0 +1,136 @@
+//! The best single path (one input, one output): a hop-bounded dynamic programme on float
+//! amounts, simulated exactly.
+
+// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+use super::finish::Candidate;
+use super::gas::GasModel;
+use super::propagate::PoolStates;
+use super::working_set::{Ctx, LEdge};
+use crate::error::RouteError;
+use crate::math::float::to_f64;
+use crate::plan::{Excluded, Step};
+use alloc::vec;
+use alloc::vec::Vec;
+
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
+impl Ctx<'_> {
+    /// Best single path (hop-bounded DP on float amounts), simulated exactly. `ledges` are the
+    /// pruned edges in local indices (`loc`, `nl` tokens).
+    pub(super) fn single_path(
+        &self,
+        gas: Option<GasModel>,
+        ledges: &[LEdge],
+        loc: &[usize],
+        nl: usize,
+        reverts: &mut Vec<Excluded>,
+    ) -> Result<Option<Candidate>, RouteError> {
+        let (src, amt) = self.prep.inputs[0];
+        let dst = self.out_toks[0];
+        let (ls, ld) = (loc[src.index()], loc[dst.index()]);
+        let gm_price = gas.map_or(0.0, |g| g.gas_price);
+        let mut layer = vec![0.0f64; nl];
+        layer[ls] = to_f64(amt);
+        let mut next = vec![0.0f64; nl];
+        let mut parents: Vec<Vec<usize>> = Vec::with_capacity(self.hops());
+        let mut best: Option<(f64, usize)> = None;
+        let mut cost_layer = 0.0;
+        // Paths stay simple: a token already on the path to `u` (reached in `l` hops) is not
+        // entered again. The float models price every edge on the snapshot state, so a cycle
+        // through the same pools (1 → 3 → 1 on two stable pools) can look like a gain of float
+        // noise while the exact swaps, on the pools' moved states, lose.
+        let on_path = |parents: &[Vec<usize>], u: usize, l: usize, target: usize| {
+            let (mut t, mut l) = (u, l);
+            loop {
+                if t == target {
+                    return true;
+                }
+                let Some(k) = l.checked_sub(1).and_then(|p| parents[p].get(t).copied()) else {
+                    return false;
+                };
+                let Some(e) = ledges.get(k) else { return false };
+                t = e.ti;
+                l -= 1;
+            }
+        };
+        for h in 0..self.hops() {
+            next.fill(0.0);
+            let mut par = vec![usize::MAX; nl];
+            for (k, e) in ledges.iter().enumerate() {
+                let a = layer[e.ti];
+                // out is concave with slope rate0 at 0, so out(a) ≤ a·rate0 (the margin covers
+                // float noise): an iterative model is not solved when even that cannot beat the
+                // best so far (for x·y = k the test costs more than the closed form)
+                if a > 0.0 && (e.cheap_out || !(a * e.rate0 * (1.0 + 1e-9) <= next[e.to])) {
+                    let o = self.edges[k].m.out(a);
+                    if o > next[e.to] && !on_path(&parents, e.ti, h, e.to) {
+                        next[e.to] = o;
+                        par[e.to] = k;
+                    }
+                }
+            }
+            cost_layer += gas.map_or(0.0, |g| {
+                g.stableswap.min(g.solidly).min(g.constant_product) as f64
+            }) * gm_price;
+            let v = next[ld] - cost_layer;
+            parents.push(par);
+            if next[ld] > 0.0 && best.map_or(true, |(b, _)| v > b) {
+                best = Some((v, h));
+            }
+            core::mem::swap(&mut layer, &mut next);
+        }
+        let Some((_, hbest)) = best else {
+            return Ok(None);
+        };
+        let mut path = Vec::new();
+        let mut t = ld;
+        for h in (0..=hbest).rev() {
+            let k = parents[h][t];
+            if k == usize::MAX {
+                return Ok(None);
+            }
+            path.push(k);
+            t = ledges[k].ti;
+        }
+        path.reverse();
+        let mut states = PoolStates::new(self.graph.n_pools());
+        let mut a = amt;
+        let mut steps = Vec::new();
+        for k in path {
+            let e = &self.edges[k];
+            let cur = match states.get(e.pool) {
+                Some(p) => p,
+                None => match self.graph.pool(e.pool) {
+                    Some(p) => &p.pool,
+                    None => return Ok(None),
+                },
+            };
+            // an SPL Token Swap hop may take less than it is offered: the rest of the token is
+            // refunded ([`Ctx::finish`] lists it from the steps)
+            let (taken, o, next) = match cur.swap_taken(e.i, e.j, a) {
+                Ok(x) => x,
+                Err(error) => {
+                    reverts.push(Excluded {
+                        pool: e.pool,
+                        error,
+                    });
+                    return Ok(None);
+                }
+            };
+            states.set(e.pool, next);
+            steps.push(Step::Swap {
+                pool: e.pool,
+                token_in: e.ti,
+                token_out: e.to,
+                amount_in: taken,
+                amount_out: o,
+            });
+            a = o;
+            if a.is_zero() {
+                return Ok(None);
+            }
+        }
+        Ok(Some(self.candidate((steps, vec![a]), gas)))
+    }
+}

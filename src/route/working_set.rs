@@ -1,0 +1,449 @@
+//! Step 1, prune, and the column-generation driver: the source filters, the working set
+//! (the edges on short paths from the inputs to the outputs), why a request has no route, and
+//! the loop that solves the dual on the working set and certifies it on the whole graph.
+
+// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+use super::certify::COLGEN_ROUNDS;
+use super::dual::{DEdge, Dual};
+use super::edges::{Adj, EdgeCache, GEdge};
+use super::mid::{best_rates, mid_value};
+use super::prepare::{prepare, Prepared};
+use super::{RouteRequest, DEFAULT_MAX_HOPS};
+use crate::error::{RouteError, RouteFilter};
+use crate::graph::{PoolGraph, CHAIN_101};
+use crate::math::float::to_f64;
+use crate::snapshot::PoolKind;
+use crate::units::{PoolId, TokenId};
+use alloc::collections::VecDeque;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Whether a pool may be used under the request's source filters.
+pub(super) fn pool_allowed(graph: &PoolGraph, req: &RouteRequest, source: &str) -> bool {
+    if let Some(w) = &req.source_whitelist {
+        if !w.iter().any(|s| s == source) {
+            return false;
+        }
+    }
+    if graph.chain_id() != CHAIN_101 && req.source_blacklist.iter().any(|s| s == source) {
+        return false;
+    }
+    true
+}
+
+/// The pools the request's source filters allow, one flag per pool; `None` when no filter
+/// applies (every pool allowed).
+pub(super) fn allowed_pools(graph: &PoolGraph, req: &RouteRequest) -> Option<Vec<bool>> {
+    let filtered = req.source_whitelist.is_some()
+        || (graph.chain_id() != CHAIN_101 && !req.source_blacklist.is_empty());
+    filtered.then(|| {
+        graph
+            .pools()
+            .iter()
+            .map(|p| pool_allowed(graph, req, &p.source))
+            .collect()
+    })
+}
+
+/// Whether pool `p` passes the filter mask (no mask: every pool).
+pub(super) fn allowed(mask: Option<&[bool]>, p: PoolId) -> bool {
+    mask.map_or(true, |m| m.get(p.index()).copied().unwrap_or(false))
+}
+
+/// Whether the edge of an adjacency entry passes the filter mask.
+pub(super) fn adj_allowed(cache: &EdgeCache, mask: Option<&[bool]>, a: &Adj) -> bool {
+    mask.is_none()
+        || cache
+            .hot()
+            .get(a.edge as usize)
+            .is_some_and(|h| allowed(mask, h.pool))
+}
+
+pub(super) const UNREACHED: usize = usize::MAX;
+
+/// Hop distances from a set of tokens, forward (`forward`) or backward along the allowed edges.
+pub(super) fn bfs(
+    cache: &EdgeCache,
+    n: usize,
+    mask: Option<&[bool]>,
+    starts: &[TokenId],
+    forward: bool,
+) -> Vec<usize> {
+    let mut d = vec![UNREACHED; n];
+    let mut q = VecDeque::new();
+    for s in starts {
+        if let Some(x) = d.get_mut(s.index()) {
+            *x = 0;
+            q.push_back(s.index());
+        }
+    }
+    while let Some(u) = q.pop_front() {
+        let du = d.get(u).copied().unwrap_or(UNREACHED);
+        let adj = if forward {
+            cache.out_of(u)
+        } else {
+            cache.in_of(u)
+        };
+        for a in adj {
+            if !adj_allowed(cache, mask, a) {
+                continue;
+            }
+            if let Some(dv) = d.get_mut(a.tok as usize) {
+                if *dv == UNREACHED {
+                    *dv = du.saturating_add(1);
+                    q.push_back(a.tok as usize);
+                }
+            }
+        }
+    }
+    d
+}
+
+/// Why token `t` has no usable edge (`d_other`: the filtered distances from `t`'s side to the
+/// other side's tokens `others`, `forward` for an input): a path exists only with more hops
+/// than allowed ([`RouteError::TooManyHops`]), only through pools the source filters exclude
+/// ([`RouteError::AllRoutesFiltered`]), or not at all ([`RouteError::NoRoute`]).
+pub(super) fn why_no_route(
+    cache: &EdgeCache,
+    n: usize,
+    filters: Option<(&PoolGraph, &RouteRequest)>,
+    d_other: &[usize],
+    (t, others, forward): (TokenId, &[TokenId], bool),
+    hops: usize,
+) -> RouteError {
+    if let Some(d) = d_other.get(t.index()).filter(|d| **d != UNREACHED) {
+        return RouteError::TooManyHops {
+            max: hops,
+            needed: *d,
+        };
+    }
+    let Some((graph, req)) = filters else {
+        return RouteError::NoRoute;
+    };
+    // the same search without a filter: one BFS from `t` per filter left out
+    let reaches = |mask: Option<&[bool]>| {
+        let free = bfs(cache, n, mask, &[t], forward);
+        others
+            .iter()
+            .any(|o| free.get(o.index()).is_some_and(|d| *d != UNREACHED))
+    };
+    if !reaches(None) {
+        return RouteError::NoRoute;
+    }
+    let without = |white: bool| {
+        let mut r = req.clone();
+        if white {
+            r.source_whitelist = None;
+        } else {
+            r.source_blacklist = Vec::new();
+        }
+        allowed_pools(graph, &r)
+    };
+    let filter = if reaches(without(true).as_deref()) {
+        RouteFilter::SourceWhitelist
+    } else if reaches(without(false).as_deref()) {
+        RouteFilter::SourceBlacklist
+    } else {
+        RouteFilter::SourceWhitelistAndBlacklist
+    };
+    RouteError::AllRoutesFiltered { filter }
+}
+
+pub(super) fn prepare_ctx<'a>(
+    graph: &'a PoolGraph,
+    req: &'a RouteRequest,
+) -> Result<Ctx<'a>, RouteError> {
+    let prep = prepare(graph, req)?;
+    let n = graph.n_tokens();
+    let cache = graph.edge_cache();
+    let mask_owned = allowed_pools(graph, req);
+    let mask = mask_owned.as_deref();
+    let in_toks: Vec<TokenId> = prep.inputs.iter().map(|x| x.0).collect();
+    let out_toks: Vec<TokenId> = prep.outputs.iter().map(|x| x.0).collect();
+    let single_out = out_toks.len() == 1;
+    let single_in = in_toks.len() == 1;
+    let is_in = |t: TokenId| in_toks.contains(&t);
+    let is_out = |t: TokenId| out_toks.contains(&t);
+    // 1. prune
+    let d_in = bfs(cache, n, mask, &in_toks, true);
+    let d_out = bfs(cache, n, mask, &out_toks, false);
+    let hops = req.max_hops.unwrap_or(DEFAULT_MAX_HOPS);
+    let sel: Vec<usize> = cache
+        .hot()
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            if !allowed(mask, e.pool) {
+                return false;
+            }
+            let a = d_in.get(e.ti.index()).copied().unwrap_or(UNREACHED);
+            let b = d_out.get(e.to.index()).copied().unwrap_or(UNREACHED);
+            a != UNREACHED
+                && b != UNREACHED
+                && a.saturating_add(b).saturating_add(1) <= hops
+                && !(single_out && is_out(e.ti))
+                && !(single_in && is_in(e.to))
+        })
+        .map(|(k, _)| k)
+        .collect();
+    let hot = cache.hot();
+    let edges: Vec<&GEdge> = sel.iter().filter_map(|k| cache.edges().get(*k)).collect();
+    for t in in_toks.iter().chain(&out_toks) {
+        let ok = sel
+            .iter()
+            .filter_map(|k| hot.get(*k))
+            .any(|e| e.ti == *t || e.to == *t);
+        if !ok {
+            let side = if is_in(*t) {
+                (&d_out, (*t, out_toks.as_slice(), true))
+            } else {
+                (&d_in, (*t, in_toks.as_slice(), false))
+            };
+            let filters = mask.is_some().then_some((graph, req));
+            return Err(why_no_route(cache, n, filters, side.0, side.1, hops));
+        }
+    }
+    // 2. valuation (mid prices in units of the first output)
+    let out0 = *out_toks
+        .first()
+        .ok_or(RouteError::BadRequest("no outputs"))?;
+    let fwd0 = best_rates(cache, n, mask, out0, hops);
+    let mut vout = Vec::with_capacity(out_toks.len());
+    for (k, t) in out_toks.iter().enumerate() {
+        if k == 0 {
+            vout.push(1.0);
+        } else {
+            let f = best_rates(cache, n, mask, *t, hops);
+            let v = mid_value(&f, &fwd0, *t, out0);
+            if !(v > 0.0) {
+                return Err(RouteError::NoRoute);
+            }
+            vout.push(v);
+        }
+    }
+    let mut vin = Vec::with_capacity(in_toks.len());
+    for t in &in_toks {
+        let f = best_rates(cache, n, mask, *t, hops);
+        vin.push(mid_value(&f, &fwd0, *t, out0));
+    }
+    Ok(Ctx {
+        graph,
+        req,
+        prep,
+        edges,
+        vout,
+        vin,
+        out_toks,
+        in_toks,
+        d_in,
+        d_out,
+        in_ws: {
+            let mut w = vec![false; cache.hot().len()];
+            for k in &sel {
+                w[*k] = true;
+            }
+            w
+        },
+        sel,
+        mask: mask_owned,
+    })
+}
+
+/// Everything one quote needs after pruning.
+pub(super) struct Ctx<'a> {
+    pub(super) graph: &'a PoolGraph,
+    pub(super) req: &'a RouteRequest,
+    pub(super) prep: Prepared,
+    /// the pruned edges (the graph's, in its order)
+    pub(super) edges: Vec<&'a GEdge>,
+    pub(super) vout: Vec<f64>,
+    pub(super) vin: Vec<f64>,
+    pub(super) out_toks: Vec<TokenId>,
+    pub(super) in_toks: Vec<TokenId>,
+    pub(super) d_in: Vec<usize>,
+    pub(super) d_out: Vec<usize>,
+    /// the graph's edge ids of `edges`: the working set
+    pub(super) sel: Vec<usize>,
+    /// per graph edge, whether it is in the working set
+    pub(super) in_ws: Vec<bool>,
+    /// the source filters' pool mask (`None`: every pool allowed)
+    pub(super) mask: Option<Vec<bool>>,
+}
+
+/// The working set in local token indices ([`Ctx::localize`]).
+pub(super) struct Local {
+    /// local index of each graph token (`usize::MAX`: outside)
+    pub(super) loc: Vec<usize>,
+    /// graph token of each local index
+    pub(super) glob: Vec<TokenId>,
+    pub(super) ledges: Vec<LEdge>,
+    pub(super) dedges: Vec<DEdge>,
+    /// inputs per local token
+    pub(super) b: Vec<f64>,
+    /// objective weights per local token (outputs)
+    pub(super) c: Vec<f64>,
+    pub(super) is_out: Vec<bool>,
+    /// the Gauss–Seidel order (by hop distance from the inputs)
+    pub(super) order: Vec<usize>,
+}
+
+/// A pruned edge in local token indices with the fields the passes over all edges read, a
+/// quarter of the whole edge.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LEdge {
+    pub(super) ti: usize,
+    pub(super) to: usize,
+    pub(super) rate0: f64,
+    pub(super) kind: PoolKind,
+    pub(super) cheap_out: bool,
+}
+
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
+impl Ctx<'_> {
+    /// The working set in local token indices: inputs and outputs first, then every token an
+    /// edge of the working set touches.
+    pub(super) fn localize(&self) -> Local {
+        let n = self.graph.n_tokens();
+        let mut loc = vec![usize::MAX; n];
+        let mut glob: Vec<TokenId> = Vec::new();
+        let touch = |t: TokenId, loc: &mut Vec<usize>, glob: &mut Vec<TokenId>| {
+            if loc[t.index()] == usize::MAX {
+                loc[t.index()] = glob.len();
+                glob.push(t);
+            }
+        };
+        for t in self.in_toks.iter().chain(&self.out_toks) {
+            touch(*t, &mut loc, &mut glob);
+        }
+        let mut ledges = Vec::with_capacity(self.sel.len());
+        for e in self.sel.iter().map(|k| &self.graph.edge_cache().hot()[*k]) {
+            touch(e.ti, &mut loc, &mut glob);
+            touch(e.to, &mut loc, &mut glob);
+            ledges.push(LEdge {
+                ti: loc[e.ti.index()],
+                to: loc[e.to.index()],
+                rate0: e.rate0,
+                kind: e.kind,
+                cheap_out: e.cheap_out,
+            });
+        }
+        let nl = glob.len();
+        let mut b = vec![0.0; nl];
+        for (t, a) in &self.prep.inputs {
+            b[loc[t.index()]] += to_f64(*a);
+        }
+        let mut c = vec![0.0; nl];
+        let mut is_out = vec![false; nl];
+        for ((t, w), v) in self.prep.outputs.iter().zip(&self.vout) {
+            c[loc[t.index()]] = w / v;
+            is_out[loc[t.index()]] = true;
+        }
+        let mut order: Vec<usize> = (0..nl).collect();
+        order.sort_by_key(|k| {
+            (
+                self.d_in
+                    .get(glob[*k].index())
+                    .copied()
+                    .unwrap_or(UNREACHED),
+                *k,
+            )
+        });
+        let dedges: Vec<DEdge> = self
+            .edges
+            .iter()
+            .zip(&ledges)
+            .map(|(e, l)| DEdge {
+                ti: l.ti,
+                to: l.to,
+                m: e.m,
+                rate0: e.rate0,
+            })
+            .collect();
+        Local {
+            loc,
+            glob,
+            ledges,
+            dedges,
+            b,
+            c,
+            is_out,
+            order,
+        }
+    }
+
+    /// Starting prices: the outputs at their values, every other token at its best bid chain
+    /// into them (tokens with none at a millionth of the least price).
+    pub(super) fn bid_prices(&self, lc: &Local) -> Vec<f64> {
+        let nl = lc.glob.len();
+        let mut nu0 = vec![0.0f64; nl];
+        for ((t, _), v) in self.prep.outputs.iter().zip(&self.vout) {
+            nu0[lc.loc[t.index()]] = *v;
+        }
+        // (a pass that changes nothing leaves the same input to the next: stop there)
+        for _ in 0..=self.hops().saturating_mul(2) {
+            let mut changed = false;
+            for e in &lc.ledges {
+                let (i, o) = (e.ti, e.to);
+                let cand = nu0[o] * e.rate0;
+                if cand > nu0[i] && !lc.is_out[i] {
+                    nu0[i] = cand;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        nu0
+    }
+
+    /// The hop radius of the first working set (the request's limit, or [`DEFAULT_MAX_HOPS`]).
+    pub(super) fn hops(&self) -> usize {
+        self.req.max_hops.unwrap_or(DEFAULT_MAX_HOPS)
+    }
+
+    /// Solve the dual on the working set and certify it on the whole graph; while edges
+    /// outside the working set are profitable at the optimal prices, add them (with the bid
+    /// chains that price their output token) and solve again. Returns the final working set
+    /// in local indices, its prices and the bound.
+    pub(super) fn solve_certified(&mut self) -> (Local, Vec<f64>, f64) {
+        let mut prev: Option<Vec<f64>> = None;
+        let mut round = 0;
+        loop {
+            let lc = self.localize();
+            let mut nu = match &prev {
+                None => self.bid_prices(&lc),
+                Some(g) => lc.glob.iter().map(|t| g[t.index()]).collect(),
+            };
+            let tiny = nu
+                .iter()
+                .copied()
+                .filter(|v| *v > 0.0)
+                .fold(f64::INFINITY, f64::min);
+            for v in &mut nu {
+                if !(*v > 0.0) {
+                    *v = if tiny.is_finite() { tiny * 1e-6 } else { 1.0 };
+                }
+            }
+            let du = Dual::new(lc.glob.len(), &lc.dedges, &lc.b, &lc.c);
+            du.solve(&mut nu, &lc.order, &lc.is_out, 80);
+            round += 1;
+            let cert = self.certify(&lc, &nu, &du.eval(&nu).act, round >= COLGEN_ROUNDS);
+            if cert.add.is_empty() || round >= COLGEN_ROUNDS {
+                return (lc, nu, cert.bound);
+            }
+            for k in cert.add {
+                if let Some(e) = self.graph.edge_cache().edges().get(k) {
+                    if !self.in_ws[k] {
+                        self.in_ws[k] = true;
+                        self.sel.push(k);
+                        self.edges.push(e);
+                    }
+                }
+            }
+            prev = Some(cert.nu);
+        }
+    }
+}
