@@ -168,3 +168,20 @@ pub(super) fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: Tok
         0.0
     }
 }
+
+impl crate::plan::PlanRequest {
+    /// What a plan of the router for `req` must answer ([`crate::plan::Plan::verify_request`]):
+    /// its inputs, outputs, slippage and gas model; no zap fee, and no output prices (a swap
+    /// with several outputs is not held to its shares).
+    #[must_use]
+    pub fn swap(req: &RouteRequest) -> Self {
+        Self {
+            inputs: req.inputs.clone(),
+            outputs: req.outputs.clone(),
+            slippage: req.slippage,
+            zap_fee_bps: None,
+            gas: req.gas,
+            output_prices: None,
+        }
+    }
+}
