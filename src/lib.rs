@@ -8,7 +8,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`math`] | the only place with raw 256-bit arithmetic: checked ops, `mul_div` (floor/ceil), integer sqrt |
-//! | [`units`] | newtypes: [`units::TokenId`], [`units::PoolId`], [`units::Amount`] |
+//! | [`units`] | newtypes: [`units::TokenId`], [`units::PoolId`] |
 //! | [`chain`] | chain facts: [`chain::CHAIN_101`], [`chain::Deployment`], the spec's slippage limit |
 //! | [`error`] | one error enum per domain and the top [`error::Error`] with stable codes |
 //! | [`pool`] | exact pool families: constant-product, solidly, Curve stable-swap; [`pool::Pool`] over them |
@@ -69,6 +69,6 @@ pub mod zap;
 
 pub use error::{
     Error, ErrorBody, ErrorClass, MathError, PlanField, PoolError, RequestError, RouteError,
-    ZapError,
+    SnapshotError, ZapError,
 };
 pub use primitive_types::{U256, U512};

@@ -6,7 +6,7 @@
 use crate::error::{PlanField, RouteError};
 use crate::graph::PoolGraph;
 use crate::pool::Pool;
-use crate::route::{GasModel, RouteRequest};
+use crate::route::GasModel;
 use crate::units::{PoolId, TokenId};
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -152,6 +152,10 @@ pub struct Plan {
 
 /// What a plan must answer, in graph terms: the request it was made for. See
 /// [`Plan::verify_request`].
+///
+/// Plain data, made by the layer that knows the request: `PlanRequest::swap` (the router,
+/// from a [`crate::route::RouteRequest`]), `PlanRequest::zap` (the zaps, from their options)
+/// and `PlanRequest::from_request` (the service layer, from a validated spec body).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanRequest {
     /// Input tokens and the exact amounts to spend (repeated tokens are summed).
@@ -164,13 +168,12 @@ pub struct PlanRequest {
     pub zap_fee_bps: Option<u32>,
     /// The gas model the plan was priced with, if any.
     pub gas: Option<GasModel>,
-    /// Hop limit of the request (`None`: the router's default), as the prices of several
-    /// outputs are computed ([`crate::route::output_mid_prices`]).
-    pub max_hops: Option<usize>,
-    /// Source whitelist of the request, for the prices of several outputs.
-    pub source_whitelist: Option<Vec<alloc::string::String>>,
-    /// Source blacklist of the request, for the prices of several outputs.
-    pub source_blacklist: Vec<alloc::string::String>,
+    /// For a zap with several outputs, the outputs' documented mid prices in units of the
+    /// first output (`crate::route::output_mid_prices` on the graph under the request's
+    /// source filters and hop limit), or the error computing them gave; `None` otherwise.
+    /// [`Plan::verify_request`] holds a zap-out's value shares to its proportions at these
+    /// prices (and reports the error, if any, when it needs them).
+    pub output_prices: Option<Result<Vec<f64>, RouteError>>,
 }
 
 /// How close a zap-out's output value shares must be to the requested proportions for
@@ -180,66 +183,13 @@ pub struct PlanRequest {
 /// check refuses plans made for other proportions without refusing the library's own.
 pub const ZAP_OUT_SHARE_TOLERANCE: f64 = 1e-3;
 
-impl PlanRequest {
-    /// A swap request of the router.
-    #[must_use]
-    pub fn swap(req: &RouteRequest) -> Self {
-        Self {
-            inputs: req.inputs.clone(),
-            outputs: req.outputs.clone(),
-            slippage: req.slippage,
-            zap_fee_bps: None,
-            gas: req.gas,
-            max_hops: req.max_hops,
-            source_whitelist: req.source_whitelist.clone(),
-            source_blacklist: req.source_blacklist.clone(),
-        }
-    }
-
-    /// A zap with these inputs and outputs under `opts` (fee rate, slippage, gas).
-    #[must_use]
-    pub fn zap(
-        inputs: &[(TokenId, U256)],
-        outputs: &[(TokenId, Ratio<u64>)],
-        opts: &crate::zap::ZapOptions,
-    ) -> Self {
-        Self {
-            inputs: inputs.to_vec(),
-            outputs: outputs.to_vec(),
-            slippage: opts.slippage,
-            zap_fee_bps: Some(opts.fee_bps),
-            gas: opts.gas,
-            max_hops: opts.max_hops,
-            source_whitelist: opts.source_whitelist.clone(),
-            source_blacklist: opts.source_blacklist.clone(),
-        }
-    }
-
-    /// A validated spec body on `graph`: a zap (fee [`crate::zap::ZAP_FEE_BPS`]) when an LP
-    /// token is among its inputs or outputs, else a swap; no gas model.
-    ///
-    /// # Errors
-    /// Those of [`RouteRequest::from_request`] (an address the graph does not hold).
-    pub fn from_request(
-        req: &crate::service::request::Request,
-        graph: &PoolGraph,
-    ) -> Result<Self, RouteError> {
-        let r = RouteRequest::from_request(req, graph)?;
-        let mut p = Self::swap(&r);
-        if crate::zap::is_zap_body(graph, req) {
-            p.zap_fee_bps = Some(crate::zap::ZAP_FEE_BPS);
-        }
-        Ok(p)
-    }
-}
-
 /// Gas units of `steps` under `gas`: the model's units for every swap step by its pool's
 /// family (burns and mints are not priced); 0 without a model and on chain 101 (no gas
 /// pricing there). The same count the router puts in [`Plan::gas_units`].
 #[must_use]
 pub fn swap_gas_units(steps: &[Step], graph: &PoolGraph, gas: Option<&GasModel>) -> u64 {
     let Some(gm) = gas else { return 0 };
-    if graph.chain_id() == crate::graph::CHAIN_101 {
+    if graph.chain_id() == crate::chain::CHAIN_101 {
         return 0;
     }
     steps
@@ -341,7 +291,7 @@ pub(crate) fn unspent(
     }
     for (k, step) in steps.iter().enumerate() {
         let at = Some(k);
-        let info = |p: &PoolId| graph.pool(*p).ok_or(RouteError::PoolOutOfRange(p.0));
+        let info = |p: &PoolId| graph.pool(*p).ok_or(RouteError::PoolOutOfRange(*p));
         match step {
             Step::Swap {
                 token_in,
@@ -419,7 +369,7 @@ impl Plan {
         for i in &self.inputs {
             graph
                 .token(i.token)
-                .ok_or(RouteError::TokenOutOfRange(i.token.0))?;
+                .ok_or(RouteError::TokenOutOfRange(i.token))?;
             credit(&mut hold, i.token, i.amount, None)?;
         }
         if let Some(f) = &self.zap_fee {
@@ -439,7 +389,7 @@ impl Plan {
             };
             let info = graph
                 .pool(pool_id)
-                .ok_or(RouteError::PoolOutOfRange(pool_id.0))?;
+                .ok_or(RouteError::PoolOutOfRange(pool_id))?;
             if !matches!(step, Step::Swap { .. }) && !info.supply_known {
                 return Err(bad(
                     "an LP step on a pool whose snapshot gives no total_supply",
@@ -593,8 +543,7 @@ impl Plan {
     ///   float's own rounding); `upper_bound`, when given, not below `value`.
     ///
     /// * `proportions` (a zap with several outputs): each output's value share at the
-    ///   documented prices, [`crate::route::output_mid_prices`] on `graph` under the request's
-    ///   filters and hop limit, is its proportion to within [`ZAP_OUT_SHARE_TOLERANCE`] plus
+    ///   documented prices ([`PlanRequest::output_prices`]), is its proportion to within [`ZAP_OUT_SHARE_TOLERANCE`] plus
     ///   one base unit of that output.
     ///
     /// A swap with several outputs is not held to its shares here: the router maximises the
@@ -716,7 +665,7 @@ impl Plan {
         // gas, value, bound
         let gas = want
             .gas
-            .filter(|_| graph.chain_id() != crate::graph::CHAIN_101);
+            .filter(|_| graph.chain_id() != crate::chain::CHAIN_101);
         if self.gas_units != swap_gas_units(&self.steps, graph, gas.as_ref()) {
             return Err(mismatch(
                 F::GasUnits,
@@ -749,30 +698,31 @@ impl Plan {
             }
         }
         if self.outputs.len() >= 2 && want.zap_fee_bps.is_some() {
-            self.check_zap_out_shares(graph, want)?;
+            self.check_zap_out_shares(want)?;
         }
         Ok(())
     }
 
     /// A zap-out with several outputs: each output's value share at the documented prices
-    /// ([`crate::route::output_mid_prices`] on `graph`, the request's filters and hop limit)
-    /// is within [`ZAP_OUT_SHARE_TOLERANCE`] plus one base unit of that output of its
-    /// proportion.
-    fn check_zap_out_shares(
-        &self,
-        graph: &PoolGraph,
-        want: &PlanRequest,
-    ) -> Result<(), RouteError> {
+    /// ([`PlanRequest::output_prices`]) is within [`ZAP_OUT_SHARE_TOLERANCE`] plus one base
+    /// unit of that output of its proportion.
+    fn check_zap_out_shares(&self, want: &PlanRequest) -> Result<(), RouteError> {
         use PlanField as F;
-        let mut req = RouteRequest::new(Vec::new(), want.outputs.clone());
-        req.max_hops = want.max_hops;
-        req.source_whitelist.clone_from(&want.source_whitelist);
-        req.source_blacklist.clone_from(&want.source_blacklist);
-        let prices = crate::route::output_mid_prices(graph, &req)?;
+        let prices = match &want.output_prices {
+            Some(Ok(p)) => p.as_slice(),
+            Some(Err(e)) => return Err(e.clone()),
+            None => {
+                return Err(mismatch(
+                    F::Proportions,
+                    None,
+                    "the request carries no output prices",
+                ))
+            }
+        };
         let values: Vec<f64> = self
             .outputs
             .iter()
-            .zip(&prices)
+            .zip(prices)
             .map(|(o, p)| {
                 #[allow(clippy::arithmetic_side_effects)] // f64
                 let v = crate::math::float::to_f64(o.amount) * p;
@@ -783,7 +733,7 @@ impl Plan {
         if !(total > 0.0 && total.is_finite()) {
             return Err(mismatch(F::Proportions, None, "the outputs have no value"));
         }
-        for (k, ((v, p), (_, w))) in values.iter().zip(&prices).zip(&want.outputs).enumerate() {
+        for (k, ((v, p), (_, w))) in values.iter().zip(prices).zip(&want.outputs).enumerate() {
             #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
             let (gap, tol) = (
                 (v / total - *w.numer() as f64 / *w.denom() as f64).abs(),
@@ -1032,12 +982,12 @@ pub mod json {
             let tok = |t: TokenId| {
                 g.token(t)
                     .map(|i| i.address.clone())
-                    .ok_or(RouteError::TokenOutOfRange(t.0))
+                    .ok_or(RouteError::TokenOutOfRange(t))
             };
             let pool = |p: PoolId| {
                 g.pool(p)
                     .map(|i| i.id.clone())
-                    .ok_or(RouteError::PoolOutOfRange(p.0))
+                    .ok_or(RouteError::PoolOutOfRange(p))
             };
             let amt = |a: &TokenAmount| -> Result<AmountJson, RouteError> {
                 Ok(AmountJson {

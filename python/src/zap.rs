@@ -5,8 +5,8 @@
 use swapzap::error::Error;
 use swapzap::graph::PoolGraph;
 use swapzap::plan::Plan;
-use swapzap::service::request::Request;
 use swapzap::route::GasModel;
+use swapzap::service::request::Request;
 use swapzap::zap::{zap_request, ZapOptions};
 
 /// Plan a validated zap body on `graph`, the swap legs priced at `gas_price` when given.

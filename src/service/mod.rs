@@ -14,3 +14,4 @@ pub mod listing;
 pub mod pricing;
 pub mod request;
 pub mod response;
+mod verify;

@@ -14,7 +14,7 @@
 
 use super::{Rebalance, Strategy, ZapConfig, ZapIn, ZapSwap};
 use crate::math::float::{from_f64_clamped, to_f64};
-use crate::model::curve::{self as curve_f64, Model};
+use crate::model::curve::{self as curve_f64, Curve};
 
 /// In the noisy regime, pairs whose input is at most this many raw units are searched
 /// exhaustively (every integer swap amount).
@@ -272,9 +272,13 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
     }
     // Saber has no float model here: its pairs go straight to the exact searches below.
     let model = match pool {
-        Pool::StableSwap(ss) => Model::new(ss).filter(|_| amounts.len() == n),
+        Pool::StableSwap(ss) => Curve::of_pool(ss).filter(|_| amounts.len() == n),
         Pool::Saber(_) => None,
-        _ => return Err(ZapError::Unsupported("not a stable-swap pool")),
+        _ => {
+            return Err(ZapError::Unsupported(
+                crate::error::ZapUnsupported::NotStableSwap,
+            ))
+        }
     };
     if let Some(md) = &model {
         float_guided(pool, amounts, md, &mut best);
@@ -308,7 +312,7 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
 fn float_guided(
     pool: &Pool,
     amounts: &[U256],
-    md: &Model,
+    md: &Curve,
     best: &mut Option<(Option<(usize, usize)>, Eval)>,
 ) {
     let n = pool.n_coins();

@@ -288,10 +288,10 @@ pub fn zap_in_pool(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Zap
         Pool::StableSwap(_) | Pool::Saber(_) => curve::zap_in(pool, amounts, cfg),
         Pool::SplTokenSwap(_) => spl_zap_in(pool, amounts),
         Pool::Whirlpool(_) => Err(ZapError::Unsupported(
-            "Whirlpool positions are not fungible LP",
+            crate::error::ZapUnsupported::WhirlpoolPosition,
         )),
         Pool::ConcentratedLiquidity(_) => Err(ZapError::Unsupported(
-            "zaps into concentrated-liquidity positions",
+            crate::error::ZapUnsupported::ConcentratedLiquidity,
         )),
     }
 }
@@ -313,7 +313,13 @@ fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
     let zero = || Amounts::from_slice(&[U256::zero(), U256::zero()]);
     let (a, b) = match amounts {
         [a, b] => (*a, *b),
-        _ => return Err(ZapError::Unsupported("two coins")),
+        _ => {
+            return Err(ZapError::Unsupported(
+                crate::error::ZapUnsupported::NotTwoCoins {
+                    given: amounts.len(),
+                },
+            ))
+        }
     };
     if a.is_zero() || b.is_zero() {
         let (minted, _) = pool.mint(amounts).map_err(ZapError::Pool)?;

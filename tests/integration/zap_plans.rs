@@ -496,7 +496,7 @@ fn zap_outs_on_the_routing_instances_meet_their_shares() {
                     continue;
                 };
                 planned_n += 1;
-                let want = PlanRequest::zap(&inputs, &outputs, &opts);
+                let want = PlanRequest::zap(&g, &inputs, &outputs, &opts);
                 let props = [w.0 as f64 / w.1 as f64, (w.1 - w.0) as f64 / w.1 as f64];
                 let (gap, unit) = share_gap(&g, &plan, &props);
                 worst = worst.max(gap);

@@ -37,7 +37,9 @@ impl<'g> Ctx<'g> {
                 .graph
                 .pool(p)
                 .map(|i| &i.pool)
-                .ok_or(ZapError::Unsupported("pool id out of range")),
+                .ok_or(ZapError::Unsupported(
+                    crate::error::ZapUnsupported::PoolOutOfRange { pool: p },
+                )),
         }
     }
 
@@ -45,7 +47,9 @@ impl<'g> Ctx<'g> {
         self.graph
             .pool(p)
             .map(|i| i.tokens.clone())
-            .ok_or(ZapError::Unsupported("pool id out of range"))
+            .ok_or(ZapError::Unsupported(
+                crate::error::ZapUnsupported::PoolOutOfRange { pool: p },
+            ))
     }
 
     pub(super) fn held(&self, t: TokenId) -> U256 {
@@ -150,11 +154,11 @@ impl<'g> Ctx<'g> {
         let i = self
             .graph
             .coin_index(p, t_in)
-            .ok_or(ZapError::UnknownToken(t_in.0))?;
+            .ok_or(ZapError::UnknownToken(t_in))?;
         let j = self
             .graph
             .coin_index(p, t_out)
-            .ok_or(ZapError::UnknownToken(t_out.0))?;
+            .ok_or(ZapError::UnknownToken(t_out))?;
         // the pool takes `amount_in` whole except SPL Token Swap, offered what it takes; the
         // rest stays held (a refund unless a later step uses it)
         let (amount_in, out, after) = self.state(p)?.swap_taken(i, j, amount_in)?;
@@ -218,7 +222,13 @@ impl<'g> Ctx<'g> {
                     if replay.contains(pool) {
                         let out = self.swap(*pool, *token_in, *token_out, *amount_in)?;
                         if out != *amount_out {
-                            return Err(ZapError::Unsupported("route leg does not replay exactly"));
+                            return Err(ZapError::Unsupported(
+                                crate::error::ZapUnsupported::LegNotExact {
+                                    pool: *pool,
+                                    expected: *amount_out,
+                                    got: out,
+                                },
+                            ));
                         }
                     } else {
                         self.debit(*token_in, *amount_in)?;
@@ -226,7 +236,11 @@ impl<'g> Ctx<'g> {
                         self.steps.push(s.clone());
                     }
                 }
-                _ => return Err(ZapError::Unsupported("route leg with a non-swap step")),
+                _ => {
+                    return Err(ZapError::Unsupported(
+                        crate::error::ZapUnsupported::LegNonSwapStep,
+                    ))
+                }
             }
         }
         Ok(())
@@ -240,7 +254,7 @@ impl<'g> Ctx<'g> {
     ) -> Result<(Vec<TokenAmount>, Option<ZapFee>), ZapError> {
         let mut merged: BTreeMap<TokenId, U256> = BTreeMap::new();
         for (t, a) in inputs {
-            self.graph.token(*t).ok_or(ZapError::UnknownToken(t.0))?;
+            self.graph.token(*t).ok_or(ZapError::UnknownToken(*t))?;
             let m = merged.entry(*t).or_insert_with(U256::zero);
             *m = crate::math::add(*m, *a)?;
         }

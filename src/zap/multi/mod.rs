@@ -106,7 +106,7 @@ pub struct ZapInPlan {
 /// The gas price of the options' gas model, where gas is priced (not on chain 101).
 fn gas_price_of(graph: &PoolGraph, opts: &ZapOptions) -> Option<f64> {
     opts.gas
-        .filter(|_| graph.chain_id() != crate::graph::CHAIN_101)
+        .filter(|_| graph.chain_id() != crate::chain::CHAIN_101)
         .map(|g| g.gas_price)
 }
 

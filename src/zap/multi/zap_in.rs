@@ -31,9 +31,7 @@ pub fn zap_in(
     opts: &ZapOptions,
 ) -> Result<ZapInPlan, ZapError> {
     opts.check()?;
-    let target = graph
-        .pool_of_lp(lp_out)
-        .ok_or(ZapError::NotAnLp(lp_out.0))?;
+    let target = graph.pool_of_lp(lp_out).ok_or(ZapError::NotAnLp(lp_out))?;
     graph.lp_pool(target)?;
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
@@ -150,17 +148,27 @@ fn final_mint(
     );
     if let Some(sw) = z.swap {
         let (ti, to) = (
-            *coins
-                .get(sw.from)
-                .ok_or(ZapError::Unsupported("coin index"))?,
-            *coins
-                .get(sw.to)
-                .ok_or(ZapError::Unsupported("coin index"))?,
+            *coins.get(sw.from).ok_or(ZapError::Unsupported(
+                crate::error::ZapUnsupported::CoinIndex {
+                    pool: target,
+                    index: sw.from,
+                },
+            ))?,
+            *coins.get(sw.to).ok_or(ZapError::Unsupported(
+                crate::error::ZapUnsupported::CoinIndex {
+                    pool: target,
+                    index: sw.to,
+                },
+            ))?,
         );
         let out = ctx.swap(target, ti, to, sw.amount_in)?;
         if out != sw.amount_out {
             return Err(ZapError::Unsupported(
-                "rebalancing swap does not replay exactly",
+                crate::error::ZapUnsupported::RebalanceNotExact {
+                    pool: target,
+                    expected: sw.amount_out,
+                    got: out,
+                },
             ));
         }
     }
@@ -259,7 +267,9 @@ fn route_into_coins(
         .collect();
     let first = proportions(&shares);
     if first.is_empty() || total_pool <= 0.0 {
-        return Err(ZapError::Unsupported("target pool has no value"));
+        return Err(ZapError::Unsupported(
+            crate::error::ZapUnsupported::TargetWithoutValue { pool: target },
+        ));
     }
     let mut plan = ctx.quote(g.as_ref(), external, &first, opts)?;
     if held_total > 0.0 {

@@ -104,10 +104,10 @@ fn check_outputs(graph: &PoolGraph, outputs: &[(TokenId, Ratio<u64>)]) -> Result
     }
     let mut sum = Ratio::new(0u128, 1u128);
     for (k, (t, w)) in outputs.iter().enumerate() {
-        graph.token(*t).ok_or(ZapError::UnknownToken(t.0))?;
+        graph.token(*t).ok_or(ZapError::UnknownToken(*t))?;
         if graph.pool_of_lp(*t).is_some() {
             return Err(ZapError::Unsupported(
-                "an LP token as a zap-out output (use zap_in)",
+                crate::error::ZapUnsupported::LpAsZapOutOutput { token: *t },
             ));
         }
         if *w.numer() == 0 || *w.denom() == 0 || outputs.iter().take(k).any(|(u, _)| u == t) {
@@ -189,11 +189,43 @@ pub fn zap_out_prices(
     outputs: &[(TokenId, Ratio<u64>)],
     opts: &ZapOptions,
 ) -> Result<Vec<f64>, ZapError> {
+    Ok(crate::route::output_mid_prices(
+        graph,
+        &price_request(outputs, opts),
+    )?)
+}
+
+/// The router's request for the prices of `outputs` under `opts`' source filters and hop
+/// limit (no inputs: mid prices do not depend on them).
+fn price_request(outputs: &[(TokenId, Ratio<u64>)], opts: &ZapOptions) -> RouteRequest {
     let mut req = RouteRequest::new(Vec::new(), outputs.to_vec());
     req.max_hops = opts.max_hops;
     req.source_whitelist.clone_from(&opts.source_whitelist);
     req.source_blacklist.clone_from(&opts.source_blacklist);
-    Ok(crate::route::output_mid_prices(graph, &req)?)
+    req
+}
+
+impl crate::plan::PlanRequest {
+    /// What a zap plan with these inputs and outputs under `opts` must answer
+    /// ([`crate::plan::Plan::verify_request`]): the fee rate, slippage and gas model of `opts`
+    /// and, for several outputs, their documented prices ([`zap_out_prices`]) on `graph`.
+    #[must_use]
+    pub fn zap(
+        graph: &PoolGraph,
+        inputs: &[(TokenId, U256)],
+        outputs: &[(TokenId, Ratio<u64>)],
+        opts: &ZapOptions,
+    ) -> Self {
+        Self {
+            inputs: inputs.to_vec(),
+            outputs: outputs.to_vec(),
+            slippage: opts.slippage,
+            zap_fee_bps: Some(opts.fee_bps),
+            gas: opts.gas,
+            output_prices: (outputs.len() >= 2)
+                .then(|| crate::route::output_mid_prices(graph, &price_request(outputs, opts))),
+        }
+    }
 }
 
 /// The largest gap between an output's share of the basket value and its proportion.

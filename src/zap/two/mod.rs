@@ -112,7 +112,9 @@ fn kind_of(pool: &Pool) -> Result<Kind, ZapError> {
         | Pool::SplTokenSwap(_)
         | Pool::Saber(_)
         | Pool::Whirlpool(_)
-        | Pool::ConcentratedLiquidity(_) => Err(ZapError::Unsupported("not a two-coin x·y pool")),
+        | Pool::ConcentratedLiquidity(_) => Err(ZapError::Unsupported(
+            crate::error::ZapUnsupported::NotTwoCoinXy,
+        )),
     }
 }
 
@@ -261,7 +263,11 @@ fn zap_in_by(
 ) -> Result<ZapIn, ZapError> {
     let kind = kind_of(pool)?;
     let (Some(&r0), Some(&r1)) = (pool.balances().first(), pool.balances().get(1)) else {
-        return Err(ZapError::Unsupported("pool without two coins"));
+        return Err(ZapError::Unsupported(
+            crate::error::ZapUnsupported::NotTwoCoins {
+                given: pool.balances().len(),
+            },
+        ));
     };
     let (Some(&a0), Some(&a1)) = (amounts.first(), amounts.get(1)) else {
         return Err(ZapError::AmountCount {
