@@ -814,7 +814,7 @@ impl Pool {
                 graph
                     .token(*t)
                     .map(|i| i.address.clone())
-                    .ok_or(Error::Route(RouteError::TokenOutOfRange(t)))
+                    .ok_or(Error::Route(RouteError::TokenOutOfRange(*t)))
             })
             .collect::<Res<Vec<_>>>()?;
         Ok(Pool {
