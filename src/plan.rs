@@ -231,7 +231,7 @@ impl GasModel {
 #[must_use]
 pub fn swap_gas_units(steps: &[Step], graph: &PoolGraph, gas: Option<&GasModel>) -> u64 {
     let Some(gm) = gas else { return 0 };
-    if graph.chain_id() == crate::graph::CHAIN_101 {
+    if graph.chain_id() == crate::chain::CHAIN_101 {
         return 0;
     }
     steps
@@ -343,7 +343,7 @@ pub(crate) fn unspent(
     }
     for (k, step) in steps.iter().enumerate() {
         let at = Some(k);
-        let info = |p: &PoolId| graph.pool(*p).ok_or(RouteError::PoolOutOfRange(p.0));
+        let info = |p: &PoolId| graph.pool(*p).ok_or(RouteError::PoolOutOfRange(*p));
         match step {
             Step::Swap {
                 token_in,
@@ -449,7 +449,7 @@ impl Plan {
         for i in &self.inputs {
             graph
                 .token(i.token)
-                .ok_or(RouteError::TokenOutOfRange(i.token.0))?;
+                .ok_or(RouteError::TokenOutOfRange(i.token))?;
             credit(&mut hold, i.token, i.amount, None)?;
         }
         if let Some(f) = &self.zap_fee {
@@ -469,7 +469,7 @@ impl Plan {
             };
             let info = graph
                 .pool(pool_id)
-                .ok_or(RouteError::PoolOutOfRange(pool_id.0))?;
+                .ok_or(RouteError::PoolOutOfRange(pool_id))?;
             if !matches!(step, Step::Swap { .. }) && !info.supply_known {
                 return Err(bad(
                     "an LP step on a pool whose snapshot gives no total_supply",
@@ -745,7 +745,7 @@ impl Plan {
         // gas, value, bound
         let gas = want
             .gas
-            .filter(|_| graph.chain_id() != crate::graph::CHAIN_101);
+            .filter(|_| graph.chain_id() != crate::chain::CHAIN_101);
         if self.gas_units != swap_gas_units(&self.steps, graph, gas.as_ref()) {
             return Err(mismatch(
                 F::GasUnits,
@@ -1062,12 +1062,12 @@ pub mod json {
             let tok = |t: TokenId| {
                 g.token(t)
                     .map(|i| i.address.clone())
-                    .ok_or(RouteError::TokenOutOfRange(t.0))
+                    .ok_or(RouteError::TokenOutOfRange(t))
             };
             let pool = |p: PoolId| {
                 g.pool(p)
                     .map(|i| i.id.clone())
-                    .ok_or(RouteError::PoolOutOfRange(p.0))
+                    .ok_or(RouteError::PoolOutOfRange(p))
             };
             let amt = |a: &TokenAmount| -> Result<AmountJson, RouteError> {
                 Ok(AmountJson {

@@ -1,10 +1,10 @@
-//! Newtypes for units and ids. Inside the engine tokens and pools are dense ids; addresses exist
-//! only at the edges (snapshot, request, serialised plan).
+//! Units and ids, just above the numbers layer (it imports nothing of the crate).
+//! Inside the engine tokens and pools are dense ids; addresses exist only at the edges
+//! (snapshot, request, serialised plan).
 
-use core::fmt;
 use primitive_types::U256;
 
-/// A dense token id inside one [`crate::graph::PoolGraph`] (index into its token table).
+/// A dense token id inside one pool graph (index into its token table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TokenId(pub u32);
@@ -29,22 +29,6 @@ impl PoolId {
     #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
-    }
-}
-
-/// A token amount in base units (the token's smallest unit). Serialises as a decimal string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Amount(pub U256);
-
-impl fmt::Display for Amount {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.0, f)
-    }
-}
-
-impl From<U256> for Amount {
-    fn from(v: U256) -> Self {
-        Self(v)
     }
 }
 

@@ -9,7 +9,9 @@
 //! request is therefore never worse off than the same request capped at any of these hop
 //! counts. The bound stays the request's own (over gross output, so also over net).
 
-use super::working_set::{prepare_ctx, Ctx};
+use super::dual::{DEdge, Eval};
+use super::quote_exact_in;
+use super::working_set::{Ctx, Local};
 use super::{RouteRequest, DEFAULT_MAX_HOPS};
 use crate::graph::{PoolGraph, CHAIN_101};
 use crate::plan::{GasModel, Plan, Step};
@@ -17,6 +19,15 @@ use crate::snapshot::PoolKind;
 
 /// The hop caps tried for a request with a gas model: 1 to this many hops.
 pub const GAS_HOP_CAPS: usize = DEFAULT_MAX_HOPS;
+
+/// The gas model of `req` where the chain prices gas (not chain 101).
+pub(super) fn priced(graph: &PoolGraph, req: &RouteRequest) -> Option<GasModel> {
+    if graph.chain_id() == CHAIN_101 {
+        None
+    } else {
+        req.gas
+    }
+}
 
 /// The plan of `req` (already quoted: `base`) or of `req` under a smaller hop cap, whichever
 /// nets most; it keeps `base`'s bound.
@@ -29,14 +40,14 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
         }
         let mut r = req.clone();
         r.max_hops = Some(h);
-        let Ok(plan) = prepare_ctx(graph, &r).and_then(|mut c| c.run(false)) else {
+        let Ok(plan) = quote_exact_in(graph, &r) else {
             continue;
         };
-        if plan.0.value > best.value {
+        if plan.value > best.value {
             best = Plan {
                 upper_bound: best.upper_bound,
                 bound_max_hops: best.bound_max_hops,
-                ..plan.0
+                ..plan
             };
         }
     }
@@ -47,11 +58,7 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
 impl Ctx<'_> {
     /// The request's gas model where the chain prices gas (not chain 101).
     pub(super) fn gas(&self) -> Option<GasModel> {
-        if self.graph.chain_id() == CHAIN_101 {
-            None
-        } else {
-            self.req.gas
-        }
+        priced(self.graph, self.req)
     }
 
     /// Output units per unit of dual value (ν of the first output, c·ν = 1).
@@ -72,5 +79,33 @@ impl Ctx<'_> {
             }
         }
         (units, units as f64 * gm.gas_price)
+    }
+}
+
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
+impl Ctx<'_> {
+    /// The active edge of `ev` (an index into `dedges`, whose edge `k` is working-set edge
+    /// `idx[k]`) whose arbitrage profit at the prices `nu` falls shortest of its step's gas;
+    /// `None` when every active edge pays for its step.
+    pub(super) fn least_paying(
+        &self,
+        gm: GasModel,
+        ev: &Eval,
+        nu: &[f64],
+        dedges: &[DEdge],
+        idx: &[usize],
+        lc: &Local,
+    ) -> Option<usize> {
+        let mut worst: Option<(f64, usize)> = None;
+        for &(k, a) in &ev.act {
+            let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
+            let kind = lc.ledges[idx[k]].kind;
+            let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(nu, &lc.loc);
+            let short = profit - cost;
+            if short < 0.0 && worst.map_or(true, |(w, _)| short < w) {
+                worst = Some((short, k));
+            }
+        }
+        worst.map(|w| w.1)
     }
 }

@@ -56,8 +56,31 @@
 //!
 //! Deterministic: no hashing, no clocks, no thread-dependent order; [`quote_batch`] with the
 //! `parallel` feature maps requests to plans independently and keeps their order.
+//!
+//! # Where each step lives
+//!
+//! One file per step, in the order a quote runs them ([`quote`] and [`dual_bound`] below are
+//! the only entry points; [`dual_bound`] stops after the certificate):
+//!
+//! | step | file | what it holds |
+//! |---|---|---|
+//! | request | `request.rs` | [`RouteRequest`], and its conversion from a validated spec body |
+//! | prepare | `prepare.rs` | the request checked and normalised (inputs summed, proportions exact) |
+//! | 1. prune, working set | `working_set.rs` | source filters, hop distances, the first working set, why there is no route, the column-generation loop (`solve_certified`) |
+//! | 2. values | `mid.rs` | best zero-size rates and mid prices ([`output_mid_prices`]) |
+//! | 3. dual | `dual/mod.rs` | `h(ν)` and its minimisation `Dual::solve` as phases: `dual/sweep.rs` (Gauss–Seidel), `dual/newton.rs` (KKT system, line search), `dual/linalg.rs` (dense, sparse direct, conjugate gradients) |
+//! | 3. certificate | `certify.rs` | the bound over the whole graph, the columns to add, the rounding slack |
+//! | 4. recover | `recover.rs` | the flows of the dual solution, the recovery rounds, dropping failed flows |
+//! | 4. propagate | `propagate.rs` | the exact simulation of a set of flows in topological order |
+//! | 4. single path | `single_path.rs` | the best single path (one input, one output), simulated exactly |
+//! | 5. gas | `gas.rs` | [`GasModel`], the leg that pays least, the best plan net of gas over hop caps |
+//! | finish | `finish.rs` | candidates, the [`Plan`] with minimums, refunds and price impact, or why none survived |
+//! | 6. exact-out | `exact_out.rs` | the least input for a wanted output, by exact-in quotes |
+//!
+//! The float models the dual prices edges with live in the `model` layer (shared with the
+//! zaps), the router's directed edges and their index in `edges.rs`, the f64 helpers in
+//! `math::float`.
 
-// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
@@ -172,10 +195,8 @@ pub fn quote(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> 
     if let Some(wanted) = req.exact_out {
         return exact_out::quote_exact_out(graph, req, wanted);
     }
-    let mut ctx = prepare_ctx(graph, req)?;
-    let gas = ctx.gas().is_some();
-    let plan = ctx.run(false)?.0;
-    Ok(if gas {
+    let plan = quote_exact_in(graph, req)?;
+    Ok(if gas::priced(graph, req).is_some() {
         gas::best_net(graph, req, plan)
     } else {
         plan
@@ -191,7 +212,15 @@ pub fn quote(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> 
 /// # Complexity
 /// As [`quote`] without the exact simulation.
 pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteError> {
-    Ok(prepare_ctx(graph, req)?.run(true)?.1)
+    Ok(prepare_ctx(graph, req)?.solve_certified().bound)
+}
+
+/// The exact-in plan of `req` (gas weighed inside, without the hop-cap comparison of
+/// [`gas::best_net`]): steps 1 to 4 and 6 of the module docs.
+fn quote_exact_in(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
+    let mut ctx = prepare_ctx(graph, req)?;
+    let solved = ctx.solve_certified();
+    ctx.plan(solved)
 }
 
 /// Quote many requests against one graph. With the `parallel` feature the requests are spread

@@ -53,7 +53,9 @@ impl RouteRequest {
                     .checked_mul(E18)
                     .and_then(|x| x.checked_div(q))
                     .and_then(|x| u64::try_from(x).ok())
-                    .ok_or(RouteError::BadRequest("slippage out of range"))?;
+                    .ok_or(RouteError::BadRequest(
+                        crate::error::BadRouteRequest::SlippageUnrepresentable,
+                    ))?;
                 Ratio::new(num, 1_000_000_000_000_000_000u64)
             }
         };

@@ -23,8 +23,9 @@
 //! [`RouteGraph`] is nodes (tokens) and links (pool legs with amounts and shares): the shape
 //! that d3's force and sankey layouts, networkx (`node_link_graph`) and similar tools draw.
 
+use crate::chain::CHAIN_101;
 use crate::error::{Error, RouteError};
-use crate::graph::{PoolGraph, CHAIN_101};
+use crate::graph::PoolGraph;
 use crate::math::float::to_f64;
 use crate::plan::{GasModel, Plan, Step, TokenAmount};
 use crate::service::request::Address;
@@ -437,7 +438,7 @@ pub fn optimality_gap(value: f64, upper_bound: Option<f64>) -> Option<f64> {
 /// The canonical text of a graph token's address: EIP-55 on EVM chains (the graph stores hex in
 /// lower case), base58 as stored on chain 101; the stored text when it does not parse.
 fn display_address(graph: &PoolGraph, t: TokenId) -> Result<String, Error> {
-    let info = graph.token(t).ok_or(RouteError::TokenOutOfRange(t.0))?;
+    let info = graph.token(t).ok_or(RouteError::TokenOutOfRange(t))?;
     Ok(info
         .address
         .parse::<Address>()
@@ -455,7 +456,7 @@ impl QuoteResponse {
     /// ids outside `graph` (a plan of another graph).
     pub fn from_plan(plan: &Plan, graph: &PoolGraph, gas: &GasTable) -> Result<Self, Error> {
         let addr = |t: TokenId| display_address(graph, t);
-        let pool_of = |p: PoolId| graph.pool(p).ok_or(RouteError::PoolOutOfRange(p.0));
+        let pool_of = |p: PoolId| graph.pool(p).ok_or(RouteError::PoolOutOfRange(p));
         let amounts = |v: &[TokenAmount]| -> Result<Vec<TokenAmountBody>, Error> {
             v.iter()
                 .map(|x| {

@@ -67,7 +67,7 @@ pub fn zap_shape(graph: &PoolGraph, req: &Request) -> Result<ZapShape, ZapError>
         ZapKind::In
     } else if lp_outputs > 0 {
         return Err(ZapError::Unsupported(
-            "an LP token among several outputs (a zap-in has one output, the LP, proportion 1)",
+            crate::error::ZapUnsupported::LpAmongSeveralOutputs,
         ));
     } else if r.inputs.iter().any(|(t, _)| is_lp(t)) {
         ZapKind::Out

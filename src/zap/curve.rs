@@ -12,9 +12,9 @@
 //! missed the brute-force best by up to 29 bps). Every value is an exact simulation through
 //! [`Pool::swap`] and [`Pool::mint`].
 
-use super::{Rebalance, ZapConfig, ZapIn, ZapSwap};
+use super::{Rebalance, Strategy, ZapConfig, ZapIn, ZapSwap};
 use crate::math::float::{from_f64_clamped, to_f64};
-use crate::model::curve::{self as curve_f64, Model};
+use crate::model::curve::{self as curve_f64, Curve};
 
 /// In the noisy regime, pairs whose input is at most this many raw units are searched
 /// exhaustively (every integer swap amount).
@@ -274,9 +274,13 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
     }
     // Saber has no float model here: its pairs go straight to the exact searches below.
     let model = match pool {
-        Pool::StableSwap(ss) => Model::new(ss).filter(|_| amounts.len() == n),
+        Pool::StableSwap(ss) => Curve::of_pool(ss).filter(|_| amounts.len() == n),
         Pool::Saber(_) => None,
-        _ => return Err(ZapError::Unsupported("not a stable-swap pool")),
+        _ => {
+            return Err(ZapError::Unsupported(
+                crate::error::ZapUnsupported::NotStableSwap,
+            ))
+        }
     };
     if let Some(md) = &model {
         let af: alloc::vec::Vec<f64> = amounts.iter().map(|x| to_f64(*x)).collect();
@@ -366,6 +370,11 @@ fn finish(
             (_, Some(wasted_ppm)) => Rebalance::BelowThreshold { wasted_ppm },
             (true, None) => Rebalance::Swapped,
             (false, None) => Rebalance::NotNeeded,
+        },
+        strategy: if swap.is_some() {
+            Strategy::CurveSearch
+        } else {
+            Strategy::Direct
         },
         swap,
         minted: e.minted,

@@ -221,6 +221,41 @@ pub struct ZapIn {
     pub leftover: Amounts,
     /// why the plan swaps or not
     pub rebalance: Rebalance,
+    /// which strategy of the optimiser found the plan
+    pub strategy: Strategy,
+}
+
+/// Which strategy of the single-pool optimiser ([`zap_in_pool`]) found the plan. The
+/// two-coin optimiser (constant-product and solidly) tries its searches in the order below,
+/// cheapest first, and the first that answers wins; every answer is the same exact optimum,
+/// so this says how it was reached, not what it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Strategy {
+    /// No search answered with a better plan: the deposit of what is held (holdings already
+    /// in the pool's ratio, an empty pool's first mint, a direct deposit that mints at least as
+    /// much as any swap, one that the surplus threshold keeps, or a one-coin SPL deposit).
+    Direct,
+    /// Uniswap V2 with a constant mint supply (protocol fee off or `kLast` 0) whose reserve of
+    /// the sold coin is at least 16× the LP supply: the optimum in closed form over the mint,
+    /// checked by exact evaluation.
+    ClosedForm,
+    /// Constant-product and solidly volatile pools whose reserves, amounts and supply fit 128
+    /// bits: the crossing of the two mint terms by galloping from the float guess and
+    /// bisection, in native `u128` arithmetic.
+    Native,
+    /// The general search (every two-coin family, 256-bit): the crossing bracketed by
+    /// galloping from the float guess, then bisected.
+    Bracket,
+    /// The general search when the float guess is of no use (none, outside the range of swaps,
+    /// or reverting around it): bisection over the whole range of swaps.
+    FirstTrue,
+    /// Curve and Saber stable-swap: the float-guided integer search of the swap before the
+    /// add, over the ordered coin pairs ([`ZapConfig::curve_search_budget`]).
+    CurveSearch,
+    /// SPL Token Swap: the best of the program's deposit forms after a swap (bisection and a
+    /// window for swap-then-deposit-all, or everything swapped then deposited single-sided).
+    SplSwap,
 }
 
 /// The plan that mints the most LP of `pool` for `amounts` (one per pool coin, any ratio).
@@ -250,10 +285,10 @@ pub fn zap_in_pool(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Zap
         Pool::StableSwap(_) | Pool::Saber(_) => curve::zap_in(pool, amounts, cfg),
         Pool::SplTokenSwap(_) => spl_zap_in(pool, amounts),
         Pool::Whirlpool(_) => Err(ZapError::Unsupported(
-            "Whirlpool positions are not fungible LP",
+            crate::error::ZapUnsupported::WhirlpoolPosition,
         )),
         Pool::ConcentratedLiquidity(_) => Err(ZapError::Unsupported(
-            "zaps into concentrated-liquidity positions",
+            crate::error::ZapUnsupported::ConcentratedLiquidity,
         )),
     }
 }
@@ -275,7 +310,13 @@ fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
     let zero = || Amounts::from_slice(&[U256::zero(), U256::zero()]);
     let (a, b) = match amounts {
         [a, b] => (*a, *b),
-        _ => return Err(ZapError::Unsupported("two coins")),
+        _ => {
+            return Err(ZapError::Unsupported(
+                crate::error::ZapUnsupported::NotTwoCoins {
+                    given: amounts.len(),
+                },
+            ))
+        }
     };
     if a.is_zero() || b.is_zero() {
         let (minted, _) = pool.mint(amounts).map_err(ZapError::Pool)?;
@@ -285,6 +326,7 @@ fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
             deposit: Amounts::from_slice(amounts),
             leftover: zero(),
             rebalance: Rebalance::NotNeeded,
+            strategy: Strategy::Direct,
         });
     }
     let mut best: Option<ZapIn> = None;
@@ -353,6 +395,11 @@ fn spl_deposit_all(pool: &Pool, held: [U256; 2], sw: Option<ZapSwap>) -> Option<
             Rebalance::Swapped
         } else {
             Rebalance::NotNeeded
+        },
+        strategy: if sw.is_some() {
+            Strategy::SplSwap
+        } else {
+            Strategy::Direct
         },
     })
 }
@@ -426,6 +473,7 @@ fn spl_swap_all_then_single(
         deposit,
         leftover,
         rebalance: Rebalance::Swapped,
+        strategy: Strategy::SplSwap,
     })
 }
 
