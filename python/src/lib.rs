@@ -477,7 +477,7 @@ impl Snapshot {
         PyList::new(py, out)
     }
 
-    /// Plan a spec zap body (dict or JSON text) with the library's `zap::zap_request`: one
+    /// Plan a spec zap body (dict or JSON text) with the library's `service::zap::zap_request`: one
     /// LP output with proportion 1 is a zap-in (LP-to-LP from LP inputs); LP inputs with token
     /// outputs are a zap-out. `gas_price` prices the swap legs.
     #[pyo3(signature = (request, *, gas_price=None))]

@@ -28,6 +28,28 @@ use primitive_types::U256;
 /// [`ZapError::UnknownToken`] / [`ZapError::EmptyInput`] for bad inputs; [`ZapError::Route`]
 /// when the routing fails or several outputs have no mid prices; [`ZapError::Pool`] when a
 /// burn reverts.
+///
+/// # Example
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use num_rational::Ratio;
+/// use swapzap::{graph::PoolGraph, snapshot::Snapshot, zap, U256};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+/// let graph = PoolGraph::from_snapshot(&serde_json::from_str::<Snapshot>(&std::fs::read_to_string(path)?)?)?;
+/// let id = |a: &str| graph.token_id(a).ok_or("not in the snapshot");
+/// // the LP token of the bundled Curve pool, and two of its coins
+/// let lp = id("0x2ad68bcb3a06d8665e9810fafc192d37ad8f3696")?;
+/// let (coin, usdt) = (id("0xc47d6d7e3926096c3d20cfc9aa8eeb5c566f0cf9")?, id("0xdfd3c19fc05f01668134ddc1ac095f04406fa41b")?);
+/// // 1000 LP out into two of its coins, half the value each
+/// let outputs = [(coin, Ratio::new(1, 2)), (usdt, Ratio::new(1, 2))];
+/// let plan = zap::zap_out(&graph, &[(lp, U256::exp10(21))], &outputs, &zap::ZapOptions::default())?;
+/// assert_eq!(plan.outputs.iter().map(|o| o.token).collect::<Vec<_>>(), [coin, usdt]);
+/// assert!(plan.outputs.iter().all(|o| o.amount > U256::zero() && o.min_amount <= o.amount));
+/// plan.verify(&graph)?;
+/// # Ok(())
+/// # }
+/// ```
 pub fn zap_out(
     graph: &PoolGraph,
     inputs: &[(TokenId, U256)],
