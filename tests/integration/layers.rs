@@ -188,7 +188,7 @@ fn module_uses() -> Vec<(String, usize, String, String)> {
 #[test]
 fn the_use_parser_reads_paths_and_groups() {
     let code = "use crate::error::E;\nuse crate::{\n    graph::{G, H},\n    units::T,\n};\nlet x = crate::math::to_f64(y);\nmy_crate::zap::f();\n";
-    let got: Vec<_> = crate_uses(code).into_iter().map(|(m, l)| (m, l)).collect();
+    let got: Vec<_> = crate_uses(code).into_iter().collect();
     let want = [("error", 1), ("graph", 3), ("units", 4), ("math", 6)];
     assert_eq!(
         got,
