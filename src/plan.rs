@@ -6,7 +6,7 @@
 use crate::error::{PlanField, RouteError};
 use crate::graph::PoolGraph;
 use crate::pool::Pool;
-use crate::route::GasModel;
+use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -183,6 +183,48 @@ pub struct PlanRequest {
 /// check refuses plans made for other proportions without refusing the library's own.
 pub const ZAP_OUT_SHARE_TOLERANCE: f64 = 1e-3;
 
+/// Gas pricing for EVM chains: gas units per swap step by pool family, and the price of one gas
+/// unit in base units of the (first) output token.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GasModel {
+    /// gas units of a constant-product swap step
+    pub constant_product: u64,
+    /// gas units of a solidly swap step
+    pub solidly: u64,
+    /// gas units of a Curve swap step
+    pub stableswap: u64,
+    /// gas units of a concentrated-liquidity swap step (without tick crossings)
+    pub concentrated_liquidity: u64,
+    /// output base units per gas unit (≥ 0)
+    pub gas_price: f64,
+}
+
+impl GasModel {
+    /// Typical per-step costs (Uniswap V2 60k, solidly 80k, Curve 110k, Uniswap V3 130k gas) at
+    /// `gas_price` output base units per gas unit.
+    #[must_use]
+    pub fn typical(gas_price: f64) -> Self {
+        GasModel {
+            constant_product: 60_000,
+            solidly: 80_000,
+            stableswap: 110_000,
+            concentrated_liquidity: 130_000,
+            gas_price,
+        }
+    }
+
+    /// Gas units of one step through a pool of this kind.
+    #[must_use]
+    pub fn units(&self, kind: PoolKind) -> u64 {
+        match kind {
+            PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
+            PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
+            PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
+            PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
+        }
+    }
+}
+
 /// Gas units of `steps` under `gas`: the model's units for every swap step by its pool's
 /// family (burns and mints are not priced); 0 without a model and on chain 101 (no gas
 /// pricing there). The same count the router puts in [`Plan::gas_units`].
@@ -244,18 +286,27 @@ fn amount_map(
     Ok(m)
 }
 
+/// Change the holding of `t` by `f` (a checked add or sub of an amount), or the
+/// [`RouteError::InvalidPlan`] at `step` saying `why` when it fails.
+fn adjust(
+    hold: &mut BTreeMap<TokenId, U256>,
+    t: TokenId,
+    step: Option<usize>,
+    why: &'static str,
+    f: impl FnOnce(U256) -> Option<U256>,
+) -> Result<(), RouteError> {
+    let h = hold.entry(t).or_insert_with(U256::zero);
+    *h = f(*h).ok_or(RouteError::InvalidPlan { step, why })?;
+    Ok(())
+}
+
 fn credit(
     hold: &mut BTreeMap<TokenId, U256>,
     t: TokenId,
     a: U256,
     step: Option<usize>,
 ) -> Result<(), RouteError> {
-    let h = hold.entry(t).or_insert_with(U256::zero);
-    *h = h.checked_add(a).ok_or(RouteError::InvalidPlan {
-        step,
-        why: "holding overflows",
-    })?;
-    Ok(())
+    adjust(hold, t, step, "holding overflows", |h| h.checked_add(a))
 }
 
 fn debit(
@@ -264,12 +315,13 @@ fn debit(
     a: U256,
     step: Option<usize>,
 ) -> Result<(), RouteError> {
-    let h = hold.entry(t).or_insert_with(U256::zero);
-    *h = h.checked_sub(a).ok_or(RouteError::InvalidPlan {
+    adjust(
+        hold,
+        t,
         step,
-        why: "spends more than is held at this point",
-    })?;
-    Ok(())
+        "spends more than is held at this point",
+        |h| h.checked_sub(a),
+    )
 }
 
 /// What is left of `inputs` after `steps` (their stated amounts, no pool math) and `outputs`,
@@ -364,6 +416,34 @@ impl Plan {
     ///
     /// # Complexity
     /// One exact pool operation per step, O(S log S) bookkeeping.
+    ///
+    /// # Example
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use num_rational::Ratio;
+    /// use swapzap::{graph::PoolGraph, plan::Step, route, snapshot::Snapshot, U256};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+    /// let snapshot: Snapshot = serde_json::from_str(&std::fs::read_to_string(path)?)?;
+    /// let graph = PoolGraph::from_snapshot(&snapshot)?;
+    /// let weth = graph.token_id("0x871a5bb9551428cbf417b18853b2088ddcf3ab3a").ok_or("no WETH")?;
+    /// let usdt = graph.token_id("0xdfd3c19fc05f01668134ddc1ac095f04406fa41b").ok_or("no USDT")?;
+    /// let req = route::RouteRequest::new(vec![(weth, U256::exp10(19))], vec![(usdt, Ratio::from_integer(1))]);
+    /// let plan = route::quote(&graph, &req)?;
+    /// plan.verify(&graph)?; // every step re-simulated exactly, holdings conserved
+    ///
+    /// // One base unit more out of the first swap than the pool pays: refused at that step.
+    /// let mut forged = plan.clone();
+    /// if let Some(Step::Swap { amount_out, .. }) = forged.steps.first_mut() {
+    ///     *amount_out += U256::one();
+    /// }
+    /// assert!(matches!(
+    ///     forged.verify(&graph),
+    ///     Err(swapzap::RouteError::InvalidPlan { step: Some(0), .. })
+    /// ));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn verify(&self, graph: &PoolGraph) -> Result<(), RouteError> {
         let mut hold: BTreeMap<TokenId, U256> = BTreeMap::new();
         for i in &self.inputs {

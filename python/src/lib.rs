@@ -14,9 +14,9 @@ use std::sync::Arc;
 use swapzap::error::{BadRouteRequest, Error, RequestError, RouteError};
 use swapzap::graph::{PoolGraph, PoolInfo};
 use swapzap::plan::{Plan as RustPlan, PlanRequest};
+use swapzap::route::{self, GasModel, RouteRequest};
 use swapzap::service::request::{QuoteRequest, Request};
 use swapzap::service::response::{optimality_gap, GasTable, QuoteResponse};
-use swapzap::route::{self, GasModel, RouteRequest};
 use swapzap::snapshot::{Snapshot as RustSnapshot, SnapshotPool, SnapshotToken};
 use swapzap::units::TokenId;
 use swapzap::U256;
@@ -51,7 +51,9 @@ fn to_py_err(py: Python<'_>, e: &Error) -> PyErr {
 
 /// A Python-side argument that is not what the function takes (code 4010, validation).
 fn bad_arg(why: &'static str) -> Error {
-    Error::Route(RouteError::BadRequest(BadRouteRequest::Argument { what: why }))
+    Error::Route(RouteError::BadRequest(BadRouteRequest::Argument {
+        what: why,
+    }))
 }
 
 /// A JSON text that does not parse as the named schema (code 3000, validation).
@@ -475,7 +477,7 @@ impl Snapshot {
         PyList::new(py, out)
     }
 
-    /// Plan a spec zap body (dict or JSON text) with the library's `zap::zap_request`: one
+    /// Plan a spec zap body (dict or JSON text) with the library's `service::zap::zap_request`: one
     /// LP output with proportion 1 is a zap-in (LP-to-LP from LP inputs); LP inputs with token
     /// outputs are a zap-out. `gas_price` prices the swap legs.
     #[pyo3(signature = (request, *, gas_price=None))]

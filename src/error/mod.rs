@@ -1,15 +1,14 @@
 //! Errors: one enum per domain, with data, and the top [`Error`] with a stable numeric code.
 //!
 //! Domain enums are `#[non_exhaustive]`: new failure modes may be added without a breaking change.
-//! One file per domain: [`MathError`] (`math`), [`PoolError`] (`pool`), [`RequestError`]
+//! One file per domain: [`MathError`] (defined in `crate::math`, re-exported here), [`PoolError`] (`pool`), [`RequestError`]
 //! (`request`), [`SnapshotError`] (`snapshot`), [`RouteError`] (`route`), [`ZapError`] (`zap`);
 //! this file holds the top
 //! [`Error`], its [`ErrorClass`] and the spec's [`ErrorBody`]. Nothing here imports a module
-//! above the units layer (`crate::units`, `crate::chain`).
+//! above the units layer (`crate::units`, `crate::chain`) but `crate::math`.
 //!
 #![doc = include_str!("../../docs/error-codes.md")]
 
-mod math;
 mod pool;
 mod request;
 mod route;
@@ -18,7 +17,7 @@ mod snapshot;
 mod tests;
 mod zap;
 
-pub use math::MathError;
+pub use crate::math::MathError;
 pub use pool::{PoolError, PoolStateProblem};
 pub use request::{AddressProblem, AmountProblem, DecimalProblem, Field, RequestError};
 pub use route::{BadRouteRequest, PlanField, RouteError, RouteFilter};

@@ -14,7 +14,7 @@ use super::quote_exact_in;
 use super::working_set::{Ctx, Local};
 use super::{RouteRequest, DEFAULT_MAX_HOPS};
 use crate::graph::{PoolGraph, CHAIN_101};
-use crate::plan::{Plan, Step};
+use crate::plan::{GasModel, Plan, Step};
 use crate::snapshot::PoolKind;
 
 /// The hop caps tried for a request with a gas model: 1 to this many hops.
@@ -52,48 +52,6 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
         }
     }
     best
-}
-
-/// Gas pricing for EVM chains: gas units per swap step by pool family, and the price of one gas
-/// unit in base units of the (first) output token.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GasModel {
-    /// gas units of a constant-product swap step
-    pub constant_product: u64,
-    /// gas units of a solidly swap step
-    pub solidly: u64,
-    /// gas units of a Curve swap step
-    pub stableswap: u64,
-    /// gas units of a concentrated-liquidity swap step (without tick crossings)
-    pub concentrated_liquidity: u64,
-    /// output base units per gas unit (≥ 0)
-    pub gas_price: f64,
-}
-
-impl GasModel {
-    /// Typical per-step costs (Uniswap V2 60k, solidly 80k, Curve 110k, Uniswap V3 130k gas) at
-    /// `gas_price` output base units per gas unit.
-    #[must_use]
-    pub fn typical(gas_price: f64) -> Self {
-        GasModel {
-            constant_product: 60_000,
-            solidly: 80_000,
-            stableswap: 110_000,
-            concentrated_liquidity: 130_000,
-            gas_price,
-        }
-    }
-
-    /// Gas units of one step through a pool of this kind.
-    #[must_use]
-    pub fn units(&self, kind: PoolKind) -> u64 {
-        match kind {
-            PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
-            PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
-            PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
-            PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
-        }
-    }
 }
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction

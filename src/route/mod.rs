@@ -97,8 +97,9 @@ mod recover;
 mod request;
 mod single_path;
 mod working_set;
+pub use crate::plan::GasModel;
 pub use exact_out::EXACT_OUT_PRECISION;
-pub use gas::{GasModel, GAS_HOP_CAPS};
+pub use gas::GAS_HOP_CAPS;
 pub use mid::output_mid_prices;
 pub use request::RouteRequest;
 // the float models live in the `model` layer; `super::model` names them for the route files
@@ -167,6 +168,29 @@ pub const BOUND_MARGIN: f64 = 1e-7;
 /// (tens of evaluations) and per Newton step, over the A tokens touched by active edges, O(A³)
 /// up to 48 tokens, above that truncated CG (O(active edges) per iteration) or, near the
 /// optimum, a sparse elimination with a dense core of at most 160 tokens.
+///
+/// # Example
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use num_rational::Ratio;
+/// use swapzap::{graph::PoolGraph, route, snapshot::Snapshot, U256};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+/// let snapshot: Snapshot = serde_json::from_str(&std::fs::read_to_string(path)?)?;
+/// let graph = PoolGraph::from_snapshot(&snapshot)?;
+/// let weth = graph.token_id("0x871a5bb9551428cbf417b18853b2088ddcf3ab3a").ok_or("no WETH")?;
+/// let usdt = graph.token_id("0xdfd3c19fc05f01668134ddc1ac095f04406fa41b").ok_or("no USDT")?;
+/// // 10 WETH to USDT with a 1 % slippage limit
+/// let mut req = route::RouteRequest::new(vec![(weth, U256::exp10(19))], vec![(usdt, Ratio::from_integer(1))]);
+/// req.slippage = Ratio::new(1, 100);
+/// let plan = route::quote(&graph, &req)?;
+/// let out = plan.outputs[0];
+/// assert!(out.token == usdt && out.amount > U256::zero());
+/// assert_eq!(out.min_amount, out.amount * 99 / 100); // floor(amount × (1 − 0.01))
+/// assert_eq!(plan.inputs[0].amount, U256::exp10(19));
+/// # Ok(())
+/// # }
+/// ```
 pub fn quote(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
     if let Some(wanted) = req.exact_out {
         return exact_out::quote_exact_out(graph, req, wanted);

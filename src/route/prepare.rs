@@ -95,13 +95,13 @@ pub(super) fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared,
     // a whitelisted id no pool has: named, with the near miss (the body validation's check)
     if let Some(w) = &req.source_whitelist {
         let known = graph.sources();
-        crate::service::request::check_sources(w, &known, crate::error::Field::SourceWhitelist)
-            .map_err(|e| match e {
-                crate::RequestError::UnknownSource { id, suggestion, .. } => {
-                    RouteError::UnknownSource { id, suggestion }
-                }
-                _ => RouteError::BadRequest(Bad::SourceWhitelist),
-            })?;
+        if let Some(id) = w.iter().find(|id| !known.iter().any(|k| k == id)) {
+            return Err(RouteError::UnknownSource {
+                id: id.clone(),
+                suggestion: crate::chain::near_source(id, &known)
+                    .map(alloc::borrow::ToOwned::to_owned),
+            });
+        }
     }
     Ok(Prepared { inputs, outputs })
 }

@@ -7,9 +7,9 @@
 
 use super::dual::{Dual, Eval};
 use super::finish::Candidate;
-use super::gas::GasModel;
 use super::working_set::{Ctx, Local, Solved};
 use crate::error::RouteError;
+use crate::plan::GasModel;
 use crate::plan::{Excluded, Plan, Step};
 use crate::units::TokenId;
 use alloc::vec;

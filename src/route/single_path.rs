@@ -5,11 +5,11 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::finish::Candidate;
-use super::gas::GasModel;
 use super::propagate::PoolStates;
 use super::working_set::{Ctx, LEdge};
 use crate::error::RouteError;
 use crate::math::float::to_f64;
+use crate::plan::GasModel;
 use crate::plan::{Excluded, Step};
 use alloc::vec;
 use alloc::vec::Vec;

@@ -27,7 +27,7 @@ use crate::chain::CHAIN_101;
 use crate::error::{Error, RouteError};
 use crate::graph::PoolGraph;
 use crate::math::float::to_f64;
-use crate::plan::{Plan, Step, TokenAmount};
+use crate::plan::{GasModel, Plan, Step, TokenAmount};
 use crate::service::request::Address;
 use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
@@ -328,19 +328,22 @@ pub struct GasTable {
     pub burn: u64,
 }
 
-/// Typical gas of a Uniswap V3 swap step without tick crossings.
+/// Typical gas of a Uniswap V3 swap step without tick crossings (that of [`GasModel::typical`]).
+#[cfg(feature = "serde")]
 fn cl_gas() -> u64 {
-    130_000
+    GasModel::typical(0.0).concentrated_liquidity
 }
 
 impl Default for GasTable {
+    /// [`GasModel::typical`]'s units per swap, 50k per transaction, 120k per mint, 100k per burn.
     fn default() -> Self {
+        let swap = GasModel::typical(0.0);
         Self {
             base: 50_000,
-            constant_product: 60_000,
-            solidly: 80_000,
-            stableswap: 110_000,
-            concentrated_liquidity: cl_gas(),
+            constant_product: swap.constant_product,
+            solidly: swap.solidly,
+            stableswap: swap.stableswap,
+            concentrated_liquidity: swap.concentrated_liquidity,
             mint: 120_000,
             burn: 100_000,
         }
@@ -348,15 +351,17 @@ impl Default for GasTable {
 }
 
 impl GasTable {
-    /// Units of one swap through a pool of `kind`.
+    /// Units of one swap through a pool of `kind` (by family, as [`GasModel::units`]).
     #[must_use]
     pub fn swap(&self, kind: PoolKind) -> u64 {
-        match kind {
-            PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
-            PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
-            PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
-            PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
+        GasModel {
+            constant_product: self.constant_product,
+            solidly: self.solidly,
+            stableswap: self.stableswap,
+            concentrated_liquidity: self.concentrated_liquidity,
+            gas_price: 0.0,
         }
+        .units(kind)
     }
 }
 

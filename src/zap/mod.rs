@@ -6,7 +6,6 @@
 //! | [`zap_in`] | any tokens and LP tokens into one LP over a [`crate::graph::PoolGraph`]: burns, routed legs, the optimal mint, as one [`crate::plan::Plan`] |
 //! | [`zap_out`] | LP tokens (and tokens) into target tokens by proportions: burns, then routed legs |
 //! | [`lp_to_lp`] | burn source LPs and zap into a target LP, in one plan |
-//! | [`zap_request`] | a validated spec zap body ([`crate::service::request::Request`]): zap-in, LP-to-LP or zap-out as the body says ([`zap_shape`]), with its slippage and source filters |
 //!
 //! # The single-pool optimiser
 //!
@@ -74,14 +73,12 @@
 pub mod bound;
 mod curve;
 mod multi;
-mod spec;
 mod two;
 
 pub use bound::mint_upper_bound;
 pub use multi::{
     lp_to_lp, zap_in, zap_out, zap_out_prices, ZapInPlan, ZapOptions, MAX_ZAP_FEE_BPS, ZAP_FEE_BPS,
 };
-pub use spec::{is_zap_body, options_for, zap_request, zap_shape, ZapKind, ZapPlan, ZapShape};
 
 use crate::error::ZapError;
 use crate::pool::{Amounts, Pool};

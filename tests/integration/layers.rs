@@ -1,7 +1,6 @@
 //! The crate's layers point only down (docs/architecture.md): every `crate::<module>` path in
 //! `src/` (outside comments and `#[cfg(test)]` code) names a module of the same layer or a
-//! lower one, and the top-level modules import each other without a cycle (uses listed in
-//! [`KNOWN_UPWARD`] aside, until they are gone).
+//! lower one, and the top-level modules import each other without a cycle.
 //!
 //! Reads the sources at test time; a new top-level module must be given its layer in
 //! [`LAYERS`] (the test names it otherwise).
@@ -19,15 +18,6 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("plan", &["plan"]),
     ("search and zaps", &["route", "zap"]),
     ("service", &["service"]),
-];
-
-/// Uses of a higher layer that are known and being removed by the restructuring (issue 12),
-/// as (from module, to module): the test fails on any other. Empty when the work is done.
-const KNOWN_UPWARD: &[(&str, &str)] = &[
-    ("math", "error"),    // math/mod.rs: MathError (part 4)
-    ("plan", "route"),    // plan.rs: GasModel (part 6)
-    ("route", "service"), // route: RouteRequest from a validated body (part 6)
-    ("zap", "service"),   // zap/spec.rs: zap_request on a validated body (part 6)
 ];
 
 /// The layer of a top-level module, if it has one.
@@ -188,7 +178,7 @@ fn module_uses() -> Vec<(String, usize, String, String)> {
 #[test]
 fn the_use_parser_reads_paths_and_groups() {
     let code = "use crate::error::E;\nuse crate::{\n    graph::{G, H},\n    units::T,\n};\nlet x = crate::math::to_f64(y);\nmy_crate::zap::f();\n";
-    let got: Vec<_> = crate_uses(code).into_iter().collect();
+    let got = crate_uses(code);
     let want = [("error", 1), ("graph", 3), ("units", 4), ("math", 6)];
     assert_eq!(
         got,
@@ -206,12 +196,8 @@ fn layers_point_only_down() {
     let uses = module_uses();
     let mut unmapped = BTreeSet::new();
     let mut upward = Vec::new();
-    let mut known = BTreeSet::new();
     for (file, line, from, to) in &uses {
         match (layer_of(from), layer_of(to)) {
-            (Some(a), Some(b)) if b > a && KNOWN_UPWARD.contains(&(from.as_str(), to.as_str())) => {
-                known.insert((from.as_str(), to.as_str()));
-            }
             (Some(a), Some(b)) if b > a => upward.push(format!(
                 "src/{file}:{line}: {from} ({}) uses crate::{to} ({})",
                 LAYERS[a].0, LAYERS[b].0
@@ -235,18 +221,13 @@ fn layers_point_only_down() {
         upward.len(),
         upward.join("\n")
     );
-    // entries no longer used are left for the list's owner to delete (a failure here would
-    // break the merge that removed the last use)
-    let _ = known;
 }
 
 #[test]
 fn top_level_modules_have_no_import_cycle() {
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (_, _, from, to) in module_uses() {
-        if !KNOWN_UPWARD.contains(&(from.as_str(), to.as_str())) {
-            edges.entry(from).or_default().insert(to);
-        }
+        edges.entry(from).or_default().insert(to);
     }
     // depth-first search for a back edge; report the cycle it closes
     fn visit(

@@ -10,7 +10,8 @@ use swapzap::graph::PoolGraph;
 use swapzap::plan::json::PlanJson;
 use swapzap::plan::{Plan, PlanRequest, ZAP_OUT_SHARE_TOLERANCE};
 use swapzap::route::GasModel;
-use swapzap::zap::{zap_out_prices, zap_request, ZapOptions, ZapPlan};
+use swapzap::service::zap::{zap_request, ZapPlan};
+use swapzap::zap::{zap_out_prices, ZapOptions};
 use swapzap::{PlanField, RouteError, U256};
 
 fn f(x: U256) -> f64 {

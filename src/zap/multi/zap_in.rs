@@ -24,6 +24,33 @@ use primitive_types::U256;
 /// [`ZapError::UnknownToken`] / [`ZapError::EmptyInput`] for bad inputs;
 /// [`ZapError::Route`] when a swap leg cannot be routed; [`ZapError::NothingToMint`] when the
 /// final mint mints nothing; [`ZapError::Pool`] when a burn or swap reverts.
+///
+/// # Example
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use num_rational::Ratio;
+/// use swapzap::{graph::PoolGraph, snapshot::Snapshot, zap, U256};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+/// let graph = PoolGraph::from_snapshot(&serde_json::from_str::<Snapshot>(&std::fs::read_to_string(path)?)?)?;
+/// let id = |a: &str| graph.token_id(a).ok_or("not in the snapshot");
+/// // the LP token of the bundled Curve pool, and two of its coins
+/// let lp = id("0x2ad68bcb3a06d8665e9810fafc192d37ad8f3696")?;
+/// let (coin, usdt) = (id("0xc47d6d7e3926096c3d20cfc9aa8eeb5c566f0cf9")?, id("0xdfd3c19fc05f01668134ddc1ac095f04406fa41b")?);
+/// // WETH and USDT into that LP
+/// let weth = id("0x871a5bb9551428cbf417b18853b2088ddcf3ab3a")?;
+/// let inputs = [(weth, U256::exp10(18)), (usdt, U256::exp10(9))];
+/// let z = zap::zap_in(&graph, &inputs, lp, &zap::ZapOptions::default())?;
+/// assert_eq!(z.plan.outputs[0].token, lp);
+/// assert_eq!(z.plan.outputs[0].amount, z.minted);
+/// // the 1 bps zap fee, floor(amount / 10^4), from each input before any step
+/// let fee = z.plan.zap_fee.as_ref().ok_or("no zap fee")?;
+/// assert!(fee.taken.iter().any(|t| t.token == weth && t.amount == U256::exp10(14)));
+/// z.plan.verify(&graph)?;
+/// # let _ = (coin, Ratio::<u64>::from_integer(1));
+/// # Ok(())
+/// # }
+/// ```
 pub fn zap_in(
     graph: &PoolGraph,
     inputs: &[(TokenId, U256)],
