@@ -75,7 +75,7 @@ mod request;
 mod single_path;
 mod working_set;
 pub use exact_out::EXACT_OUT_PRECISION;
-pub use gas::{GasModel, GAS_HOP_CAPS};
+pub use gas::{GasModel, GasTable, GAS_HOP_CAPS};
 pub use mid::output_mid_prices;
 pub use request::RouteRequest;
 // the float models live in the `model` layer; `super::model` names them for the route files
