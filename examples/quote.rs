@@ -144,7 +144,7 @@ fn main() -> ExitCode {
     };
     let graph_time = t_graph.elapsed();
     if let Ok(valid) = body.validate(&graph.sources()) {
-        if swapzap::zap::is_zap_body(&graph, &valid) {
+        if swapzap::service::zap::is_zap_body(&graph, &valid) {
             warn!(
                 "error: this body names an LP token: it is a zap; use the zap tool \
                  (cargo run --release --example zap -- --snapshot FILE --request FILE)"

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! The body is validated by the spec's rules for its `chainId` on the snapshot's sources, then
-//! planned by `swapzap::zap::zap_request`: zap-in (tokens and LP tokens into the one LP of
+//! planned by `swapzap::service::zap::zap_request`: zap-in (tokens and LP tokens into the one LP of
 //! `outputTokens`, proportion 1; LP-to-LP), or zap-out (LP tokens, and tokens, into tokens by
 //! their proportions). The plan is checked with `Plan::verify_request` before it is printed:
 //! a table of its steps, the LP minted or the outputs with their minimums, the zap fee, the
@@ -24,7 +24,8 @@ use std::process::ExitCode;
 use swapzap::graph::PoolGraph;
 use swapzap::plan::{PlanRequest, Step};
 use swapzap::route::GasModel;
-use swapzap::zap::{zap_request, Rebalance, ZapKind, ZapOptions};
+use swapzap::service::zap::{zap_request, ZapKind};
+use swapzap::zap::{Rebalance, ZapOptions};
 use swapzap::{Error, ZapError};
 
 const USAGE: &str = "usage: zap [--snapshot FILE --request FILE] [--json] [--gas-price P]
@@ -100,7 +101,7 @@ fn run(args: &[String]) -> Result<(), Fail> {
 fn table(
     g: &PoolGraph,
     req: &swapzap::service::request::Request,
-    z: &swapzap::zap::ZapPlan,
+    z: &swapzap::service::zap::ZapPlan,
 ) -> String {
     let mut out = String::new();
     let plan = &z.plan;

@@ -38,3 +38,18 @@ impl fmt::Display for Deployment {
         })
     }
 }
+
+/// Whether `id` names a known source once case and `_`/`-` are ignored: the suggestion for a
+/// near miss such as `Uniswap_V2`.
+pub(crate) fn near_source<'a>(id: &str, known: &[&'a str]) -> Option<&'a str> {
+    let norm = |c: char| {
+        if c == '_' {
+            '-'
+        } else {
+            c.to_ascii_lowercase()
+        }
+    };
+    known.iter().copied().find(|k| {
+        k.chars().count() == id.chars().count() && k.chars().map(norm).eq(id.chars().map(norm))
+    })
+}

@@ -3,20 +3,56 @@
 //! The routing and zap math engine behind a swap-and-zap routing service, as a pure library:
 //! no I/O, no clocks, no global state. Values go in, a [`plan::Plan`] comes out.
 //!
-//! ## Crate map
+//! ## Layers
 //!
-//! | module | what it holds |
-//! |---|---|
-//! | [`math`] | the only place with raw 256-bit arithmetic: checked ops, `mul_div` (floor/ceil), integer sqrt |
-//! | [`units`] | newtypes: [`units::TokenId`], [`units::PoolId`] |
-//! | [`chain`] | chain facts: [`chain::CHAIN_101`], [`chain::Deployment`], the spec's slippage limit |
-//! | [`error`] | one error enum per domain and the top [`error::Error`] with stable codes |
-//! | [`pool`] | exact pool families: constant-product, solidly, Curve stable-swap; [`pool::Pool`] over them |
-//! | [`plan`] | the pathId-free [`plan::Plan`] and its exact verification |
-//! | [`service`] | the spec's bodies and their validation ([`service::request`]), the quote response ([`service::response`]), prices ([`service::pricing`]) and listings ([`service::listing`]) |
-//! | [`snapshot`], [`graph`] | a pool snapshot (serde) and the [`graph::PoolGraph`] with dense ids built from it |
-//! | [`route`] | split-route search with an optimality bound, exact Plans, batch quoting |
-//! | [`zap`] | zap-in (tokens and LPs to one LP, any ratio), zap-out, LP-to-LP, the single-pool optimiser |
+//! Each layer uses only the layers below it (checked by the integration test `layers`; the
+//! picture and its reasons are in `docs/architecture.md`):
+//!
+//! ```text
+//!  service   service::{request, zap, response, pricing, listing}   the spec's bodies and answers
+//!     |
+//!  search    route, zap                                           split routes, zaps
+//!     |
+//!  plan      plan                                                 Plan, its checks, its serde form
+//!     |
+//!  graph     snapshot, graph                                      a snapshot as dense-id data
+//!     |
+//!  pools     pool, model                                          exact pool math; float models
+//!     |
+//!  errors    error                                                typed errors, stable codes
+//!     |
+//!  units     units, chain                                         ids, chain facts
+//!     |
+//!  numbers   math                                                 checked U256 math, float helpers
+//! ```
+//!
+//! ## Where things live
+//!
+//! | layer | module | the public items a caller uses |
+//! |---|---|---|
+//! | numbers | [`math`] | [`math::mul_div`] and the checked helpers, [`math::float`] (the one U256 ↔ f64 conversion) |
+//! | units | [`units`], [`chain`] | [`units::TokenId`], [`units::PoolId`]; [`chain::CHAIN_101`], [`chain::Deployment`] |
+//! | errors | [`error`] | [`Error`] (with `code()`, `is_retryable()`, [`ErrorBody`]) over [`MathError`], [`PoolError`], [`RequestError`], [`SnapshotError`], [`RouteError`], [`ZapError`] |
+//! | pools | [`pool`], [`model`] | one type per family: [`pool::ConstantProduct`], [`pool::Solidly`], [`pool::StableSwap`], [`pool::SaberStableSwap`], [`pool::SplTokenSwap`], [`pool::ConcentratedLiquidity`], [`pool::Whirlpool`]; [`pool::Pool`] over them |
+//! | graph | [`snapshot`], [`graph`] | [`snapshot::Snapshot`] (serde) → [`graph::PoolGraph`] |
+//! | plan | [`plan`] | [`plan::Plan`] with [`plan::Plan::verify`] and [`plan::Plan::verify_request`] against a [`plan::PlanRequest`]; [`plan::GasModel`] |
+//! | search | [`route`] | [`route::quote`] of a [`route::RouteRequest`]; batch quoting |
+//! | zaps | [`zap`] | [`zap::zap_in`], [`zap::zap_out`], [`zap::lp_to_lp`] over a graph, [`zap::zap_in_pool`] on one pool |
+//! | service | [`service`] | [`service::request::QuoteRequest`] → [`service::request::Request`]; [`service::zap::zap_request`]; [`service::response::QuoteResponse`]; prices and listings |
+//!
+//! ## One form per purpose
+//!
+//! Requests: [`service::request::QuoteRequest`] is the spec's JSON body as it arrives (serde,
+//! the spec's field names); `QuoteRequest::validate` turns it into a typed
+//! [`service::request::Request`] for its deployment (addresses checked, amounts parsed); on a
+//! graph that becomes the engine's [`route::RouteRequest`] (dense ids, exact proportions,
+//! options) through `RouteRequest::from_request` (or from the body at once,
+//! `RouteRequest::from_body`). A caller with its own ids starts from `RouteRequest::new`.
+//!
+//! Answers: [`plan::Plan`] is the answer (exact amounts on dense ids, verifiable);
+//! `plan::json::PlanJson` (feature `serde`) is its serde form (addresses and decimal strings, read back by
+//! `Plan::from_json`); [`service::response::QuoteResponse`] is the spec's quote response body
+//! built from a plan (with gas, price impact and a route graph for display).
 //!
 //! ## Example
 //!
@@ -69,6 +105,6 @@ pub mod zap;
 
 pub use error::{
     Error, ErrorBody, ErrorClass, MathError, PlanField, PoolError, RequestError, RouteError,
-    ZapError,
+    SnapshotError, ZapError,
 };
 pub use primitive_types::{U256, U512};

@@ -6,7 +6,7 @@
 use crate::error::{PlanField, RouteError};
 use crate::graph::PoolGraph;
 use crate::pool::Pool;
-use crate::route::{GasModel, RouteRequest};
+use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -152,6 +152,10 @@ pub struct Plan {
 
 /// What a plan must answer, in graph terms: the request it was made for. See
 /// [`Plan::verify_request`].
+///
+/// Plain data, made by the layer that knows the request: `PlanRequest::swap` (the router,
+/// from a [`crate::route::RouteRequest`]), `PlanRequest::zap` (the zaps, from their options)
+/// and `PlanRequest::from_request` (the service layer, from a validated spec body).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanRequest {
     /// Input tokens and the exact amounts to spend (repeated tokens are summed).
@@ -164,13 +168,12 @@ pub struct PlanRequest {
     pub zap_fee_bps: Option<u32>,
     /// The gas model the plan was priced with, if any.
     pub gas: Option<GasModel>,
-    /// Hop limit of the request (`None`: the router's default), as the prices of several
-    /// outputs are computed ([`crate::route::output_mid_prices`]).
-    pub max_hops: Option<usize>,
-    /// Source whitelist of the request, for the prices of several outputs.
-    pub source_whitelist: Option<Vec<alloc::string::String>>,
-    /// Source blacklist of the request, for the prices of several outputs.
-    pub source_blacklist: Vec<alloc::string::String>,
+    /// For a zap with several outputs, the outputs' documented mid prices in units of the
+    /// first output (`crate::route::output_mid_prices` on the graph under the request's
+    /// source filters and hop limit), or the error computing them gave; `None` otherwise.
+    /// [`Plan::verify_request`] holds a zap-out's value shares to its proportions at these
+    /// prices (and reports the error, if any, when it needs them).
+    pub output_prices: Option<Result<Vec<f64>, RouteError>>,
 }
 
 /// How close a zap-out's output value shares must be to the requested proportions for
@@ -180,56 +183,100 @@ pub struct PlanRequest {
 /// check refuses plans made for other proportions without refusing the library's own.
 pub const ZAP_OUT_SHARE_TOLERANCE: f64 = 1e-3;
 
-impl PlanRequest {
-    /// A swap request of the router.
+/// The crate's one gas table: gas units per step kind (integer units; a price turns them into
+/// output). Swap units are the typical per-step costs (Uniswap V2 60k, solidly 80k, Curve 110k,
+/// Uniswap V3 130k without tick crossings); `base` (router entry, transfers in and out), `mint`
+/// and `burn` are round figures of the same order. Deployments set their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "camelCase")
+)]
+pub struct GasTable {
+    /// Once per transaction.
+    pub base: u64,
+    /// Per swap through a constant-product pool.
+    pub constant_product: u64,
+    /// Per swap through a solidly pool.
+    pub solidly: u64,
+    /// Per swap through a stable-swap pool.
+    pub stableswap: u64,
+    /// Per swap through a concentrated-liquidity pool (without tick crossings).
+    #[cfg_attr(feature = "serde", serde(default = "cl_gas"))]
+    pub concentrated_liquidity: u64,
+    /// Per mint.
+    pub mint: u64,
+    /// Per burn.
+    pub burn: u64,
+}
+
+/// The typical concentrated-liquidity row (the serde default of an older table without it).
+#[cfg(feature = "serde")]
+fn cl_gas() -> u64 {
+    GasTable::TYPICAL.concentrated_liquidity
+}
+
+impl GasTable {
+    /// The typical costs.
+    pub const TYPICAL: GasTable = GasTable {
+        base: 50_000,
+        constant_product: 60_000,
+        solidly: 80_000,
+        stableswap: 110_000,
+        concentrated_liquidity: 130_000,
+        mint: 120_000,
+        burn: 100_000,
+    };
+
+    /// Units of one swap through a pool of `kind`.
     #[must_use]
-    pub fn swap(req: &RouteRequest) -> Self {
-        Self {
-            inputs: req.inputs.clone(),
-            outputs: req.outputs.clone(),
-            slippage: req.slippage,
-            zap_fee_bps: None,
-            gas: req.gas,
-            max_hops: req.max_hops,
-            source_whitelist: req.source_whitelist.clone(),
-            source_blacklist: req.source_blacklist.clone(),
+    pub fn swap(&self, kind: PoolKind) -> u64 {
+        match kind {
+            PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
+            PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
+            PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
+            PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
         }
     }
 
-    /// A zap with these inputs and outputs under `opts` (fee rate, slippage, gas).
+    /// The cheapest swap row (constant-product, solidly, stable-swap): a lower bound per hop.
     #[must_use]
-    pub fn zap(
-        inputs: &[(TokenId, U256)],
-        outputs: &[(TokenId, Ratio<u64>)],
-        opts: &crate::zap::ZapOptions,
-    ) -> Self {
-        Self {
-            inputs: inputs.to_vec(),
-            outputs: outputs.to_vec(),
-            slippage: opts.slippage,
-            zap_fee_bps: Some(opts.fee_bps),
-            gas: opts.gas,
-            max_hops: opts.max_hops,
-            source_whitelist: opts.source_whitelist.clone(),
-            source_blacklist: opts.source_blacklist.clone(),
+    pub fn cheapest_swap(&self) -> u64 {
+        self.stableswap.min(self.solidly).min(self.constant_product)
+    }
+}
+
+impl Default for GasTable {
+    fn default() -> Self {
+        Self::TYPICAL
+    }
+}
+
+/// Gas pricing for EVM chains: the [`GasTable`]'s units per swap step by pool family, and the
+/// price of one gas unit in base units of the (first) output token.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GasModel {
+    /// gas units per step kind
+    pub table: GasTable,
+    /// output base units per gas unit (≥ 0)
+    pub gas_price: f64,
+}
+
+impl GasModel {
+    /// [`GasTable::TYPICAL`] at `gas_price` output base units per gas unit.
+    #[must_use]
+    pub fn typical(gas_price: f64) -> Self {
+        GasModel {
+            table: GasTable::TYPICAL,
+            gas_price,
         }
     }
 
-    /// A validated spec body on `graph`: a zap (fee [`crate::zap::ZAP_FEE_BPS`]) when an LP
-    /// token is among its inputs or outputs, else a swap; no gas model.
-    ///
-    /// # Errors
-    /// Those of [`RouteRequest::from_request`] (an address the graph does not hold).
-    pub fn from_request(
-        req: &crate::service::request::Request,
-        graph: &PoolGraph,
-    ) -> Result<Self, RouteError> {
-        let r = RouteRequest::from_request(req, graph)?;
-        let mut p = Self::swap(&r);
-        if crate::zap::is_zap_body(graph, req) {
-            p.zap_fee_bps = Some(crate::zap::ZAP_FEE_BPS);
-        }
-        Ok(p)
+    /// Gas units of one step through a pool of this kind.
+    #[must_use]
+    pub fn units(&self, kind: PoolKind) -> u64 {
+        self.table.swap(kind)
     }
 }
 
@@ -294,18 +341,27 @@ fn amount_map(
     Ok(m)
 }
 
+/// Change the holding of `t` by `f` (a checked add or sub of an amount), or the
+/// [`RouteError::InvalidPlan`] at `step` saying `why` when it fails.
+fn adjust(
+    hold: &mut BTreeMap<TokenId, U256>,
+    t: TokenId,
+    step: Option<usize>,
+    why: &'static str,
+    f: impl FnOnce(U256) -> Option<U256>,
+) -> Result<(), RouteError> {
+    let h = hold.entry(t).or_insert_with(U256::zero);
+    *h = f(*h).ok_or(RouteError::InvalidPlan { step, why })?;
+    Ok(())
+}
+
 fn credit(
     hold: &mut BTreeMap<TokenId, U256>,
     t: TokenId,
     a: U256,
     step: Option<usize>,
 ) -> Result<(), RouteError> {
-    let h = hold.entry(t).or_insert_with(U256::zero);
-    *h = h.checked_add(a).ok_or(RouteError::InvalidPlan {
-        step,
-        why: "holding overflows",
-    })?;
-    Ok(())
+    adjust(hold, t, step, "holding overflows", |h| h.checked_add(a))
 }
 
 fn debit(
@@ -314,12 +370,13 @@ fn debit(
     a: U256,
     step: Option<usize>,
 ) -> Result<(), RouteError> {
-    let h = hold.entry(t).or_insert_with(U256::zero);
-    *h = h.checked_sub(a).ok_or(RouteError::InvalidPlan {
+    adjust(
+        hold,
+        t,
         step,
-        why: "spends more than is held at this point",
-    })?;
-    Ok(())
+        "spends more than is held at this point",
+        |h| h.checked_sub(a),
+    )
 }
 
 /// What is left of `inputs` after `steps` (their stated amounts, no pool math) and `outputs`,
@@ -341,7 +398,7 @@ pub(crate) fn unspent(
     }
     for (k, step) in steps.iter().enumerate() {
         let at = Some(k);
-        let info = |p: &PoolId| graph.pool(*p).ok_or(RouteError::PoolOutOfRange(p.0));
+        let info = |p: &PoolId| graph.pool(*p).ok_or(RouteError::PoolOutOfRange(*p));
         match step {
             Step::Swap {
                 token_in,
@@ -414,12 +471,40 @@ impl Plan {
     ///
     /// # Complexity
     /// One exact pool operation per step, O(S log S) bookkeeping.
+    ///
+    /// # Example
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use num_rational::Ratio;
+    /// use swapzap::{graph::PoolGraph, plan::Step, route, snapshot::Snapshot, U256};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+    /// let snapshot: Snapshot = serde_json::from_str(&std::fs::read_to_string(path)?)?;
+    /// let graph = PoolGraph::from_snapshot(&snapshot)?;
+    /// let weth = graph.token_id("0x871a5bb9551428cbf417b18853b2088ddcf3ab3a").ok_or("no WETH")?;
+    /// let usdt = graph.token_id("0xdfd3c19fc05f01668134ddc1ac095f04406fa41b").ok_or("no USDT")?;
+    /// let req = route::RouteRequest::new(vec![(weth, U256::exp10(19))], vec![(usdt, Ratio::from_integer(1))]);
+    /// let plan = route::quote(&graph, &req)?;
+    /// plan.verify(&graph)?; // every step re-simulated exactly, holdings conserved
+    ///
+    /// // One base unit more out of the first swap than the pool pays: refused at that step.
+    /// let mut forged = plan.clone();
+    /// if let Some(Step::Swap { amount_out, .. }) = forged.steps.first_mut() {
+    ///     *amount_out += U256::one();
+    /// }
+    /// assert!(matches!(
+    ///     forged.verify(&graph),
+    ///     Err(swapzap::RouteError::InvalidPlan { step: Some(0), .. })
+    /// ));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn verify(&self, graph: &PoolGraph) -> Result<(), RouteError> {
         let mut hold: BTreeMap<TokenId, U256> = BTreeMap::new();
         for i in &self.inputs {
             graph
                 .token(i.token)
-                .ok_or(RouteError::TokenOutOfRange(i.token.0))?;
+                .ok_or(RouteError::TokenOutOfRange(i.token))?;
             credit(&mut hold, i.token, i.amount, None)?;
         }
         if let Some(f) = &self.zap_fee {
@@ -439,7 +524,7 @@ impl Plan {
             };
             let info = graph
                 .pool(pool_id)
-                .ok_or(RouteError::PoolOutOfRange(pool_id.0))?;
+                .ok_or(RouteError::PoolOutOfRange(pool_id))?;
             if !matches!(step, Step::Swap { .. }) && !info.supply_known {
                 return Err(bad(
                     "an LP step on a pool whose snapshot gives no total_supply",
@@ -593,8 +678,7 @@ impl Plan {
     ///   float's own rounding); `upper_bound`, when given, not below `value`.
     ///
     /// * `proportions` (a zap with several outputs): each output's value share at the
-    ///   documented prices, [`crate::route::output_mid_prices`] on `graph` under the request's
-    ///   filters and hop limit, is its proportion to within [`ZAP_OUT_SHARE_TOLERANCE`] plus
+    ///   documented prices ([`PlanRequest::output_prices`]), is its proportion to within [`ZAP_OUT_SHARE_TOLERANCE`] plus
     ///   one base unit of that output.
     ///
     /// A swap with several outputs is not held to its shares here: the router maximises the
@@ -749,30 +833,31 @@ impl Plan {
             }
         }
         if self.outputs.len() >= 2 && want.zap_fee_bps.is_some() {
-            self.check_zap_out_shares(graph, want)?;
+            self.check_zap_out_shares(want)?;
         }
         Ok(())
     }
 
     /// A zap-out with several outputs: each output's value share at the documented prices
-    /// ([`crate::route::output_mid_prices`] on `graph`, the request's filters and hop limit)
-    /// is within [`ZAP_OUT_SHARE_TOLERANCE`] plus one base unit of that output of its
-    /// proportion.
-    fn check_zap_out_shares(
-        &self,
-        graph: &PoolGraph,
-        want: &PlanRequest,
-    ) -> Result<(), RouteError> {
+    /// ([`PlanRequest::output_prices`]) is within [`ZAP_OUT_SHARE_TOLERANCE`] plus one base
+    /// unit of that output of its proportion.
+    fn check_zap_out_shares(&self, want: &PlanRequest) -> Result<(), RouteError> {
         use PlanField as F;
-        let mut req = RouteRequest::new(Vec::new(), want.outputs.clone());
-        req.max_hops = want.max_hops;
-        req.source_whitelist.clone_from(&want.source_whitelist);
-        req.source_blacklist.clone_from(&want.source_blacklist);
-        let prices = crate::route::output_mid_prices(graph, &req)?;
+        let prices = match &want.output_prices {
+            Some(Ok(p)) => p.as_slice(),
+            Some(Err(e)) => return Err(e.clone()),
+            None => {
+                return Err(mismatch(
+                    F::Proportions,
+                    None,
+                    "the request carries no output prices",
+                ))
+            }
+        };
         let values: Vec<f64> = self
             .outputs
             .iter()
-            .zip(&prices)
+            .zip(prices)
             .map(|(o, p)| {
                 #[allow(clippy::arithmetic_side_effects)] // f64
                 let v = crate::math::float::to_f64(o.amount) * p;
@@ -783,7 +868,7 @@ impl Plan {
         if !(total > 0.0 && total.is_finite()) {
             return Err(mismatch(F::Proportions, None, "the outputs have no value"));
         }
-        for (k, ((v, p), (_, w))) in values.iter().zip(&prices).zip(&want.outputs).enumerate() {
+        for (k, ((v, p), (_, w))) in values.iter().zip(prices).zip(&want.outputs).enumerate() {
             #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
             let (gap, tol) = (
                 (v / total - *w.numer() as f64 / *w.denom() as f64).abs(),
@@ -1032,12 +1117,12 @@ pub mod json {
             let tok = |t: TokenId| {
                 g.token(t)
                     .map(|i| i.address.clone())
-                    .ok_or(RouteError::TokenOutOfRange(t.0))
+                    .ok_or(RouteError::TokenOutOfRange(t))
             };
             let pool = |p: PoolId| {
                 g.pool(p)
                     .map(|i| i.id.clone())
-                    .ok_or(RouteError::PoolOutOfRange(p.0))
+                    .ok_or(RouteError::PoolOutOfRange(p))
             };
             let amt = |a: &TokenAmount| -> Result<AmountJson, RouteError> {
                 Ok(AmountJson {

@@ -4,7 +4,7 @@
 //! tokens with address and decimals, pools with an id `"<source>:0x<40 hex>"`, a source, a kind
 //! and integer fields as decimal strings. Nothing here is validated: [`crate::graph::PoolGraph`]
 //! turns a snapshot into dense ids and exact pools and returns a typed
-//! [`crate::error::RouteError`] for anything malformed.
+//! [`crate::error::SnapshotError`] for anything malformed.
 //!
 //! With the `serde` feature the types read the benchmark's JSON as it is; integer fields accept
 //! decimal strings or JSON integers (a number with a fraction or exponent is refused, and the

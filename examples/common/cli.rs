@@ -122,15 +122,7 @@ pub fn validate_body(v: serde_json::Value, graph: &PoolGraph) -> Result<Request,
         serde_json::from_value(v).map_err(|e| RequestError::MalformedBody {
             reason: e.to_string(),
         })?;
-    let req = body.validate(&graph.sources())?;
-    if req.chain_id != graph.chain_id() {
-        return Err(RequestError::ChainMismatch {
-            request: req.chain_id,
-            snapshot: graph.chain_id(),
-        }
-        .into());
-    }
-    Ok(req)
+    Ok(body.validate_on(graph)?)
 }
 
 /// The value after `flag` in `args`, and whether the flag was there without one.

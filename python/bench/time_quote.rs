@@ -21,8 +21,8 @@
 
 use std::time::Instant;
 use swapzap::graph::PoolGraph;
-use swapzap::service::request::QuoteRequest;
 use swapzap::route::{self, RouteRequest};
+use swapzap::service::request::QuoteRequest;
 use swapzap::snapshot::Snapshot;
 
 fn median(mut v: Vec<u128>) -> u128 {

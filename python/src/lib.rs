@@ -11,12 +11,12 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 use std::sync::Arc;
-use swapzap::error::{Error, RequestError, RouteError};
+use swapzap::error::{BadRouteRequest, Error, RequestError, RouteError};
 use swapzap::graph::{PoolGraph, PoolInfo};
 use swapzap::plan::{Plan as RustPlan, PlanRequest};
+use swapzap::route::{self, GasModel, RouteRequest};
 use swapzap::service::request::{QuoteRequest, Request};
 use swapzap::service::response::{optimality_gap, GasTable, QuoteResponse};
-use swapzap::route::{self, GasModel, RouteRequest};
 use swapzap::snapshot::{Snapshot as RustSnapshot, SnapshotPool, SnapshotToken};
 use swapzap::units::TokenId;
 use swapzap::U256;
@@ -51,7 +51,9 @@ fn to_py_err(py: Python<'_>, e: &Error) -> PyErr {
 
 /// A Python-side argument that is not what the function takes (code 4010, validation).
 fn bad_arg(why: &'static str) -> Error {
-    Error::Route(RouteError::BadRequest(why))
+    Error::Route(RouteError::BadRequest(BadRouteRequest::Argument {
+        what: why,
+    }))
 }
 
 /// A JSON text that does not parse as the named schema (code 3000, validation).
@@ -458,7 +460,9 @@ impl Snapshot {
             let res = match r {
                 Ok(_) => plans
                     .next()
-                    .unwrap_or(Err(RouteError::BadRequest("batch result missing")))
+                    .unwrap_or(Err(RouteError::BadRequest(BadRouteRequest::Argument {
+                        what: "requests: a result for every request",
+                    })))
                     .map_err(Error::Route),
                 Err(e) => Err(e),
             };
@@ -473,7 +477,7 @@ impl Snapshot {
         PyList::new(py, out)
     }
 
-    /// Plan a spec zap body (dict or JSON text) with the library's `zap::zap_request`: one
+    /// Plan a spec zap body (dict or JSON text) with the library's `service::zap::zap_request`: one
     /// LP output with proportion 1 is a zap-in (LP-to-LP from LP inputs); LP inputs with token
     /// outputs are a zap-out. `gas_price` prices the swap legs.
     #[pyo3(signature = (request, *, gas_price=None))]
@@ -537,7 +541,7 @@ impl Plan {
         self.graph
             .token(t)
             .map(|i| i.address.clone())
-            .ok_or(Error::Route(RouteError::TokenOutOfRange(t.0)))
+            .ok_or(Error::Route(RouteError::TokenOutOfRange(t)))
     }
 
     /// A route picture drawn by `swapzap._picture.<which>(response, decimals)`.
@@ -812,7 +816,7 @@ impl Pool {
                 graph
                     .token(*t)
                     .map(|i| i.address.clone())
-                    .ok_or(Error::Route(RouteError::TokenOutOfRange(t.0)))
+                    .ok_or(Error::Route(RouteError::TokenOutOfRange(*t)))
             })
             .collect::<Res<Vec<_>>>()?;
         Ok(Pool {

@@ -5,9 +5,10 @@
 use swapzap::error::Error;
 use swapzap::graph::PoolGraph;
 use swapzap::plan::Plan;
-use swapzap::service::request::Request;
 use swapzap::route::GasModel;
-use swapzap::zap::{zap_request, ZapOptions};
+use swapzap::service::request::Request;
+use swapzap::service::zap::zap_request;
+use swapzap::zap::ZapOptions;
 
 /// Plan a validated zap body on `graph`, the swap legs priced at `gas_price` when given.
 pub(crate) fn run(graph: &PoolGraph, req: &Request, gas_price: Option<f64>) -> Result<Plan, Error> {

@@ -1,22 +1,28 @@
 //! Errors: one enum per domain, with data, and the top [`Error`] with a stable numeric code.
 //!
 //! Domain enums are `#[non_exhaustive]`: new failure modes may be added without a breaking change.
-//! One file per domain: [`MathError`] (`math`), [`PoolError`] (`pool`), [`RequestError`]
-//! (`request`), [`RouteError`] (`route`), [`ZapError`] (`zap`); this file holds the top
+//! One file per domain: [`MathError`] (defined in `crate::math`, re-exported here), [`PoolError`] (`pool`), [`RequestError`]
+//! (`request`), [`SnapshotError`] (`snapshot`), [`RouteError`] (`route`), [`ZapError`] (`zap`);
+//! this file holds the top
 //! [`Error`], its [`ErrorClass`] and the spec's [`ErrorBody`]. Nothing here imports a module
-//! above the units layer (`crate::units`, `crate::chain`).
+//! above the units layer (`crate::units`, `crate::chain`) but `crate::math`.
+//!
+#![doc = include_str!("../../docs/error-codes.md")]
 
-mod math;
 mod pool;
 mod request;
 mod route;
+mod snapshot;
+#[cfg(test)]
+mod tests;
 mod zap;
 
-pub use math::MathError;
+pub use crate::math::MathError;
 pub use pool::PoolError;
 pub use request::{AddressProblem, AmountProblem, DecimalProblem, Field, RequestError};
-pub use route::{PlanField, RouteError, RouteFilter};
-pub use zap::ZapError;
+pub use route::{BadRouteRequest, PlanField, RouteError, RouteFilter};
+pub use snapshot::SnapshotError;
+pub use zap::{ZapError, ZapUnsupported};
 
 use alloc::string::String;
 use core::fmt;
@@ -41,6 +47,47 @@ pub enum ErrorClass {
     /// A server-side failure; the same request can be retried with exponential backoff and
     /// jitter. HTTP 503.
     Retryable,
+}
+
+impl MathError {
+    /// The stable code: 1000 overflow, 1001 underflow, 1002 division by zero.
+    #[must_use]
+    pub fn code(&self) -> u32 {
+        match self {
+            Self::Overflow => 1000,
+            Self::Underflow => 1001,
+            Self::DivisionByZero => 1002,
+        }
+    }
+
+    /// Always [`ErrorClass::Retryable`] (the rule at [`Error::is_retryable`]).
+    #[must_use]
+    pub fn class(&self) -> ErrorClass {
+        ErrorClass::Retryable
+    }
+}
+
+impl PoolError {
+    /// The stable code: 2001 for a want of liquidity (or an unreachable exact-out), 2002 for
+    /// a dust amount, 2000 for every other pool failure.
+    #[must_use]
+    pub fn code(&self) -> u32 {
+        match self {
+            Self::InsufficientLiquidity | Self::UnreachableOutput => 2001,
+            Self::InsufficientInputAmount | Self::InsufficientOutputAmount => 2002,
+            _ => 2000,
+        }
+    }
+
+    /// [`ErrorClass::NoRoute`] for codes 2001 and 2002 (the amount is the cause),
+    /// [`ErrorClass::Retryable`] for the others (the rule at [`Error::is_retryable`]).
+    #[must_use]
+    pub fn class(&self) -> ErrorClass {
+        match self.code() {
+            2001 | 2002 => ErrorClass::NoRoute,
+            _ => ErrorClass::Retryable,
+        }
+    }
 }
 
 impl ErrorClass {
@@ -90,6 +137,8 @@ pub enum Error {
     Pool(PoolError),
     /// A request body that must change.
     Request(RequestError),
+    /// Loading a snapshot into a pool graph.
+    Snapshot(SnapshotError),
     /// Routing.
     Route(RouteError),
     /// Zaps.
@@ -100,93 +149,17 @@ impl Error {
     /// The stable numeric code of this error (the `errorCode` of the error body). Codes never
     /// change meaning; new ones are added in their domain's range.
     ///
-    /// | code | class | HTTP | meaning |
-    /// |---|---|---|---|
-    /// | 1000 | retryable | 503 | arithmetic overflow |
-    /// | 1001 | retryable | 503 | arithmetic underflow |
-    /// | 1002 | retryable | 503 | division by zero |
-    /// | 2000 | retryable | 503 | pool math failed (other pool errors) |
-    /// | 2001 | no-route | 422 | pool: insufficient liquidity, or the wanted output cannot be reached |
-    /// | 2002 | no-route | 422 | pool: input or output amount too small |
-    /// | 3000 | validation | 400 | malformed body (JSON syntax, missing, unknown or mistyped field) |
-    /// | 3001 | validation | 400 | unsupported `chainId` |
-    /// | 3002 | validation | 400 | `chainId` of the other deployment |
-    /// | 3003 | validation | 400 | `chainId` other than the snapshot's chain |
-    /// | 3010 | validation | 400 | invalid address format (token address or `userAddr`) |
-    /// | 3011 | validation | 400 | mixed-case EVM address with a wrong EIP-55 checksum |
-    /// | 3012 | validation | 400 | `userAddr` not in EIP-55 checksum form |
-    /// | 3013 | validation | 400 | EVM 0x address on chain 101 |
-    /// | 3020 | validation | 400 | invalid `amount` (empty, not an integer, leading zero, 0, ≥ 2^256) |
-    /// | 3030 | validation | 400 | invalid `proportion` (not an exact decimal in (0, 1]) |
-    /// | 3031 | validation | 400 | proportions do not sum exactly to 1 |
-    /// | 3040 | validation | 400 | invalid `slippageLimitPercent` (not an exact decimal in [0, 50]) |
-    /// | 3050 | validation | 400 | `inputTokens` empty |
-    /// | 3051 | validation | 400 | `outputTokens` empty |
-    /// | 3052 | validation | 400 | too many input tokens (more than 16) |
-    /// | 3053 | validation | 400 | too many output tokens (more than 16) |
-    /// | 3054 | validation | 400 | the same input token twice |
-    /// | 3055 | validation | 400 | the same output token twice |
-    /// | 3056 | validation | 400 | a token both input and output |
-    /// | 3060 | validation | 400 | unknown liquidity source id in `sourceWhitelist` |
-    /// | 3061 | validation | 400 | empty `sourceWhitelist` |
-    /// | 3062 | validation | 400 | the source filters exclude every source |
-    /// | 3070 | validation | 400 | invalid `pathId` |
-    /// | 3071 | validation | 400 | stale quote (60 s or older): quote again |
-    /// | 3072 | validation | 400 | assemble `userAddr` differs from the quote's |
-    /// | 3073 | validation | 400 | quote made without `userAddr` cannot be assembled |
-    /// | 3080 | validation | 400 | token-list query parameter (`order_by`, `order_dir`, `limit`, `offset`) out of its values |
-    /// | 4000 | no-route | 422 | no route joins the inputs to the outputs |
-    /// | 4001 | no-route | 422 | insufficient liquidity for the amount |
-    /// | 4002 | validation | 400 | unknown token (check the token list) |
-    /// | 4003 | no-route | 422 | no route within the hop bound (the hops the shortest path needs named) |
-    /// | 4004 | no-route | 422 | routes only through filtered-out sources (the filter named) |
-    /// | 4005 | retryable | 503 | route search budget exceeded |
-    /// | 4006 | no-route | 422 | exact-out: the input amount cannot deliver the wanted output |
-    /// | 4007 | no-route | 422 | amount too small: every path gives 0 of the output |
-    /// | 4008 | validation | 400 | a whitelisted source id no pool of the snapshot has (the nearest known id suggested) |
-    /// | 4010 | validation | 400 | route request malformed |
-    /// | 4011 | validation | 400 | token id outside the graph |
-    /// | 4012 | validation | 400 | pool id outside the graph |
-    /// | 4013 | validation | 400 | plan verification failed |
-    /// | 4014 | validation | 400 | plan does not answer its request, or cannot be read back (field and step named) |
-    /// | 4020 | no-route | 422 | exact simulation of the route failed (the pool named) |
-    /// | 4021 | no-route | 422 | route arithmetic overflow (amount too large to carry) |
-    /// | 4022 | no-route | 422 | LP operation on a pool whose snapshot gives no `total_supply` |
-    /// | 4030 | retryable | 503 | snapshot: duplicate token or pool |
-    /// | 4031 | retryable | 503 | snapshot: bad number |
-    /// | 4032 | retryable | 503 | snapshot: bad pool |
-    /// | 4033 | retryable | 503 | snapshot: bad address |
-    /// | 4034 | retryable | 503 | snapshot: bad token (token table field out of range) |
-    /// | 4035 | retryable | 503 | snapshot: inconsistent (a pool disagrees with the token table or another pool) |
-    /// | 4036 | retryable | 503 | snapshot: a pool state the exact math refuses (strict loading) |
-    /// | 5000 | no-route | 422 | zap: nothing to mint |
-    /// | 5001 | validation | 400 | zap: unsupported pool or operation |
-    /// | 5002 | validation | 400 | zap: not an LP token |
-    /// | 5003 | validation | 400 | zap: amounts do not match the pool coins |
-    /// | 5004 | validation | 400 | zap: empty input |
-    /// | 5005 | validation | 400 | zap: unknown token |
-    /// | 5006 | validation | 400 | zap: proportions |
-    /// | 5007 | no-route | 422 | zap: no route between two tokens the zap connects |
-    /// | 5008 | no-route | 422 | zap: a pool step reverts |
-    /// | 5009 | no-route | 422 | zap: arithmetic overflow (amount too large) |
-    /// | 5010 | (the route error's class) | (as the route error) | zap: the router failed on a swap leg |
-    /// | 5011 | validation | 400 | zap: no LP token in the body (a plain swap: use the swap quote) |
-    /// | 5012 | validation | 400 | zap: an option beyond its documented range (option and largest value named) |
-    ///
-    /// Ranges: 1000-1999 math, 2000-2999 pools, 3000-3999 requests, 4000-4999 routing,
-    /// 5000-5999 zaps. The same table is in `docs/error-codes.md`.
+    /// The table of every code, its class and status is `docs/error-codes.md`, shown in the
+    /// [module documentation](crate::error) (it is written once; a test checks it against every
+    /// variant). Ranges: 1000-1999 math, 2000-2999 pools, 3000-3999 requests, 4000-4029
+    /// routing, 4030-4039 snapshot loading, 5000-5999 zaps.
     #[must_use]
     pub fn code(&self) -> u32 {
         match self {
-            Self::Math(MathError::Underflow) => 1001,
-            Self::Math(MathError::DivisionByZero) => 1002,
-            Self::Math(_) => 1000,
-            Self::Pool(e) => match e {
-                PoolError::InsufficientLiquidity | PoolError::UnreachableOutput => 2001,
-                PoolError::InsufficientInputAmount | PoolError::InsufficientOutputAmount => 2002,
-                _ => 2000,
-            },
+            Self::Math(e) => e.code(),
+            Self::Pool(e) => e.code(),
             Self::Request(e) => e.code(),
+            Self::Snapshot(e) => e.code(),
             Self::Route(e) => e.code(),
             Self::Zap(e) => e.code(),
         }
@@ -196,21 +169,31 @@ impl Error {
     #[must_use]
     pub fn class(&self) -> ErrorClass {
         match self {
-            Self::Math(_) => ErrorClass::Retryable,
-            Self::Pool(e) => match e {
-                PoolError::InsufficientLiquidity
-                | PoolError::UnreachableOutput
-                | PoolError::InsufficientInputAmount
-                | PoolError::InsufficientOutputAmount => ErrorClass::NoRoute,
-                _ => ErrorClass::Retryable,
-            },
+            Self::Math(e) => e.class(),
+            Self::Pool(e) => e.class(),
             Self::Request(_) => ErrorClass::Validation,
+            Self::Snapshot(e) => e.class(),
             Self::Route(e) => e.class(),
             Self::Zap(e) => e.class(),
         }
     }
 
     /// Whether the same request may succeed when retried (class [`ErrorClass::Retryable`]).
+    ///
+    /// The one rule, applied by every `class` of the crate:
+    /// - **Validation** when the request itself must change (a malformed body, an unknown
+    ///   token, a bad option, a plan that does not answer its request).
+    /// - **No route** when the request is valid but the pools cannot carry it (no path, too
+    ///   little liquidity, dust, a filter or hop bound that removes every path).
+    /// - **Retryable** when the server's side is at fault, so the same request may succeed
+    ///   later: a snapshot defect (every [`SnapshotError`], whatever it names), the search
+    ///   budget, checked arithmetic that failed ([`MathError`]: validated amounts fit, so the
+    ///   pool state is the cause), and a pool error other than a want of liquidity or a dust
+    ///   amount (the pool's state is refused or reverts on its own).
+    /// - **A wrapped error keeps the class of its cause**: a [`MathError`] or [`PoolError`]
+    ///   inside [`RouteError::Math`], [`RouteError::Simulation`], [`ZapError::Math`],
+    ///   [`ZapError::Pool`], and a [`RouteError`] inside [`ZapError::Route`], has the class
+    ///   it has alone.
     #[must_use]
     pub fn is_retryable(&self) -> bool {
         self.class() == ErrorClass::Retryable
@@ -257,6 +240,12 @@ impl From<RequestError> for Error {
     }
 }
 
+impl From<SnapshotError> for Error {
+    fn from(e: SnapshotError) -> Self {
+        Self::Snapshot(e)
+    }
+}
+
 impl From<RouteError> for Error {
     fn from(e: RouteError) -> Self {
         Self::Route(e)
@@ -275,6 +264,7 @@ impl fmt::Display for Error {
             Self::Math(e) => e.fmt(f),
             Self::Pool(e) => e.fmt(f),
             Self::Request(e) => e.fmt(f),
+            Self::Snapshot(e) => e.fmt(f),
             Self::Route(e) => e.fmt(f),
             Self::Zap(e) => e.fmt(f),
         }

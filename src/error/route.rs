@@ -1,7 +1,7 @@
 //! Routing failures (codes 4000-4999): a request, plan or search the router cannot serve.
 
 use super::{ErrorClass, MathError, PoolError};
-use crate::units::TokenId;
+use crate::units::{PoolId, TokenId};
 use alloc::string::String;
 use core::fmt;
 use primitive_types::U256;
@@ -10,67 +10,29 @@ use primitive_types::U256;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RouteError {
-    /// A pool names a token that is not in the snapshot's token list.
+    /// A request names a token that is not in the snapshot's token list, or not a coin of
+    /// the pool it is asked of (a snapshot pool naming one is
+    /// [`super::SnapshotError::UnknownToken`]).
     UnknownToken {
         /// the pool's id string (empty when the token comes from a request)
         pool: alloc::string::String,
         /// the address as given
         address: alloc::string::String,
     },
-    /// Two tokens (or two pools) share an address (or id).
-    Duplicate(alloc::string::String),
-    /// A numeric field is missing, malformed or out of range.
-    BadNumber {
-        /// the pool's id string
-        pool: alloc::string::String,
-        /// the field
-        field: &'static str,
-    },
-    /// A pool whose shape is wrong (token count, lists of different lengths, missing fields).
-    BadPool {
-        /// the pool's id string
-        pool: alloc::string::String,
-        /// what is wrong
-        why: &'static str,
-    },
-    /// An address that is not `0x` + 40 hex digits (EVM chains) or base58 of 32 bytes
-    /// (chain 101).
-    BadAddress(alloc::string::String),
-    /// A pool whose state the exact math refuses (a reserve above the contract's range, a
-    /// Curve invariant that does not converge or overflows). [`crate::graph::PoolGraph::from_snapshot`]
-    /// quarantines such a pool; the strict loader refuses the snapshot with this error.
-    PoolState {
-        /// the pool's id string
-        pool: alloc::string::String,
-        /// what the exact math refused
-        error: PoolError,
-    },
-    /// A token of the snapshot's token table with a field out of range.
-    BadToken {
-        /// the token's address as given
-        token: alloc::string::String,
-        /// the field
-        field: &'static str,
-    },
-    /// A snapshot that contradicts itself: a pool's field disagrees with the token table or
-    /// with another pool (decimals, rates, LP token).
-    Inconsistent {
-        /// the pool's id string
-        pool: alloc::string::String,
-        /// the token concerned, as given
-        token: alloc::string::String,
-        /// the pool's field
-        field: &'static str,
-        /// what disagrees
-        why: &'static str,
-    },
     /// A token id outside the graph.
-    TokenOutOfRange(u32),
+    TokenOutOfRange(TokenId),
     /// A pool id outside the graph.
-    PoolOutOfRange(u32),
+    PoolOutOfRange(PoolId),
+    /// A new pool state of another family or coin count than the pool it replaces
+    /// (`PoolGraph::set_pool_state`).
+    PoolFamilyMismatch {
+        /// the pool
+        pool: PoolId,
+    },
     /// The request itself is malformed: no inputs, no outputs, zero amounts, proportions that
-    /// are not positive or do not sum to one, a token both input and output, ...
-    BadRequest(&'static str),
+    /// are not positive or do not sum to one, a token both input and output, ... (what is
+    /// wrong, with the values, in [`BadRouteRequest`]).
+    BadRequest(BadRouteRequest),
     /// No path of at most the allowed number of hops joins an input to an output.
     NoRoute,
     /// The exact simulation of the recovered plan failed in every form tried: the pool whose
@@ -149,6 +111,136 @@ pub enum RouteError {
         /// what is wrong
         why: &'static str,
     },
+}
+
+/// What is wrong with a router request ([`RouteError::BadRequest`]), with the values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BadRouteRequest {
+    /// No input token.
+    NoInputs,
+    /// No output token.
+    NoOutputs,
+    /// A hop bound outside `1..=max`.
+    MaxHops {
+        /// the bound given
+        given: usize,
+        /// the largest accepted
+        max: usize,
+    },
+    /// A gas price that is not a finite number `>= 0` (its `f64` bits, so the error stays `Eq`).
+    GasPrice {
+        /// `f64::to_bits` of the price given
+        bits: u64,
+    },
+    /// A slippage fraction outside `[0, 1]` (or with a zero denominator).
+    Slippage {
+        /// numerator given
+        numer: u64,
+        /// denominator given
+        denom: u64,
+    },
+    /// A slippage percent that no `u64` fraction with denominator `10^18` holds.
+    SlippageUnrepresentable,
+    /// An input amount of zero.
+    ZeroInput {
+        /// the input token
+        token: TokenId,
+    },
+    /// An output proportion that is zero (or has a zero denominator).
+    OutputProportion {
+        /// the output token
+        token: TokenId,
+        /// numerator given
+        numer: u64,
+        /// denominator given
+        denom: u64,
+    },
+    /// The same output token twice.
+    RepeatedOutput {
+        /// the token
+        token: TokenId,
+    },
+    /// A token both input and output.
+    InputIsOutput {
+        /// the token
+        token: TokenId,
+    },
+    /// Output proportions whose exact sum overflows 128-bit fractions.
+    ProportionsOverflow,
+    /// Output proportions that do not sum to exactly 1.
+    ProportionsSum {
+        /// numerator of the sum
+        numer: u128,
+        /// denominator of the sum
+        denom: u128,
+    },
+    /// A `sourceWhitelist` the body validation refuses otherwise than by an unknown id.
+    SourceWhitelist,
+    /// An exact-out request without exactly one input and one output token.
+    ExactOutShape {
+        /// input tokens given
+        inputs: usize,
+        /// output tokens given
+        outputs: usize,
+    },
+    /// An exact-out request for 0 of the output.
+    ExactOutZero,
+    /// An argument of a host-language binding (the Python module) of the wrong type or range;
+    /// the binding names the argument and what it takes.
+    Argument {
+        /// the argument and what it takes
+        what: &'static str,
+    },
+}
+
+impl fmt::Display for BadRouteRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoInputs => f.write_str("no inputs"),
+            Self::NoOutputs => f.write_str("no outputs"),
+            Self::MaxHops { given, max } => write!(f, "max_hops {given} must be in 1..={max}"),
+            Self::GasPrice { bits } => write!(
+                f,
+                "gas_price {} must be finite and >= 0",
+                f64::from_bits(*bits)
+            ),
+            Self::Slippage { numer, denom } => {
+                write!(f, "slippage {numer}/{denom} must be a fraction in [0, 1]")
+            }
+            Self::SlippageUnrepresentable => {
+                f.write_str("slippage out of range (not a u64 fraction of 10^18)")
+            }
+            Self::ZeroInput { token } => write!(f, "zero input amount of token #{}", token.0),
+            Self::OutputProportion {
+                token,
+                numer,
+                denom,
+            } => write!(
+                f,
+                "output proportions must be positive: token #{} has {numer}/{denom}",
+                token.0
+            ),
+            Self::RepeatedOutput { token } => write!(f, "repeated output token #{}", token.0),
+            Self::InputIsOutput { token } => {
+                write!(f, "token #{} is both input and output", token.0)
+            }
+            Self::ProportionsOverflow => {
+                f.write_str("proportions overflow (their exact sum does not fit 128 bits)")
+            }
+            Self::ProportionsSum { numer, denom } => write!(
+                f,
+                "output proportions must sum to exactly 1; they sum to {numer}/{denom}"
+            ),
+            Self::SourceWhitelist => f.write_str("sourceWhitelist refused"),
+            Self::ExactOutShape { inputs, outputs } => write!(
+                f,
+                "exact-out takes one input token and one output token, not {inputs} and {outputs}"
+            ),
+            Self::ExactOutZero => f.write_str("exact-out amount must be positive"),
+            Self::Argument { what } => write!(f, "argument {what}"),
+        }
+    }
 }
 
 /// The source filter named by [`RouteError::AllRoutesFiltered`].
@@ -234,22 +326,13 @@ impl fmt::Display for RouteError {
             Self::UnknownToken { pool, address } => {
                 write!(f, "unknown token {address} (pool {pool:?})")
             }
-            Self::Duplicate(what) => write!(f, "duplicate {what}"),
-            Self::BadNumber { pool, field } => write!(f, "pool {pool}: bad number in {field}"),
-            Self::BadPool { pool, why } => write!(f, "pool {pool}: {why}"),
-            Self::BadAddress(a) => write!(f, "bad address {a:?}"),
-            Self::BadToken { token, field } => write!(f, "token {token}: bad {field}"),
-            Self::PoolState { pool, error } => {
-                write!(f, "pool {pool}: state refused by the exact math: {error}")
-            }
-            Self::Inconsistent {
-                pool,
-                token,
-                field,
-                why,
-            } => write!(f, "pool {pool}, token {token}, field {field}: {why}"),
-            Self::TokenOutOfRange(t) => write!(f, "token id {t} out of range"),
-            Self::PoolOutOfRange(p) => write!(f, "pool id {p} out of range"),
+            Self::TokenOutOfRange(t) => write!(f, "token id {} out of range", t.0),
+            Self::PoolOutOfRange(p) => write!(f, "pool id {} out of range", p.0),
+            Self::PoolFamilyMismatch { pool } => write!(
+                f,
+                "pool id {}: the new state is of another family or coin count",
+                pool.0
+            ),
             Self::BadRequest(why) => write!(f, "bad route request: {why}"),
             Self::NoRoute => f.write_str("no route joins the inputs to the outputs"),
             Self::Simulation { pool, error } => {
@@ -335,18 +418,12 @@ impl RouteError {
             Self::BadRequest(_) => 4010,
             Self::TokenOutOfRange(_) => 4011,
             Self::PoolOutOfRange(_) => 4012,
+            Self::PoolFamilyMismatch { .. } => 4015,
             Self::InvalidPlan { .. } => 4013,
             Self::PlanMismatch { .. } => 4014,
             Self::NoSupply(_) => 4022,
             Self::Simulation { .. } => 4020,
             Self::Math(_) => 4021,
-            Self::Duplicate(_) => 4030,
-            Self::BadNumber { .. } => 4031,
-            Self::BadPool { .. } => 4032,
-            Self::BadAddress(_) => 4033,
-            Self::BadToken { .. } => 4034,
-            Self::Inconsistent { .. } => 4035,
-            Self::PoolState { .. } => 4036,
         }
     }
 
@@ -367,9 +444,9 @@ impl RouteError {
         })
     }
 
-    /// The class (see [`ErrorClass`]). Snapshot defects (4030-4039) are the server's, so
-    /// they are retryable once its data is refreshed; a failed exact simulation or an overflow
-    /// means the amount cannot be carried (no route / insufficient liquidity).
+    /// The class (see [`ErrorClass`] and the rule at [`super::Error::is_retryable`]). Snapshot
+    /// defects (4030-4039) are the server's, so they are retryable once its data is refreshed;
+    /// a failed exact simulation and route arithmetic have the class of their cause.
     #[must_use]
     pub fn class(&self) -> ErrorClass {
         match self {
@@ -377,16 +454,10 @@ impl RouteError {
             | Self::BadRequest(_)
             | Self::TokenOutOfRange(_)
             | Self::PoolOutOfRange(_)
+            | Self::PoolFamilyMismatch { .. }
             | Self::InvalidPlan { .. }
             | Self::PlanMismatch { .. } => ErrorClass::Validation,
-            Self::SearchBudgetExceeded
-            | Self::Duplicate(_)
-            | Self::BadNumber { .. }
-            | Self::BadPool { .. }
-            | Self::BadAddress(_)
-            | Self::BadToken { .. }
-            | Self::Inconsistent { .. }
-            | Self::PoolState { .. } => ErrorClass::Retryable,
+            Self::SearchBudgetExceeded => ErrorClass::Retryable,
             Self::UnknownSource { .. } => ErrorClass::Validation,
             Self::NoRoute
             | Self::InsufficientLiquidity { .. }
@@ -394,9 +465,9 @@ impl RouteError {
             | Self::ExactOutUnreachable { .. }
             | Self::TooManyHops { .. }
             | Self::AllRoutesFiltered { .. }
-            | Self::Simulation { .. }
-            | Self::Math(_)
             | Self::NoSupply(_) => ErrorClass::NoRoute,
+            Self::Simulation { error, .. } => error.class(),
+            Self::Math(e) => e.class(),
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Zap failures (codes 5000-5999).
 
 use super::{ErrorClass, MathError, PoolError, RouteError};
+use crate::units::{PoolId, TokenId};
 use core::fmt;
+use primitive_types::U256;
 
 /// A zap that cannot be planned: bad input, nothing to mint, or a pool or route failure.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,12 +20,13 @@ pub enum ZapError {
     EmptyInput,
     /// No plan mints any LP (the input is dust for this pool, or every plan reverts).
     NothingToMint,
-    /// The pool family or variant has no zap support for this operation.
-    Unsupported(&'static str),
+    /// The pool family or variant has no zap support for this operation, or a step of the
+    /// plan cannot be replayed exactly (what, with the values, in [`ZapUnsupported`]).
+    Unsupported(ZapUnsupported),
     /// A token that is not in the graph, or not a coin of the pool where one is needed.
-    UnknownToken(u32),
+    UnknownToken(TokenId),
     /// A token given as an LP input that is not the LP token of any pool.
-    NotAnLp(u32),
+    NotAnLp(TokenId),
     /// Output proportions that are empty, zero or do not sum to one.
     Proportions,
     /// A pool operation reverted where the plan needs it.
@@ -33,9 +36,9 @@ pub enum ZapError {
     /// No route exists between two tokens the zap must connect.
     NoRoute {
         /// token sold
-        from: u32,
+        from: TokenId,
         /// token wanted
-        to: u32,
+        to: TokenId,
     },
     /// The router failed on a swap leg of the zap.
     Route(RouteError),
@@ -49,6 +52,117 @@ pub enum ZapError {
         /// the largest value accepted
         max: u64,
     },
+}
+
+/// What a zap does not support ([`ZapError::Unsupported`]), with the values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ZapUnsupported {
+    /// The single-pool optimiser needs a two-coin x·y pool (constant-product or solidly).
+    NotTwoCoinXy,
+    /// A two-coin operation given another number of coins or amounts.
+    NotTwoCoins {
+        /// how many were given
+        given: usize,
+    },
+    /// The operation needs a Curve stable-swap pool.
+    NotStableSwap,
+    /// Whirlpool positions are not fungible LP tokens.
+    WhirlpoolPosition,
+    /// Concentrated-liquidity positions are not fungible LP tokens.
+    ConcentratedLiquidity,
+    /// A pool id the plan names that is outside the graph.
+    PoolOutOfRange {
+        /// the pool
+        pool: PoolId,
+    },
+    /// A coin index of the pool's optimiser outside the pool's coins.
+    CoinIndex {
+        /// the pool
+        pool: PoolId,
+        /// the index
+        index: usize,
+    },
+    /// A route leg's swap gives another amount when replayed on the zap's pool states.
+    LegNotExact {
+        /// the pool of the swap
+        pool: PoolId,
+        /// the leg's amount out
+        expected: U256,
+        /// the replayed amount out
+        got: U256,
+    },
+    /// A route leg with a step other than a swap.
+    LegNonSwapStep,
+    /// The rebalancing swap gives another amount when replayed.
+    RebalanceNotExact {
+        /// the target pool
+        pool: PoolId,
+        /// the optimiser's amount out
+        expected: U256,
+        /// the replayed amount out
+        got: U256,
+    },
+    /// The target pool's coins have no value in the plan's prices.
+    TargetWithoutValue {
+        /// the target pool
+        pool: PoolId,
+    },
+    /// An LP token as a zap-out output (zap into it instead).
+    LpAsZapOutOutput {
+        /// the LP token
+        token: TokenId,
+    },
+    /// An LP token among several outputs (a zap-in has one output, the LP, proportion 1).
+    LpAmongSeveralOutputs,
+}
+
+impl fmt::Display for ZapUnsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotTwoCoinXy => f.write_str("not a two-coin x·y pool"),
+            Self::NotTwoCoins { given } => write!(f, "two coins needed, {given} given"),
+            Self::NotStableSwap => f.write_str("not a stable-swap pool"),
+            Self::WhirlpoolPosition => f.write_str("Whirlpool positions are not fungible LP"),
+            Self::ConcentratedLiquidity => {
+                f.write_str("zaps into concentrated-liquidity positions")
+            }
+            Self::PoolOutOfRange { pool } => write!(f, "pool id {} out of range", pool.0),
+            Self::CoinIndex { pool, index } => {
+                write!(f, "coin index {index} out of range for pool id {}", pool.0)
+            }
+            Self::LegNotExact {
+                pool,
+                expected,
+                got,
+            } => write!(
+                f,
+                "route leg does not replay exactly: pool id {} gives {got}, the leg {expected}",
+                pool.0
+            ),
+            Self::LegNonSwapStep => f.write_str("route leg with a non-swap step"),
+            Self::RebalanceNotExact {
+                pool,
+                expected,
+                got,
+            } => write!(
+                f,
+                "rebalancing swap does not replay exactly: pool id {} gives {got}, the optimiser {expected}",
+                pool.0
+            ),
+            Self::TargetWithoutValue { pool } => {
+                write!(f, "target pool id {} has no value", pool.0)
+            }
+            Self::LpAsZapOutOutput { token } => write!(
+                f,
+                "an LP token (token id {}) as a zap-out output (use zap_in)",
+                token.0
+            ),
+            Self::LpAmongSeveralOutputs => f.write_str(
+                "an LP token among several outputs (a zap-in has one output, the LP, proportion 1)",
+            ),
+        }
+    }
 }
 
 impl From<RouteError> for ZapError {
@@ -81,12 +195,14 @@ impl fmt::Display for ZapError {
             Self::EmptyInput => f.write_str("zap input is empty (all amounts zero)"),
             Self::NothingToMint => f.write_str("no zap plan mints any LP for this input"),
             Self::Unsupported(what) => write!(f, "zap not supported: {what}"),
-            Self::UnknownToken(t) => write!(f, "unknown token id {t}"),
-            Self::NotAnLp(t) => write!(f, "token id {t} is not an LP token"),
+            Self::UnknownToken(t) => write!(f, "unknown token id {}", t.0),
+            Self::NotAnLp(t) => write!(f, "token id {} is not an LP token", t.0),
             Self::Proportions => f.write_str("output proportions must be positive and sum to 1"),
             Self::Pool(e) => write!(f, "zap pool step: {e}"),
             Self::Math(e) => write!(f, "zap math: {e}"),
-            Self::NoRoute { from, to } => write!(f, "no route from token {from} to token {to}"),
+            Self::NoRoute { from, to } => {
+                write!(f, "no route from token {} to token {}", from.0, to.0)
+            }
             Self::Route(e) => write!(f, "zap route leg: {e}"),
             Self::NotAZap => f.write_str(
                 "no LP token among the inputs or outputs: a plain swap, quote it as a swap",
@@ -122,13 +238,14 @@ impl ZapError {
         }
     }
 
-    /// The class (see [`ErrorClass`]).
+    /// The class (see [`ErrorClass`]); a wrapped pool, math or route error keeps the class of
+    /// its cause (the rule at [`super::Error::is_retryable`]).
     #[must_use]
     pub fn class(&self) -> ErrorClass {
         match self {
-            Self::NothingToMint | Self::NoRoute { .. } | Self::Pool(_) | Self::Math(_) => {
-                ErrorClass::NoRoute
-            }
+            Self::NothingToMint | Self::NoRoute { .. } => ErrorClass::NoRoute,
+            Self::Pool(e) => e.class(),
+            Self::Math(e) => e.class(),
             Self::Route(e) => e.class(),
             Self::Unsupported(_)
             | Self::NotAnLp(_)

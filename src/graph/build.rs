@@ -3,7 +3,7 @@
 
 use super::{normalise, DerivedSlot, PoolGraph, PoolInfo, Quarantined, TokenInfo};
 use crate::error::PoolError;
-use crate::error::RouteError;
+use crate::error::SnapshotError;
 use crate::model::FamilyParams;
 use crate::pool::concentrated_liquidity::Tick;
 use crate::pool::saber::{SaberAmp, SaberFees};
@@ -21,18 +21,18 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use primitive_types::U256;
 
-fn num(pool: &str, field: &'static str, s: Option<&String>) -> Result<U256, RouteError> {
+fn num(pool: &str, field: &'static str, s: Option<&String>) -> Result<U256, SnapshotError> {
     s.and_then(|s| parse_u256_dec(s))
-        .ok_or(RouteError::BadNumber {
+        .ok_or(SnapshotError::BadNumber {
             pool: pool.to_string(),
             field,
         })
 }
 
-fn small(pool: &str, field: &'static str, s: Option<&String>) -> Result<u64, RouteError> {
+fn small(pool: &str, field: &'static str, s: Option<&String>) -> Result<u64, SnapshotError> {
     let v = num(pool, field, s)?;
     if v > U256::from(u64::MAX) {
-        return Err(RouteError::BadNumber {
+        return Err(SnapshotError::BadNumber {
             pool: pool.to_string(),
             field,
         });
@@ -41,7 +41,7 @@ fn small(pool: &str, field: &'static str, s: Option<&String>) -> Result<u64, Rou
 }
 
 impl PoolGraph {
-    pub(super) fn build(snap: &Snapshot, strict: bool) -> Result<Self, RouteError> {
+    pub(super) fn build(snap: &Snapshot, strict: bool) -> Result<Self, SnapshotError> {
         let chain_id = snap.chain_id;
         let mut g = PoolGraph {
             chain_id,
@@ -58,7 +58,7 @@ impl PoolGraph {
         for t in &snap.tokens {
             let a = normalise(chain_id, &t.address)?;
             if t.decimals > 77 {
-                return Err(RouteError::BadToken {
+                return Err(SnapshotError::BadToken {
                     token: t.address.clone(),
                     field: "decimals",
                 });
@@ -68,11 +68,11 @@ impl PoolGraph {
         let mut left_out = alloc::collections::BTreeSet::new();
         for p in &snap.pools {
             if left_out.contains(&p.id) {
-                return Err(RouteError::Duplicate(p.id.clone()));
+                return Err(SnapshotError::Duplicate(p.id.clone()));
             }
             let pushed = g.pools.len();
             match g.push_pool(p) {
-                Err(reason @ RouteError::PoolState { .. }) if !strict => {
+                Err(reason @ SnapshotError::PoolState { .. }) if !strict => {
                     // kept (without routing edges) when the state was built, else left out
                     if g.pools.len() == pushed {
                         left_out.insert(p.id.clone());
@@ -87,7 +87,8 @@ impl PoolGraph {
         }
         g.adjacency = alloc::vec![Vec::new(); g.tokens.len()];
         for (k, p) in g.pools.iter().enumerate() {
-            let pid = PoolId(u32::try_from(k).map_err(|_| RouteError::PoolOutOfRange(u32::MAX))?);
+            let pid =
+                PoolId(u32::try_from(k).map_err(|_| SnapshotError::TooManyEntries { count: k })?);
             for t in &p.tokens {
                 if let Some(v) = g.adjacency.get_mut(t.index()) {
                     v.push(pid);
@@ -102,13 +103,15 @@ impl PoolGraph {
         address: String,
         symbol: String,
         decimals: u8,
-    ) -> Result<TokenId, RouteError> {
+    ) -> Result<TokenId, SnapshotError> {
         if self.token_index.contains_key(&address) {
-            return Err(RouteError::Duplicate(address));
+            return Err(SnapshotError::Duplicate(address));
         }
-        let id = TokenId(
-            u32::try_from(self.tokens.len()).map_err(|_| RouteError::TokenOutOfRange(u32::MAX))?,
-        );
+        let id = TokenId(u32::try_from(self.tokens.len()).map_err(|_| {
+            SnapshotError::TooManyEntries {
+                count: self.tokens.len(),
+            }
+        })?);
         self.token_index.insert(address.clone(), id);
         self.tokens.push(TokenInfo {
             address,
@@ -118,12 +121,12 @@ impl PoolGraph {
         Ok(id)
     }
 
-    fn push_pool(&mut self, p: &SnapshotPool) -> Result<(), RouteError> {
+    fn push_pool(&mut self, p: &SnapshotPool) -> Result<(), SnapshotError> {
         let pid_str = &p.id;
         if self.pool_index.contains_key(pid_str) {
-            return Err(RouteError::Duplicate(pid_str.clone()));
+            return Err(SnapshotError::Duplicate(pid_str.clone()));
         }
-        let bad = |why| RouteError::BadPool {
+        let bad = |why| SnapshotError::BadPool {
             pool: pid_str.clone(),
             why,
         };
@@ -146,7 +149,7 @@ impl PoolGraph {
             let t = *self
                 .token_index
                 .get(&a)
-                .ok_or_else(|| RouteError::UnknownToken {
+                .ok_or_else(|| SnapshotError::UnknownToken {
                     pool: pid_str.clone(),
                     address: a.clone(),
                 })?;
@@ -157,7 +160,7 @@ impl PoolGraph {
         }
         let mut reserves = Vec::with_capacity(n);
         for r in &p.reserves {
-            reserves.push(parse_u256_dec(r).ok_or(RouteError::BadNumber {
+            reserves.push(parse_u256_dec(r).ok_or(SnapshotError::BadNumber {
                 pool: pid_str.clone(),
                 field: "reserves",
             })?);
@@ -216,9 +219,12 @@ impl PoolGraph {
                 "the LP token is one of the pool's coins",
             ));
         }
-        let id = PoolId(
-            u32::try_from(self.pools.len()).map_err(|_| RouteError::PoolOutOfRange(u32::MAX))?,
-        );
+        let id =
+            PoolId(
+                u32::try_from(self.pools.len()).map_err(|_| SnapshotError::TooManyEntries {
+                    count: self.pools.len(),
+                })?,
+            );
         if self.lp_index.insert(lp, id).is_some() {
             return Err(inconsistent(
                 p,
@@ -241,7 +247,7 @@ impl PoolGraph {
             routable,
         });
         match &pool_state_refusal(self.pools.last()) {
-            Some(e) => Err(RouteError::PoolState {
+            Some(e) => Err(SnapshotError::PoolState {
                 pool: pid_str.clone(),
                 error: *e,
             }),
@@ -250,14 +256,14 @@ impl PoolGraph {
     }
 }
 
-/// A [`RouteError::Inconsistent`] for pool `p` and token `token`.
+/// A [`SnapshotError::Inconsistent`] for pool `p` and token `token`.
 fn inconsistent(
     p: &SnapshotPool,
     token: String,
     field: &'static str,
     why: &'static str,
-) -> RouteError {
-    RouteError::Inconsistent {
+) -> SnapshotError {
+    SnapshotError::Inconsistent {
         pool: p.id.clone(),
         token,
         field,
@@ -269,7 +275,7 @@ fn inconsistent(
 /// order): a pool's `decimals` equal the table's, and a Curve rate lies within a factor 10 of
 /// `10^(36 − decimals)` (an oracle or rebasing rate moves it a little; a rate written for
 /// other decimals is off by a power of ten of at least 10).
-fn check_decimals(p: &SnapshotPool, decs: &[u8]) -> Result<(), RouteError> {
+fn check_decimals(p: &SnapshotPool, decs: &[u8]) -> Result<(), SnapshotError> {
     let coin = |k: usize| p.tokens.get(k).cloned().unwrap_or_default();
     if let Some(d) = &p.decimals {
         for (k, (given, table)) in d.iter().zip(decs).enumerate() {
@@ -361,20 +367,32 @@ fn default_supply(p: &SnapshotPool, reserves: &[U256]) -> U256 {
     }
 }
 
+/// The first two reserves (zero for a missing one; the caller checked the length).
+fn first_two(reserves: &[U256]) -> [U256; 2] {
+    [
+        reserves.first().copied().unwrap_or_default(),
+        reserves.get(1).copied().unwrap_or_default(),
+    ]
+}
+
 /// Build the exact pool and the float search parameters of one snapshot pool.
 fn build_exact(
     p: &SnapshotPool,
     reserves: &[U256],
     decs: &[u8],
     total_supply: U256,
-) -> Result<(Pool, FamilyParams), RouteError> {
+) -> Result<(Pool, FamilyParams), SnapshotError> {
     let id = &p.id;
-    let bad = |why| RouteError::BadPool {
+    let bad = |why| SnapshotError::BadPool {
         pool: id.clone(),
         why,
     };
+    let bad_num = |field| SnapshotError::BadNumber {
+        pool: id.clone(),
+        field,
+    };
     // a state the exact math refuses: the caller quarantines the pool or, strict, refuses it
-    let refused = |error| RouteError::PoolState {
+    let refused = |error| SnapshotError::PoolState {
         pool: id.clone(),
         error,
     };
@@ -391,20 +409,11 @@ fn build_exact(
                 }
             };
             if fden == 0 || fnum >= fden {
-                return Err(RouteError::BadNumber {
-                    pool: id.clone(),
-                    field: "fee",
-                });
+                return Err(bad_num("fee"));
             }
-            let r = [
-                reserves.first().copied().unwrap_or_default(),
-                reserves.get(1).copied().unwrap_or_default(),
-            ];
+            let r = first_two(reserves);
             let k_last = match &p.k_last {
-                Some(k) => parse_u256_dec(k).ok_or(RouteError::BadNumber {
-                    pool: id.clone(),
-                    field: "k_last",
-                })?,
+                Some(k) => parse_u256_dec(k).ok_or(bad_num("k_last"))?,
                 None => U256::zero(),
             };
             let pool = Pool::ConstantProduct(
@@ -420,10 +429,7 @@ fn build_exact(
             let stable = p.stable.ok_or(bad("solidly pool without `stable`"))?;
             let bps = small(id, "fee_bps", p.fee_bps.as_ref())?;
             if bps >= 10_000 {
-                return Err(RouteError::BadNumber {
-                    pool: id.clone(),
-                    field: "fee_bps",
-                });
+                return Err(bad_num("fee_bps"));
             }
             let d = match &p.decimals {
                 Some(d) if d.len() == 2 => [
@@ -437,19 +443,10 @@ fn build_exact(
                 ],
             };
             if d.iter().any(|x| *x > 18) {
-                return Err(RouteError::BadNumber {
-                    pool: id.clone(),
-                    field: "decimals",
-                });
+                return Err(bad_num("decimals"));
             }
-            let r = [
-                reserves.first().copied().unwrap_or_default(),
-                reserves.get(1).copied().unwrap_or_default(),
-            ];
-            let bps32 = u32::try_from(bps).map_err(|_| RouteError::BadNumber {
-                pool: id.clone(),
-                field: "fee_bps",
-            })?;
+            let r = first_two(reserves);
+            let bps32 = u32::try_from(bps).map_err(|_| bad_num("fee_bps"))?;
             let pool =
                 Pool::Solidly(Solidly::new(r, d, stable, bps32, total_supply).map_err(refused)?);
             #[allow(clippy::arithmetic_side_effects)] // f64, bps < 10000
@@ -484,10 +481,7 @@ fn build_exact(
                 None => {
                     let mut v = Vec::with_capacity(n);
                     for d in decs {
-                        let e = 36u8.checked_sub(*d).ok_or(RouteError::BadNumber {
-                            pool: id.clone(),
-                            field: "decimals",
-                        })?;
+                        let e = 36u8.checked_sub(*d).ok_or(bad_num("decimals"))?;
                         v.push(U256::exp10(usize::from(e)));
                     }
                     v
@@ -498,10 +492,7 @@ fn build_exact(
                 || fee >= U256::exp10(10)
                 || rates.iter().any(U256::is_zero)
             {
-                return Err(RouteError::BadNumber {
-                    pool: id.clone(),
-                    field: "a/fee/rates",
-                });
+                return Err(bad_num("a/fee/rates"));
             }
             let admin_fee = match &p.admin_fee {
                 Some(s) => Some(num(id, "admin_fee", Some(s))?),
@@ -523,7 +514,8 @@ fn build_exact(
                         Some(s) => num(id, "offpeg_fee_multiplier", Some(s))?,
                         None => U256::zero(),
                     };
-                    let a_whole = crate::math::div(a, a_prec)?;
+                    let a_whole =
+                        crate::math::div(a, a_prec).map_err(|e| refused(PoolError::Math(e)))?;
                     StableSwap::new(StableSwapParams {
                         variant: Variant::Ng,
                         balances: reserves.iter().copied().collect(),
@@ -555,19 +547,20 @@ fn signed<T: core::str::FromStr>(
     pool: &str,
     field: &'static str,
     s: Option<&String>,
-) -> Result<T, RouteError> {
-    s.and_then(|s| s.parse().ok()).ok_or(RouteError::BadNumber {
-        pool: pool.to_string(),
-        field,
-    })
+) -> Result<T, SnapshotError> {
+    s.and_then(|s| s.parse().ok())
+        .ok_or(SnapshotError::BadNumber {
+            pool: pool.to_string(),
+            field,
+        })
 }
 
 /// A concentrated-liquidity pool of the snapshot: `sqrt_price_x96`, `tick`, `liquidity`,
 /// `fee` (pips), `tick_spacing`, `ticks`. Inconsistent ticks (unsorted, off the spacing, net
-/// liquidity going negative) are [`RouteError::BadPool`] naming the pool and the problem.
-fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError> {
+/// liquidity going negative) are [`SnapshotError::BadPool`] naming the pool and the problem.
+fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotError> {
     let id = &p.id;
-    let bad_num = |field| RouteError::BadNumber {
+    let bad_num = |field| SnapshotError::BadNumber {
         pool: id.clone(),
         field,
     };
@@ -594,14 +587,14 @@ fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError> {
                 liquidity_gross: net.unsigned_abs(),
             })
         })
-        .collect::<Result<Vec<_>, RouteError>>()?;
+        .collect::<Result<Vec<_>, SnapshotError>>()?;
     let pool = ConcentratedLiquidity::new(price, tick, liquidity, fee, spacing, ticks).map_err(
         |e| match e {
-            PoolError::InvalidState(why) => RouteError::BadPool {
+            PoolError::InvalidState(why) => SnapshotError::BadPool {
                 pool: id.clone(),
                 why,
             },
-            _ => RouteError::BadPool {
+            _ => SnapshotError::BadPool {
                 pool: id.clone(),
                 why: "concentrated-liquidity state rejected",
             },
@@ -618,14 +611,14 @@ fn field<T: core::str::FromStr>(
     pool: &str,
     name: &'static str,
     s: Option<&String>,
-) -> Result<T, RouteError> {
-    let bad = || RouteError::BadNumber {
+) -> Result<T, SnapshotError> {
+    let bad = || SnapshotError::BadNumber {
         pool: pool.to_string(),
         field: name,
     };
     match s {
         Some(v) => v.trim().parse::<T>().map_err(|_| bad()),
-        None => Err(RouteError::BadPool {
+        None => Err(SnapshotError::BadPool {
             pool: pool.to_string(),
             why: name,
         }),
@@ -638,15 +631,15 @@ fn fee_pair(
     p: &SnapshotPool,
     num: &'static str,
     den: &'static str,
-) -> Result<(u64, u64), RouteError> {
-    let fees = p.fees.as_ref().ok_or(RouteError::BadPool {
+) -> Result<(u64, u64), SnapshotError> {
+    let fees = p.fees.as_ref().ok_or(SnapshotError::BadPool {
         pool: p.id.clone(),
         why: "fees missing",
     })?;
     let n: u64 = field(&p.id, num, fees.get(num.trim_start_matches("fees.")))?;
     let d: u64 = field(&p.id, den, fees.get(den.trim_start_matches("fees.")))?;
     if n > d || (d == 0 && n != 0) {
-        return Err(RouteError::BadNumber {
+        return Err(SnapshotError::BadNumber {
             pool: p.id.clone(),
             field: num,
         });
@@ -670,8 +663,8 @@ fn fits<T: TryFrom<U256>, const N: usize>(
     pool: &str,
     name: &'static str,
     values: &[U256],
-) -> Result<[T; N], RouteError> {
-    let bad = || RouteError::BadNumber {
+) -> Result<[T; N], SnapshotError> {
+    let bad = || SnapshotError::BadNumber {
         pool: pool.to_string(),
         field: name,
     };
@@ -687,13 +680,13 @@ fn build_spl(
     p: &SnapshotPool,
     reserves: &[U256],
     total_supply: U256,
-) -> Result<(Pool, FamilyParams), RouteError> {
+) -> Result<(Pool, FamilyParams), SnapshotError> {
     let id = &p.id;
     if p.curve_type
         .as_deref()
         .is_some_and(|c| c != "constant_product")
     {
-        return Err(RouteError::BadPool {
+        return Err(SnapshotError::BadPool {
             pool: id.clone(),
             why: "SPL Token Swap: only the constant_product curve",
         });
@@ -740,9 +733,9 @@ fn build_saber(
     p: &SnapshotPool,
     reserves: &[U256],
     total_supply: U256,
-) -> Result<(Pool, FamilyParams), RouteError> {
+) -> Result<(Pool, FamilyParams), SnapshotError> {
     let id = &p.id;
-    let bad = |why| RouteError::BadPool {
+    let bad = |why| SnapshotError::BadPool {
         pool: id.clone(),
         why,
     };
@@ -772,7 +765,7 @@ fn build_saber(
         withdraw_fee_numerator: withdraw.0,
         withdraw_fee_denominator: withdraw.1,
     };
-    let opt_ts = |name: &'static str, s: Option<&String>| -> Result<i64, RouteError> {
+    let opt_ts = |name: &'static str, s: Option<&String>| -> Result<i64, SnapshotError> {
         s.map_or(Ok(0), |v| field(id, name, Some(v)))
     };
     let stop: i64 = opt_ts("stop_ramp_ts", p.stop_ramp_ts.as_ref())?;
@@ -790,7 +783,7 @@ fn build_saber(
     let a = match amp.amp_factor() {
         Ok(a) if (1..=1_000_000).contains(&a) => a,
         _ => {
-            return Err(RouteError::BadNumber {
+            return Err(SnapshotError::BadNumber {
                 pool: id.clone(),
                 field: "initial_amp_factor/target_amp_factor/ramp",
             })
@@ -815,7 +808,7 @@ fn build_saber(
     ))
 }
 
-fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError> {
+fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotError> {
     let id = &p.id;
     let state = WhirlpoolState {
         sqrt_price: field(id, "sqrt_price", p.sqrt_price.as_ref())?,
@@ -828,19 +821,19 @@ fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), RouteError>
         },
         tick_spacing: field(id, "tick_spacing", p.tick_spacing.as_ref())?,
     };
-    let bad = |why| RouteError::BadPool {
+    let bad = |why| SnapshotError::BadPool {
         pool: id.clone(),
         why,
     };
     if u32::from(state.fee_rate) >= crate::pool::whirlpool::FEE_RATE_DENOMINATOR {
-        return Err(RouteError::BadNumber {
+        return Err(SnapshotError::BadNumber {
             pool: id.clone(),
             field: "fee_rate",
         });
     }
     let tick =
         crate::pool::whirlpool::sqrt_price_to_tick_index(state.sqrt_price).map_err(|_| {
-            RouteError::BadNumber {
+            SnapshotError::BadNumber {
                 pool: id.clone(),
                 field: "sqrt_price",
             }

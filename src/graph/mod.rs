@@ -13,7 +13,7 @@
 
 mod build;
 
-use crate::error::RouteError;
+use crate::error::{RouteError, SnapshotError};
 use crate::model::{FamilyParams, FloatPool};
 use crate::pool::Pool;
 use crate::snapshot::{PoolKind, Snapshot};
@@ -70,8 +70,8 @@ pub struct PoolInfo {
 pub struct Quarantined {
     /// The snapshot's id string of the pool.
     pub id: String,
-    /// Why: a [`RouteError::PoolState`] naming the pool and the refusal.
-    pub reason: RouteError,
+    /// Why: a [`SnapshotError::PoolState`] naming the pool and the refusal.
+    pub reason: SnapshotError,
 }
 
 /// A validated snapshot, as plain data: dense ids, token and pool tables with the exact pool
@@ -103,13 +103,13 @@ pub struct PoolGraph {
 }
 
 /// Normalise an address for lookup: EVM hex lower-cased, base58 kept.
-fn normalise(chain_id: u64, a: &str) -> Result<String, RouteError> {
+fn normalise(chain_id: u64, a: &str) -> Result<String, SnapshotError> {
     if chain_id == CHAIN_101 {
         // base58 of exactly 32 bytes (a public key); `onto` refuses a longer decoding
         let mut bytes = [0u8; 32];
         return match bs58::decode(a).onto(&mut bytes) {
             Ok(32) => Ok(a.to_string()),
-            _ => Err(RouteError::BadAddress(a.to_string())),
+            _ => Err(SnapshotError::BadAddress(a.to_string())),
         };
     }
     let b = a.as_bytes();
@@ -118,7 +118,7 @@ fn normalise(chain_id: u64, a: &str) -> Result<String, RouteError> {
         && matches!(b.get(1), Some(b'x' | b'X'))
         && b.iter().skip(2).all(u8::is_ascii_hexdigit);
     if !ok {
-        return Err(RouteError::BadAddress(a.to_string()));
+        return Err(SnapshotError::BadAddress(a.to_string()));
     }
     let mut s = a.to_ascii_lowercase();
     s.replace_range(0..2, "0x");
@@ -131,13 +131,13 @@ impl PoolGraph {
     /// A pool that is well formed and consistent with the snapshot but whose state the exact
     /// pool refuses (a constant-product reserve above uint112, a Curve invariant that
     /// overflows or does not converge, ...) is left out of the graph and listed by
-    /// [`PoolGraph::quarantined`] with a [`RouteError::PoolState`]; its coins stay tokens of the
+    /// [`PoolGraph::quarantined`] with a [`SnapshotError::PoolState`]; its coins stay tokens of the
     /// graph, its LP token is not added. [`PoolGraph::from_snapshot_strict`] refuses such a
     /// snapshot instead. Malformed or contradictory snapshots are refused either way.
     ///
     /// # Errors
-    /// As [`PoolGraph::from_snapshot_strict`], except [`RouteError::PoolState`].
-    pub fn from_snapshot(snap: &Snapshot) -> Result<Self, RouteError> {
+    /// As [`PoolGraph::from_snapshot_strict`], except [`SnapshotError::PoolState`].
+    pub fn from_snapshot(snap: &Snapshot) -> Result<Self, SnapshotError> {
         Self::build(snap, false)
     }
 
@@ -145,17 +145,17 @@ impl PoolGraph {
     /// math refuses.
     ///
     /// # Errors
-    /// [`RouteError::BadAddress`] for a malformed address, [`RouteError::Duplicate`] for a
-    /// repeated token address or pool id, [`RouteError::UnknownToken`] for a pool coin
-    /// missing from the token table, [`RouteError::BadToken`] for a token-table field out of
-    /// range, [`RouteError::BadNumber`] / [`RouteError::BadPool`] for malformed or missing pool
-    /// fields, [`RouteError::Inconsistent`] for a pool that contradicts the token table or
-    /// another pool (decimals, rates, LP token), [`RouteError::PoolState`] naming the first
+    /// [`SnapshotError::BadAddress`] for a malformed address, [`SnapshotError::Duplicate`] for a
+    /// repeated token address or pool id, [`SnapshotError::UnknownToken`] for a pool coin
+    /// missing from the token table, [`SnapshotError::BadToken`] for a token-table field out of
+    /// range, [`SnapshotError::BadNumber`] / [`SnapshotError::BadPool`] for malformed or missing pool
+    /// fields, [`SnapshotError::Inconsistent`] for a pool that contradicts the token table or
+    /// another pool (decimals, rates, LP token), [`SnapshotError::PoolState`] naming the first
     /// pool whose state the exact math refuses.
     ///
     /// # Complexity
     /// O((T + P) log(T + P)) for T tokens and P pools.
-    pub fn from_snapshot_strict(snap: &Snapshot) -> Result<Self, RouteError> {
+    pub fn from_snapshot_strict(snap: &Snapshot) -> Result<Self, SnapshotError> {
         Self::build(snap, true)
     }
 
@@ -184,7 +184,7 @@ impl PoolGraph {
     /// [`RouteError::PoolOutOfRange`] for an unknown id; [`RouteError::BadPool`] when the
     /// snapshot gives no `total_supply` for the pool.
     pub fn lp_pool(&self, p: PoolId) -> Result<&PoolInfo, RouteError> {
-        let info = self.pool(p).ok_or(RouteError::PoolOutOfRange(p.0))?;
+        let info = self.pool(p).ok_or(RouteError::PoolOutOfRange(p))?;
         if info.supply_known {
             Ok(info)
         } else {
@@ -249,7 +249,7 @@ impl PoolGraph {
         self.pools
             .get(p.index())
             .map(|i| i.lp_token)
-            .ok_or(RouteError::PoolOutOfRange(p.0))
+            .ok_or(RouteError::PoolOutOfRange(p))
     }
 
     /// The pool whose LP token is `t`, if any.
@@ -307,20 +307,17 @@ impl PoolGraph {
     /// follows for this pool only.
     ///
     /// # Errors
-    /// [`RouteError::PoolOutOfRange`] for an unknown pool; [`RouteError::BadPool`] when the
-    /// new state is of another family or coin count.
+    /// [`RouteError::PoolOutOfRange`] for an unknown pool; [`RouteError::PoolFamilyMismatch`]
+    /// when the new state is of another family or coin count.
     pub fn set_pool_state(&mut self, p: PoolId, state: Pool) -> Result<(), RouteError> {
         let info = self
             .pools
             .get_mut(p.index())
-            .ok_or(RouteError::PoolOutOfRange(p.0))?;
+            .ok_or(RouteError::PoolOutOfRange(p))?;
         if core::mem::discriminant(&info.pool) != core::mem::discriminant(&state)
             || info.pool.n_coins() != state.n_coins()
         {
-            return Err(RouteError::BadPool {
-                pool: info.id.clone(),
-                why: "new state of another family",
-            });
+            return Err(RouteError::PoolFamilyMismatch { pool: p });
         }
         info.pool = state;
         if let Some(mut d) = self.derived.0.take() {

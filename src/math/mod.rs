@@ -16,7 +16,8 @@
 pub mod float;
 pub mod wide;
 
-use crate::error::MathError;
+mod error;
+pub use error::MathError;
 use primitive_types::{U256, U512};
 pub use wide::W;
 use wide::{from_parts, mul_128, to_u128};

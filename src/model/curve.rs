@@ -1,10 +1,16 @@
-//! A float model of Curve's `exchange` and `add_liquidity` (classic, 3pool and NG fees), in
-//! xp units. It only guides the search: which ordered pair to swap and roughly how much. Every
-//! amount of a plan comes from the exact pool types.
+//! The float model of a Curve stable-swap pool, one for the router and the zaps: balances in
+//! coin units (`xp`, base units × rate / 1e36), `A·n`, the fee and the invariant `D`, plus the
+//! LP side a zap needs (admin fee, NG off-peg multiplier, LP supply). The router reads directed
+//! edges off it ([`super::FloatPool::edge`]); a zap asks what `exchange` then `add_liquidity`
+//! would mint ([`Curve::minted`], classic, 3pool and NG fees). It only guides searches: which
+//! ordered pair to swap and roughly how much. Every amount of a plan comes from the exact pool
+//! types.
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic throughout: no traps, a guide only
 
+use super::{stable_d, FamilyParams};
 use crate::math::float::to_f64;
 use crate::pool::stableswap::{StableSwap, Variant};
+use primitive_types::U256;
 use smallvec::SmallVec;
 
 type Xs = SmallVec<[f64; 4]>;
@@ -17,73 +23,80 @@ fn fabs(x: f64) -> f64 {
     }
 }
 
-/// The float pool: xp balances and the fee parameters.
-#[derive(Debug, Clone)]
-pub(crate) struct Model {
-    n: usize,
-    xp: Xs,
-    /// xp of one raw unit per coin (`rate/1e18`)
-    unit: Xs,
-    /// `A` (`amp / A_PRECISION`) times n
-    ann: f64,
-    fee: f64,
+/// A Curve pool as floats, on one state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve {
+    /// normalised balances (coin units)
+    pub(crate) xp: Xs,
+    /// coin units per base unit of each coin (rate / 1e36)
+    pub(crate) conv: Xs,
+    /// `A·n`
+    pub(crate) ann: f64,
+    /// fee fraction
+    pub(crate) fee: f64,
+    /// invariant
+    pub(crate) d: f64,
+    /// admin fee fraction (0 when unknown)
     admin: f64,
     /// NG off-peg multiplier over 1e10; 0 when the dynamic fee is off
-    m: f64,
-    ts: f64,
-    d0: f64,
+    offpeg: f64,
+    /// LP supply (0 when unknown)
+    supply: f64,
 }
 
-impl Model {
-    pub(crate) fn new(p: &StableSwap) -> Option<Self> {
-        let n = p.n_coins();
-        let unit: Xs = p.rates().iter().map(|r| to_f64(*r) / 1e18).collect();
-        let xp: Xs = p
-            .balances()
-            .iter()
-            .zip(&unit)
-            .map(|(b, u)| to_f64(*b) * u)
-            .collect();
-        let a = to_f64(p.a_precise()) / to_f64(p.variant().a_precision());
-        #[allow(clippy::cast_precision_loss)] // n ≤ 8
-        let nf = n as f64;
-        let off = to_f64(p.offpeg_fee_multiplier()) / 1e10;
-        let m = if p.variant() == Variant::Ng && off > 1.0 {
-            off
-        } else {
-            0.0
-        };
-        let mut me = Self {
-            n,
+impl Curve {
+    /// The model of a pool of amplification `amp` (`A`), fee fraction `fee` and rates `conv`
+    /// (rate / 1e36 per coin) on `balances` (base units), without the LP side.
+    #[must_use]
+    pub fn new(amp: f64, fee: f64, conv: &[f64], balances: &[U256]) -> Self {
+        let b = |k: usize| balances.get(k).map_or(0.0, |v| to_f64(*v));
+        let xp: Xs = conv.iter().enumerate().map(|(k, c)| b(k) * c).collect();
+        let ann = amp * xp.len() as f64;
+        let d = stable_d(&xp, ann);
+        Curve {
             xp,
-            unit,
-            ann: a * nf,
-            fee: to_f64(p.fee()) / 1e10,
-            admin: to_f64(p.admin_fee()) / 1e10,
-            m,
-            ts: to_f64(p.total_supply()),
-            d0: 0.0,
-        };
-        if me.xp.iter().any(|x| *x <= 0.0) || me.ts <= 0.0 {
-            return None;
+            conv: conv.iter().copied().collect(),
+            ann,
+            fee,
+            d,
+            admin: 0.0,
+            offpeg: 0.0,
+            supply: 0.0,
         }
-        let xp = me.xp.clone();
-        me.d0 = me.d(&xp);
-        me.d0.is_finite().then_some(me)
     }
 
-    /// xp of one raw unit of coin `k`.
+    /// The model of an exact Curve pool with its LP side (`None` for an empty coin, no LP
+    /// supply or an invariant that is not finite): for zaps.
+    #[must_use]
+    pub fn of_pool(p: &StableSwap) -> Option<Self> {
+        let FamilyParams::Stable { amp, fee, conv } =
+            FamilyParams::stable(p.a_precise(), p.variant().a_precision(), p.fee(), p.rates())
+        else {
+            return None;
+        };
+        let off = to_f64(p.offpeg_fee_multiplier()) / 1e10;
+        let me = Curve {
+            admin: to_f64(p.admin_fee()) / 1e10,
+            offpeg: if p.variant() == Variant::Ng && off > 1.0 {
+                off
+            } else {
+                0.0
+            },
+            supply: to_f64(p.total_supply()),
+            ..Curve::new(amp, fee, &conv, p.balances())
+        };
+        let ok = me.xp.iter().all(|x| *x > 0.0) && me.supply > 0.0 && me.d.is_finite();
+        ok.then_some(me)
+    }
+
+    /// Coin units of one base unit of coin `k`.
     pub(crate) fn unit(&self, k: usize) -> f64 {
-        self.unit.get(k).copied().unwrap_or(1.0)
+        self.conv.get(k).copied().unwrap_or(1.0)
     }
 
     #[allow(clippy::cast_precision_loss)] // n ≤ 8
     fn nf(&self) -> f64 {
-        self.n as f64
-    }
-
-    fn d(&self, x: &[f64]) -> f64 {
-        self.d_from(x, 0.0)
+        self.xp.len() as f64
     }
 
     /// `D` by Newton from `start` (a nearby `D`, scaled by the balance sums), or from the sum.
@@ -105,7 +118,7 @@ impl Model {
         for _ in 0..64 {
             // D_P = D^(n+1) / (n^n Π x), in one product (fine in f64 for n ≤ 8 and sane sizes).
             let mut dp = d;
-            for _ in 0..self.n {
+            for _ in 0..self.xp.len() {
                 dp *= d;
             }
             dp /= prod;
@@ -152,20 +165,21 @@ impl Model {
     }
 
     fn dyn_fee(&self, xi: f64, xj: f64, f: f64) -> f64 {
-        if self.m <= 0.0 {
+        if self.offpeg <= 0.0 {
             return f;
         }
         let s = xi + xj;
-        self.m * f / ((self.m - 1.0) * 4.0 * xi * xj / (s * s) + 1.0)
+        self.offpeg * f / ((self.offpeg - 1.0) * 4.0 * xi * xj / (s * s) + 1.0)
     }
 
     /// Minted LP (float) for exchanging `s` raw units of `i` into `j` first (none when `s` is
     /// 0), then adding `a` (raw units) as held.
     pub(crate) fn minted(&self, a: &[f64], i: usize, j: usize, s: f64) -> f64 {
         let mut xp = self.xp.clone();
-        let mut h: Xs = a.iter().zip(&self.unit).map(|(v, u)| v * u).collect();
-        let mut d0 = self.d0;
-        if s > 0.0 && i != j && i < self.n && j < self.n {
+        let mut h: Xs = a.iter().zip(&self.conv).map(|(v, u)| v * u).collect();
+        let mut d0 = self.d;
+        let n = self.xp.len();
+        if s > 0.0 && i != j && i < n && j < n {
             let dx = s * self.unit(i);
             let x = xp[i] + dx;
             let y = self.y(i, j, x, &xp, d0);
@@ -196,14 +210,14 @@ impl Model {
             })
             .collect();
         let d2 = self.d_from(&after, d1);
-        self.ts * (d2 - d0) / d0
+        self.supply * (d2 - d0) / d0
     }
 }
 
 /// A coarse float scan of the ordered pair `(i, j)`: the best grid point `(s, minted)` and its
 /// bracket `(lo, hi)`. The model is not concave along a pair (low `A`, drained coins), so a
 /// grid comes before any local search.
-pub(crate) fn scan_pair(md: &Model, a: &[f64], i: usize, j: usize) -> Option<(f64, f64, f64, f64)> {
+pub(crate) fn scan_pair(md: &Curve, a: &[f64], i: usize, j: usize) -> Option<(f64, f64, f64, f64)> {
     let ai = *a.get(i)?;
     if ai <= 0.0 {
         return None;
@@ -243,7 +257,7 @@ pub(crate) fn scan_pair(md: &Model, a: &[f64], i: usize, j: usize) -> Option<(f6
 }
 
 /// Golden-section refinement of a pair's float optimum inside `[lo, hi]`: `(s, minted)`.
-pub(crate) fn refine(md: &Model, a: &[f64], i: usize, j: usize, lo: f64, hi: f64) -> (f64, f64) {
+pub(crate) fn refine(md: &Curve, a: &[f64], i: usize, j: usize, lo: f64, hi: f64) -> (f64, f64) {
     let g = 0.618_033_988_749_894_9;
     let (mut lo, mut hi) = (lo, hi);
     let width = hi - lo;

@@ -17,11 +17,12 @@
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic only: no overflow traps
 
 pub mod cl;
-pub(crate) mod curve;
+pub mod curve;
 
 use crate::math::float::{cbrt, pow10, sqrt, to_f64};
 use crate::pool::Pool;
 pub use cl::ClEdge;
+pub use curve::Curve;
 use primitive_types::U256;
 use smallvec::SmallVec;
 
@@ -92,19 +93,8 @@ pub enum FloatPool {
         /// 1 − fee
         gamma: f64,
     },
-    /// Curve stable-swap.
-    Stable {
-        /// normalised balances (coin units)
-        xp: SmallVec<[f64; 4]>,
-        /// base → coin units
-        conv: SmallVec<[f64; 4]>,
-        /// A·n
-        ann: f64,
-        /// fee fraction
-        fee: f64,
-        /// invariant
-        d: f64,
-    },
+    /// Curve stable-swap (and Saber).
+    Stable(Curve),
     /// Concentrated liquidity: each direction's curve, constant product between ticks.
     Cl([Option<ClEdge>; 2]),
 }
@@ -157,17 +147,7 @@ impl FloatPool {
                 }
             }
             FamilyParams::Stable { amp, fee, conv } => {
-                let xp: SmallVec<[f64; 4]> =
-                    conv.iter().enumerate().map(|(k, c)| b(k) * c).collect();
-                let ann = amp * xp.len() as f64;
-                let d = stable_d(&xp, ann);
-                FloatPool::Stable {
-                    xp,
-                    conv: conv.clone(),
-                    ann,
-                    fee: *fee,
-                    d,
-                }
+                FloatPool::Stable(Curve::new(*amp, *fee, conv, balances))
             }
             // Balances do not describe a CL pool: `for_pool` builds its model.
             FamilyParams::ConcentratedLiquidity => FloatPool::Cl([None, None]),
@@ -209,13 +189,14 @@ impl FloatPool {
                     k: x0 * y0 * (x0 * x0 + y0 * y0),
                 }
             }
-            FloatPool::Stable {
+            FloatPool::Stable(Curve {
                 xp,
                 conv,
                 ann,
                 fee,
                 d,
-            } => {
+                ..
+            }) => {
                 let n = xp.len();
                 let nf = n as f64;
                 let (mut s_o, mut p_o) = (0.0, 1.0);
@@ -260,56 +241,6 @@ impl FloatPool {
             EdgeModel::Cl(c) => c.depth_in() > 0.0,
         };
         ok.then_some(e)
-    }
-
-    /// Float state after swapping `a` of coin i for `o` of coin j (for float replays).
-    pub fn apply(&mut self, i: usize, j: usize, a: f64, o: f64) {
-        match self {
-            FloatPool::Cp { r, gamma, fee_kept } => {
-                let add = if *fee_kept { a } else { *gamma * a };
-                if let Some(v) = r.get_mut(i) {
-                    *v += add;
-                }
-                if let Some(v) = r.get_mut(j) {
-                    *v -= o;
-                }
-            }
-            FloatPool::SolStable { x, scale, gamma } => {
-                let (si, sj) = (
-                    scale.get(i).copied().unwrap_or(1.0),
-                    scale.get(j).copied().unwrap_or(1.0),
-                );
-                if let Some(v) = x.get_mut(i) {
-                    *v += *gamma * a / si;
-                }
-                if let Some(v) = x.get_mut(j) {
-                    *v -= o / sj;
-                }
-            }
-            FloatPool::Stable {
-                xp,
-                conv,
-                ann,
-                fee,
-                d,
-            } => {
-                let (ci, cj) = (
-                    conv.get(i).copied().unwrap_or(0.0),
-                    conv.get(j).copied().unwrap_or(0.0),
-                );
-                let _ = fee;
-                if let Some(v) = xp.get_mut(i) {
-                    *v += a * ci;
-                }
-                if let Some(v) = xp.get_mut(j) {
-                    *v -= o * cj;
-                }
-                *d = stable_d(xp, *ann);
-            }
-            // A CL model is rebuilt from the exact state after a swap (`for_pool`); a float
-            // replay does not move it.
-            FloatPool::Cl(_) => {}
-        }
     }
 }
 

@@ -23,6 +23,19 @@ const U112_MAX: U256 = U256([u64::MAX, (1u64 << 48) - 1, 0, 0]);
 
 /// A constant-product pair state: reserves, fee, LP supply and the protocol-fee bookkeeping
 /// (`kLast`, and whether the factory's `feeTo` is set).
+/// # Example
+/// ```
+/// use swapzap::pool::ConstantProduct;
+/// use swapzap::U256;
+///
+/// // Uniswap V2 getAmountOut: 1000 in at a 0.3 % fee on reserves (1e6, 2e6):
+/// // 1000·997·2e6 / (1e6·1000 + 1000·997) = 1992.02.. → 1992.
+/// let pair = ConstantProduct::new([U256::from(1_000_000u64), U256::from(2_000_000u64)], 3, 1000, U256::zero())?;
+/// assert_eq!(pair.amount_out(0, 1, U256::from(1_000u64))?, U256::from(1_992u64));
+/// let (out, after) = pair.swap(0, 1, U256::from(1_000u64))?;
+/// assert_eq!((out, after.reserves()), (U256::from(1_992u64), [U256::from(1_001_000u64), U256::from(1_998_008u64)]));
+/// # Ok::<(), swapzap::PoolError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConstantProduct {
     reserves: [U256; 2],

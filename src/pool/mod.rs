@@ -14,6 +14,8 @@
 //! `marginal_rate`; their positions are not LP tokens, so `mint` / `burn` here are
 //! `Unsupported` (the position amounts are [`ConcentratedLiquidity::mint`] / `burn`).
 //!
+//! [`PoolFamily`] ([`family`]) is the trait of those verbs for the families with fungible LP
+//! tokens, for code generic over the family.
 //! [`Pool`] is a closed enum over the families with the same verbs. Pools are plain values;
 //! nothing is shared or global, and every operation returns a new state instead of mutating.
 
@@ -43,6 +45,7 @@ macro_rules! two_coin_accessors {
 }
 
 pub mod constant_product;
+pub mod family;
 pub mod saber;
 pub mod solidly;
 pub mod spl_token_swap;
@@ -55,6 +58,7 @@ use smallvec::SmallVec;
 
 pub use concentrated_liquidity::ConcentratedLiquidity;
 pub use constant_product::ConstantProduct;
+pub use family::PoolFamily;
 pub use saber::SaberStableSwap;
 pub use solidly::Solidly;
 pub use spl_token_swap::SplTokenSwap;

@@ -107,6 +107,30 @@ impl SaberAmp {
 }
 
 /// A Saber StableSwap pool state.
+///
+/// # Example
+/// ```
+/// use swapzap::pool::saber::{SaberAmp, SaberFees, SaberStableSwap};
+/// use swapzap::U256;
+///
+/// // Balanced 1e12 / 1e12 at A = 100, a 0.04 % trade fee on the output.
+/// let amp = SaberAmp { initial_amp_factor: 100, target_amp_factor: 100, ..SaberAmp::default() };
+/// let fees = SaberFees {
+///     trade_fee_numerator: 4,
+///     trade_fee_denominator: 10_000,
+///     admin_trade_fee_denominator: 1, // the program divides by every denominator
+///     admin_withdraw_fee_denominator: 1,
+///     withdraw_fee_denominator: 1,
+///     ..SaberFees::default()
+/// };
+/// let pool = SaberStableSwap::new([1_000_000_000_000, 1_000_000_000_000], 2_000_000_000_000, amp, fees);
+/// let out = pool.amount_out(0, 1, U256::from(1_000_000u64))?;
+/// assert!(out < U256::from(1_000_000u64) && out > U256::from(999_000u64));
+/// let (paid, after) = pool.swap(0, 1, U256::from(1_000_000u64))?;
+/// assert_eq!(paid, out);
+/// assert!(after.amount_out(0, 1, U256::from(1_000_000u64))? <= out); // the price moved
+/// # Ok::<(), swapzap::PoolError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SaberStableSwap {
     balances: [U256; 2],

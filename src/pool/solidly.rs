@@ -31,6 +31,23 @@ pub const FEE_DENOMINATOR: u32 = 10_000;
 const MAX_ROUNDS: u32 = 255;
 
 /// A Solidly pool state.
+///
+/// # Example
+/// ```
+/// use swapzap::pool::Solidly;
+/// use swapzap::U256;
+///
+/// // A volatile pair (x·y = k) at a 30 bps fee: 1000 in pays 3 of fee, then
+/// // 997·2e6 / (1e6 + 997) = 1992.01.. → 1992 out.
+/// let pair = Solidly::new([U256::from(1_000_000u64), U256::from(2_000_000u64)], [18, 18], false, 30, U256::zero())?;
+/// assert_eq!(pair.amount_out(0, 1, U256::from(1_000u64))?, U256::from(1_992u64));
+/// // A stable pair (x³y + xy³ = k) of equal reserves gives nearly 1:1 less the fee.
+/// let e21 = U256::exp10(21);
+/// let stable = Solidly::new([e21, e21], [18, 18], true, 5, U256::zero())?;
+/// let out = stable.amount_out(0, 1, U256::exp10(18))?;
+/// assert!(out < U256::exp10(18) && out > U256::exp10(18) * 9990 / 10000);
+/// # Ok::<(), swapzap::PoolError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solidly {
     reserves: [U256; 2],

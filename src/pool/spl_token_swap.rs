@@ -47,6 +47,22 @@ pub struct SplFees {
 }
 
 /// An SPL Token Swap pool on the constant-product curve.
+///
+/// # Example
+/// ```
+/// use swapzap::pool::spl_token_swap::{SplFees, SplTokenSwap};
+/// use swapzap::U256;
+///
+/// // Reserves 1e9 / 2e9 with a 0.25 % trade fee: 1e6 in gives a little under 2e6 · 0.9975.
+/// let fees = SplFees { trade_fee_numerator: 25, trade_fee_denominator: 10_000, ..SplFees::default() };
+/// let pool = SplTokenSwap::new([1_000_000_000, 2_000_000_000], 1_000_000, fees);
+/// let out = pool.amount_out(0, 1, U256::from(1_000_000u64))?;
+/// assert!(out < U256::from(1_995_000u64) && out > U256::from(1_990_000u64));
+/// let (paid, after) = pool.swap(0, 1, U256::from(1_000_000u64))?;
+/// assert_eq!(paid, out);
+/// assert_eq!(after.balances()[1], U256::from(2_000_000_000u64) - out);
+/// # Ok::<(), swapzap::PoolError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SplTokenSwap {
     balances: [U256; 2],

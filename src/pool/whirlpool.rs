@@ -456,6 +456,31 @@ pub struct ExactOutQuote {
 }
 
 /// A Whirlpool with the tick arrays a quote was given.
+///
+/// # Example
+/// ```
+/// use swapzap::pool::whirlpool::{OrcaTickArray, Whirlpool, WhirlpoolState};
+/// use swapzap::U256;
+///
+/// // Price 1 (√P = 2^64 in Q64.64, tick 0), liquidity 10^12, a 0.3 % fee, spacing 64, and the
+/// // tick arrays on both sides of the price (no initialised ticks: the liquidity is constant).
+/// let state = WhirlpoolState {
+///     sqrt_price: 1u128 << 64,
+///     tick_current_index: 0,
+///     liquidity: 1_000_000_000_000,
+///     fee_rate: 3_000,
+///     protocol_fee_rate: 0,
+///     tick_spacing: 64,
+/// };
+/// let arrays = [-2, -1, 0, 1].map(|k| OrcaTickArray { start_tick_index: k * 88 * 64, ticks: vec![] });
+/// let pool = Whirlpool::new(state, &arrays)?;
+/// // 10^6 of A in: 0.3 % fee, then x·y = L² at a price that hardly moves.
+/// let out = pool.amount_out(0, 1, U256::from(1_000_000u64))?;
+/// assert!(out < U256::from(997_000u64) && out > U256::from(996_000u64));
+/// let (paid, _after) = pool.swap(0, 1, U256::from(1_000_000u64))?;
+/// assert_eq!(paid, out);
+/// # Ok::<(), swapzap::PoolError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Whirlpool {
     state: WhirlpoolState,

@@ -12,10 +12,11 @@
 //! With a hop limit the bound is over the plans within it: only the edges on some path of at
 //! most that many hops are priced.
 
-use super::edges::EdgeHot;
+use super::edges::Edge;
 use super::model::{Arb, EdgeModel};
 use super::working_set::{allowed, Ctx, Local, UNREACHED};
 use super::BOUND_MARGIN;
+use crate::math::float::to_f64;
 use crate::snapshot::PoolKind;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -50,11 +51,21 @@ pub(super) struct Certificate {
     pub add: Vec<usize>,
 }
 
+/// The whole graph's edges priced at one set of prices ([`Ctx::price_edges`]).
+struct PricedEdges {
+    /// the dual value: the inputs at their prices plus every edge's arbitrage
+    g: f64,
+    /// edges the working set may add, with their arbitrage
+    cols: Vec<(f64, usize)>,
+    /// false when a free input faces a priced output (no finite bound at these prices)
+    valid: bool,
+}
+
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64; token and edge ids < len by construction
 impl Ctx<'_> {
     /// Whether graph edge `k` may carry flow in the request's plans (source filters, hop limit).
     fn priced(&self, k: usize) -> bool {
-        let Some(e) = self.graph.edge_cache().hot().get(k) else {
+        let Some(e) = self.graph.edge_cache().edges().get(k) else {
             return false;
         };
         if !allowed(self.mask.as_deref(), e.pool) {
@@ -104,7 +115,7 @@ impl Ctx<'_> {
     ) -> Option<f64> {
         let cache = self.graph.edge_cache();
         // the whole edge (five times the hot fields) is read only for a solidly edge's kink
-        let model = |k: usize| cache.edges().get(k).map(|ge| (ge.m.mid0(), ge.m.fee()));
+        let model = |k: usize| cache.model(k).map(|m| (m.mid0(), m.fee()));
         let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
         let mut slope = 0.0;
         kinks.clear();
@@ -118,7 +129,7 @@ impl Ctx<'_> {
             if lo > v {
                 return None;
             }
-            let sh = slack_shape(cache.hot().get(k)?, || model(k), vo, true);
+            let sh = slack_shape(cache.edges().get(k)?, || model(k), vo, true);
             slope += sh.slope;
             kinks.extend(sh.kink);
         }
@@ -135,7 +146,7 @@ impl Ctx<'_> {
             if hi < v {
                 return None;
             }
-            let sh = slack_shape(cache.hot().get(k)?, || model(k), vj, false);
+            let sh = slack_shape(cache.edges().get(k)?, || model(k), vj, false);
             slope += sh.slope;
             kinks.extend(sh.kink);
         }
@@ -171,6 +182,11 @@ impl Ctx<'_> {
 
     /// The certificate at the working-set prices `nu_loc` (normalised or not). The bound is
     /// computed where no column is left to add or on the `last` round, else it is `+∞`.
+    ///
+    /// Steps: the whole graph's prices from the working set's ([`Ctx::graph_prices`]),
+    /// extended by bid chains ([`Ctx::extend_bids`]); every edge priced
+    /// ([`Ctx::price_edges`]); the columns to add with their chains ([`Ctx::columns`]); the
+    /// bound with the rounding slack ([`Ctx::bound_at`]).
     pub(super) fn certify(
         &self,
         lc: &Local,
@@ -178,7 +194,32 @@ impl Ctx<'_> {
         act: &[(usize, Arb)],
         last: bool,
     ) -> Certificate {
-        let cache = self.graph.edge_cache();
+        let (mut nu, in_ws, fixed) = self.graph_prices(lc, nu_loc, act);
+        let parent = self.extend_bids(lc, &mut nu, &fixed);
+        let cnu: f64 = lc.c.iter().zip(nu_loc).map(|(c, v)| c * v).sum();
+        let priced = self.price_edges(&nu, &in_ws, &fixed);
+        let valid = priced.valid && cnu > 0.0 && cnu.is_finite();
+        let add = self.columns(priced.cols, priced.g, &parent, &fixed);
+        let bound = if !valid || !(add.is_empty() || last) {
+            f64::INFINITY
+        } else {
+            self.bound_at(&mut nu, &fixed, priced.g, cnu)
+        };
+        Certificate { bound, nu, add }
+    }
+
+    /// The working-set prices `nu_loc` on the whole graph (0 elsewhere), which tokens are in
+    /// the working set, and which prices stay fixed. The dual prices of the outputs and of the
+    /// tokens that hold something and sell it along an active edge (`act`) of the working set
+    /// stay. A token of the working set that holds nothing there (no input, no active inflow:
+    /// a dead end of the restricted problem, or a token reached only from outside it) has no
+    /// price of its own, and takes its best bid like the tokens outside.
+    fn graph_prices(
+        &self,
+        lc: &Local,
+        nu_loc: &[f64],
+        act: &[(usize, Arb)],
+    ) -> (Vec<f64>, Vec<bool>, Vec<bool>) {
         let n = self.graph.n_tokens();
         let mut nu = vec![0.0f64; n];
         let mut in_ws = vec![false; n];
@@ -186,11 +227,6 @@ impl Ctx<'_> {
             nu[t.index()] = nu_loc[l];
             in_ws[t.index()] = true;
         }
-        // The dual prices of the outputs and of the tokens that hold something and sell it
-        // along an active edge of the working set stay. A token of the working set that holds
-        // nothing there (no input, no active inflow: a dead end of the restricted problem, or a
-        // token reached only from outside it) has no price of its own, and takes its best bid
-        // like the tokens outside.
         let nl = lc.glob.len();
         let mut holds = lc.b.iter().map(|b| *b > 0.0).collect::<Vec<_>>();
         let mut sells = vec![false; nl];
@@ -213,7 +249,16 @@ impl Ctx<'_> {
                 fixed[t.index()] = true;
             }
         }
-        // the bid extension, from the working set outwards along the edges into priced tokens
+        (nu, in_ws, fixed)
+    }
+
+    /// The bid extension, from the working set outwards along the edges into priced tokens:
+    /// every token not `fixed` takes its best bid (the best product of zero-size rates into a
+    /// priced token) where that is above its price. Returns each token's bid edge
+    /// (`u32::MAX`: none).
+    fn extend_bids(&self, lc: &Local, nu: &mut [f64], fixed: &[bool]) -> Vec<u32> {
+        let cache = self.graph.edge_cache();
+        let n = self.graph.n_tokens();
         let mut parent = vec![u32::MAX; n];
         let mut front: Vec<usize> = lc.glob.iter().map(|t| t.index()).collect();
         let mut next: Vec<usize> = Vec::new();
@@ -249,19 +294,23 @@ impl Ctx<'_> {
             core::mem::swap(&mut front, &mut next);
             next.clear();
         }
-        // price every edge: arbitrage where the zero-size rate beats the price ratio
-        let cnu: f64 = lc.c.iter().zip(nu_loc).map(|(c, v)| c * v).sum();
+        parent
+    }
+
+    /// Every edge priced at `nu`: arbitrage where the zero-size rate beats the price ratio.
+    fn price_edges(&self, nu: &[f64], in_ws: &[bool], fixed: &[bool]) -> PricedEdges {
+        let cache = self.graph.edge_cache();
         let mut g: f64 = self
             .prep
             .inputs
             .iter()
-            .map(|(t, a)| nu[t.index()] * crate::math::float::to_f64(*a))
+            .map(|(t, a)| nu[t.index()] * to_f64(*a))
             .sum();
         let mut cols: Vec<(f64, usize)> = Vec::new();
-        let mut valid = cnu > 0.0 && cnu.is_finite();
+        let mut valid = true;
         let single_in = self.in_toks.len() == 1;
         let single_out = self.out_toks.len() == 1;
-        for (k, e) in cache.hot().iter().enumerate() {
+        for (k, e) in cache.edges().iter().enumerate() {
             let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
             if !(vo > 0.0) || !self.priced(k) {
                 continue;
@@ -274,10 +323,10 @@ impl Ctx<'_> {
             if !(e.rate0 * vo > vi) {
                 continue;
             }
-            let Some(ge) = cache.edges().get(k) else {
+            let Some(m) = cache.model(k) else {
                 continue;
             };
-            let a = ge.m.arb(vi, vo);
+            let a = m.arb(vi, vo);
             let v = vo * a.o - vi * a.x;
             if !(v > 0.0) {
                 continue;
@@ -293,23 +342,35 @@ impl Ctx<'_> {
                 cols.push((v, k));
             }
         }
-        // the most profitable columns, each with the bid chain of its output token
+        PricedEdges { g, cols, valid }
+    }
+
+    /// The most profitable columns `cols` (above [`COLUMN_TOL`] of the dual value `g`, at most
+    /// [`COLS_PER_ROUND`]), each with the bid chain (`parent`) of its output token.
+    fn columns(
+        &self,
+        mut cols: Vec<(f64, usize)>,
+        g: f64,
+        parent: &[u32],
+        fixed: &[bool],
+    ) -> Vec<usize> {
+        let cache = self.graph.edge_cache();
         let tol = COLUMN_TOL * g.abs();
         cols.retain(|(v, _)| *v > tol);
         cols.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
         cols.truncate(COLS_PER_ROUND);
         let mut add = Vec::new();
-        let mut taken = vec![false; n];
+        let mut taken = vec![false; self.graph.n_tokens()];
         for (_, k) in cols {
             if !self.in_ws[k] {
                 add.push(k);
             }
-            let mut t = cache.hot()[k].to.index();
+            let mut t = cache.edges()[k].to.index();
             let mut steps = 0;
             while !fixed[t] && !taken[t] && steps < EXTENSION_PASSES {
                 taken[t] = true;
                 let p = parent[t];
-                let Some(pe) = cache.hot().get(p as usize) else {
+                let Some(pe) = cache.edges().get(p as usize) else {
                     break;
                 };
                 add.push(p as usize);
@@ -317,22 +378,23 @@ impl Ctx<'_> {
                 steps += 1;
             }
         }
-        // the bound, where this is the last round: with the prices eased, plus the integer
-        // rounding a swap can win against the float curve wherever a dust swap can pay
-        let bound = if !valid || !(add.is_empty() || last) {
-            f64::INFINITY
-        } else {
-            self.ease_rounding(&mut nu, &fixed);
-            let mut slack = 0.0;
-            for (k, e) in cache.hot().iter().enumerate() {
-                let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
-                if vo > 0.0 && vi > 0.0 && self.priced(k) {
-                    slack += rounding_slack(e, cache.edges().get(k).map(|ge| &ge.m), vi, vo);
-                }
+        add
+    }
+
+    /// The bound on the last round: with the prices eased, plus the integer rounding a swap
+    /// can win against the float curve wherever a dust swap can pay (`g` the dual value at
+    /// `nu`, `cnu` = c·ν).
+    fn bound_at(&self, nu: &mut [f64], fixed: &[bool], g: f64, cnu: f64) -> f64 {
+        let cache = self.graph.edge_cache();
+        self.ease_rounding(nu, fixed);
+        let mut slack = 0.0;
+        for (k, e) in cache.edges().iter().enumerate() {
+            let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
+            if vo > 0.0 && vi > 0.0 && self.priced(k) {
+                slack += rounding_slack(e, cache.model(k), vi, vo);
             }
-            (g * (1.0 + BOUND_MARGIN) + slack) / cnu
-        };
-        Certificate { bound, nu, add }
+        }
+        (g * (1.0 + BOUND_MARGIN) + slack) / cnu
     }
 }
 
@@ -346,7 +408,7 @@ impl Ctx<'_> {
 /// x·y = k outputs are floors: nothing. Chain 101: SPL's two fees floored (each < 1 input
 /// unit); Orca's step rounding (the fee and the price a unit either way).
 #[allow(clippy::arithmetic_side_effects)] // f64
-fn rounding_slack(e: &EdgeHot, m: Option<&EdgeModel>, vi: f64, vo: f64) -> f64 {
+fn rounding_slack(e: &Edge, m: Option<&EdgeModel>, vi: f64, vo: f64) -> f64 {
     let fee_floor = || {
         m.map_or(f64::INFINITY, |m| {
             let big_m = m.mid0() * vo;
@@ -383,7 +445,7 @@ struct SlackShape {
 /// edge's fee-free mid rate and fee, read only for a solidly edge.
 #[allow(clippy::arithmetic_side_effects)] // f64
 fn slack_shape(
-    e: &EdgeHot,
+    e: &Edge,
     model: impl FnOnce() -> Option<(f64, f64)>,
     other: f64,
     out_edge: bool,
@@ -446,16 +508,15 @@ mod tests {
     /// The slack as a function of one price, its shape, and the prices to check it at.
     type Side<'a> = (&'a dyn Fn(f64) -> f64, SlackShape, [f64; 3]);
 
-    fn hot(kind: PoolKind, stable: bool, rate0: f64) -> EdgeHot {
-        EdgeHot {
-            ti: TokenId(0),
-            to: TokenId(1),
-            pool: PoolId(0),
-            kind,
-            stable,
-            cheap_out: false,
+    fn hot(kind: PoolKind, stable: bool, rate0: f64) -> Edge {
+        Edge::new(
+            (PoolId(0), kind, stable),
+            (0, TokenId(0)),
+            (1, TokenId(1)),
+            false,
             rate0,
-        }
+        )
+        .unwrap()
     }
 
     /// The slope and kink the easing sweeps over are those of the slack the bound adds: central

@@ -3,10 +3,10 @@
 //! [`PoolGraph::derived`]) so a quote does not rebuild them.
 //!
 //! Every usable direction (pool, coin i → coin j) of every pool, in the order pool, then i, then
-//! j, with its float model on the pool's current state and its zero-size rate; the few fields
-//! the router's passes over all edges read, in a compact array beside them (a quote starts with
-//! these tables out of cache, and the whole edges are five times larger); and compressed out-
-//! and in-adjacency per token (edge indices ascending) for the router's searches. Built on the
+//! j: an [`Edge`] (the few fields the router's passes over all edges read, 24 bytes, as a quote
+//! starts with these tables out of cache) and beside it, at the same index, its float model on
+//! the pool's current state; and compressed out- and in-adjacency per token ([`Adj`], edge
+//! indices ascending) for the router's searches. Built on the
 //! graph's first quote ([`PoolGraph::edge_cache`]) and refreshed for one pool by
 //! [`PoolGraph::set_pool_state`].
 
@@ -18,32 +18,62 @@ use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// A directed pool edge with global ids.
+/// A directed pool edge (pool, coin i → coin j) of the router's index, in 24 bytes: what the
+/// passes over all edges read (its tokens, its pool and the pool's family and (solidly) stable
+/// flag, so the router need not look the pool up; whether its model is a closed form; its
+/// zero-size rate) and its coin indices. Its float model is [`EdgeCache::model`] of the same
+/// index (a quote starts with these tables out of cache, and a model is four times larger).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct GEdge {
-    pub pool: PoolId,
-    pub i: usize,
-    pub j: usize,
-    pub ti: TokenId,
-    pub to: TokenId,
-    pub m: EdgeModel,
-    /// zero-size rate (fee included), positive and finite
-    pub rate0: f64,
-}
-
-/// What the passes over all edges read of an edge, in 24 bytes: its tokens, its pool and the
-/// pool's family and (solidly) stable flag (so the router need not look the pool up), whether
-/// its model is a closed form, its zero-size rate.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct EdgeHot {
+pub(crate) struct Edge {
     pub ti: TokenId,
     pub to: TokenId,
     pub pool: PoolId,
+    /// the coin indices of `ti` and `to` in the pool, `i | j << 4` (pools have at most 8
+    /// coins): one byte, so the edge stays at 24
+    coins: u8,
     pub kind: PoolKind,
     pub stable: bool,
     /// the model's output is a closed form (x·y = k), cheaper than any test that would skip it
     pub cheap_out: bool,
+    /// zero-size rate (fee included), positive and finite
     pub rate0: f64,
+}
+
+// the passes over all edges read these: keep them at 24 bytes
+const _: () = assert!(core::mem::size_of::<Edge>() == 24);
+
+impl Edge {
+    /// An edge of `pool` from its coin `i` (token `ti`) to its coin `j` (token `to`); `None`
+    /// for a coin index above 15.
+    pub(crate) fn new(
+        (pool, kind, stable): (PoolId, PoolKind, bool),
+        (i, ti): (usize, TokenId),
+        (j, to): (usize, TokenId),
+        cheap_out: bool,
+        rate0: f64,
+    ) -> Option<Self> {
+        let (i, j) = (u8::try_from(i).ok()?, u8::try_from(j).ok()?);
+        (i < 16 && j < 16).then_some(Edge {
+            ti,
+            to,
+            pool,
+            coins: i | j << 4,
+            kind,
+            stable,
+            cheap_out,
+            rate0,
+        })
+    }
+
+    /// Coin index of the input token in the pool.
+    pub(crate) fn i(&self) -> usize {
+        usize::from(self.coins & 15)
+    }
+
+    /// Coin index of the output token in the pool.
+    pub(crate) fn j(&self) -> usize {
+        usize::from(self.coins >> 4)
+    }
 }
 
 /// One entry of an adjacency list: the edge, the token at its other end and the edge's
@@ -59,9 +89,9 @@ pub(crate) struct Adj {
 /// (compressed rows).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct EdgeCache {
-    edges: Vec<GEdge>,
-    /// `hot[k]`: the compact fields of `edges[k]`
-    hot: Vec<EdgeHot>,
+    edges: Vec<Edge>,
+    /// `models[k]`: the float model of `edges[k]`
+    models: Vec<EdgeModel>,
     /// edges of pool p: `pool_start[p]..pool_start[p + 1]`
     pool_start: Vec<u32>,
     /// out-edges of token t: `out_adj[out_start[t]..out_start[t + 1]]`, `tok` the output
@@ -72,9 +102,15 @@ pub(crate) struct EdgeCache {
     in_adj: Vec<Adj>,
 }
 
-/// Push the usable directed edges of one pool (order i, then j): those whose float model exists
-/// and whose zero-size rate is positive and finite.
-fn push_pool_edges(pid: PoolId, p: &PoolInfo, fm: &FloatPool, v: &mut Vec<GEdge>) {
+/// Push the usable directed edges of one pool (order i, then j) and their models: those whose
+/// float model exists and whose zero-size rate is positive and finite.
+fn push_pool_edges(
+    pid: PoolId,
+    p: &PoolInfo,
+    fm: &FloatPool,
+    edges: &mut Vec<Edge>,
+    models: &mut Vec<EdgeModel>,
+) {
     if !p.routable {
         return;
     }
@@ -83,19 +119,18 @@ fn push_pool_edges(pid: PoolId, p: &PoolInfo, fm: &FloatPool, v: &mut Vec<GEdge>
             if i == j {
                 continue;
             }
-            if let Some(m) = fm.edge(i, j) {
-                let rate0 = m.rate0();
-                if rate0 > 0.0 && rate0.is_finite() {
-                    v.push(GEdge {
-                        pool: pid,
-                        i,
-                        j,
-                        ti: *ti,
-                        to: *to,
-                        m,
-                        rate0,
-                    });
-                }
+            let Some(m) = fm.edge(i, j) else {
+                continue;
+            };
+            let rate0 = m.rate0();
+            if rate0 <= 0.0 || !rate0.is_finite() {
+                continue;
+            }
+            let cheap_out = matches!(m, EdgeModel::Cp { .. });
+            let at = (pid, p.kind, p.stable);
+            if let Some(e) = Edge::new(at, (i, *ti), (j, *to), cheap_out, rate0) {
+                edges.push(e);
+                models.push(m);
             }
         }
     }
@@ -110,9 +145,9 @@ fn idx32(k: usize) -> u32 {
 /// Compressed rows of `edges` keyed by `key` (input or output token), edge indices ascending.
 fn rows(
     n: usize,
-    edges: &[GEdge],
-    key: impl Fn(&GEdge) -> TokenId,
-    other: impl Fn(&GEdge) -> TokenId,
+    edges: &[Edge],
+    key: impl Fn(&Edge) -> TokenId,
+    other: impl Fn(&Edge) -> TokenId,
 ) -> (Vec<u32>, Vec<Adj>) {
     let mut start = vec![0u32; n.saturating_add(1)];
     for e in edges {
@@ -149,19 +184,6 @@ fn rows(
     (start, adj)
 }
 
-/// The compact fields of an edge of pool `p`.
-fn hot_of(e: &GEdge, p: &PoolInfo) -> EdgeHot {
-    EdgeHot {
-        ti: e.ti,
-        to: e.to,
-        pool: e.pool,
-        kind: p.kind,
-        stable: p.stable,
-        cheap_out: matches!(e.m, EdgeModel::Cp { .. }),
-        rate0: e.rate0,
-    }
-}
-
 /// The slice `v[start[t]..start[t + 1]]` (empty for an unknown token).
 fn row<'a>(start: &[u32], v: &'a [Adj], t: usize) -> &'a [Adj] {
     let (Some(a), Some(b)) = (start.get(t), start.get(t.saturating_add(1))) else {
@@ -174,7 +196,7 @@ fn row<'a>(start: &[u32], v: &'a [Adj], t: usize) -> &'a [Adj] {
 /// another type, which never happens (only the router derives a value from the graph).
 static NO_EDGES: EdgeCache = EdgeCache {
     edges: Vec::new(),
-    hot: Vec::new(),
+    models: Vec::new(),
     pool_start: Vec::new(),
     out_start: Vec::new(),
     out_adj: Vec::new(),
@@ -211,29 +233,21 @@ impl EdgeCache {
         let n_tokens = graph.n_tokens();
         // two directions per pool, six for a 3-coin pool
         let mut edges = Vec::with_capacity(pools.len().saturating_mul(2));
-        let mut hot = Vec::with_capacity(pools.len().saturating_mul(2));
+        let mut models = Vec::with_capacity(pools.len().saturating_mul(2));
         let mut pool_start = Vec::with_capacity(pools.len().saturating_add(1));
         for (k, p) in pools.iter().enumerate() {
             pool_start.push(idx32(edges.len()));
-            let first = edges.len();
             let pid = PoolId(idx32(k));
             if let Some(fm) = graph.float_model(pid) {
-                push_pool_edges(pid, p, &fm, &mut edges);
+                push_pool_edges(pid, p, &fm, &mut edges, &mut models);
             }
-            hot.extend(
-                edges
-                    .get(first..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .map(|e| hot_of(e, p)),
-            );
         }
         pool_start.push(idx32(edges.len()));
         let (out_start, out_adj) = rows(n_tokens, &edges, |e| e.ti, |e| e.to);
         let (in_start, in_adj) = rows(n_tokens, &edges, |e| e.to, |e| e.ti);
         EdgeCache {
             edges,
-            hot,
+            models,
             pool_start,
             out_start,
             out_adj,
@@ -248,25 +262,21 @@ impl EdgeCache {
         let (Some(info), Some(fm)) = (graph.pool(p), graph.float_model(p)) else {
             return;
         };
-        let mut fresh = Vec::new();
-        push_pool_edges(p, info, &fm, &mut fresh);
+        let (mut fresh, mut fresh_models) = (Vec::new(), Vec::new());
+        push_pool_edges(p, info, &fm, &mut fresh, &mut fresh_models);
         let a = self.pool_start.get(p.index()).map_or(0, |x| *x as usize);
         let b = self
             .pool_start
             .get(p.index().saturating_add(1))
             .map_or(0, |x| *x as usize);
         let same = self.edges.get(a..b).is_some_and(|old| {
-            old.len() == fresh.len()
-                && old
-                    .iter()
-                    .zip(&fresh)
-                    .all(|(x, y)| (x.i, x.j) == (y.i, y.j))
+            old.len() == fresh.len() && old.iter().zip(&fresh).all(|(x, y)| x.coins == y.coins)
         });
         if !same {
             *self = EdgeCache::build(graph);
             return;
         }
-        for (k, e) in (a..b).zip(fresh) {
+        for ((k, e), m) in (a..b).zip(fresh).zip(fresh_models) {
             let k32 = idx32(k);
             for (start, adj, t) in [
                 (&self.out_start, &mut self.out_adj, e.ti),
@@ -283,8 +293,8 @@ impl EdgeCache {
                     }
                 }
             }
-            if let Some(slot) = self.hot.get_mut(k) {
-                *slot = hot_of(&e, info);
+            if let Some(slot) = self.models.get_mut(k) {
+                *slot = m;
             }
             if let Some(slot) = self.edges.get_mut(k) {
                 *slot = e;
@@ -293,13 +303,13 @@ impl EdgeCache {
     }
 
     /// All directed edges (order: pool, then i, then j).
-    pub fn edges(&self) -> &[GEdge] {
+    pub fn edges(&self) -> &[Edge] {
         &self.edges
     }
 
-    /// The compact fields of the edges, `hot()[k]` those of `edges()[k]`.
-    pub fn hot(&self) -> &[EdgeHot] {
-        &self.hot
+    /// The float model of edge `k` (of [`Self::edges`]).
+    pub fn model(&self, k: usize) -> Option<&EdgeModel> {
+        self.models.get(k)
     }
 
     /// Edges leaving token `t` (`tok` their output token).
@@ -388,6 +398,6 @@ mod tests {
         assert!(cache
             .out_of(t)
             .iter()
-            .any(|a| cache.hot()[a.edge as usize].pool == p));
+            .any(|a| cache.edges()[a.edge as usize].pool == p));
     }
 }

@@ -10,10 +10,11 @@
 //! smaller by more than 1e-7 delivers less.
 
 use super::{quote, RouteRequest};
-use crate::error::RouteError;
+use crate::error::{BadRouteRequest, RouteError};
 use crate::graph::PoolGraph;
 use crate::math::float::{from_f64_floor, to_f64};
 use crate::plan::Plan;
+use crate::units::TokenId;
 use primitive_types::U256;
 
 /// The bracket is closed when `hi − lo ≤ hi / EXACT_OUT_PRECISION`.
@@ -30,12 +31,13 @@ pub(super) fn quote_exact_out(
     wanted: U256,
 ) -> Result<Plan, RouteError> {
     let (&[(token, cap)], &[_]) = (req.inputs.as_slice(), req.outputs.as_slice()) else {
-        return Err(RouteError::BadRequest(
-            "exact-out takes one input token and one output token",
-        ));
+        return Err(RouteError::BadRequest(BadRouteRequest::ExactOutShape {
+            inputs: req.inputs.len(),
+            outputs: req.outputs.len(),
+        }));
     };
     if wanted.is_zero() {
-        return Err(RouteError::BadRequest("exact-out amount must be positive"));
+        return Err(RouteError::BadRequest(BadRouteRequest::ExactOutZero));
     }
     let at = |a: U256| -> Result<Plan, RouteError> {
         let mut r = req.clone();
@@ -45,20 +47,11 @@ pub(super) fn quote_exact_out(
     };
     // every unit delivered leaves some pool holding the output: wanting at least all they
     // hold is beyond any input, not a matter of the cap
-    let to = req.outputs.first().map(|o| o.0);
-    let held = graph
-        .pools()
-        .iter()
-        .filter(|p| p.routable)
-        .filter_map(|p| {
-            let k = p.tokens.iter().position(|t| Some(*t) == to)?;
-            p.pool.balances().get(k).copied()
-        })
-        .fold(U256::zero(), U256::saturating_add);
-    if let (Some(to), true) = (to, wanted >= held) {
-        return Err(RouteError::InsufficientLiquidity { from: token, to });
+    if let Some(to) = req.outputs.first().map(|o| o.0) {
+        if wanted >= held(graph, to) {
+            return Err(RouteError::InsufficientLiquidity { from: token, to });
+        }
     }
-    let out = |p: &Plan| p.outputs.first().map_or(U256::zero(), |o| o.amount);
     let full = at(cap)?;
     if out(&full) < wanted {
         return Err(RouteError::ExactOutUnreachable {
@@ -66,6 +59,36 @@ pub(super) fn quote_exact_out(
             best: out(&full),
         });
     }
+    Ok(narrow(at, cap, full, wanted))
+}
+
+/// The first output amount of a plan (0 without one).
+fn out(p: &Plan) -> U256 {
+    p.outputs.first().map_or(U256::zero(), |o| o.amount)
+}
+
+/// What the routable pools holding `to` hold of it.
+fn held(graph: &PoolGraph, to: TokenId) -> U256 {
+    graph
+        .pools()
+        .iter()
+        .filter(|p| p.routable)
+        .filter_map(|p| {
+            let k = p.tokens.iter().position(|t| *t == to)?;
+            p.pool.balances().get(k).copied()
+        })
+        .fold(U256::zero(), U256::saturating_add)
+}
+
+/// The bracket `(0, cap)` narrowed by Illinois regula falsi on `F(a) = f(a) − wanted`
+/// (`at`: the exact-in plan of input `a`; `full`: the plan at `cap`, which delivers at
+/// least `wanted`) until `hi − lo ≤ hi / EXACT_OUT_PRECISION`: the plan at `hi`.
+fn narrow(
+    at: impl Fn(U256) -> Result<Plan, RouteError>,
+    cap: U256,
+    full: Plan,
+    wanted: U256,
+) -> Plan {
     let w = to_f64(wanted);
     // F(a) = f(a) − wanted at the bracket's ends, Illinois-scaled at the end kept twice
     let (mut lo, mut f_lo) = (U256::zero(), -w);
@@ -126,5 +149,5 @@ pub(super) fn quote_exact_out(
             }
         }
     }
-    Ok(best)
+    best
 }

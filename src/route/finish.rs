@@ -1,12 +1,12 @@
 //! Step 6, finish: candidates compared by their objective net of gas, the best one becomes a
 //! [`Plan`] (minimum amounts, refunds, price impact), or the reason none survived.
 
-use super::gas::GasModel;
 use super::recover::Settled;
 use super::working_set::Ctx;
 use crate::error::RouteError;
 use crate::math;
 use crate::math::float::to_f64;
+use crate::plan::GasModel;
 use crate::plan::{Excluded, Output, Plan, Step, TokenAmount};
 use crate::units::TokenId;
 use alloc::string::String;

@@ -9,14 +9,24 @@
 //! request is therefore never worse off than the same request capped at any of these hop
 //! counts. The bound stays the request's own (over gross output, so also over net).
 
-use super::working_set::{prepare_ctx, Ctx};
+use super::dual::{DEdge, Eval};
+use super::quote_exact_in;
+use super::working_set::{Ctx, Local};
 use super::{RouteRequest, DEFAULT_MAX_HOPS};
 use crate::graph::{PoolGraph, CHAIN_101};
-use crate::plan::{Plan, Step};
-use crate::snapshot::PoolKind;
+use crate::plan::{GasModel, Plan, Step};
 
 /// The hop caps tried for a request with a gas model: 1 to this many hops.
 pub const GAS_HOP_CAPS: usize = DEFAULT_MAX_HOPS;
+
+/// The gas model of `req` where the chain prices gas (not chain 101).
+pub(super) fn priced(graph: &PoolGraph, req: &RouteRequest) -> Option<GasModel> {
+    if graph.chain_id() == CHAIN_101 {
+        None
+    } else {
+        req.gas
+    }
+}
 
 /// The plan of `req` (already quoted: `base`) or of `req` under a smaller hop cap, whichever
 /// nets most; it keeps `base`'s bound.
@@ -29,126 +39,25 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
         }
         let mut r = req.clone();
         r.max_hops = Some(h);
-        let Ok(plan) = prepare_ctx(graph, &r).and_then(|mut c| c.run(false)) else {
+        let Ok(plan) = quote_exact_in(graph, &r) else {
             continue;
         };
-        if plan.0.value > best.value {
+        if plan.value > best.value {
             best = Plan {
                 upper_bound: best.upper_bound,
                 bound_max_hops: best.bound_max_hops,
-                ..plan.0
+                ..plan
             };
         }
     }
     best
 }
 
-/// The crate's one gas table: gas units per step kind (integer units; a price turns them into
-/// output). Swap units are the typical per-step costs (Uniswap V2 60k, solidly 80k, Curve 110k,
-/// Uniswap V3 130k without tick crossings); `base` (router entry, transfers in and out), `mint`
-/// and `burn` are round figures of the same order. Deployments set their own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "camelCase")
-)]
-pub struct GasTable {
-    /// Once per transaction.
-    pub base: u64,
-    /// Per swap through a constant-product pool.
-    pub constant_product: u64,
-    /// Per swap through a solidly pool.
-    pub solidly: u64,
-    /// Per swap through a stable-swap pool.
-    pub stableswap: u64,
-    /// Per swap through a concentrated-liquidity pool (without tick crossings).
-    #[cfg_attr(feature = "serde", serde(default = "cl_gas"))]
-    pub concentrated_liquidity: u64,
-    /// Per mint.
-    pub mint: u64,
-    /// Per burn.
-    pub burn: u64,
-}
-
-/// The typical concentrated-liquidity row (the serde default of an older table without it).
-#[cfg(feature = "serde")]
-fn cl_gas() -> u64 {
-    GasTable::TYPICAL.concentrated_liquidity
-}
-
-impl GasTable {
-    /// The typical costs.
-    pub const TYPICAL: GasTable = GasTable {
-        base: 50_000,
-        constant_product: 60_000,
-        solidly: 80_000,
-        stableswap: 110_000,
-        concentrated_liquidity: 130_000,
-        mint: 120_000,
-        burn: 100_000,
-    };
-
-    /// Units of one swap through a pool of `kind`.
-    #[must_use]
-    pub fn swap(&self, kind: PoolKind) -> u64 {
-        match kind {
-            PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
-            PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
-            PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
-            PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
-        }
-    }
-
-    /// The cheapest swap row (constant-product, solidly, stable-swap): a lower bound per hop.
-    #[must_use]
-    pub fn cheapest_swap(&self) -> u64 {
-        self.stableswap.min(self.solidly).min(self.constant_product)
-    }
-}
-
-impl Default for GasTable {
-    fn default() -> Self {
-        Self::TYPICAL
-    }
-}
-
-/// Gas pricing for EVM chains: the [`GasTable`]'s units per swap step by pool family, and the
-/// price of one gas unit in base units of the (first) output token.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GasModel {
-    /// gas units per step kind
-    pub table: GasTable,
-    /// output base units per gas unit (≥ 0)
-    pub gas_price: f64,
-}
-
-impl GasModel {
-    /// [`GasTable::TYPICAL`] at `gas_price` output base units per gas unit.
-    #[must_use]
-    pub fn typical(gas_price: f64) -> Self {
-        GasModel {
-            table: GasTable::TYPICAL,
-            gas_price,
-        }
-    }
-
-    /// Gas units of one step through a pool of this kind.
-    #[must_use]
-    pub fn units(&self, kind: PoolKind) -> u64 {
-        self.table.swap(kind)
-    }
-}
-
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
 impl Ctx<'_> {
     /// The request's gas model where the chain prices gas (not chain 101).
     pub(super) fn gas(&self) -> Option<GasModel> {
-        if self.graph.chain_id() == CHAIN_101 {
-            None
-        } else {
-            self.req.gas
-        }
+        priced(self.graph, self.req)
     }
 
     /// Output units per unit of dual value (ν of the first output, c·ν = 1).
@@ -160,5 +69,33 @@ impl Ctx<'_> {
         let Some(gm) = gas else { return (0, 0.0) };
         let units = crate::plan::swap_gas_units(steps, self.graph, Some(&gm));
         (units, units as f64 * gm.gas_price)
+    }
+}
+
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
+impl Ctx<'_> {
+    /// The active edge of `ev` (an index into `dedges`, whose edge `k` is working-set edge
+    /// `idx[k]`) whose arbitrage profit at the prices `nu` falls shortest of its step's gas;
+    /// `None` when every active edge pays for its step.
+    pub(super) fn least_paying(
+        &self,
+        gm: GasModel,
+        ev: &Eval,
+        nu: &[f64],
+        dedges: &[DEdge],
+        idx: &[usize],
+        lc: &Local,
+    ) -> Option<usize> {
+        let mut worst: Option<(f64, usize)> = None;
+        for &(k, a) in &ev.act {
+            let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
+            let kind = lc.ledges[idx[k]].kind;
+            let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(nu, &lc.loc);
+            let short = profit - cost;
+            if short < 0.0 && worst.map_or(true, |(w, _)| short < w) {
+                worst = Some((short, k));
+            }
+        }
+        worst.map(|w| w.1)
     }
 }

@@ -27,31 +27,69 @@ pub fn output_mid_prices(graph: &PoolGraph, req: &RouteRequest) -> Result<Vec<f6
         .outputs
         .first()
         .map(|o| o.0)
-        .ok_or(RouteError::BadRequest("no outputs"))?;
+        .ok_or(RouteError::BadRequest(
+            crate::error::BadRouteRequest::NoOutputs,
+        ))?;
     let n = graph.n_tokens();
     for (t, _) in &req.outputs {
         if t.index() >= n {
-            return Err(RouteError::TokenOutOfRange(t.0));
+            return Err(RouteError::TokenOutOfRange(*t));
         }
     }
-    let cache = graph.edge_cache();
     let mask = allowed_pools(graph, req);
     let hops = req.max_hops.unwrap_or(DEFAULT_MAX_HOPS);
-    let fwd0 = best_rates(cache, n, mask.as_deref(), out0, hops);
+    let mids = Mids::new(graph.edge_cache(), n, mask.as_deref(), hops, out0);
     let mut v = Vec::with_capacity(req.outputs.len());
     for (k, (t, _)) in req.outputs.iter().enumerate() {
         if k == 0 {
             v.push(1.0);
             continue;
         }
-        let f = best_rates(cache, n, mask.as_deref(), *t, hops);
-        let p = mid_value(&f, &fwd0, *t, out0);
+        let p = mids.of(*t);
         if !(p > 0.0 && p.is_finite()) {
             return Err(RouteError::NoRoute);
         }
         v.push(p);
     }
     Ok(v)
+}
+
+/// Mid values in base units of one token (`out0`, the first output), on the filtered graph
+/// over paths of at most `hops` hops.
+pub(super) struct Mids<'c> {
+    cache: &'c EdgeCache,
+    n: usize,
+    mask: Option<&'c [bool]>,
+    hops: usize,
+    out0: TokenId,
+    /// the best rates from `out0` to every token
+    fwd0: Vec<f64>,
+}
+
+impl<'c> Mids<'c> {
+    pub(super) fn new(
+        cache: &'c EdgeCache,
+        n: usize,
+        mask: Option<&'c [bool]>,
+        hops: usize,
+        out0: TokenId,
+    ) -> Self {
+        let fwd0 = best_rates(cache, n, mask, out0, hops);
+        Mids {
+            cache,
+            n,
+            mask,
+            hops,
+            out0,
+            fwd0,
+        }
+    }
+
+    /// The mid value of one base unit of `t` ([`mid_value`]).
+    pub(super) fn of(&self, t: TokenId) -> f64 {
+        let f = best_rates(self.cache, self.n, self.mask, t, self.hops);
+        mid_value(&f, &self.fwd0, t, self.out0)
+    }
 }
 
 /// Best product of zero-size rates from `src` to every token over at most `hops` allowed edges.
@@ -128,5 +166,22 @@ pub(super) fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: Tok
         1.0 / ask
     } else {
         0.0
+    }
+}
+
+impl crate::plan::PlanRequest {
+    /// What a plan of the router for `req` must answer ([`crate::plan::Plan::verify_request`]):
+    /// its inputs, outputs, slippage and gas model; no zap fee, and no output prices (a swap
+    /// with several outputs is not held to its shares).
+    #[must_use]
+    pub fn swap(req: &RouteRequest) -> Self {
+        Self {
+            inputs: req.inputs.clone(),
+            outputs: req.outputs.clone(),
+            slippage: req.slippage,
+            zap_fee_bps: None,
+            gas: req.gas,
+            output_prices: None,
+        }
     }
 }

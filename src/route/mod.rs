@@ -56,8 +56,31 @@
 //!
 //! Deterministic: no hashing, no clocks, no thread-dependent order; [`quote_batch`] with the
 //! `parallel` feature maps requests to plans independently and keeps their order.
+//!
+//! # Where each step lives
+//!
+//! One file per step, in the order a quote runs them ([`quote`] and [`dual_bound`] below are
+//! the only entry points; [`dual_bound`] stops after the certificate):
+//!
+//! | step | file | what it holds |
+//! |---|---|---|
+//! | request | `request.rs` | [`RouteRequest`], and its conversion from a validated spec body |
+//! | prepare | `prepare.rs` | the request checked and normalised (inputs summed, proportions exact) |
+//! | 1. prune, working set | `working_set.rs` | source filters, hop distances, the first working set, why there is no route, the column-generation loop (`solve_certified`) |
+//! | 2. values | `mid.rs` | best zero-size rates and mid prices ([`output_mid_prices`]) |
+//! | 3. dual | `dual/mod.rs` | `h(ν)` and its minimisation `Dual::solve` as phases: `dual/sweep.rs` (Gauss–Seidel), `dual/newton.rs` (KKT system, line search), `dual/linalg.rs` (dense, sparse direct, conjugate gradients) |
+//! | 3. certificate | `certify.rs` | the bound over the whole graph, the columns to add, the rounding slack |
+//! | 4. recover | `recover.rs` | the flows of the dual solution, the recovery rounds, dropping failed flows |
+//! | 4. propagate | `propagate.rs` | the exact simulation of a set of flows in topological order |
+//! | 4. single path | `single_path.rs` | the best single path (one input, one output), simulated exactly |
+//! | 5. gas | `gas.rs` | [`GasModel`], the leg that pays least, the best plan net of gas over hop caps |
+//! | finish | `finish.rs` | candidates, the [`Plan`] with minimums, refunds and price impact, or why none survived |
+//! | 6. exact-out | `exact_out.rs` | the least input for a wanted output, by exact-in quotes |
+//!
+//! The float models the dual prices edges with live in the `model` layer (shared with the
+//! zaps), the router's directed edges and their index in `edges.rs`, the f64 helpers in
+//! `math::float`.
 
-// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
@@ -74,8 +97,9 @@ mod recover;
 mod request;
 mod single_path;
 mod working_set;
+pub use crate::plan::GasModel;
 pub use exact_out::EXACT_OUT_PRECISION;
-pub use gas::{GasModel, GasTable, GAS_HOP_CAPS};
+pub use gas::GAS_HOP_CAPS;
 pub use mid::output_mid_prices;
 pub use request::RouteRequest;
 // the float models live in the `model` layer; `super::model` names them for the route files
@@ -144,14 +168,35 @@ pub const BOUND_MARGIN: f64 = 1e-7;
 /// (tens of evaluations) and per Newton step, over the A tokens touched by active edges, O(A³)
 /// up to 48 tokens, above that truncated CG (O(active edges) per iteration) or, near the
 /// optimum, a sparse elimination with a dense core of at most 160 tokens.
+///
+/// # Example
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use num_rational::Ratio;
+/// use swapzap::{graph::PoolGraph, route, snapshot::Snapshot, U256};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+/// let snapshot: Snapshot = serde_json::from_str(&std::fs::read_to_string(path)?)?;
+/// let graph = PoolGraph::from_snapshot(&snapshot)?;
+/// let weth = graph.token_id("0x871a5bb9551428cbf417b18853b2088ddcf3ab3a").ok_or("no WETH")?;
+/// let usdt = graph.token_id("0xdfd3c19fc05f01668134ddc1ac095f04406fa41b").ok_or("no USDT")?;
+/// // 10 WETH to USDT with a 1 % slippage limit
+/// let mut req = route::RouteRequest::new(vec![(weth, U256::exp10(19))], vec![(usdt, Ratio::from_integer(1))]);
+/// req.slippage = Ratio::new(1, 100);
+/// let plan = route::quote(&graph, &req)?;
+/// let out = plan.outputs[0];
+/// assert!(out.token == usdt && out.amount > U256::zero());
+/// assert_eq!(out.min_amount, out.amount * 99 / 100); // floor(amount × (1 − 0.01))
+/// assert_eq!(plan.inputs[0].amount, U256::exp10(19));
+/// # Ok(())
+/// # }
+/// ```
 pub fn quote(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
     if let Some(wanted) = req.exact_out {
         return exact_out::quote_exact_out(graph, req, wanted);
     }
-    let mut ctx = prepare_ctx(graph, req)?;
-    let gas = ctx.gas().is_some();
-    let plan = ctx.run(false)?.0;
-    Ok(if gas {
+    let plan = quote_exact_in(graph, req)?;
+    Ok(if gas::priced(graph, req).is_some() {
         gas::best_net(graph, req, plan)
     } else {
         plan
@@ -167,7 +212,15 @@ pub fn quote(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> 
 /// # Complexity
 /// As [`quote`] without the exact simulation.
 pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteError> {
-    Ok(prepare_ctx(graph, req)?.run(true)?.1)
+    Ok(prepare_ctx(graph, req)?.solve_certified().bound)
+}
+
+/// The exact-in plan of `req` (gas weighed inside, without the hop-cap comparison of
+/// [`gas::best_net`]): steps 1 to 4 and 6 of the module docs.
+fn quote_exact_in(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
+    let mut ctx = prepare_ctx(graph, req)?;
+    let solved = ctx.solve_certified();
+    ctx.plan(solved)
 }
 
 /// Quote many requests against one graph. With the `parallel` feature the requests are spread

@@ -1,7 +1,7 @@
 //! Step 0, prepare: the request checked and normalised into the graph's terms ([`Prepared`]).
 
 use super::{RouteRequest, MAX_HOPS_LIMIT};
-use crate::error::RouteError;
+use crate::error::{BadRouteRequest as Bad, RouteError};
 use crate::graph::PoolGraph;
 use crate::math;
 use crate::units::TokenId;
@@ -18,30 +18,36 @@ pub(super) struct Prepared {
 
 pub(super) fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError> {
     if req.inputs.is_empty() {
-        return Err(RouteError::BadRequest("no inputs"));
+        return Err(RouteError::BadRequest(Bad::NoInputs));
     }
     if req.outputs.is_empty() {
-        return Err(RouteError::BadRequest("no outputs"));
+        return Err(RouteError::BadRequest(Bad::NoOutputs));
     }
-    if req.max_hops.is_some_and(|h| h == 0 || h > MAX_HOPS_LIMIT) {
-        return Err(RouteError::BadRequest("max_hops must be in 1..=32"));
+    if let Some(h) = req.max_hops.filter(|&h| h == 0 || h > MAX_HOPS_LIMIT) {
+        return Err(RouteError::BadRequest(Bad::MaxHops {
+            given: h,
+            max: MAX_HOPS_LIMIT,
+        }));
     }
-    if req
+    if let Some(g) = req
         .gas
-        .is_some_and(|g| !(g.gas_price.is_finite() && g.gas_price >= 0.0))
+        .filter(|g| !(g.gas_price.is_finite() && g.gas_price >= 0.0))
     {
-        return Err(RouteError::BadRequest("gas_price must be finite and >= 0"));
+        return Err(RouteError::BadRequest(Bad::GasPrice {
+            bits: g.gas_price.to_bits(),
+        }));
     }
     if *req.slippage.denom() == 0 || req.slippage.numer() > req.slippage.denom() {
-        return Err(RouteError::BadRequest(
-            "slippage must be a fraction in [0, 1]",
-        ));
+        return Err(RouteError::BadRequest(Bad::Slippage {
+            numer: *req.slippage.numer(),
+            denom: *req.slippage.denom(),
+        }));
     }
     let mut inputs: Vec<(TokenId, U256)> = Vec::new();
     for (t, a) in &req.inputs {
-        graph.token(*t).ok_or(RouteError::TokenOutOfRange(t.0))?;
+        graph.token(*t).ok_or(RouteError::TokenOutOfRange(*t))?;
         if a.is_zero() {
-            return Err(RouteError::BadRequest("zero input amount"));
+            return Err(RouteError::BadRequest(Bad::ZeroInput { token: *t }));
         }
         match inputs.iter_mut().find(|(x, _)| x == t) {
             Some((_, v)) => *v = math::add(*v, *a)?,
@@ -51,17 +57,19 @@ pub(super) fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared,
     let mut sum = Ratio::<u128>::new_raw(0, 1);
     let mut outputs = Vec::new();
     for (t, w) in &req.outputs {
-        graph.token(*t).ok_or(RouteError::TokenOutOfRange(t.0))?;
+        graph.token(*t).ok_or(RouteError::TokenOutOfRange(*t))?;
         if *w.denom() == 0 || *w.numer() == 0 {
-            return Err(RouteError::BadRequest(
-                "output proportions must be positive",
-            ));
+            return Err(RouteError::BadRequest(Bad::OutputProportion {
+                token: *t,
+                numer: *w.numer(),
+                denom: *w.denom(),
+            }));
         }
         if outputs.iter().any(|(x, _)| x == t) {
-            return Err(RouteError::BadRequest("repeated output token"));
+            return Err(RouteError::BadRequest(Bad::RepeatedOutput { token: *t }));
         }
         if inputs.iter().any(|(x, _)| x == t) {
-            return Err(RouteError::BadRequest("a token is both input and output"));
+            return Err(RouteError::BadRequest(Bad::InputIsOutput { token: *t }));
         }
         let r = Ratio::new(u128::from(*w.numer()), u128::from(*w.denom()));
         let (a, b2, c2, d) = (*sum.numer(), *sum.denom(), *r.numer(), *r.denom());
@@ -72,27 +80,28 @@ pub(super) fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared,
         let den = b2.checked_mul(d);
         sum = match (num, den) {
             (Some(x), Some(y)) if y != 0 => Ratio::new(x, y),
-            _ => return Err(RouteError::BadRequest("proportions overflow")),
+            _ => return Err(RouteError::BadRequest(Bad::ProportionsOverflow)),
         };
         #[allow(clippy::arithmetic_side_effects)] // f64
         let wf = *w.numer() as f64 / *w.denom() as f64;
         outputs.push((*t, wf));
     }
     if sum != Ratio::new_raw(1, 1) {
-        return Err(RouteError::BadRequest(
-            "output proportions must sum to exactly 1",
-        ));
+        return Err(RouteError::BadRequest(Bad::ProportionsSum {
+            numer: *sum.numer(),
+            denom: *sum.denom(),
+        }));
     }
     // a whitelisted id no pool has: named, with the near miss (the body validation's check)
     if let Some(w) = &req.source_whitelist {
         let known = graph.sources();
-        crate::service::request::check_sources(w, &known, crate::error::Field::SourceWhitelist)
-            .map_err(|e| match e {
-                crate::RequestError::UnknownSource { id, suggestion, .. } => {
-                    RouteError::UnknownSource { id, suggestion }
-                }
-                _ => RouteError::BadRequest("sourceWhitelist"),
-            })?;
+        if let Some(id) = w.iter().find(|id| !known.iter().any(|k| k == id)) {
+            return Err(RouteError::UnknownSource {
+                id: id.clone(),
+                suggestion: crate::chain::near_source(id, &known)
+                    .map(alloc::borrow::ToOwned::to_owned),
+            });
+        }
     }
     Ok(Prepared { inputs, outputs })
 }

@@ -3,6 +3,7 @@
 
 use super::recover::{DropEdge, Flow, Settled};
 use super::working_set::Ctx;
+use crate::graph::PoolGraph;
 use crate::math;
 use crate::plan::Step;
 use crate::pool::Pool;
@@ -32,6 +33,14 @@ impl PoolStates {
         self.slot.get(p.index()).and_then(|k| self.pools.get(*k))
     }
 
+    /// The state of `p` in this simulation: as last swapped, else as in `graph`.
+    pub(super) fn current<'a>(&'a self, graph: &'a PoolGraph, p: PoolId) -> Option<&'a Pool> {
+        match self.get(p) {
+            Some(x) => Some(x),
+            None => graph.pool(p).map(|x| &x.pool),
+        }
+    }
+
     /// Record the state of `p` after a swap.
     pub(super) fn set(&mut self, p: PoolId, pool: Pool) {
         let Some(k) = self.slot.get_mut(p.index()) else {
@@ -47,14 +56,64 @@ impl PoolStates {
     }
 }
 
+/// One simulation in progress: what every token holds, the pool states it moved, the steps.
+struct Sim {
+    hold: Vec<U256>,
+    states: PoolStates,
+    steps: Vec<Step>,
+}
+
+/// How a token's holding is offered to its legs ([`Ctx::split`]): a share per split leg (the
+/// floor of its flow fraction of the holding), in the order they are swapped, what the shares
+/// offer in all, and for a token that is not an output the remainder leg, which runs last
+/// and spends what the shares leave (an output keeps it: its holding is its output).
+struct Split {
+    shares: Vec<(usize, U256)>,
+    offered: U256,
+    remainder: Option<usize>,
+}
+
+/// The flow graph: the flows leaving each token, and the tokens in topological order.
+struct FlowGraph {
+    outs: Vec<Vec<usize>>,
+    topo: Vec<usize>,
+}
+
+/// Fractions of a holding are taken in units of 2^-52.
+const ONE: u64 = 1 << 52;
+
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
 impl Ctx<'_> {
-    /// Propagate; on failure returns the edge to drop (and the revert, when a swap reverted).
+    /// Propagate: every token in topological order spends what it holds along its flows
+    /// ([`Ctx::spend`]), then nothing may be stranded. On failure returns the edge to drop
+    /// (and the revert, when a swap reverted).
     pub(super) fn propagate(
         &self,
         flows: &[Flow],
         keep: &[(TokenId, f64)],
     ) -> Result<Settled, DropEdge> {
+        let fg = self.flow_graph(flows)?;
+        let mut hold = vec![U256::zero(); self.graph.n_tokens()];
+        for (t, a) in &self.prep.inputs {
+            hold[t.index()] = *a;
+        }
+        let mut sim = Sim {
+            hold,
+            states: PoolStates::new(self.graph.n_pools()),
+            steps: Vec::new(),
+        };
+        for &t in &fg.topo {
+            let kept = keep.iter().find(|(x, _)| x.index() == t).map(|k| k.1);
+            self.spend(&mut sim, flows, &fg.outs[t], kept)?;
+        }
+        self.check_stranded(flows, &sim.hold)?;
+        Ok(self.settle(sim.steps, &sim.hold))
+    }
+
+    /// The flows out of every token and the tokens (those the flows touch, and the inputs) in
+    /// topological order (Kahn, smallest id first among the ready ones); when the flows close
+    /// a cycle, the edge to drop: the cycle's smallest-value flow.
+    fn flow_graph(&self, flows: &[Flow]) -> Result<FlowGraph, DropEdge> {
         let n = self.graph.n_tokens();
         let mut indeg = vec![0usize; n];
         let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -65,171 +124,212 @@ impl Ctx<'_> {
         }
         let mut nodes: Vec<usize> = Vec::new();
         let mut seen = vec![false; n];
-        for f in flows {
+        let touched = flows.iter().flat_map(|f| {
             let e = &self.edges[f.e];
-            for t in [e.ti.index(), e.to.index()] {
-                if !seen[t] {
-                    seen[t] = true;
-                    nodes.push(t);
-                }
-            }
-        }
-        for (t, _) in &self.prep.inputs {
-            if !seen[t.index()] {
-                seen[t.index()] = true;
-                nodes.push(t.index());
+            [e.ti.index(), e.to.index()]
+        });
+        for t in touched.chain(self.prep.inputs.iter().map(|(t, _)| t.index())) {
+            if !seen[t] {
+                seen[t] = true;
+                nodes.push(t);
             }
         }
         nodes.sort_unstable();
-        // topological order (Kahn, smallest id first among the ready ones)
         let mut ready: alloc::collections::BTreeSet<usize> =
             nodes.iter().copied().filter(|t| indeg[*t] == 0).collect();
         let mut topo = Vec::with_capacity(nodes.len());
-        let mut indeg2 = indeg.clone();
         while let Some(t) = ready.pop_first() {
             topo.push(t);
             for &k in &outs[t] {
                 let to = self.edges[flows[k].e].to.index();
-                indeg2[to] -= 1;
-                if indeg2[to] == 0 {
+                indeg[to] -= 1;
+                if indeg[to] == 0 {
                     ready.insert(to);
                 }
             }
         }
         if topo.len() < nodes.len() {
-            // a cycle: drop its smallest-value edge
-            let mut worst: Option<(f64, usize)> = None;
-            for f in flows {
-                let e = &self.edges[f.e];
-                if indeg2[e.ti.index()] > 0 || indeg2[e.to.index()] > 0 {
-                    let v = f.x;
-                    if worst.map_or(true, |(w, _)| v < w) {
-                        worst = Some((v, f.e));
-                    }
+            return Err(self.cycle_edge(flows, &indeg));
+        }
+        Ok(FlowGraph { outs, topo })
+    }
+
+    /// The flow to drop from a cycle: the smallest-value flow touching a token that Kahn's
+    /// order left with inflows (`indeg`, what is left of the in-degrees).
+    fn cycle_edge(&self, flows: &[Flow], indeg: &[usize]) -> DropEdge {
+        let mut worst: Option<(f64, usize)> = None;
+        for f in flows {
+            let e = &self.edges[f.e];
+            if indeg[e.ti.index()] > 0 || indeg[e.to.index()] > 0 {
+                let v = f.x;
+                if worst.map_or(true, |(w, _)| v < w) {
+                    worst = Some((v, f.e));
                 }
             }
-            return Err(worst.map_or(flows[0].e, |w| w.1).into());
         }
-        let mut hold = vec![U256::zero(); n];
-        for (t, a) in &self.prep.inputs {
-            hold[t.index()] = *a;
+        worst.map_or(flows[0].e, |w| w.1).into()
+    }
+
+    /// Token `t` (the input token of the flows `outs`) spends all it holds: an input or an
+    /// intermediate all of it, an output (`kept`: its share of the dual's balance) what its
+    /// shares offer. The split legs swap their shares first; a share the pool does not take
+    /// (in part, or a revert, typically a sliver of a low-value token that rounds to no
+    /// output) stays with the remainder leg, which swaps last, or on the output token itself.
+    fn spend(
+        &self,
+        sim: &mut Sim,
+        flows: &[Flow],
+        outs: &[usize],
+        kept: Option<f64>,
+    ) -> Result<(), DropEdge> {
+        let Some(t) = outs.first().map(|k| self.edges[flows[*k].e].ti.index()) else {
+            return Ok(());
+        };
+        let held = sim.hold[t];
+        if held.is_zero() {
+            return Ok(());
         }
-        let mut states = PoolStates::new(self.graph.n_pools());
-        let mut steps = Vec::new();
-        const ONE: u64 = 1 << 52;
-        for t in topo {
-            // a token spends all it holds (inputs and intermediates; an output keeps its share)
-            let s = hold[t];
-            let mut ks = outs[t].clone();
-            if ks.is_empty() || s.is_zero() {
+        let legs = self.leg_order(flows, outs);
+        let split = Self::split(flows, &legs, held, kept)?;
+        let mut used = split.offered;
+        for &(k, a) in &split.shares {
+            if a.is_zero() {
                 continue;
             }
-            ks.sort_by(|a, b| {
-                flows[*b]
-                    .x
-                    .partial_cmp(&flows[*a].x)
-                    .unwrap_or(core::cmp::Ordering::Equal)
-                    .then(a.cmp(b))
-            });
-            // An SPL Token Swap leg may take less than it is offered, and so may a
-            // concentrated-liquidity leg whose known ticks run out (`Pool::exact_offer`): the
-            // remainder edge, which runs last and takes what the others leave, is the largest
-            // edge whose pool takes its whole offer, where there is one.
-            let takes_all = |k: &usize| {
-                self.graph
-                    .pool(self.edges[flows[*k].e].pool)
-                    .map_or(true, |p| {
-                        !matches!(
-                            p.pool,
-                            Pool::SplTokenSwap(_) | Pool::ConcentratedLiquidity(_)
-                        )
-                    })
+            let declined = match self.swap(sim, flows[k].e, a)? {
+                Ok(taken) => a.saturating_sub(taken),
+                Err(_) => a,
             };
-            if let Some(p) = ks.iter().position(takes_all).filter(|p| *p > 0) {
-                ks[..=p].rotate_right(1);
-            }
-            let kp = keep
-                .iter()
-                .find(|(x, _)| x.index() == t)
-                .map_or(0.0, |k| k.1);
-            let is_output = keep.iter().any(|(x, _)| x.index() == t);
-            let tot: f64 = ks.iter().map(|k| flows[*k].x).sum::<f64>() + kp;
-            // every edge gets the floor of its fraction of the holding; a token that is not an
-            // output spends the rest on its largest edge (`ks[0]`), which runs last
-            let mut amts = vec![U256::zero(); ks.len()];
-            let mut used = U256::zero();
-            for (p, k) in ks.iter().enumerate() {
-                if p == 0 && !is_output {
-                    continue;
-                }
-                let fr = (flows[*k].x / tot).clamp(0.0, 1.0);
-                let q = (fr * ONE as f64) as u64;
-                amts[p] = math::mul_div(s, U256::from(q), U256::from(ONE))
-                    .map_err(|_| DropEdge::from(flows[*k].e))?;
-                used = used.saturating_add(amts[p]);
-            }
-            let rem = (!is_output).then_some(0);
-            let order = (0..ks.len()).filter(|p| Some(*p) != rem).chain(rem);
-            for p in order {
-                let k = ks[p];
-                let e = &self.edges[flows[k].e];
-                let is_rem = Some(p) == rem;
-                let a = if is_rem {
-                    s.checked_sub(used).ok_or(flows[ks[0]].e)?
-                } else {
-                    amts[p]
-                };
-                if a.is_zero() {
-                    continue;
-                }
-                let cur = match states.get(e.pool) {
-                    Some(p) => p,
-                    None => &self.graph.pool(e.pool).ok_or(flows[k].e)?.pool,
-                };
-                let (taken, o, next) = match cur.swap_taken(e.i, e.j, a) {
-                    Ok(x) => x,
-                    // A split edge whose swap reverts (typically a sliver of a low-value token
-                    // that rounds to no output) leaves its amount to the remainder edge, which
-                    // runs last, or on the output token itself.
-                    Err(_) if !is_rem => {
-                        used = used.saturating_sub(a);
-                        continue;
-                    }
-                    Err(error) => {
-                        return Err(DropEdge {
-                            e: flows[k].e,
-                            revert: Some(error),
-                        })
-                    }
-                };
-                // What the pool does not take stays held: a split edge leaves it to the
-                // remainder edge; the remainder edge's is refunded (unless the token is an
-                // output, whose holding is its output).
-                let left = a.saturating_sub(taken);
-                let a = taken;
-                if is_rem && !is_output {
-                    // [`Ctx::finish`] lists it in the refunds from the steps
-                    hold[t] = hold[t].checked_sub(left).ok_or(flows[k].e)?;
-                } else {
-                    used = used.saturating_sub(left);
-                }
-                states.set(e.pool, next);
-                hold[t] = hold[t].checked_sub(a).ok_or(flows[k].e)?;
-                hold[e.to.index()] = hold[e.to.index()].checked_add(o).ok_or(flows[k].e)?;
-                steps.push(Step::Swap {
-                    pool: e.pool,
-                    token_in: e.ti,
-                    token_out: e.to,
-                    amount_in: a,
-                    amount_out: o,
-                });
-            }
-            if is_output && used > s {
-                return Err(flows[ks[0]].e.into());
-            }
+            used = used.saturating_sub(declined);
         }
-        // every input is spent exactly and nothing is stranded on an intermediate token (a token
-        // reached by flows whose own flows were dropped): drop an edge into it and try again
+        match split.remainder {
+            Some(k) => self.spend_remainder(sim, flows[k].e, t, held, used),
+            None if used > held => Err(flows[legs[0]].e.into()),
+            None => Ok(()),
+        }
+    }
+
+    /// The remainder leg (working-set edge `e` out of token `t`) swaps what the shares left of
+    /// the holding `held` (`used`: what they took); what its pool does not take is refunded
+    /// ([`Ctx::finish`] lists it from the steps), so it leaves the token's holding.
+    fn spend_remainder(
+        &self,
+        sim: &mut Sim,
+        e: usize,
+        t: usize,
+        held: U256,
+        used: U256,
+    ) -> Result<(), DropEdge> {
+        let a = held.checked_sub(used).ok_or(e)?;
+        if a.is_zero() {
+            return Ok(());
+        }
+        match self.swap(sim, e, a)? {
+            Ok(taken) => {
+                let left = a.saturating_sub(taken);
+                sim.hold[t] = sim.hold[t].checked_sub(left).ok_or(e)?;
+                Ok(())
+            }
+            Err(error) => Err(DropEdge {
+                e,
+                revert: Some(error),
+            }),
+        }
+    }
+
+    /// The flows `outs` of one token in the order its holding is split: largest flow first
+    /// (ties by index). An SPL Token Swap leg may take less than it is offered, and so may a
+    /// concentrated-liquidity leg whose known ticks run out (`Pool::exact_offer`): the first
+    /// leg, which becomes the remainder leg and takes what the others leave, is the largest
+    /// whose pool takes its whole offer, where there is one.
+    fn leg_order(&self, flows: &[Flow], outs: &[usize]) -> Vec<usize> {
+        let mut ks = outs.to_vec();
+        ks.sort_by(|a, b| {
+            flows[*b]
+                .x
+                .partial_cmp(&flows[*a].x)
+                .unwrap_or(core::cmp::Ordering::Equal)
+                .then(a.cmp(b))
+        });
+        let takes_all = |k: &usize| {
+            self.graph
+                .pool(self.edges[flows[*k].e].pool)
+                .map_or(true, |p| {
+                    !matches!(
+                        p.pool,
+                        Pool::SplTokenSwap(_) | Pool::ConcentratedLiquidity(_)
+                    )
+                })
+        };
+        if let Some(p) = ks.iter().position(takes_all).filter(|p| *p > 0) {
+            ks[..=p].rotate_right(1);
+        }
+        ks
+    }
+
+    /// The shares of `held` for the legs `legs` (in [`Ctx::leg_order`]): every leg gets the
+    /// floor of its fraction of the holding (of the legs' flows plus `kept`, an output's own
+    /// share); a token that is not an output (`kept` is `None`) spends the rest on its first
+    /// leg, the remainder leg.
+    fn split(
+        flows: &[Flow],
+        legs: &[usize],
+        held: U256,
+        kept: Option<f64>,
+    ) -> Result<Split, DropEdge> {
+        let tot: f64 = legs.iter().map(|k| flows[*k].x).sum::<f64>() + kept.unwrap_or(0.0);
+        let remainder = kept.is_none().then(|| legs[0]);
+        let share_legs = if kept.is_none() { &legs[1..] } else { legs };
+        let mut shares = Vec::with_capacity(share_legs.len());
+        let mut offered = U256::zero();
+        for &k in share_legs {
+            let fr = (flows[k].x / tot).clamp(0.0, 1.0);
+            let q = (fr * ONE as f64) as u64;
+            let a = math::mul_div(held, U256::from(q), U256::from(ONE))
+                .map_err(|_| DropEdge::from(flows[k].e))?;
+            offered = offered.saturating_add(a);
+            shares.push((k, a));
+        }
+        Ok(Split {
+            shares,
+            offered,
+            remainder,
+        })
+    }
+
+    /// Swap `a` along working-set edge `e` on the simulation's pool states: `Ok(taken)` (the
+    /// part of `a` the pool took; the step recorded, the holdings moved) or the revert (nothing
+    /// changed).
+    fn swap(
+        &self,
+        sim: &mut Sim,
+        e: usize,
+        a: U256,
+    ) -> Result<Result<U256, crate::error::PoolError>, DropEdge> {
+        let edge = &self.edges[e];
+        let cur = sim.states.current(self.graph, edge.pool).ok_or(e)?;
+        let (taken, o, next) = match cur.swap_taken(edge.i(), edge.j(), a) {
+            Ok(x) => x,
+            Err(error) => return Ok(Err(error)),
+        };
+        sim.states.set(edge.pool, next);
+        let (ti, to) = (edge.ti.index(), edge.to.index());
+        sim.hold[ti] = sim.hold[ti].checked_sub(taken).ok_or(e)?;
+        sim.hold[to] = sim.hold[to].checked_add(o).ok_or(e)?;
+        sim.steps.push(Step::Swap {
+            pool: edge.pool,
+            token_in: edge.ti,
+            token_out: edge.to,
+            amount_in: taken,
+            amount_out: o,
+        });
+        Ok(Ok(taken))
+    }
+
+    /// Every input is spent exactly and nothing is stranded on an intermediate token (a token
+    /// reached by flows whose own flows were dropped): else the edge to drop, one into such a
+    /// token (or out of it), and try again.
+    fn check_stranded(&self, flows: &[Flow], hold: &[U256]) -> Result<(), DropEdge> {
         for (t, h) in hold.iter().enumerate() {
             if h.is_zero() || self.out_toks.iter().any(|x| x.index() == t) {
                 continue;
@@ -239,7 +339,7 @@ impl Ctx<'_> {
             let f = into.or(out_of).map_or(flows[0].e, |f| f.e);
             return Err(f.into());
         }
-        Ok(self.settle(steps, &hold))
+        Ok(())
     }
 
     /// The outputs of a simulation that spent everything else.

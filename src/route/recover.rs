@@ -5,11 +5,11 @@
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::dual::Dual;
+use super::dual::{Dual, Eval};
 use super::finish::Candidate;
-use super::gas::GasModel;
-use super::working_set::{Ctx, Local};
+use super::working_set::{Ctx, Local, Solved};
 use crate::error::RouteError;
+use crate::plan::GasModel;
 use crate::plan::{Excluded, Plan, Step};
 use crate::units::TokenId;
 use alloc::vec;
@@ -25,6 +25,9 @@ pub(super) struct Flow {
 
 /// Steps and the amounts of the outputs.
 pub(super) type Settled = (Vec<Step>, Vec<U256>);
+
+/// At most this many recovery rounds (one without gas; with gas each drops one edge).
+const RECOVER_ROUNDS: usize = 24;
 
 /// Flow-drop attempts of one recovery (each drops at least one flow).
 pub(super) const RECOVER_ATTEMPTS: usize = 32;
@@ -44,111 +47,23 @@ impl From<usize> for DropEdge {
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
 impl Ctx<'_> {
-    pub(super) fn run(&mut self, bound_only: bool) -> Result<(Plan, f64), RouteError> {
+    /// The best exact plan for the certified solution `solved`: the flows of the dual optimum
+    /// recovered exactly ([`Ctx::recover_rounds`], with gas in rounds that drop the leg that
+    /// pays least), or for one input and one output the best single path when it nets more,
+    /// finished into a [`Plan`] with the certified bound.
+    pub(super) fn plan(&self, solved: Solved) -> Result<Plan, RouteError> {
+        let Solved { lc, nu, bound } = solved;
         let gas = self.gas();
-        let (lc, nu, bound) = self.solve_certified();
-        if bound_only {
-            return Ok((Plan::default(), bound));
-        }
-        let Local {
-            loc,
-            glob,
-            ledges,
-            mut dedges,
-            b,
-            c,
-            is_out,
-            order,
-        } = lc;
-        let nl = glob.len();
-        // `idx[k]` is the working-set edge of `dedges[k]`; a gas round removes its dropped edge
-        // from both
-        let mut idx: Vec<usize> = (0..self.edges.len()).collect();
         // every exact swap that reverted in a recovery, to say why when no plan survives
         let mut reverts: Vec<Excluded> = Vec::new();
         // the best single path, for one input and one output: it does not depend on the dual,
         // and runs while the edges it reads are in cache from the passes above
-        let single = if !bound_only && self.in_toks.len() == 1 && self.out_toks.len() == 1 {
-            self.single_path(gas, &ledges, &loc, nl, &mut reverts)?
+        let single = if self.in_toks.len() == 1 && self.out_toks.len() == 1 {
+            self.single_path(gas, &lc.ledges, &lc.loc, lc.glob.len(), &mut reverts)?
         } else {
             None
         };
-        let mut best: Option<Candidate> = None;
-        let mut nu = nu;
-        let mut no_gain = 0;
-        for round in 0..24 {
-            let du = Dual::new(nl, &dedges, &b, &c);
-            // round 0 reuses the certified solution; a gas round re-solves without its edge
-            if round > 0 {
-                du.solve(&mut nu, &order, &is_out, 80);
-            }
-            let ev = du.eval(&nu);
-            let h = du.h(&nu, &ev);
-            // flows, keep amounts at the outputs
-            let thr = 1e-13 * h.abs();
-            let mut flows: Vec<Flow> = Vec::new();
-            for &(k, a) in &ev.act {
-                if a.x * nu[dedges[k].ti] > thr {
-                    flows.push(Flow { e: idx[k], x: a.x });
-                }
-            }
-            // an input too small for the flow threshold still has to be spent: it leaves
-            // through its best edge into an output or a token the flows leave
-            for (t, _) in &self.prep.inputs {
-                let lt = loc[t.index()];
-                if flows.iter().any(|f| self.edges[f.e].ti == *t) {
-                    continue;
-                }
-                let onward = |to: usize| {
-                    is_out[to] || flows.iter().any(|f| loc[self.edges[f.e].ti.index()] == to)
-                };
-                let best_edge = dedges
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, e)| e.ti == lt && onward(e.to))
-                    .map(|(k, e)| (k, e.rate0 * nu[e.to]))
-                    .max_by(|x, y| x.1.total_cmp(&y.1));
-                if let Some((k, _)) = best_edge {
-                    flows.push(Flow { e: idx[k], x: 0.0 });
-                }
-            }
-            let keep: Vec<(TokenId, f64)> = self
-                .out_toks
-                .iter()
-                .map(|t| (*t, ev.grad[loc[t.index()]].max(0.0)))
-                .collect();
-            let cand = self.recover(&flows, &keep, gas, &mut reverts)?;
-            if let Some(cand) = cand {
-                if best.as_ref().map_or(true, |b| cand.net > b.net) {
-                    best = Some(cand);
-                    no_gain = 0;
-                }
-            }
-            // gas: drop the active edge whose arbitrage profit (its surplus at the optimal
-            // prices, what removing it costs to first order) falls shortest of its step's gas,
-            // re-solve, keep the best plan net of gas; stop when every edge pays or five
-            // drops in a row did not improve the net output
-            let Some(gm) = gas else { break };
-            let mut worst: Option<(f64, usize)> = None;
-            for &(k, a) in &ev.act {
-                let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
-                let kind = ledges[idx[k]].kind;
-                let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(&nu, &loc);
-                let short = profit - cost;
-                if short < 0.0 && worst.map_or(true, |(w, _)| short < w) {
-                    worst = Some((short, k));
-                }
-            }
-            let Some((_, drop)) = worst else { break };
-            idx.remove(drop);
-            dedges.remove(drop);
-            if round > 0 {
-                no_gain += 1;
-            }
-            if no_gain > 4 {
-                break;
-            }
-        }
+        let mut best = self.recover_rounds(lc, nu, gas, &mut reverts)?;
         if let Some(sp) = single {
             if best.as_ref().map_or(true, |b| sp.net > b.net) {
                 best = Some(sp);
@@ -159,7 +74,106 @@ impl Ctx<'_> {
             Some(_) => return Err(self.no_plan(&reverts, true)),
             None => return Err(self.no_plan(&reverts, false)),
         };
-        Ok((self.finish(best, bound)?, bound))
+        self.finish(best, bound)
+    }
+
+    /// The best candidate recovered from the dual solution `nu` on the working set `lc`.
+    /// Without gas one round. With gas, each round drops the active edge whose arbitrage
+    /// profit (its surplus at the optimal prices, what removing it costs to first order) falls
+    /// shortest of its step's gas and re-solves ([`Ctx::least_paying`]), keeping the best plan
+    /// net of gas; the rounds stop when every edge pays or five drops in a row did not improve
+    /// the net output.
+    fn recover_rounds(
+        &self,
+        mut lc: Local,
+        mut nu: Vec<f64>,
+        gas: Option<GasModel>,
+        reverts: &mut Vec<Excluded>,
+    ) -> Result<Option<Candidate>, RouteError> {
+        let nl = lc.glob.len();
+        let mut dedges = core::mem::take(&mut lc.dedges);
+        // `idx[k]` is the working-set edge of `dedges[k]`; a gas round removes its dropped edge
+        // from both
+        let mut idx: Vec<usize> = (0..self.edges.len()).collect();
+        let mut best: Option<Candidate> = None;
+        let mut no_gain = 0;
+        for round in 0..RECOVER_ROUNDS {
+            let du = Dual::new(nl, &dedges, &lc.b, &lc.c);
+            // round 0 reuses the certified solution; a gas round re-solves without its edge
+            if round > 0 {
+                du.solve(&mut nu, &lc.order, &lc.is_out, 80);
+            }
+            let ev = du.eval(&nu);
+            let flows = self.flows_at(&du, &ev, &nu, &idx, &lc);
+            // flows, keep amounts at the outputs
+            let keep: Vec<(TokenId, f64)> = self
+                .out_toks
+                .iter()
+                .map(|t| (*t, ev.grad[lc.loc[t.index()]].max(0.0)))
+                .collect();
+            if let Some(cand) = self.recover(&flows, &keep, gas, reverts)? {
+                if best.as_ref().map_or(true, |b| cand.net > b.net) {
+                    best = Some(cand);
+                    no_gain = 0;
+                }
+            }
+            let Some(gm) = gas else { break };
+            let Some(drop) = self.least_paying(gm, &ev, &nu, &dedges, &idx, &lc) else {
+                break;
+            };
+            idx.remove(drop);
+            dedges.remove(drop);
+            if round > 0 {
+                no_gain += 1;
+            }
+            if no_gain > 4 {
+                break;
+            }
+        }
+        Ok(best)
+    }
+
+    /// The flows of the dual point `nu` (evaluated into `ev` on `du`, whose edge `k` is
+    /// working-set edge `idx[k]`): the active edges that carry more than a 1e-13 share of the
+    /// dual value, and for an input none of them leaves (too small for that threshold, it
+    /// still has to be spent) its best edge into an output or a token the flows leave.
+    fn flows_at(
+        &self,
+        du: &Dual<'_>,
+        ev: &Eval,
+        nu: &[f64],
+        idx: &[usize],
+        lc: &Local,
+    ) -> Vec<Flow> {
+        let h = du.h(nu, ev);
+        let (loc, is_out) = (&lc.loc, &lc.is_out);
+        let thr = 1e-13 * h.abs();
+        let mut flows: Vec<Flow> = Vec::new();
+        for &(k, a) in &ev.act {
+            if a.x * nu[du.edges[k].ti] > thr {
+                flows.push(Flow { e: idx[k], x: a.x });
+            }
+        }
+        for (t, _) in &self.prep.inputs {
+            let lt = loc[t.index()];
+            if flows.iter().any(|f| self.edges[f.e].ti == *t) {
+                continue;
+            }
+            let onward = |to: usize| {
+                is_out[to] || flows.iter().any(|f| loc[self.edges[f.e].ti.index()] == to)
+            };
+            let best_edge = du
+                .edges
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.ti == lt && onward(e.to))
+                .map(|(k, e)| (k, e.rate0 * nu[e.to]))
+                .max_by(|x, y| x.1.total_cmp(&y.1));
+            if let Some((k, _)) = best_edge {
+                flows.push(Flow { e: idx[k], x: 0.0 });
+            }
+        }
+        flows
     }
 
     /// Exact forward propagation of flows; drops edges that fail to simulate or close a cycle.

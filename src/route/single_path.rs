@@ -5,19 +5,21 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::finish::Candidate;
-use super::gas::GasModel;
 use super::propagate::PoolStates;
 use super::working_set::{Ctx, LEdge};
 use crate::error::RouteError;
 use crate::math::float::to_f64;
+use crate::plan::GasModel;
 use crate::plan::{Excluded, Step};
 use alloc::vec;
 use alloc::vec::Vec;
+use primitive_types::U256;
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
 impl Ctx<'_> {
-    /// Best single path (hop-bounded DP on float amounts), simulated exactly. `ledges` are the
-    /// pruned edges in local indices (`loc`, `nl` tokens).
+    /// Best single path (hop-bounded DP on float amounts, [`Ctx::best_path`]), simulated
+    /// exactly ([`Ctx::simulate_path`]). `ledges` are the pruned edges in local indices
+    /// (`loc`, `nl` tokens).
     pub(super) fn single_path(
         &self,
         gas: Option<GasModel>,
@@ -28,10 +30,27 @@ impl Ctx<'_> {
     ) -> Result<Option<Candidate>, RouteError> {
         let (src, amt) = self.prep.inputs[0];
         let dst = self.out_toks[0];
-        let (ls, ld) = (loc[src.index()], loc[dst.index()]);
+        let ends = (loc[src.index()], loc[dst.index()]);
+        let Some(path) = self.best_path(gas, ledges, ends, nl, to_f64(amt)) else {
+            return Ok(None);
+        };
+        Ok(self.simulate_path(&path, amt, gas, reverts))
+    }
+
+    /// The working-set edges of the best path of at most [`Ctx::hops`] hops from local token
+    /// `ls` to `ld` (`ends`) for `amount` of `ls`, by the float models net of the cheapest
+    /// step's gas per hop; `None` when no path delivers anything.
+    fn best_path(
+        &self,
+        gas: Option<GasModel>,
+        ledges: &[LEdge],
+        (ls, ld): (usize, usize),
+        nl: usize,
+        amount: f64,
+    ) -> Option<Vec<usize>> {
         let gm_price = gas.map_or(0.0, |g| g.gas_price);
         let mut layer = vec![0.0f64; nl];
-        layer[ls] = to_f64(amt);
+        layer[ls] = amount;
         let mut next = vec![0.0f64; nl];
         let mut parents: Vec<Vec<usize>> = Vec::with_capacity(self.hops());
         let mut best: Option<(f64, usize)> = None;
@@ -63,7 +82,7 @@ impl Ctx<'_> {
                 // float noise): an iterative model is not solved when even that cannot beat the
                 // best so far (for x·y = k the test costs more than the closed form)
                 if a > 0.0 && (e.cheap_out || !(a * e.rate0 * (1.0 + 1e-9) <= next[e.to])) {
-                    let o = self.edges[k].m.out(a);
+                    let o = self.models[k].out(a);
                     if o > next[e.to] && !on_path(&parents, e.ti, h, e.to) {
                         next[e.to] = o;
                         par[e.to] = k;
@@ -78,42 +97,46 @@ impl Ctx<'_> {
             }
             core::mem::swap(&mut layer, &mut next);
         }
-        let Some((_, hbest)) = best else {
-            return Ok(None);
-        };
+        let (_, hbest) = best?;
         let mut path = Vec::new();
         let mut t = ld;
         for h in (0..=hbest).rev() {
             let k = parents[h][t];
             if k == usize::MAX {
-                return Ok(None);
+                return None;
             }
             path.push(k);
             t = ledges[k].ti;
         }
         path.reverse();
+        Some(path)
+    }
+
+    /// The exact simulation of `amount` along the working-set edges `path`, as a candidate;
+    /// `None` when a swap reverts (the pool pushed on `reverts`) or the amount runs out.
+    fn simulate_path(
+        &self,
+        path: &[usize],
+        amount: U256,
+        gas: Option<GasModel>,
+        reverts: &mut Vec<Excluded>,
+    ) -> Option<Candidate> {
         let mut states = PoolStates::new(self.graph.n_pools());
-        let mut a = amt;
+        let mut a = amount;
         let mut steps = Vec::new();
-        for k in path {
+        for &k in path {
             let e = &self.edges[k];
-            let cur = match states.get(e.pool) {
-                Some(p) => p,
-                None => match self.graph.pool(e.pool) {
-                    Some(p) => &p.pool,
-                    None => return Ok(None),
-                },
-            };
+            let cur = states.current(self.graph, e.pool)?;
             // an SPL Token Swap hop may take less than it is offered: the rest of the token is
             // refunded ([`Ctx::finish`] lists it from the steps)
-            let (taken, o, next) = match cur.swap_taken(e.i, e.j, a) {
+            let (taken, o, next) = match cur.swap_taken(e.i(), e.j(), a) {
                 Ok(x) => x,
                 Err(error) => {
                     reverts.push(Excluded {
                         pool: e.pool,
                         error,
                     });
-                    return Ok(None);
+                    return None;
                 }
             };
             states.set(e.pool, next);
@@ -126,9 +149,9 @@ impl Ctx<'_> {
             });
             a = o;
             if a.is_zero() {
-                return Ok(None);
+                return None;
             }
         }
-        Ok(Some(self.candidate((steps, vec![a]), gas)))
+        Some(self.candidate((steps, vec![a]), gas))
     }
 }

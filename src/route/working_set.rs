@@ -7,8 +7,9 @@
 
 use super::certify::COLGEN_ROUNDS;
 use super::dual::{DEdge, Dual};
-use super::edges::{Adj, EdgeCache, GEdge};
-use super::mid::{best_rates, mid_value};
+use super::edges::{Adj, Edge, EdgeCache};
+use super::mid::Mids;
+use super::model::EdgeModel;
 use super::prepare::{prepare, Prepared};
 use super::{RouteRequest, DEFAULT_MAX_HOPS};
 use crate::error::{RouteError, RouteFilter};
@@ -56,7 +57,7 @@ pub(super) fn allowed(mask: Option<&[bool]>, p: PoolId) -> bool {
 pub(super) fn adj_allowed(cache: &EdgeCache, mask: Option<&[bool]>, a: &Adj) -> bool {
     mask.is_none()
         || cache
-            .hot()
+            .edges()
             .get(a.edge as usize)
             .is_some_and(|h| allowed(mask, h.pool))
 }
@@ -151,6 +152,9 @@ pub(super) fn why_no_route(
     RouteError::AllRoutesFiltered { filter }
 }
 
+/// Steps 1 and 2 of the module docs: the request prepared ([`prepare`]), the graph pruned to
+/// the working set ([`working_set`]; every input and output must keep an edge, else
+/// [`why_no_route`]), and the outputs and inputs valued at mid prices ([`Mids`]).
 pub(super) fn prepare_ctx<'a>(
     graph: &'a PoolGraph,
     req: &'a RouteRequest,
@@ -162,16 +166,85 @@ pub(super) fn prepare_ctx<'a>(
     let mask = mask_owned.as_deref();
     let in_toks: Vec<TokenId> = prep.inputs.iter().map(|x| x.0).collect();
     let out_toks: Vec<TokenId> = prep.outputs.iter().map(|x| x.0).collect();
-    let single_out = out_toks.len() == 1;
-    let single_in = in_toks.len() == 1;
-    let is_in = |t: TokenId| in_toks.contains(&t);
-    let is_out = |t: TokenId| out_toks.contains(&t);
     // 1. prune
     let d_in = bfs(cache, n, mask, &in_toks, true);
     let d_out = bfs(cache, n, mask, &out_toks, false);
     let hops = req.max_hops.unwrap_or(DEFAULT_MAX_HOPS);
-    let sel: Vec<usize> = cache
-        .hot()
+    let ends = (in_toks.as_slice(), out_toks.as_slice());
+    let sel = working_set(cache, mask, (&d_in, &d_out), ends, hops);
+    let hot = cache.edges();
+    let edges: Vec<&Edge> = sel.iter().filter_map(|k| cache.edges().get(*k)).collect();
+    let models: Vec<&EdgeModel> = sel.iter().filter_map(|k| cache.model(*k)).collect();
+    for t in in_toks.iter().chain(&out_toks) {
+        let ok = sel
+            .iter()
+            .filter_map(|k| hot.get(*k))
+            .any(|e| e.ti == *t || e.to == *t);
+        if !ok {
+            let side = if in_toks.contains(t) {
+                (&d_out, (*t, out_toks.as_slice(), true))
+            } else {
+                (&d_in, (*t, in_toks.as_slice(), false))
+            };
+            let filters = mask.is_some().then_some((graph, req));
+            return Err(why_no_route(cache, n, filters, side.0, side.1, hops));
+        }
+    }
+    // 2. valuation (mid prices in units of the first output)
+    let out0 = *out_toks.first().ok_or(RouteError::BadRequest(
+        crate::error::BadRouteRequest::NoOutputs,
+    ))?;
+    let mids = Mids::new(cache, n, mask, hops, out0);
+    let mut vout = Vec::with_capacity(out_toks.len());
+    for (k, t) in out_toks.iter().enumerate() {
+        if k == 0 {
+            vout.push(1.0);
+        } else {
+            let v = mids.of(*t);
+            if !(v > 0.0) {
+                return Err(RouteError::NoRoute);
+            }
+            vout.push(v);
+        }
+    }
+    let vin = in_toks.iter().map(|t| mids.of(*t)).collect();
+    let mut in_ws = vec![false; cache.edges().len()];
+    for k in &sel {
+        in_ws[*k] = true;
+    }
+    Ok(Ctx {
+        graph,
+        req,
+        prep,
+        edges,
+        models,
+        vout,
+        vin,
+        out_toks,
+        in_toks,
+        d_in,
+        d_out,
+        in_ws,
+        sel,
+        mask: mask_owned,
+    })
+}
+
+/// The first working set: the graph's edges (ids, in its order) that the filter `mask`
+/// allows on some path of at most `hops` hops from an input to an output (`d`: the hop
+/// distances from the inputs and to the outputs), except edges out of a sole output or into
+/// a sole input (`ends`: the inputs and the outputs).
+fn working_set(
+    cache: &EdgeCache,
+    mask: Option<&[bool]>,
+    (d_in, d_out): (&[usize], &[usize]),
+    (in_toks, out_toks): (&[TokenId], &[TokenId]),
+    hops: usize,
+) -> Vec<usize> {
+    let single_out = out_toks.len() == 1;
+    let single_in = in_toks.len() == 1;
+    cache
+        .edges()
         .iter()
         .enumerate()
         .filter(|(_, e)| {
@@ -183,72 +256,11 @@ pub(super) fn prepare_ctx<'a>(
             a != UNREACHED
                 && b != UNREACHED
                 && a.saturating_add(b).saturating_add(1) <= hops
-                && !(single_out && is_out(e.ti))
-                && !(single_in && is_in(e.to))
+                && !(single_out && out_toks.contains(&e.ti))
+                && !(single_in && in_toks.contains(&e.to))
         })
         .map(|(k, _)| k)
-        .collect();
-    let hot = cache.hot();
-    let edges: Vec<&GEdge> = sel.iter().filter_map(|k| cache.edges().get(*k)).collect();
-    for t in in_toks.iter().chain(&out_toks) {
-        let ok = sel
-            .iter()
-            .filter_map(|k| hot.get(*k))
-            .any(|e| e.ti == *t || e.to == *t);
-        if !ok {
-            let side = if is_in(*t) {
-                (&d_out, (*t, out_toks.as_slice(), true))
-            } else {
-                (&d_in, (*t, in_toks.as_slice(), false))
-            };
-            let filters = mask.is_some().then_some((graph, req));
-            return Err(why_no_route(cache, n, filters, side.0, side.1, hops));
-        }
-    }
-    // 2. valuation (mid prices in units of the first output)
-    let out0 = *out_toks
-        .first()
-        .ok_or(RouteError::BadRequest("no outputs"))?;
-    let fwd0 = best_rates(cache, n, mask, out0, hops);
-    let mut vout = Vec::with_capacity(out_toks.len());
-    for (k, t) in out_toks.iter().enumerate() {
-        if k == 0 {
-            vout.push(1.0);
-        } else {
-            let f = best_rates(cache, n, mask, *t, hops);
-            let v = mid_value(&f, &fwd0, *t, out0);
-            if !(v > 0.0) {
-                return Err(RouteError::NoRoute);
-            }
-            vout.push(v);
-        }
-    }
-    let mut vin = Vec::with_capacity(in_toks.len());
-    for t in &in_toks {
-        let f = best_rates(cache, n, mask, *t, hops);
-        vin.push(mid_value(&f, &fwd0, *t, out0));
-    }
-    Ok(Ctx {
-        graph,
-        req,
-        prep,
-        edges,
-        vout,
-        vin,
-        out_toks,
-        in_toks,
-        d_in,
-        d_out,
-        in_ws: {
-            let mut w = vec![false; cache.hot().len()];
-            for k in &sel {
-                w[*k] = true;
-            }
-            w
-        },
-        sel,
-        mask: mask_owned,
-    })
+        .collect()
 }
 
 /// Everything one quote needs after pruning.
@@ -257,7 +269,9 @@ pub(super) struct Ctx<'a> {
     pub(super) req: &'a RouteRequest,
     pub(super) prep: Prepared,
     /// the pruned edges (the graph's, in its order)
-    pub(super) edges: Vec<&'a GEdge>,
+    pub(super) edges: Vec<&'a Edge>,
+    /// `models[k]`: the float model of `edges[k]`
+    pub(super) models: Vec<&'a EdgeModel>,
     pub(super) vout: Vec<f64>,
     pub(super) vin: Vec<f64>,
     pub(super) out_toks: Vec<TokenId>,
@@ -270,6 +284,16 @@ pub(super) struct Ctx<'a> {
     pub(super) in_ws: Vec<bool>,
     /// the source filters' pool mask (`None`: every pool allowed)
     pub(super) mask: Option<Vec<bool>>,
+}
+
+/// The dual solved on the final working set and certified on the whole graph.
+pub(super) struct Solved {
+    /// the final working set in local indices
+    pub(super) lc: Local,
+    /// its optimal prices
+    pub(super) nu: Vec<f64>,
+    /// the certified bound ([`super::Plan::upper_bound`])
+    pub(super) bound: f64,
 }
 
 /// The working set in local token indices ([`Ctx::localize`]).
@@ -318,7 +342,11 @@ impl Ctx<'_> {
             touch(*t, &mut loc, &mut glob);
         }
         let mut ledges = Vec::with_capacity(self.sel.len());
-        for e in self.sel.iter().map(|k| &self.graph.edge_cache().hot()[*k]) {
+        for e in self
+            .sel
+            .iter()
+            .map(|k| &self.graph.edge_cache().edges()[*k])
+        {
             touch(e.ti, &mut loc, &mut glob);
             touch(e.to, &mut loc, &mut glob);
             ledges.push(LEdge {
@@ -353,11 +381,12 @@ impl Ctx<'_> {
         let dedges: Vec<DEdge> = self
             .edges
             .iter()
+            .zip(&self.models)
             .zip(&ledges)
-            .map(|(e, l)| DEdge {
+            .map(|((e, m), l)| DEdge {
                 ti: l.ti,
                 to: l.to,
-                m: e.m,
+                m: **m,
                 rate0: e.rate0,
             })
             .collect();
@@ -408,7 +437,7 @@ impl Ctx<'_> {
     /// outside the working set are profitable at the optimal prices, add them (with the bid
     /// chains that price their output token) and solve again. Returns the final working set
     /// in local indices, its prices and the bound.
-    pub(super) fn solve_certified(&mut self) -> (Local, Vec<f64>, f64) {
+    pub(super) fn solve_certified(&mut self) -> Solved {
         let mut prev: Option<Vec<f64>> = None;
         let mut round = 0;
         loop {
@@ -432,14 +461,20 @@ impl Ctx<'_> {
             round += 1;
             let cert = self.certify(&lc, &nu, &du.eval(&nu).act, round >= COLGEN_ROUNDS);
             if cert.add.is_empty() || round >= COLGEN_ROUNDS {
-                return (lc, nu, cert.bound);
+                return Solved {
+                    lc,
+                    nu,
+                    bound: cert.bound,
+                };
             }
             for k in cert.add {
-                if let Some(e) = self.graph.edge_cache().edges().get(k) {
+                let cache = self.graph.edge_cache();
+                if let (Some(e), Some(m)) = (cache.edges().get(k), cache.model(k)) {
                     if !self.in_ws[k] {
                         self.in_ws[k] = true;
                         self.sel.push(k);
                         self.edges.push(e);
+                        self.models.push(m);
                     }
                 }
             }

@@ -19,7 +19,7 @@
 //! route), in whole tokens of the numeraire. Unpriced tokens have TVL 0. Ties (same TVL, same
 //! symbol) are broken by address, so a page is deterministic. LP tokens are listed, marked.
 
-use crate::error::{RequestError, RouteError};
+use crate::error::{RequestError, RouteError, SnapshotError};
 use crate::graph::PoolGraph;
 use crate::math::float::to_f64;
 use crate::service::pricing::{price_table, TokenPrice, DEFAULT_MAX_HOPS};
@@ -201,7 +201,7 @@ pub fn token_list(
     query: &TokenQuery,
 ) -> Result<Vec<TokenEntry>, RouteError> {
     let table = price_table(graph, numeraire, DEFAULT_MAX_HOPS)
-        .map_err(|_| RouteError::TokenOutOfRange(numeraire.0))?;
+        .map_err(|_| RouteError::TokenOutOfRange(numeraire))?;
     let num_dec = graph.token(numeraire).map_or(0, |i| i.decimals);
     let mut entries: Vec<TokenEntry> = graph
         .tokens()
@@ -260,13 +260,13 @@ pub fn is_valid_source_id(id: &str) -> bool {
 /// The liquidity sources of `graph`, sorted by id, with their pool counts.
 ///
 /// # Errors
-/// [`RouteError::BadPool`] naming a pool whose source id breaks the rules of
+/// [`SnapshotError::BadPool`] naming a pool whose source id breaks the rules of
 /// [`is_valid_source_id`] (a snapshot problem).
-pub fn liquidity_sources(graph: &PoolGraph) -> Result<Vec<SourceEntry>, RouteError> {
+pub fn liquidity_sources(graph: &PoolGraph) -> Result<Vec<SourceEntry>, SnapshotError> {
     let mut out: Vec<SourceEntry> = Vec::new();
     for p in graph.pools() {
         if !is_valid_source_id(&p.source) {
-            return Err(RouteError::BadPool {
+            return Err(SnapshotError::BadPool {
                 pool: p.id.clone(),
                 why:
                     "liquidity source id must be non-empty and hyphenated (no underscore, no space)",

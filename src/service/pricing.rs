@@ -99,9 +99,15 @@ pub fn price_table(
 ) -> Result<PriceTable, Error> {
     graph
         .token(numeraire)
-        .ok_or(RouteError::TokenOutOfRange(numeraire.0))?;
+        .ok_or(RouteError::TokenOutOfRange(numeraire))?;
     if max_hops > crate::route::MAX_HOPS_LIMIT {
-        return Err(RouteError::BadRequest("max_hops must be at most 32").into());
+        return Err(
+            RouteError::BadRequest(crate::error::BadRouteRequest::MaxHops {
+                given: max_hops,
+                max: crate::route::MAX_HOPS_LIMIT,
+            })
+            .into(),
+        );
     }
     // best[t] = (raw price, bottleneck depth, legs) of the widest route found so far.
     let mut best: Vec<Option<(f64, f64, usize)>> = alloc::vec![None; graph.n_tokens()];
@@ -187,7 +193,7 @@ pub fn token_price(
 ) -> Result<TokenPrice, Error> {
     graph
         .token(token)
-        .ok_or(RouteError::TokenOutOfRange(token.0))?;
+        .ok_or(RouteError::TokenOutOfRange(token))?;
     price_table(graph, numeraire, max_hops)?
         .get(token)
         .ok_or_else(|| RouteError::NoRoute.into())
@@ -201,7 +207,7 @@ pub fn token_price(
 /// [`RouteError::PoolOutOfRange`]; [`RouteError::NoRoute`] when a coin has no price, or the
 /// supply is zero.
 pub fn lp_price(graph: &PoolGraph, pool: PoolId, table: &PriceTable) -> Result<TokenPrice, Error> {
-    let info = graph.pool(pool).ok_or(RouteError::PoolOutOfRange(pool.0))?;
+    let info = graph.pool(pool).ok_or(RouteError::PoolOutOfRange(pool))?;
     let supply = info.pool.total_supply();
     if supply.is_zero() {
         return Err(RouteError::NoRoute.into());

@@ -961,21 +961,6 @@ impl Request {
     }
 }
 
-/// Whether `id` names a known source once case and `_`/`-` are ignored: the suggestion for a
-/// near miss such as `Uniswap_V2`.
-fn near_source<'a>(id: &str, known: &[&'a str]) -> Option<&'a str> {
-    let norm = |c: char| {
-        if c == '_' {
-            '-'
-        } else {
-            c.to_ascii_lowercase()
-        }
-    };
-    known.iter().copied().find(|k| {
-        k.chars().count() == id.chars().count() && k.chars().map(norm).eq(id.chars().map(norm))
-    })
-}
-
 pub(crate) fn check_sources(
     list: &[String],
     known: &[&str],
@@ -986,7 +971,7 @@ pub(crate) fn check_sources(
             return Err(RequestError::UnknownSource {
                 field: field(i),
                 id: id.clone(),
-                suggestion: near_source(id, known).map(ToOwned::to_owned),
+                suggestion: crate::chain::near_source(id, known).map(ToOwned::to_owned),
             });
         }
     }

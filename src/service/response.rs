@@ -27,8 +27,8 @@ use crate::chain::CHAIN_101;
 use crate::error::{Error, RouteError};
 use crate::graph::PoolGraph;
 use crate::math::float::to_f64;
+pub use crate::plan::GasTable;
 use crate::plan::{Plan, Step, TokenAmount};
-pub use crate::route::GasTable;
 use crate::service::request::Address;
 use crate::units::{PoolId, TokenId};
 use alloc::{
@@ -366,7 +366,7 @@ pub fn optimality_gap(value: f64, upper_bound: Option<f64>) -> Option<f64> {
 /// The canonical text of a graph token's address: EIP-55 on EVM chains (the graph stores hex in
 /// lower case), base58 as stored on chain 101; the stored text when it does not parse.
 fn display_address(graph: &PoolGraph, t: TokenId) -> Result<String, Error> {
-    let info = graph.token(t).ok_or(RouteError::TokenOutOfRange(t.0))?;
+    let info = graph.token(t).ok_or(RouteError::TokenOutOfRange(t))?;
     Ok(info
         .address
         .parse::<Address>()
@@ -384,7 +384,7 @@ impl QuoteResponse {
     /// ids outside `graph` (a plan of another graph).
     pub fn from_plan(plan: &Plan, graph: &PoolGraph, gas: &GasTable) -> Result<Self, Error> {
         let addr = |t: TokenId| display_address(graph, t);
-        let pool_of = |p: PoolId| graph.pool(p).ok_or(RouteError::PoolOutOfRange(p.0));
+        let pool_of = |p: PoolId| graph.pool(p).ok_or(RouteError::PoolOutOfRange(p));
         let amounts = |v: &[TokenAmount]| -> Result<Vec<TokenAmountBody>, Error> {
             v.iter()
                 .map(|x| {

@@ -6,7 +6,6 @@
 //! | [`zap_in`] | any tokens and LP tokens into one LP over a [`crate::graph::PoolGraph`]: burns, routed legs, the optimal mint, as one [`crate::plan::Plan`] |
 //! | [`zap_out`] | LP tokens (and tokens) into target tokens by proportions: burns, then routed legs |
 //! | [`lp_to_lp`] | burn source LPs and zap into a target LP, in one plan |
-//! | [`zap_request`] | a validated spec zap body ([`crate::service::request::Request`]): zap-in, LP-to-LP or zap-out as the body says ([`zap_shape`]), with its slippage and source filters |
 //!
 //! # The single-pool optimiser
 //!
@@ -74,7 +73,6 @@
 pub mod bound;
 mod curve;
 mod multi;
-mod spec;
 mod two;
 
 pub use bound::mint_upper_bound;
@@ -82,7 +80,6 @@ pub use multi::{
     lp_to_lp, zap_fee, zap_in, zap_out, zap_out_prices, ZapInPlan, ZapOptions, MAX_ZAP_FEE_BPS,
     ZAP_FEE_BPS,
 };
-pub use spec::{is_zap_body, options_for, zap_request, zap_shape, ZapKind, ZapPlan, ZapShape};
 
 use crate::error::ZapError;
 use crate::pool::{Amounts, Pool};
@@ -225,6 +222,41 @@ pub struct ZapIn {
     pub leftover: Amounts,
     /// why the plan swaps or not
     pub rebalance: Rebalance,
+    /// which strategy of the optimiser found the plan
+    pub strategy: Strategy,
+}
+
+/// Which strategy of the single-pool optimiser ([`zap_in_pool`]) found the plan. The
+/// two-coin optimiser (constant-product and solidly) tries its searches in the order below,
+/// cheapest first, and the first that answers wins; every answer is the same exact optimum,
+/// so this says how it was reached, not what it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Strategy {
+    /// No search answered with a better plan: the deposit of what is held (holdings already
+    /// in the pool's ratio, an empty pool's first mint, a direct deposit that mints at least as
+    /// much as any swap, one that the surplus threshold keeps, or a one-coin SPL deposit).
+    Direct,
+    /// Uniswap V2 with a constant mint supply (protocol fee off or `kLast` 0) whose reserve of
+    /// the sold coin is at least 16× the LP supply: the optimum in closed form over the mint,
+    /// checked by exact evaluation.
+    ClosedForm,
+    /// Constant-product and solidly volatile pools whose reserves, amounts and supply fit 128
+    /// bits: the crossing of the two mint terms by galloping from the float guess and
+    /// bisection, in native `u128` arithmetic.
+    Native,
+    /// The general search (every two-coin family, 256-bit): the crossing bracketed by
+    /// galloping from the float guess, then bisected.
+    Bracket,
+    /// The general search when the float guess is of no use (none, outside the range of swaps,
+    /// or reverting around it): bisection over the whole range of swaps.
+    FirstTrue,
+    /// Curve and Saber stable-swap: the float-guided integer search of the swap before the
+    /// add, over the ordered coin pairs ([`ZapConfig::curve_search_budget`]).
+    CurveSearch,
+    /// SPL Token Swap: the best of the program's deposit forms after a swap (bisection and a
+    /// window for swap-then-deposit-all, or everything swapped then deposited single-sided).
+    SplSwap,
 }
 
 /// The plan that mints the most LP of `pool` for `amounts` (one per pool coin, any ratio).
@@ -254,10 +286,10 @@ pub fn zap_in_pool(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Zap
         Pool::StableSwap(_) | Pool::Saber(_) => curve::zap_in(pool, amounts, cfg),
         Pool::SplTokenSwap(_) => spl_zap_in(pool, amounts),
         Pool::Whirlpool(_) => Err(ZapError::Unsupported(
-            "Whirlpool positions are not fungible LP",
+            crate::error::ZapUnsupported::WhirlpoolPosition,
         )),
         Pool::ConcentratedLiquidity(_) => Err(ZapError::Unsupported(
-            "zaps into concentrated-liquidity positions",
+            crate::error::ZapUnsupported::ConcentratedLiquidity,
         )),
     }
 }
@@ -279,7 +311,13 @@ fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
     let zero = || Amounts::from_slice(&[U256::zero(), U256::zero()]);
     let (a, b) = match amounts {
         [a, b] => (*a, *b),
-        _ => return Err(ZapError::Unsupported("two coins")),
+        _ => {
+            return Err(ZapError::Unsupported(
+                crate::error::ZapUnsupported::NotTwoCoins {
+                    given: amounts.len(),
+                },
+            ))
+        }
     };
     if a.is_zero() || b.is_zero() {
         let (minted, _) = pool.mint(amounts).map_err(ZapError::Pool)?;
@@ -289,6 +327,7 @@ fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
             deposit: Amounts::from_slice(amounts),
             leftover: zero(),
             rebalance: Rebalance::NotNeeded,
+            strategy: Strategy::Direct,
         });
     }
     let mut best: Option<ZapIn> = None;
@@ -357,6 +396,11 @@ fn spl_deposit_all(pool: &Pool, held: [U256; 2], sw: Option<ZapSwap>) -> Option<
             Rebalance::Swapped
         } else {
             Rebalance::NotNeeded
+        },
+        strategy: if sw.is_some() {
+            Strategy::SplSwap
+        } else {
+            Strategy::Direct
         },
     })
 }
@@ -430,6 +474,7 @@ fn spl_swap_all_then_single(
         deposit,
         leftover,
         rebalance: Rebalance::Swapped,
+        strategy: Strategy::SplSwap,
     })
 }
 

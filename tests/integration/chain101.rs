@@ -1,7 +1,7 @@
 //! Chain-101 pools in snapshots and routes: the bundled `data/snapshot-101.json` quotes and
 //! verifies exactly over all three families; malformed pools are typed errors naming the pool.
 use serde_json::{json, Value};
-use swapzap::error::RouteError;
+use swapzap::error::SnapshotError;
 use swapzap::graph::PoolGraph;
 use swapzap::plan::Step;
 use swapzap::pool::Pool;
@@ -24,7 +24,7 @@ fn token(graph: &PoolGraph, address: &str) -> swapzap::units::TokenId {
     graph.token_id(address).unwrap()
 }
 
-fn graph_of(v: &Value) -> Result<PoolGraph, RouteError> {
+fn graph_of(v: &Value) -> Result<PoolGraph, SnapshotError> {
     let snap: Snapshot = serde_json::from_value(v.clone()).unwrap();
     PoolGraph::from_snapshot(&snap)
 }
@@ -124,9 +124,9 @@ fn snapshot_with(pool: Value) -> Value {
 }
 
 /// A `BadPool` error for a pool whose id starts with `prefix`, its reason mentioning `why_has`.
-fn expect_bad_pool(r: Result<PoolGraph, RouteError>, prefix: &str, why_has: &str) {
+fn expect_bad_pool(r: Result<PoolGraph, SnapshotError>, prefix: &str, why_has: &str) {
     match r {
-        Err(RouteError::BadPool { pool, why }) => {
+        Err(SnapshotError::BadPool { pool, why }) => {
             assert!(pool.starts_with(prefix), "{pool}");
             assert!(why.contains(why_has), "{why}");
         }
@@ -150,7 +150,7 @@ fn chain101_pool_fields_are_checked_and_errors_name_the_pool() {
     let mut p = spl_pool();
     p["fees"]["owner_trade_fee_numerator"] = json!("20000");
     match graph_of(&snapshot_with(p)) {
-        Err(RouteError::BadNumber { pool, field }) => {
+        Err(SnapshotError::BadNumber { pool, field }) => {
             assert_eq!(pool, id);
             assert_eq!(field, "fees.owner_trade_fee_numerator");
         }

@@ -5,7 +5,7 @@ use crate::vectors;
 use swapzap::graph::PoolGraph;
 use swapzap::pool::Pool;
 use swapzap::snapshot::Snapshot;
-use swapzap::{PoolError, RouteError, U256};
+use swapzap::{PoolError, SnapshotError, U256};
 
 fn records() -> Vec<serde_json::Value> {
     crate::read_jsonl("vectors-cl/uniswap_v3.jsonl")
@@ -86,7 +86,7 @@ fn snapshot(ticks: &str, tick: &str, liquidity: &str) -> String {
     )
 }
 
-fn graph(json: &str) -> Result<PoolGraph, RouteError> {
+fn graph(json: &str) -> Result<PoolGraph, SnapshotError> {
     let s: Snapshot = serde_json::from_str(json).unwrap();
     PoolGraph::from_snapshot(&s)
 }
@@ -172,7 +172,7 @@ fn bad_tick_lists_are_errors_naming_the_pool() {
     ];
     for (ticks, tick, why_part) in cases {
         match graph(&snapshot(ticks, tick, "1")) {
-            Err(RouteError::BadPool { pool, why }) => {
+            Err(SnapshotError::BadPool { pool, why }) => {
                 assert_eq!(
                     pool,
                     "uniswap-v3:0x3333333333333333333333333333333333333333"
@@ -186,7 +186,7 @@ fn bad_tick_lists_are_errors_naming_the_pool() {
     let no_spacing = snapshot(GOOD, "0", "1").replace(r#""tick_spacing": "60","#, "");
     assert!(matches!(
         graph(&no_spacing),
-        Err(RouteError::BadNumber {
+        Err(SnapshotError::BadNumber {
             field: "tick_spacing",
             ..
         })

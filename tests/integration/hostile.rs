@@ -2,7 +2,7 @@
 //! error naming the pool, token and field; nothing is silently defaulted or rewritten.
 
 use serde_json::{json, Value};
-use swapzap::error::{RouteError, RouteFilter};
+use swapzap::error::{RouteError, RouteFilter, SnapshotError};
 use swapzap::graph::PoolGraph;
 use swapzap::snapshot::{strip_bom, Snapshot};
 
@@ -49,16 +49,16 @@ fn snapshot(pools: Vec<Value>) -> Value {
     })
 }
 
-fn graph(v: Value) -> Result<PoolGraph, RouteError> {
+fn graph(v: Value) -> Result<PoolGraph, SnapshotError> {
     let snap: Snapshot = serde_json::from_value(v).unwrap();
     PoolGraph::from_snapshot(&snap)
 }
 
 /// An `Inconsistent` error on pool `pool`, token `token` (case-insensitive), field `field`.
-fn expect_inconsistent(r: Result<PoolGraph, RouteError>, pool: &str, token: &str, field: &str) {
+fn expect_inconsistent(r: Result<PoolGraph, SnapshotError>, pool: &str, token: &str, field: &str) {
     match r {
-        Err(e @ RouteError::Inconsistent { .. }) => {
-            let RouteError::Inconsistent {
+        Err(e @ SnapshotError::Inconsistent { .. }) => {
+            let SnapshotError::Inconsistent {
                 pool: p,
                 token: t,
                 field: f,
@@ -111,7 +111,7 @@ fn missing_constant_product_fee_is_an_error_not_three_per_mille() {
     let mut p = cp(PAIR, WETH, USDC);
     p.as_object_mut().unwrap().remove("fee");
     match graph(snapshot(vec![p])) {
-        Err(RouteError::BadPool { pool, why }) => {
+        Err(SnapshotError::BadPool { pool, why }) => {
             assert_eq!(pool, format!("uniswap-v2:{PAIR}"));
             assert!(why.contains("fee"), "{why}");
         }
@@ -197,11 +197,11 @@ fn curve_lp_token_that_is_its_own_coin_or_another_pools_is_refused() {
 fn evm_address_in_chain_101_snapshot_is_refused() {
     let mut s = snapshot(vec![]);
     s["chain_id"] = json!(101);
-    assert!(matches!(graph(s), Err(RouteError::BadAddress(a)) if a == WETH));
+    assert!(matches!(graph(s), Err(SnapshotError::BadAddress(a)) if a == WETH));
     // base58 that is not 32 bytes
     let s = json!({"chain_id": 101, "pools": [],
         "tokens": [{"address": "So1111111111111111111111111111111", "decimals": 9}]});
-    assert!(matches!(graph(s), Err(RouteError::BadAddress(_))));
+    assert!(matches!(graph(s), Err(SnapshotError::BadAddress(_))));
     let s = json!({"chain_id": 101, "pools": [],
         "tokens": [{"address": "So11111111111111111111111111111111111111112", "decimals": 9}]});
     assert!(graph(s).is_ok());
@@ -212,7 +212,7 @@ fn token_decimals_out_of_range_name_the_token() {
     let mut s = snapshot(vec![]);
     s["tokens"][1]["decimals"] = json!(78);
     match graph(s) {
-        Err(e @ RouteError::BadToken { .. }) => {
+        Err(e @ SnapshotError::BadToken { .. }) => {
             assert!(e.to_string().contains(USDC), "{e}");
             assert_eq!(e.code(), 4034);
         }
@@ -263,7 +263,7 @@ fn poisoned_pools_are_quarantined_and_the_quote_goes_on() {
     assert_eq!(q[1].id, format!("curve:{CURVE2}"));
     for x in q {
         match &x.reason {
-            RouteError::PoolState { pool, .. } => assert_eq!(pool, &x.id),
+            SnapshotError::PoolState { pool, .. } => assert_eq!(pool, &x.id),
             other => panic!("{other:?}"),
         }
         assert_eq!(x.reason.code(), 4036);
@@ -287,7 +287,7 @@ fn poisoned_pools_are_quarantined_and_the_quote_goes_on() {
 #[test]
 fn strict_loading_refuses_a_poisoned_pool_by_id() {
     match PoolGraph::from_snapshot_strict(&serde_json::from_value(poisoned()).unwrap()) {
-        Err(e @ RouteError::PoolState { .. }) => {
+        Err(e @ SnapshotError::PoolState { .. }) => {
             assert!(e.to_string().contains(PAIR2), "{e}");
         }
         other => panic!("{other:?}"),
@@ -303,7 +303,7 @@ fn quarantined_pool_id_repeated_is_still_a_duplicate() {
     let mut s = poisoned();
     let again = s["pools"][1].clone();
     s["pools"].as_array_mut().unwrap().push(again);
-    assert!(matches!(graph(s), Err(RouteError::Duplicate(id)) if id.ends_with(PAIR2)));
+    assert!(matches!(graph(s), Err(SnapshotError::Duplicate(id)) if id.ends_with(PAIR2)));
 }
 
 #[test]

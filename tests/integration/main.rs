@@ -9,6 +9,7 @@ mod chain101;
 mod cl;
 mod cl_plain;
 mod hostile;
+mod layers;
 mod listing;
 mod plan_json;
 mod pool_vectors;

@@ -7,7 +7,8 @@ use swapzap::graph::PoolGraph;
 use swapzap::plan::json::PlanJson;
 use swapzap::plan::{Plan, PlanRequest};
 use swapzap::route::{quote, RouteRequest};
-use swapzap::zap::{zap_request, ZapOptions};
+use swapzap::service::zap::zap_request;
+use swapzap::zap::ZapOptions;
 use swapzap::{PlanField, RouteError};
 
 /// (plan, request) of a swap, a zap-in and a two-output zap-out on the bundled snapshot.

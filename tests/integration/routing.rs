@@ -385,7 +385,7 @@ fn verify_rejects_tampered_plans() {
 /// Malformed requests and snapshots are typed errors, never panics.
 #[test]
 fn bad_input_is_a_typed_error() {
-    use swapzap::RouteError;
+    use swapzap::{RouteError, SnapshotError};
     let (g, m) = small_market(3, 8, 20);
     let a = usd_amount(&m, 0, 1e4);
     let one = Ratio::new(1, 1);
@@ -410,7 +410,7 @@ fn bad_input_is_a_typed_error() {
             vec![(TokenId(999), a)],
             vec![(TokenId(1), one)]
         )),
-        Err(RouteError::TokenOutOfRange(999))
+        Err(RouteError::TokenOutOfRange(TokenId(999)))
     ));
     assert!(matches!(
         q(RouteRequest::new(
@@ -445,25 +445,25 @@ fn bad_input_is_a_typed_error() {
     s.pools[3].tokens[0] = "0x00000000000000000000000000000000000000ff".into();
     assert!(matches!(
         PoolGraph::from_snapshot(&s),
-        Err(RouteError::UnknownToken { .. })
+        Err(SnapshotError::UnknownToken { .. })
     ));
     let mut s = m.snapshot.clone();
     s.pools[3].reserves[1] = "12x".into();
     assert!(matches!(
         PoolGraph::from_snapshot(&s),
-        Err(RouteError::BadNumber { .. })
+        Err(SnapshotError::BadNumber { .. })
     ));
     let mut s = m.snapshot.clone();
     s.tokens[2].address = "0x12".into();
     assert!(matches!(
         PoolGraph::from_snapshot(&s),
-        Err(RouteError::BadAddress(_))
+        Err(SnapshotError::BadAddress(_))
     ));
     let mut s = m.snapshot.clone();
     s.pools[4].id = s.pools[3].id.clone();
     assert!(matches!(
         PoolGraph::from_snapshot(&s),
-        Err(RouteError::Duplicate(_))
+        Err(SnapshotError::Duplicate(_))
     ));
     // addresses are case-insensitive
     let up = m.snapshot.tokens[1]

@@ -10,7 +10,8 @@ use swapzap::graph::PoolGraph;
 use swapzap::plan::json::PlanJson;
 use swapzap::plan::{Plan, PlanRequest, ZAP_OUT_SHARE_TOLERANCE};
 use swapzap::route::GasModel;
-use swapzap::zap::{zap_out_prices, zap_request, ZapOptions, ZapPlan};
+use swapzap::service::zap::{zap_request, ZapPlan};
+use swapzap::zap::{zap_out_prices, ZapOptions};
 use swapzap::{PlanField, RouteError, U256};
 
 fn f(x: U256) -> f64 {
@@ -496,7 +497,7 @@ fn zap_outs_on_the_routing_instances_meet_their_shares() {
                     continue;
                 };
                 planned_n += 1;
-                let want = PlanRequest::zap(&inputs, &outputs, &opts);
+                let want = PlanRequest::zap(&g, &inputs, &outputs, &opts);
                 let props = [w.0 as f64 / w.1 as f64, (w.1 - w.0) as f64 / w.1 as f64];
                 let (gap, unit) = share_gap(&g, &plan, &props);
                 worst = worst.max(gap);

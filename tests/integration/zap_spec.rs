@@ -3,9 +3,10 @@
 
 use swapzap::graph::PoolGraph;
 use swapzap::service::request::{QuoteRequest, Request};
+use swapzap::service::zap::{zap_request, ZapKind};
 use swapzap::snapshot::Snapshot;
 use swapzap::units::TokenId;
-use swapzap::zap::{zap_request, ZapKind, ZapOptions};
+use swapzap::zap::ZapOptions;
 use swapzap::{RouteError, ZapError, U256};
 
 pub fn bundled() -> PoolGraph {
@@ -59,7 +60,7 @@ pub fn validated(g: &PoolGraph, text: &str) -> Request {
 }
 
 /// The zap of a body (JSON text), checked against the body with `verify_request`.
-pub fn checked_zap(g: &PoolGraph, text: &str) -> swapzap::zap::ZapPlan {
+pub fn checked_zap(g: &PoolGraph, text: &str) -> swapzap::service::zap::ZapPlan {
     let r = validated(g, text);
     let z = zap_request(g, &r, &ZapOptions::default()).unwrap();
     let want = swapzap::plan::PlanRequest::from_request(&r, g).unwrap();
@@ -398,13 +399,16 @@ fn zap_bodies_are_told_from_swap_bodies() {
         &[(addr(&g, usdt), "1")],
         "",
     );
-    assert!(!swapzap::zap::is_zap_body(&g, &validated(&g, &swap)));
+    assert!(!swapzap::service::zap::is_zap_body(
+        &g,
+        &validated(&g, &swap)
+    ));
     let zap = body(
         &[(addr(&g, weth), "1000".into())],
         &[(addr(&g, lp_of(&g, WETH_USDC_V2)), "1")],
         "",
     );
-    assert!(swapzap::zap::is_zap_body(&g, &validated(&g, &zap)));
+    assert!(swapzap::service::zap::is_zap_body(&g, &validated(&g, &zap)));
 }
 
 /// Many zap bodies over the bundled snapshot (deterministic pseudo-random mixes of tokens and

@@ -67,7 +67,7 @@ class Snapshot:
         as one by one. A bad request raises (before anything is routed) unless
         ``return_exceptions`` is true, when its ``SwapzapError`` takes its place in the list."""
     def zap(self, request: _Json, *, gas_price: Optional[float] = None) -> "Plan":
-        """Plan a spec zap body with the library's ``zap::zap_request``: one LP output with
+        """Plan a spec zap body with the library's ``service::zap::zap_request``: one LP output with
         proportion 1 is a zap-in (LP-to-LP from LP inputs); LP inputs with token outputs are a
         zap-out. A body without LP tokens raises ``SwapzapError`` 5011 (use ``quote``), an LP
         among several outputs 5001. ``gas_price`` prices the swap legs."""

@@ -111,6 +111,27 @@ impl TickTable {
 ///
 /// The ticks are shared between a state and the states its swaps produce (a swap does not
 /// change them), so a swap does not allocate.
+///
+/// # Example
+/// ```
+/// use swapzap::pool::concentrated_liquidity::{ConcentratedLiquidity, Tick};
+/// use swapzap::U256;
+///
+/// // Price 1 (√P = 2^96, tick 0), one full-range position of liquidity 10^18, a 0.3 % fee.
+/// let l: u128 = 1_000_000_000_000_000_000;
+/// let ticks = vec![
+///     Tick { index: -887_220, liquidity_net: l as i128, liquidity_gross: l },
+///     Tick { index: 887_220, liquidity_net: -(l as i128), liquidity_gross: l },
+/// ];
+/// let pool = ConcentratedLiquidity::new(U256::one() << 96, 0, l, 3_000, 60, ticks)?;
+/// // 10^6 in: 0.3 % fee, then x·y = L² at a price that hardly moves.
+/// let out = pool.amount_out(0, 1, U256::from(1_000_000u64))?;
+/// assert!(out < U256::from(997_000u64) && out > U256::from(996_990u64));
+/// let (paid, after) = pool.swap(0, 1, U256::from(1_000_000u64))?;
+/// assert_eq!(paid, out);
+/// assert!(after.amount_out(0, 1, U256::from(1_000_000u64))? <= out);
+/// # Ok::<(), swapzap::PoolError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConcentratedLiquidity {
     sqrt_price_x96: W,

@@ -355,21 +355,7 @@ impl Elim {
                 }
             }
         }
-        // Cholesky, lower triangle in place (row j of L is final before rows below read it)
-        for j in 0..c {
-            let (done, rest) = a.split_at_mut((j + 1) * c);
-            let rj = &mut done[j * c..(j + 1) * c];
-            let s = rj[j] - dot(&rj[..j], &rj[..j]);
-            if !(s > 0.0) || !s.is_finite() {
-                return None;
-            }
-            let l = crate::math::float::sqrt(s);
-            rj[j] = l;
-            let lj = &rj[..j];
-            for ri in rest.chunks_exact_mut(c) {
-                ri[j] = (ri[j] - dot(&ri[..j], lj)) / l;
-            }
-        }
+        cholesky(&mut a, c)?;
         Some(Elim {
             m,
             p0,
@@ -418,6 +404,26 @@ impl Elim {
         }
         x.iter().all(|v| v.is_finite()).then_some(x)
     }
+}
+
+/// Cholesky factorisation of the `c × c` row-major matrix `a`, the lower triangle in place
+/// (row j of L is final before rows below read it); `None` when not positive definite.
+fn cholesky(a: &mut [f64], c: usize) -> Option<()> {
+    for j in 0..c {
+        let (done, rest) = a.split_at_mut((j + 1) * c);
+        let rj = &mut done[j * c..(j + 1) * c];
+        let s = rj[j] - dot(&rj[..j], &rj[..j]);
+        if !(s > 0.0) || !s.is_finite() {
+            return None;
+        }
+        let l = crate::math::float::sqrt(s);
+        rj[j] = l;
+        let lj = &rj[..j];
+        for ri in rest.chunks_exact_mut(c) {
+            ri[j] = (ri[j] - dot(&ri[..j], lj)) / l;
+        }
+    }
+    Some(())
 }
 
 /// Add `w` to the entry for neighbour `u` (a new entry when absent).

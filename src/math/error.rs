@@ -1,4 +1,5 @@
-//! Integer arithmetic failures (codes 1000-1999).
+//! Integer arithmetic failures (codes 1000-1999). Defined here, at the bottom layer, so that
+//! `math` needs nothing above it; [`crate::error`] re-exports it beside the other domains.
 
 use core::fmt;
 

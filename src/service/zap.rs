@@ -1,14 +1,13 @@
 //! A validated spec zap body (`POST /sor/quote/v2/zap`, [`crate::service::request::Request`]) run
 //! against a [`PoolGraph`]: which zap it is, and its [`Plan`].
 
-use super::multi::{zap_in, zap_out, ZapOptions};
-use super::Rebalance;
+use super::request::Request;
 use crate::error::ZapError;
 use crate::graph::PoolGraph;
 use crate::plan::Plan;
 use crate::route::RouteRequest;
-use crate::service::request::Request;
 use crate::units::{PoolId, TokenId};
+use crate::zap::{zap_in, zap_out, Rebalance, ZapOptions};
 use alloc::vec::Vec;
 use num_rational::Ratio;
 use primitive_types::U256;
@@ -68,7 +67,7 @@ pub fn zap_shape(graph: &PoolGraph, req: &Request) -> Result<ZapShape, ZapError>
         ZapKind::In
     } else if lp_outputs > 0 {
         return Err(ZapError::Unsupported(
-            "an LP token among several outputs (a zap-in has one output, the LP, proportion 1)",
+            crate::error::ZapUnsupported::LpAmongSeveralOutputs,
         ));
     } else if r.inputs.iter().any(|(t, _)| is_lp(t)) {
         ZapKind::Out
@@ -120,6 +119,28 @@ pub fn options_for(
 ///
 /// # Errors
 /// Those of [`zap_shape`], [`zap_in`] and [`zap_out`].
+///
+/// # Example
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use swapzap::service::request::QuoteRequest;
+/// use swapzap::service::zap::{zap_request, ZapKind};
+/// use swapzap::{graph::PoolGraph, plan::PlanRequest, snapshot::Snapshot, zap::ZapOptions};
+///
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/");
+/// let snapshot: Snapshot = serde_json::from_str(&std::fs::read_to_string(format!("{dir}snapshot.json"))?)?;
+/// let graph = PoolGraph::from_snapshot(&snapshot)?;
+/// // WETH and DAI into the LP token of one pool (the bundled zap body)
+/// let body: QuoteRequest = serde_json::from_str(&std::fs::read_to_string(format!("{dir}zap-request.json"))?)?;
+/// let req = body.validate(&graph.sources())?;
+/// let z = zap_request(&graph, &req, &ZapOptions::default())?;
+/// assert_eq!(z.kind, ZapKind::In);
+/// assert_eq!(z.plan.outputs[0].amount, z.minted); // the LP the final mint gives
+/// // the plan answers its body: inputs, the 1 bps zap fee, slippage minimums, every step
+/// z.plan.verify_request(&graph, &PlanRequest::from_request(&req, &graph)?)?;
+/// # Ok(())
+/// # }
+/// ```
 pub fn zap_request(
     graph: &PoolGraph,
     req: &Request,

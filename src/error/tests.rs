@@ -1,0 +1,443 @@
+//! The code table of `docs/error-codes.md` (included at compile time) against every variant of
+//! every error enum, both directions.
+
+use super::*;
+use crate::chain::Deployment;
+use crate::units::{PoolId, TokenId};
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::string::ToString;
+use alloc::vec::Vec;
+use primitive_types::U256;
+
+/// The name of `e`'s variant (and of its inner variant for the top enum). The matches have no
+/// wildcard arm, so a new variant does not compile until it is named here; [`VARIANTS`] counts
+/// them and [`samples`] must build each one.
+fn tag(e: &Error) -> &'static str {
+    match e {
+        Error::Math(m) => match m {
+            MathError::Overflow => "Math::Overflow",
+            MathError::Underflow => "Math::Underflow",
+            MathError::DivisionByZero => "Math::DivisionByZero",
+        },
+        Error::Pool(p) => match p {
+            PoolError::Math(_) => "Pool::Math",
+            PoolError::TokenIndex { .. } => "Pool::TokenIndex",
+            PoolError::SameToken => "Pool::SameToken",
+            PoolError::InvalidState(_) => "Pool::InvalidState",
+            PoolError::InsufficientInputAmount => "Pool::InsufficientInputAmount",
+            PoolError::InsufficientOutputAmount => "Pool::InsufficientOutputAmount",
+            PoolError::InsufficientLiquidity => "Pool::InsufficientLiquidity",
+            PoolError::InvariantViolated => "Pool::InvariantViolated",
+            PoolError::ReserveOverflow => "Pool::ReserveOverflow",
+            PoolError::NoConvergence => "Pool::NoConvergence",
+            PoolError::InsufficientLiquidityMinted => "Pool::InsufficientLiquidityMinted",
+            PoolError::InsufficientLiquidityBurned => "Pool::InsufficientLiquidityBurned",
+            PoolError::BurnExceedsSupply => "Pool::BurnExceedsSupply",
+            PoolError::InvalidFirstDeposit => "Pool::InvalidFirstDeposit",
+            PoolError::UnreachableOutput => "Pool::UnreachableOutput",
+            PoolError::OracleRevert => "Pool::OracleRevert",
+            PoolError::Unsupported(_) => "Pool::Unsupported",
+            PoolError::Revert(_) => "Pool::Revert",
+            PoolError::TickArraySequence => "Pool::TickArraySequence",
+            PoolError::SqrtPriceOutOfBounds => "Pool::SqrtPriceOutOfBounds",
+            PoolError::PriceLimit => "Pool::PriceLimit",
+            PoolError::InvalidArgument(_) => "Pool::InvalidArgument",
+        },
+        Error::Request(r) => match r {
+            RequestError::MalformedBody { .. } => "Request::MalformedBody",
+            RequestError::UnsupportedChain { .. } => "Request::UnsupportedChain",
+            RequestError::WrongDeployment { .. } => "Request::WrongDeployment",
+            RequestError::ChainMismatch { .. } => "Request::ChainMismatch",
+            RequestError::InvalidAddress { .. } => "Request::InvalidAddress",
+            RequestError::BadChecksum { .. } => "Request::BadChecksum",
+            RequestError::NotChecksummed { .. } => "Request::NotChecksummed",
+            RequestError::EvmAddressOnChain101 { .. } => "Request::EvmAddressOnChain101",
+            RequestError::InvalidAmount { .. } => "Request::InvalidAmount",
+            RequestError::InvalidProportion { .. } => "Request::InvalidProportion",
+            RequestError::ProportionsDoNotSumToOne { .. } => "Request::ProportionsDoNotSumToOne",
+            RequestError::InvalidSlippage { .. } => "Request::InvalidSlippage",
+            RequestError::NoInputTokens => "Request::NoInputTokens",
+            RequestError::NoOutputTokens => "Request::NoOutputTokens",
+            RequestError::TooManyInputTokens { .. } => "Request::TooManyInputTokens",
+            RequestError::TooManyOutputTokens { .. } => "Request::TooManyOutputTokens",
+            RequestError::DuplicateInputToken { .. } => "Request::DuplicateInputToken",
+            RequestError::DuplicateOutputToken { .. } => "Request::DuplicateOutputToken",
+            RequestError::InputIsOutput { .. } => "Request::InputIsOutput",
+            RequestError::UnknownSource { .. } => "Request::UnknownSource",
+            RequestError::EmptyWhitelist => "Request::EmptyWhitelist",
+            RequestError::AllSourcesExcluded => "Request::AllSourcesExcluded",
+            RequestError::InvalidPathId => "Request::InvalidPathId",
+            RequestError::StaleQuote { .. } => "Request::StaleQuote",
+            RequestError::UserAddrMismatch => "Request::UserAddrMismatch",
+            RequestError::QuoteWithoutUserAddr => "Request::QuoteWithoutUserAddr",
+            RequestError::InvalidQueryParam { .. } => "Request::InvalidQueryParam",
+        },
+        Error::Snapshot(s) => match s {
+            SnapshotError::UnknownToken { .. } => "Snapshot::UnknownToken",
+            SnapshotError::Duplicate(_) => "Snapshot::Duplicate",
+            SnapshotError::BadNumber { .. } => "Snapshot::BadNumber",
+            SnapshotError::BadPool { .. } => "Snapshot::BadPool",
+            SnapshotError::BadAddress(_) => "Snapshot::BadAddress",
+            SnapshotError::PoolState { .. } => "Snapshot::PoolState",
+            SnapshotError::BadToken { .. } => "Snapshot::BadToken",
+            SnapshotError::Inconsistent { .. } => "Snapshot::Inconsistent",
+            SnapshotError::TooManyEntries { .. } => "Snapshot::TooManyEntries",
+        },
+        Error::Route(r) => match r {
+            RouteError::UnknownToken { .. } => "Route::UnknownToken",
+            RouteError::TokenOutOfRange(_) => "Route::TokenOutOfRange",
+            RouteError::PoolOutOfRange(_) => "Route::PoolOutOfRange",
+            RouteError::PoolFamilyMismatch { .. } => "Route::PoolFamilyMismatch",
+            RouteError::BadRequest(_) => "Route::BadRequest",
+            RouteError::NoRoute => "Route::NoRoute",
+            RouteError::Simulation { .. } => "Route::Simulation",
+            RouteError::InvalidPlan { .. } => "Route::InvalidPlan",
+            RouteError::Math(_) => "Route::Math",
+            RouteError::InsufficientLiquidity { .. } => "Route::InsufficientLiquidity",
+            RouteError::TooManyHops { .. } => "Route::TooManyHops",
+            RouteError::AllRoutesFiltered { .. } => "Route::AllRoutesFiltered",
+            RouteError::AmountTooSmall { .. } => "Route::AmountTooSmall",
+            RouteError::UnknownSource { .. } => "Route::UnknownSource",
+            RouteError::SearchBudgetExceeded => "Route::SearchBudgetExceeded",
+            RouteError::ExactOutUnreachable { .. } => "Route::ExactOutUnreachable",
+            RouteError::NoSupply(_) => "Route::NoSupply",
+            RouteError::PlanMismatch { .. } => "Route::PlanMismatch",
+        },
+        Error::Zap(z) => match z {
+            ZapError::AmountCount { .. } => "Zap::AmountCount",
+            ZapError::EmptyInput => "Zap::EmptyInput",
+            ZapError::NothingToMint => "Zap::NothingToMint",
+            ZapError::Unsupported(_) => "Zap::Unsupported",
+            ZapError::UnknownToken(_) => "Zap::UnknownToken",
+            ZapError::NotAnLp(_) => "Zap::NotAnLp",
+            ZapError::Proportions => "Zap::Proportions",
+            ZapError::Pool(_) => "Zap::Pool",
+            ZapError::Math(_) => "Zap::Math",
+            ZapError::NoRoute { .. } => "Zap::NoRoute",
+            ZapError::Route(_) => "Zap::Route",
+            ZapError::NotAZap => "Zap::NotAZap",
+            ZapError::BadOption { .. } => "Zap::BadOption",
+        },
+    }
+}
+
+/// How many variants [`tag`] names.
+const VARIANTS: usize = 3 + 22 + 27 + 9 + 18 + 13;
+
+/// One error of every variant.
+#[allow(clippy::too_many_lines)]
+fn samples() -> Vec<Error> {
+    let (t0, t1) = (TokenId(0), TokenId(1));
+    let f = Field::UserAddr;
+    let pool = || String::from("0xpool");
+    let mut v: Vec<Error> = Vec::new();
+    v.extend(
+        [
+            MathError::Overflow,
+            MathError::Underflow,
+            MathError::DivisionByZero,
+        ]
+        .map(Error::from),
+    );
+    v.extend(
+        [
+            PoolError::Math(MathError::Overflow),
+            PoolError::TokenIndex {
+                index: 2,
+                n_coins: 2,
+            },
+            PoolError::SameToken,
+            PoolError::InvalidState("fee at or above its denominator"),
+            PoolError::InsufficientInputAmount,
+            PoolError::InsufficientOutputAmount,
+            PoolError::InsufficientLiquidity,
+            PoolError::InvariantViolated,
+            PoolError::ReserveOverflow,
+            PoolError::NoConvergence,
+            PoolError::InsufficientLiquidityMinted,
+            PoolError::InsufficientLiquidityBurned,
+            PoolError::BurnExceedsSupply,
+            PoolError::InvalidFirstDeposit,
+            PoolError::UnreachableOutput,
+            PoolError::OracleRevert,
+            PoolError::Unsupported("one-coin withdrawal"),
+            PoolError::Revert("SPL"),
+            PoolError::TickArraySequence,
+            PoolError::SqrtPriceOutOfBounds,
+            PoolError::PriceLimit,
+            PoolError::InvalidArgument("amount"),
+        ]
+        .map(Error::from),
+    );
+    v.extend(
+        [
+            RequestError::MalformedBody { reason: "x".into() },
+            RequestError::UnsupportedChain { chain_id: 0 },
+            RequestError::WrongDeployment {
+                chain_id: 1,
+                deployment: Deployment::Chain101,
+            },
+            RequestError::ChainMismatch {
+                request: 1,
+                snapshot: 8453,
+            },
+            RequestError::InvalidAddress {
+                field: f,
+                problem: AddressProblem::Empty,
+            },
+            RequestError::BadChecksum { field: f },
+            RequestError::NotChecksummed { field: f },
+            RequestError::EvmAddressOnChain101 { field: f },
+            RequestError::InvalidAmount {
+                index: 0,
+                problem: AmountProblem::Zero,
+            },
+            RequestError::InvalidProportion {
+                index: 0,
+                problem: DecimalProblem::TooLarge,
+            },
+            RequestError::ProportionsDoNotSumToOne {
+                sum_e18: 500_000_000_000_000_000,
+            },
+            RequestError::InvalidSlippage {
+                problem: DecimalProblem::TooLarge,
+            },
+            RequestError::NoInputTokens,
+            RequestError::NoOutputTokens,
+            RequestError::TooManyInputTokens { given: 17, max: 16 },
+            RequestError::TooManyOutputTokens { given: 17, max: 16 },
+            RequestError::DuplicateInputToken {
+                first: 0,
+                second: 1,
+            },
+            RequestError::DuplicateOutputToken {
+                first: 0,
+                second: 1,
+            },
+            RequestError::InputIsOutput {
+                input: 0,
+                output: 0,
+            },
+            RequestError::UnknownSource {
+                field: Field::SourceWhitelist(0),
+                id: "Uniswap_V2".into(),
+                suggestion: Some("uniswap-v2".into()),
+            },
+            RequestError::EmptyWhitelist,
+            RequestError::AllSourcesExcluded,
+            RequestError::InvalidPathId,
+            RequestError::StaleQuote { age_ms: 61_000 },
+            RequestError::UserAddrMismatch,
+            RequestError::QuoteWithoutUserAddr,
+            RequestError::InvalidQueryParam {
+                name: "limit",
+                value: "0".into(),
+                why: "at least 1",
+            },
+        ]
+        .map(Error::from),
+    );
+    v.extend(
+        [
+            SnapshotError::UnknownToken {
+                pool: pool(),
+                address: "0xabc".into(),
+            },
+            SnapshotError::Duplicate(pool()),
+            SnapshotError::BadNumber {
+                pool: pool(),
+                field: "reserves",
+            },
+            SnapshotError::BadPool {
+                pool: pool(),
+                why: "a coin appears twice",
+            },
+            SnapshotError::BadAddress("0x12".into()),
+            SnapshotError::PoolState {
+                pool: pool(),
+                error: PoolError::ReserveOverflow,
+            },
+            SnapshotError::BadToken {
+                token: "0xabc".into(),
+                field: "decimals",
+            },
+            SnapshotError::Inconsistent {
+                pool: pool(),
+                token: "0xabc".into(),
+                field: "decimals",
+                why: "differs from the token table",
+            },
+            SnapshotError::TooManyEntries { count: 1 << 32 },
+        ]
+        .map(Error::from),
+    );
+    v.extend(
+        [
+            RouteError::UnknownToken {
+                pool: String::new(),
+                address: "0xabc".into(),
+            },
+            RouteError::TokenOutOfRange(TokenId(9)),
+            RouteError::PoolOutOfRange(PoolId(9)),
+            RouteError::PoolFamilyMismatch { pool: PoolId(3) },
+            RouteError::BadRequest(BadRouteRequest::NoInputs),
+            RouteError::NoRoute,
+            RouteError::Simulation {
+                pool: pool(),
+                error: PoolError::InsufficientLiquidity,
+            },
+            RouteError::InvalidPlan {
+                step: Some(1),
+                why: "amount differs",
+            },
+            RouteError::Math(MathError::Overflow),
+            RouteError::InsufficientLiquidity { from: t0, to: t1 },
+            RouteError::TooManyHops { max: 1, needed: 2 },
+            RouteError::AllRoutesFiltered {
+                filter: RouteFilter::SourceWhitelist,
+            },
+            RouteError::AmountTooSmall { from: t0, to: t1 },
+            RouteError::UnknownSource {
+                id: "x".into(),
+                suggestion: None,
+            },
+            RouteError::SearchBudgetExceeded,
+            RouteError::ExactOutUnreachable {
+                wanted: U256::from(10u8),
+                best: U256::from(9u8),
+            },
+            RouteError::NoSupply(pool()),
+            RouteError::PlanMismatch {
+                field: PlanField::Steps,
+                index: Some(0),
+                why: "x",
+            },
+        ]
+        .map(Error::from),
+    );
+    v.extend(
+        [
+            ZapError::AmountCount {
+                expected: 2,
+                got: 3,
+            },
+            ZapError::EmptyInput,
+            ZapError::NothingToMint,
+            ZapError::Unsupported(ZapUnsupported::NotTwoCoins { given: 3 }),
+            ZapError::UnknownToken(t0),
+            ZapError::NotAnLp(t1),
+            ZapError::Proportions,
+            ZapError::Pool(PoolError::SameToken),
+            ZapError::Math(MathError::Overflow),
+            ZapError::NoRoute { from: t0, to: t1 },
+            ZapError::Route(RouteError::NoRoute),
+            ZapError::NotAZap,
+            ZapError::BadOption {
+                field: "max_swaps",
+                max: 8,
+            },
+        ]
+        .map(Error::from),
+    );
+    v
+}
+
+/// The rows of the code table: code → (class, HTTP status), both as written.
+fn doc_rows() -> BTreeMap<u32, (String, String)> {
+    include_str!("../../docs/error-codes.md")
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let code: u32 = cells.get(1)?.parse().ok()?;
+            Some((code, (cells.get(2)?.to_string(), cells.get(3)?.to_string())))
+        })
+        .collect()
+}
+
+/// The class of the error a wrapping variant carries (the rows marked "(the cause's)").
+fn cause_class(e: &Error) -> Option<ErrorClass> {
+    match e {
+        Error::Route(RouteError::Simulation { error, .. }) | Error::Zap(ZapError::Pool(error)) => {
+            Some(error.class())
+        }
+        Error::Route(RouteError::Math(m)) | Error::Zap(ZapError::Math(m)) => Some(m.class()),
+        Error::Zap(ZapError::Route(r)) => Some(r.class()),
+        _ => None,
+    }
+}
+
+#[test]
+fn every_variant_has_a_sample() {
+    let all = samples();
+    let tags: BTreeSet<&str> = all.iter().map(tag).collect();
+    assert_eq!(tags.len(), all.len(), "a variant sampled twice");
+    assert_eq!(tags.len(), VARIANTS, "a variant without a sample");
+}
+
+#[test]
+fn code_table_matches_every_variant() {
+    let rows = doc_rows();
+    let mut codes: BTreeMap<u32, &'static str> = BTreeMap::new();
+    for e in &samples() {
+        let code = e.code();
+        let (class, status) = rows
+            .get(&code)
+            .unwrap_or_else(|| panic!("code {code} ({}) missing in docs/error-codes.md", tag(e)));
+        if class == "(the cause's)" {
+            assert_eq!(status, "(the cause's)", "{code}");
+            assert_eq!(cause_class(e), Some(e.class()), "{code} {}", tag(e));
+        } else {
+            assert!(
+                cause_class(e).is_none(),
+                "{code}: a wrapping variant has class (the cause's)"
+            );
+            assert_eq!(
+                class,
+                &e.class().to_string(),
+                "class of {code} ({})",
+                tag(e)
+            );
+            assert_eq!(status, &e.http_status().to_string(), "status of {code}");
+        }
+        assert_eq!(e.is_retryable(), e.class() == ErrorClass::Retryable);
+        assert!(!e.detail().is_empty());
+        // one code per variant, except the pool errors that share 2000-2002
+        if let Some(other) = codes.insert(code, tag(e)) {
+            assert!(
+                other.starts_with("Pool::") && tag(e).starts_with("Pool::"),
+                "code {code} of both {other} and {}",
+                tag(e)
+            );
+        }
+    }
+    // and back: every row of the table is the code of some variant
+    for code in rows.keys() {
+        assert!(
+            codes.contains_key(code),
+            "docs/error-codes.md row {code} has no variant"
+        );
+    }
+}
+
+#[test]
+fn wrapped_errors_keep_their_cause() {
+    let m = MathError::Overflow;
+    assert!(Error::from(m).is_retryable());
+    assert!(Error::from(RouteError::Math(m)).is_retryable());
+    assert!(Error::from(ZapError::Math(m)).is_retryable());
+    assert!(Error::from(ZapError::Route(RouteError::Math(m))).is_retryable());
+    let dry = PoolError::InsufficientLiquidity;
+    assert_eq!(
+        Error::from(ZapError::Pool(dry)).class(),
+        ErrorClass::NoRoute
+    );
+    assert_eq!(
+        Error::from(ZapError::Pool(PoolError::NoConvergence)).class(),
+        ErrorClass::Retryable
+    );
+    assert!(Error::from(SnapshotError::PoolState {
+        pool: String::new(),
+        error: dry
+    })
+    .is_retryable());
+}

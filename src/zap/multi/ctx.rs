@@ -1,0 +1,296 @@
+//! The plan being built: pool states after the steps so far, holdings, steps; the burns,
+//! swaps and routed legs every plan-level zap is made of.
+
+use super::ZapOptions;
+use crate::error::ZapError;
+use crate::graph::PoolGraph;
+use crate::plan::{Plan, Step, TokenAmount, ZapFee};
+use crate::pool::Pool;
+use crate::route::{quote, RouteRequest};
+use crate::units::{PoolId, TokenId};
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+use num_rational::Ratio;
+use primitive_types::U256;
+/// The state of a plan being built: pool states after the steps so far, holdings, steps.
+pub(super) struct Ctx<'g> {
+    pub(super) graph: &'g PoolGraph,
+    pub(super) states: BTreeMap<PoolId, Pool>,
+    pub(super) hold: BTreeMap<TokenId, U256>,
+    pub(super) steps: Vec<Step>,
+}
+
+impl<'g> Ctx<'g> {
+    pub(super) fn new(graph: &'g PoolGraph) -> Self {
+        Self {
+            graph,
+            states: BTreeMap::new(),
+            hold: BTreeMap::new(),
+            steps: Vec::new(),
+        }
+    }
+
+    pub(super) fn state(&self, p: PoolId) -> Result<&Pool, ZapError> {
+        match self.states.get(&p) {
+            Some(s) => Ok(s),
+            None => self
+                .graph
+                .pool(p)
+                .map(|i| &i.pool)
+                .ok_or(ZapError::Unsupported(
+                    crate::error::ZapUnsupported::PoolOutOfRange { pool: p },
+                )),
+        }
+    }
+
+    pub(super) fn coins(&self, p: PoolId) -> Result<Vec<TokenId>, ZapError> {
+        self.graph
+            .pool(p)
+            .map(|i| i.tokens.clone())
+            .ok_or(ZapError::Unsupported(
+                crate::error::ZapUnsupported::PoolOutOfRange { pool: p },
+            ))
+    }
+
+    pub(super) fn held(&self, t: TokenId) -> U256 {
+        self.hold.get(&t).copied().unwrap_or_default()
+    }
+
+    pub(super) fn credit(&mut self, t: TokenId, a: U256) -> Result<(), ZapError> {
+        let h = self.hold.entry(t).or_insert_with(U256::zero);
+        *h = crate::math::add(*h, a)?;
+        Ok(())
+    }
+
+    pub(super) fn debit(&mut self, t: TokenId, a: U256) -> Result<(), ZapError> {
+        let h = self.hold.entry(t).or_insert_with(U256::zero);
+        *h = crate::math::sub(*h, a)?;
+        Ok(())
+    }
+
+    /// Burn `lp` of pool `p` proportionally.
+    pub(super) fn burn(&mut self, p: PoolId, lp: U256) -> Result<(), ZapError> {
+        self.graph.lp_pool(p)?;
+        let (amounts, after) = self.state(p)?.burn(lp)?;
+        let lp_token = self.graph.lp_token(p)?;
+        self.debit(lp_token, lp)?;
+        for (t, a) in self.coins(p)?.into_iter().zip(amounts.iter()) {
+            self.credit(t, *a)?;
+        }
+        self.steps.push(Step::Burn {
+            pool: p,
+            lp_in: lp,
+            amounts_out: amounts.to_vec(),
+        });
+        self.states.insert(p, after);
+        Ok(())
+    }
+
+    /// Burn `lp` of pool `p`: proportionally, or for a Curve or Saber pool by a one-coin
+    /// withdrawal when that returns more. When exactly one coin `w` of the pool is among `wanted` (the target
+    /// coins of a zap-in, the outputs of a zap-out), the two are compared exactly: the one-coin
+    /// withdrawal of `w` against the proportional burn followed by swapping the other coins into
+    /// `w` through the same pool (which is what the zap would otherwise have to do at best).
+    pub(super) fn burn_best(
+        &mut self,
+        p: PoolId,
+        lp: U256,
+        wanted: &[TokenId],
+    ) -> Result<(), ZapError> {
+        self.graph.lp_pool(p)?;
+        let state = self.state(p)?;
+        if !matches!(state, Pool::StableSwap(_) | Pool::Saber(_)) {
+            return self.burn(p, lp);
+        }
+        let coins = self.coins(p)?;
+        let mut hits = coins.iter().enumerate().filter(|(_, t)| wanted.contains(t));
+        let (Some((w, coin)), None) = (hits.next(), hits.next()) else {
+            return self.burn(p, lp);
+        };
+        let coin = *coin;
+        let Ok((one, after_one)) = state.burn_one(lp, w) else {
+            return self.burn(p, lp);
+        };
+        // Proportional, then every other coin into w through the same pool.
+        let (prop, mut st) = state.burn(lp)?;
+        let mut total = prop.get(w).copied().unwrap_or_default();
+        for (k, a) in prop.iter().enumerate() {
+            if k == w || a.is_zero() {
+                continue;
+            }
+            match st.swap(k, w, *a) {
+                Ok((out, next)) => {
+                    total = crate::math::add(total, out)?;
+                    st = next;
+                }
+                Err(_) => return self.burn(p, lp),
+            }
+        }
+        if one <= total {
+            return self.burn(p, lp);
+        }
+        let lp_token = self.graph.lp_token(p)?;
+        self.debit(lp_token, lp)?;
+        self.credit(coin, one)?;
+        self.steps.push(Step::BurnOne {
+            pool: p,
+            lp_in: lp,
+            token_out: coin,
+            amount_out: one,
+        });
+        self.states.insert(p, after_one);
+        Ok(())
+    }
+
+    /// Swap up to `amount_in` of `t_in` for `t_out` through pool `p` (all of it, except what
+    /// an SPL Token Swap pool would not take: [`Pool::exact_offer`]); the output.
+    pub(super) fn swap(
+        &mut self,
+        p: PoolId,
+        t_in: TokenId,
+        t_out: TokenId,
+        amount_in: U256,
+    ) -> Result<U256, ZapError> {
+        let i = self
+            .graph
+            .coin_index(p, t_in)
+            .ok_or(ZapError::UnknownToken(t_in))?;
+        let j = self
+            .graph
+            .coin_index(p, t_out)
+            .ok_or(ZapError::UnknownToken(t_out))?;
+        // the pool takes `amount_in` whole except SPL Token Swap, offered what it takes; the
+        // rest stays held (a refund unless a later step uses it)
+        let (amount_in, out, after) = self.state(p)?.swap_taken(i, j, amount_in)?;
+        self.debit(t_in, amount_in)?;
+        self.credit(t_out, out)?;
+        self.steps.push(Step::Swap {
+            pool: p,
+            token_in: t_in,
+            token_out: t_out,
+            amount_in,
+            amount_out: out,
+        });
+        self.states.insert(p, after);
+        Ok(out)
+    }
+
+    /// The graph the router sees: the original one, or a copy with the states left by the
+    /// steps so far.
+    pub(super) fn route_graph(&self) -> Result<Option<PoolGraph>, ZapError> {
+        if self.states.is_empty() {
+            return Ok(None);
+        }
+        let mut g = self.graph.clone();
+        for (p, s) in &self.states {
+            g.set_pool_state(*p, s.clone())?;
+        }
+        Ok(Some(g))
+    }
+
+    /// Quote a swap leg on the current states (nothing applied).
+    pub(super) fn quote(
+        &self,
+        g: Option<&PoolGraph>,
+        inputs: &[(TokenId, U256)],
+        outputs: &[(TokenId, Ratio<u64>)],
+        opts: &ZapOptions,
+    ) -> Result<Plan, ZapError> {
+        let mut req = RouteRequest::new(inputs.to_vec(), outputs.to_vec());
+        req.max_hops = opts.max_hops;
+        req.slippage = opts.slippage;
+        req.source_whitelist.clone_from(&opts.source_whitelist);
+        req.source_blacklist.clone_from(&opts.source_blacklist);
+        req.gas = opts.gas;
+        Ok(quote(g.unwrap_or(self.graph), &req)?)
+    }
+
+    /// Take a router plan's swaps (quoted exactly on the current states). Steps through a pool
+    /// in `replay` are re-simulated to follow its state (the target pool of a zap-in, whose
+    /// state the final mint needs); the others are taken as the router simulated them, and
+    /// [`Plan::verify`] re-runs everything.
+    pub(super) fn apply_route(&mut self, plan: &Plan, replay: &[PoolId]) -> Result<(), ZapError> {
+        for s in &plan.steps {
+            match s {
+                Step::Swap {
+                    pool,
+                    token_in,
+                    token_out,
+                    amount_in,
+                    amount_out,
+                } => {
+                    if replay.contains(pool) {
+                        let out = self.swap(*pool, *token_in, *token_out, *amount_in)?;
+                        if out != *amount_out {
+                            return Err(ZapError::Unsupported(
+                                crate::error::ZapUnsupported::LegNotExact {
+                                    pool: *pool,
+                                    expected: *amount_out,
+                                    got: out,
+                                },
+                            ));
+                        }
+                    } else {
+                        self.debit(*token_in, *amount_in)?;
+                        self.credit(*token_out, *amount_out)?;
+                        self.steps.push(s.clone());
+                    }
+                }
+                _ => {
+                    return Err(ZapError::Unsupported(
+                        crate::error::ZapUnsupported::LegNonSwapStep,
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Take the fee from each input and credit the rest. Returns the fee record.
+    pub(super) fn take_inputs(
+        &mut self,
+        inputs: &[(TokenId, U256)],
+        fee_bps: u32,
+    ) -> Result<(Vec<TokenAmount>, Option<ZapFee>), ZapError> {
+        let mut merged: BTreeMap<TokenId, U256> = BTreeMap::new();
+        for (t, a) in inputs {
+            self.graph.token(*t).ok_or(ZapError::UnknownToken(*t))?;
+            let m = merged.entry(*t).or_insert_with(U256::zero);
+            *m = crate::math::add(*m, *a)?;
+        }
+        merged.retain(|_, a| !a.is_zero());
+        if merged.is_empty() {
+            return Err(ZapError::EmptyInput);
+        }
+        let mut list = Vec::new();
+        let mut taken = Vec::new();
+        for (t, a) in &merged {
+            let fee = super::zap_fee(*a, fee_bps)?;
+            list.push(TokenAmount {
+                token: *t,
+                amount: *a,
+            });
+            if !fee.is_zero() {
+                taken.push(TokenAmount {
+                    token: *t,
+                    amount: fee,
+                });
+            }
+            self.credit(*t, crate::math::sub(*a, fee)?)?;
+        }
+        let fee = (fee_bps > 0).then_some(ZapFee {
+            rate_bps: fee_bps,
+            taken,
+        });
+        Ok((list, fee))
+    }
+
+    /// Non-zero holdings, in token order.
+    pub(super) fn holdings(&self) -> Vec<(TokenId, U256)> {
+        self.hold
+            .iter()
+            .filter(|(_, a)| !a.is_zero())
+            .map(|(t, a)| (*t, *a))
+            .collect()
+    }
+}

@@ -1,0 +1,348 @@
+//! Zap-in (and LP-to-LP): the fee, the burns, the legs routed into the target's coins, then
+//! the optimal single-pool mint.
+
+use super::ctx::Ctx;
+use super::{coin_prices, gas_price_of, net_of_gas, proportions, ZapInPlan, ZapOptions};
+use crate::error::ZapError;
+use crate::graph::PoolGraph;
+use crate::math::float::to_f64;
+use crate::plan::{Output, Plan, Step, TokenAmount};
+use crate::pool::Pool;
+use crate::units::{PoolId, TokenId};
+use crate::zap::{zap_in_pool, Rebalance, Strategy, ZapConfig};
+use alloc::vec::Vec;
+use num_rational::Ratio;
+use primitive_types::U256;
+/// Plan a zap into the LP token `lp_out` from any tokens and LP tokens at any ratio.
+///
+/// See the [`zap` module docs](super) for the steps (fee, burns, routing, mint). LP-to-LP is
+/// this with LP inputs.
+///
+/// # Errors
+/// [`ZapError::BadOption`] for an option beyond its range ([`ZapOptions::check`]);
+/// [`ZapError::NotAnLp`] when `lp_out` is not an LP token of the graph;
+/// [`ZapError::UnknownToken`] / [`ZapError::EmptyInput`] for bad inputs;
+/// [`ZapError::Route`] when a swap leg cannot be routed; [`ZapError::NothingToMint`] when the
+/// final mint mints nothing; [`ZapError::Pool`] when a burn or swap reverts.
+///
+/// # Example
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use num_rational::Ratio;
+/// use swapzap::{graph::PoolGraph, snapshot::Snapshot, zap, U256};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+/// let graph = PoolGraph::from_snapshot(&serde_json::from_str::<Snapshot>(&std::fs::read_to_string(path)?)?)?;
+/// let id = |a: &str| graph.token_id(a).ok_or("not in the snapshot");
+/// // the LP token of the bundled Curve pool, and two of its coins
+/// let lp = id("0x2ad68bcb3a06d8665e9810fafc192d37ad8f3696")?;
+/// let (coin, usdt) = (id("0xc47d6d7e3926096c3d20cfc9aa8eeb5c566f0cf9")?, id("0xdfd3c19fc05f01668134ddc1ac095f04406fa41b")?);
+/// // WETH and USDT into that LP
+/// let weth = id("0x871a5bb9551428cbf417b18853b2088ddcf3ab3a")?;
+/// let inputs = [(weth, U256::exp10(18)), (usdt, U256::exp10(9))];
+/// let z = zap::zap_in(&graph, &inputs, lp, &zap::ZapOptions::default())?;
+/// assert_eq!(z.plan.outputs[0].token, lp);
+/// assert_eq!(z.plan.outputs[0].amount, z.minted);
+/// // the 1 bps zap fee, floor(amount / 10^4), from each input before any step
+/// let fee = z.plan.zap_fee.as_ref().ok_or("no zap fee")?;
+/// assert!(fee.taken.iter().any(|t| t.token == weth && t.amount == U256::exp10(14)));
+/// z.plan.verify(&graph)?;
+/// # let _ = (coin, Ratio::<u64>::from_integer(1));
+/// # Ok(())
+/// # }
+/// ```
+pub fn zap_in(
+    graph: &PoolGraph,
+    inputs: &[(TokenId, U256)],
+    lp_out: TokenId,
+    opts: &ZapOptions,
+) -> Result<ZapInPlan, ZapError> {
+    opts.check()?;
+    let target = graph.pool_of_lp(lp_out).ok_or(ZapError::NotAnLp(lp_out))?;
+    graph.lp_pool(target)?;
+    let mut ctx = Ctx::new(graph);
+    let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
+    let coins = ctx.coins(target)?;
+    let bound = zap_in_bound(&ctx, target, lp_out, &coins)?;
+    // Burn every LP input but the target's own.
+    for (t, a) in ctx.holdings() {
+        if t == lp_out {
+            continue;
+        }
+        if let Some(p) = graph.pool_of_lp(t) {
+            ctx.burn_best(p, a, &coins)?;
+        }
+    }
+    // Route what is not a target coin into the target coins.
+    let external: Vec<(TokenId, U256)> = ctx
+        .holdings()
+        .into_iter()
+        .filter(|(t, _)| *t != lp_out && !coins.contains(t))
+        .collect();
+    if !external.is_empty() {
+        route_into_coins(&mut ctx, target, &coins, &external, opts)?;
+    }
+    // The final single-pool zap on the target's state after the routing.
+    let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
+    // Only the target's own LP was given: it passes through, nothing to mint.
+    let (minted, rebalance, strategy) =
+        if amounts.iter().all(U256::is_zero) && !ctx.held(lp_out).is_zero() {
+            (U256::zero(), Rebalance::NotNeeded, None)
+        } else {
+            final_mint(&mut ctx, target, lp_out, &coins, &amounts, opts)?
+        };
+    let out_amount = ctx.held(lp_out);
+    let outputs = alloc::vec![Output {
+        token: lp_out,
+        amount: out_amount,
+        min_amount: crate::plan::min_after_slippage(out_amount, opts.slippage)?,
+    }];
+    let refunds: Vec<TokenAmount> = ctx
+        .holdings()
+        .into_iter()
+        .filter(|(t, _)| *t != lp_out)
+        .map(|(token, amount)| TokenAmount { token, amount })
+        .collect();
+    let gas_units = crate::plan::swap_gas_units(&ctx.steps, graph, opts.gas.as_ref());
+    let plan = Plan {
+        inputs: inputs_list,
+        steps: ctx.steps,
+        outputs,
+        refunds,
+        zap_fee,
+        value: net_of_gas(graph, out_amount, gas_units, opts),
+        upper_bound: bound,
+        price_impact: 0.0,
+        gas_units,
+        slippage: opts.slippage,
+        gas_price: gas_price_of(graph, opts),
+        bound_max_hops: None,
+        excluded: Vec::new(),
+    };
+    Ok(ZapInPlan {
+        plan,
+        pool: target,
+        minted,
+        rebalance,
+        strategy,
+    })
+}
+
+/// The plan-level bound of a zap-in whose holdings (after the fee) are only coins of the
+/// target pool and its own LP: the LP held plus [`crate::zap::mint_upper_bound`] of the coins on the
+/// target's snapshot state (every plan of such a request is an optional swap through the target
+/// and one mint, see [`crate::zap::bound`]). `None` when other tokens or LP tokens are held (their
+/// value in the target's coins would need a bound on the routes) or the pool has no bound.
+fn zap_in_bound(
+    ctx: &Ctx<'_>,
+    target: PoolId,
+    lp_out: TokenId,
+    coins: &[TokenId],
+) -> Result<Option<f64>, ZapError> {
+    if ctx
+        .holdings()
+        .iter()
+        .any(|(t, _)| *t != lp_out && !coins.contains(t))
+    {
+        return Ok(None);
+    }
+    let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
+    let lp = to_f64(ctx.held(lp_out));
+    if amounts.iter().all(U256::is_zero) {
+        return Ok(Some(lp));
+    }
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    Ok(crate::zap::mint_upper_bound(ctx.state(target)?, &amounts).map(|b| b + lp))
+}
+
+/// The target pool's optimal swap and mint on the holdings `amounts` of its coins.
+fn final_mint(
+    ctx: &mut Ctx<'_>,
+    target: PoolId,
+    lp_out: TokenId,
+    coins: &[TokenId],
+    amounts: &[U256],
+    opts: &ZapOptions,
+) -> Result<(U256, Rebalance, Option<Strategy>), ZapError> {
+    let state = ctx.state(target)?.clone();
+    let z = without_swap_if_gas_exceeds_gain(
+        ctx.graph,
+        target,
+        &state,
+        amounts,
+        opts,
+        zap_in_pool(&state, amounts, &opts.config)?,
+    );
+    if let Some(sw) = z.swap {
+        let (ti, to) = (
+            *coins.get(sw.from).ok_or(ZapError::Unsupported(
+                crate::error::ZapUnsupported::CoinIndex {
+                    pool: target,
+                    index: sw.from,
+                },
+            ))?,
+            *coins.get(sw.to).ok_or(ZapError::Unsupported(
+                crate::error::ZapUnsupported::CoinIndex {
+                    pool: target,
+                    index: sw.to,
+                },
+            ))?,
+        );
+        let out = ctx.swap(target, ti, to, sw.amount_in)?;
+        if out != sw.amount_out {
+            return Err(ZapError::Unsupported(
+                crate::error::ZapUnsupported::RebalanceNotExact {
+                    pool: target,
+                    expected: sw.amount_out,
+                    got: out,
+                },
+            ));
+        }
+    }
+    let before = ctx.state(target)?.clone();
+    let (minted, after) = before.mint(&z.deposit)?;
+    if minted != z.minted || minted.is_zero() {
+        return Err(ZapError::NothingToMint);
+    }
+    for (t, d) in coins.iter().zip(z.deposit.iter()) {
+        ctx.debit(*t, *d)?;
+    }
+    ctx.credit(lp_out, minted)?;
+    ctx.steps.push(Step::Mint {
+        pool: target,
+        amounts_in: z.deposit.to_vec(),
+        lp_out: minted,
+    });
+    ctx.states.insert(target, after);
+    Ok((minted, z.rebalance, Some(z.strategy)))
+}
+
+/// Under a priced gas model, the optimum's rebalancing swap is kept only when the LP it adds
+/// is worth more than its gas (`units(target kind) × gas price`, the price being in base units
+/// of the output, here the LP): otherwise the plan without the swap (the direct deposit, the
+/// surplus refunded) nets more.
+fn without_swap_if_gas_exceeds_gain(
+    graph: &PoolGraph,
+    target: PoolId,
+    state: &Pool,
+    amounts: &[U256],
+    opts: &ZapOptions,
+    z: crate::zap::ZapIn,
+) -> crate::zap::ZapIn {
+    let (Some(price), Some(gm), Some(_)) = (gas_price_of(graph, opts), opts.gas, z.swap) else {
+        return z;
+    };
+    let Some(kind) = graph.pool(target).map(|p| p.kind) else {
+        return z;
+    };
+    let no_swap = ZapConfig {
+        surplus_threshold_ppm: crate::zap::MAX_SURPLUS_THRESHOLD_PPM,
+        ..opts.config
+    };
+    let Ok(mut direct) = zap_in_pool(state, amounts, &no_swap) else {
+        return z;
+    };
+    if direct.swap.is_some() || direct.minted.is_zero() {
+        return z;
+    }
+    let gain = z.minted.saturating_sub(direct.minted);
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+    let cost = gm.units(kind) as f64 * price;
+    if to_f64(gain) < cost {
+        direct.rebalance = Rebalance::NotWorthGas { gain };
+        direct
+    } else {
+        z
+    }
+}
+
+/// Route `external` holdings into the target's coins: split by the value shares of the pool's
+/// balances, less what the user already holds of each coin (a second quote corrects the split
+/// when the held coins are far from their share).
+fn route_into_coins(
+    ctx: &mut Ctx<'_>,
+    target: PoolId,
+    coins: &[TokenId],
+    external: &[(TokenId, U256)],
+    opts: &ZapOptions,
+) -> Result<(), ZapError> {
+    let state = ctx.state(target)?.clone();
+    let prices = coin_prices(&state);
+    let value_of = |k: usize, a: U256| -> f64 {
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let v = to_f64(a) * prices.get(k).copied().unwrap_or(0.0);
+        v
+    };
+    let pool_value: Vec<f64> = state
+        .balances()
+        .iter()
+        .enumerate()
+        .map(|(k, b)| value_of(k, *b))
+        .collect();
+    let total_pool: f64 = pool_value.iter().sum();
+    let held: Vec<f64> = coins
+        .iter()
+        .enumerate()
+        .map(|(k, t)| value_of(k, ctx.held(*t)))
+        .collect();
+    let held_total: f64 = held.iter().sum();
+    let g = ctx.route_graph()?;
+    let shares: Vec<(TokenId, f64)> = coins
+        .iter()
+        .copied()
+        .zip(pool_value.iter().copied())
+        .collect();
+    let first = proportions(&shares);
+    if first.is_empty() || total_pool <= 0.0 {
+        return Err(ZapError::Unsupported(
+            crate::error::ZapUnsupported::TargetWithoutValue { pool: target },
+        ));
+    }
+    let mut plan = ctx.quote(g.as_ref(), external, &first, opts)?;
+    if held_total > 0.0 {
+        // Value routed in, at the target's prices; then the split that brings every coin to
+        // its share of the total.
+        let routed: f64 = plan
+            .outputs
+            .iter()
+            .filter_map(|o| {
+                coins
+                    .iter()
+                    .position(|t| *t == o.token)
+                    .map(|k| value_of(k, o.amount))
+            })
+            .sum();
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let want: Vec<(TokenId, f64)> = coins
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                let share = pool_value.get(k).copied().unwrap_or(0.0) / total_pool;
+                let need = share * (routed + held_total) - held.get(k).copied().unwrap_or(0.0);
+                (*t, need.max(0.0))
+            })
+            .collect();
+        let second = proportions(&want);
+        let differs = second.len() != first.len()
+            || second
+                .iter()
+                .zip(&first)
+                .any(|(a, b)| a.0 != b.0 || ratio_gap(a.1, b.1) > 0.01);
+        if !second.is_empty() && differs {
+            if let Ok(p2) = ctx.quote(g.as_ref(), external, &second, opts) {
+                plan = p2;
+            }
+        }
+    }
+    ctx.apply_route(&plan, &[target])
+}
+
+fn ratio_gap(a: Ratio<u64>, b: Ratio<u64>) -> f64 {
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+    let d = *a.numer() as f64 / *a.denom() as f64 - *b.numer() as f64 / *b.denom() as f64;
+    if d < 0.0 {
+        -d
+    } else {
+        d
+    }
+}
