@@ -329,6 +329,7 @@ pub struct GasTable {
 }
 
 /// Typical gas of a Uniswap V3 swap step without tick crossings (that of [`GasModel::typical`]).
+#[cfg(feature = "serde")]
 fn cl_gas() -> u64 {
     GasModel::typical(0.0).concentrated_liquidity
 }

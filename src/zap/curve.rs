@@ -118,33 +118,10 @@ fn search_pair(pool: &Pool, a: &[U256], i: usize, j: usize, cfg: &ZapConfig) -> 
         .iter()
         .map(|&s| b.minted_at(pool, a, i, j, s))
         .collect();
-    let (k_best, _) = vals
-        .iter()
-        .enumerate()
-        .max_by(|x, y| x.1.cmp(y.1).then(y.0.cmp(&x.0)))?;
-    let mut lo = if k_best == 0 {
-        U256::one()
-    } else {
-        *grid.get(k_best.checked_sub(1)?)?
-    };
-    let mut hi = grid.get(k_best.saturating_add(1)).copied().unwrap_or(ai);
-    // Integer ternary search on [lo, hi].
-    let budget = cfg.curve_search_budget;
-    let mut used = 0u32;
-    while hi.saturating_sub(lo) > U256::from(8u8) && used < budget {
-        #[allow(clippy::arithmetic_side_effects)] // division by a non-zero constant
-        let third = hi.saturating_sub(lo) / 3;
-        let m1 = lo.saturating_add(third);
-        let m2 = hi.saturating_sub(third);
-        let v1 = b.minted_at(pool, a, i, j, m1);
-        let v2 = b.minted_at(pool, a, i, j, m2);
-        used = used.saturating_add(2);
-        if v1 < v2 {
-            lo = m1;
-        } else {
-            hi = m2;
-        }
-    }
+    let (_, lo, hi) = grid_bracket(&grid, &vals, ai)?;
+    let (lo, _) = ternary(lo, hi, cfg.curve_search_budget, |s| {
+        b.minted_at(pool, a, i, j, s)
+    });
     // Scan around the best point found.
     let centre = b.best.as_ref().map_or(lo, |e| e.s);
     let w = U256::from(64u8);
@@ -201,37 +178,17 @@ fn search_pair_by_output(
         .collect();
     grid.dedup();
     let vals: alloc::vec::Vec<U256> = grid.iter().map(|&o| at(&mut b, o)).collect();
-    let (k_best, _) = vals
-        .iter()
-        .enumerate()
-        .max_by(|x, y| x.1.cmp(y.1).then(y.0.cmp(&x.0)))?;
-    let mut lo = if k_best == 0 {
-        U256::one()
-    } else {
-        *grid.get(k_best.checked_sub(1)?)?
-    };
-    let mut hi = grid.get(k_best.saturating_add(1)).copied().unwrap_or(o_max);
+    let (k_best, lo, hi) = grid_bracket(&grid, &vals, o_max)?;
     let mut best_o = *grid.get(k_best)?;
     let mut best_v = *vals.get(k_best)?;
-    let mut used = 0u32;
-    while hi.saturating_sub(lo) > U256::from(8u8) && used < cfg.curve_search_budget {
-        #[allow(clippy::arithmetic_side_effects)] // division by a non-zero constant
-        let third = hi.saturating_sub(lo) / 3;
-        let (m1, m2) = (lo.saturating_add(third), hi.saturating_sub(third));
-        let (v1, v2) = (at(&mut b, m1), at(&mut b, m2));
-        for (o, v) in [(m1, v1), (m2, v2)] {
-            if v > best_v {
-                best_v = v;
-                best_o = o;
-            }
+    ternary(lo, hi, cfg.curve_search_budget, |o| {
+        let v = at(&mut b, o);
+        if v > best_v {
+            best_v = v;
+            best_o = o;
         }
-        used = used.saturating_add(2);
-        if v1 < v2 {
-            lo = m1;
-        } else {
-            hi = m2;
-        }
-    }
+        v
+    });
     let w = U256::from(64u8);
     let mut o = best_o.saturating_sub(w).max(U256::one());
     let end = best_o.saturating_add(w).min(o_max);
@@ -240,6 +197,47 @@ fn search_pair_by_output(
         o = o.saturating_add(U256::one());
     }
     b.best
+}
+
+/// The best grid point (the first on a tie: `vals[k]` is the value at `grid[k]`) and the
+/// bracket around it: its neighbours on the grid, `1` and `end` past the grid's ends.
+fn grid_bracket(grid: &[U256], vals: &[U256], end: U256) -> Option<(usize, U256, U256)> {
+    let (k_best, _) = vals
+        .iter()
+        .enumerate()
+        .max_by(|x, y| x.1.cmp(y.1).then(y.0.cmp(&x.0)))?;
+    let lo = if k_best == 0 {
+        U256::one()
+    } else {
+        *grid.get(k_best.checked_sub(1)?)?
+    };
+    let hi = grid.get(k_best.saturating_add(1)).copied().unwrap_or(end);
+    Some((k_best, lo, hi))
+}
+
+/// Integer ternary search of `f` on `[lo, hi]`, two evaluations per step (`m1` then `m2`),
+/// until the bracket is at most 8 wide or `budget` evaluations are spent; the final bracket.
+fn ternary(
+    mut lo: U256,
+    mut hi: U256,
+    budget: u32,
+    mut f: impl FnMut(U256) -> U256,
+) -> (U256, U256) {
+    let mut used = 0u32;
+    while hi.saturating_sub(lo) > U256::from(8u8) && used < budget {
+        #[allow(clippy::arithmetic_side_effects)] // division by a non-zero constant
+        let third = hi.saturating_sub(lo) / 3;
+        let (m1, m2) = (lo.saturating_add(third), hi.saturating_sub(third));
+        let v1 = f(m1);
+        let v2 = f(m2);
+        used = used.saturating_add(2);
+        if v1 < v2 {
+            lo = m1;
+        } else {
+            hi = m2;
+        }
+    }
+    (lo, hi)
 }
 
 /// The best Curve zap-in plan.
@@ -283,31 +281,7 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         }
     };
     if let Some(md) = &model {
-        let af: alloc::vec::Vec<f64> = amounts.iter().map(|x| to_f64(*x)).collect();
-        let direct_f = md.minted(&af, 0, 0, 0.0);
-        let mut cands: alloc::vec::Vec<(usize, usize, f64, f64, f64, f64)> = alloc::vec::Vec::new();
-        for i in 0..n {
-            for j in 0..n {
-                if i != j {
-                    if let Some((s, f, lo, hi)) = curve_f64::scan_pair(md, &af, i, j) {
-                        cands.push((i, j, s, f, lo, hi));
-                    }
-                }
-            }
-        }
-        cands.sort_by(|x, y| y.3.total_cmp(&x.3));
-        for &(i, j, _, f, lo, hi) in cands.iter().take(2) {
-            if f <= direct_f {
-                continue;
-            }
-            let (s, _) = curve_f64::refine(md, &af, i, j, lo, hi);
-            let s = from_f64_clamped(s, *amounts.get(i).unwrap_or(&U256::zero()));
-            if let Some(e) = eval(pool, amounts, i, j, s) {
-                if best.as_ref().map_or(true, |(_, b)| e.minted > b.minted) {
-                    best = Some((Some((i, j)), e));
-                }
-            }
-        }
+        float_guided(pool, amounts, md, &mut best);
     }
     for i in 0..n {
         for j in 0..n {
@@ -330,6 +304,43 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
         }
     }
     finish(best, direct, amounts, cfg)
+}
+
+/// The plan of the best of the ordered coin pairs by the float model `md`, from the model's
+/// optimum: taken into `best` when it mints more (at most two pairs, those the model ranks
+/// above the direct add).
+fn float_guided(
+    pool: &Pool,
+    amounts: &[U256],
+    md: &Curve,
+    best: &mut Option<(Option<(usize, usize)>, Eval)>,
+) {
+    let n = pool.n_coins();
+    let af: alloc::vec::Vec<f64> = amounts.iter().map(|x| to_f64(*x)).collect();
+    let direct_f = md.minted(&af, 0, 0, 0.0);
+    let mut cands: alloc::vec::Vec<(usize, usize, f64, f64, f64, f64)> = alloc::vec::Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            if i != j {
+                if let Some((s, f, lo, hi)) = curve_f64::scan_pair(md, &af, i, j) {
+                    cands.push((i, j, s, f, lo, hi));
+                }
+            }
+        }
+    }
+    cands.sort_by(|x, y| y.3.total_cmp(&x.3));
+    for &(i, j, _, f, lo, hi) in cands.iter().take(2) {
+        if f <= direct_f {
+            continue;
+        }
+        let (s, _) = curve_f64::refine(md, &af, i, j, lo, hi);
+        let s = from_f64_clamped(s, *amounts.get(i).unwrap_or(&U256::zero()));
+        if let Some(e) = eval(pool, amounts, i, j, s) {
+            if best.as_ref().map_or(true, |(_, b)| e.minted > b.minted) {
+                *best = Some((Some((i, j)), e));
+            }
+        }
+    }
 }
 
 /// The result: the best plan, or the direct add when the swap's gain is at most the surplus

@@ -6,7 +6,7 @@ use super::{gas_price_of, net_of_gas, proportions, ZapOptions};
 use crate::error::ZapError;
 use crate::graph::PoolGraph;
 use crate::math::float::{from_f64_clamped, to_f64};
-use crate::plan::{Output, Plan, TokenAmount};
+use crate::plan::{Output, Plan, TokenAmount, ZapFee};
 use crate::route::RouteRequest;
 use crate::units::TokenId;
 use alloc::vec::Vec;
@@ -57,35 +57,7 @@ pub fn zap_out(
     opts: &ZapOptions,
 ) -> Result<Plan, ZapError> {
     opts.check()?;
-    if outputs.is_empty() {
-        return Err(ZapError::Proportions);
-    }
-    let mut sum = Ratio::new(0u128, 1u128);
-    for (k, (t, w)) in outputs.iter().enumerate() {
-        graph.token(*t).ok_or(ZapError::UnknownToken(*t))?;
-        if graph.pool_of_lp(*t).is_some() {
-            return Err(ZapError::Unsupported(
-                crate::error::ZapUnsupported::LpAsZapOutOutput { token: *t },
-            ));
-        }
-        if *w.numer() == 0 || *w.denom() == 0 || outputs.iter().take(k).any(|(u, _)| u == t) {
-            return Err(ZapError::Proportions);
-        }
-        // a/b + c/d = (ad + cb)/bd, each factor < 2^64 so the u128 products cannot overflow
-        // until the running denominator grows; checked.
-        let (a, b) = (*sum.numer(), *sum.denom());
-        let (c, d) = (u128::from(*w.numer()), u128::from(*w.denom()));
-        let num = a
-            .checked_mul(d)
-            .zip(c.checked_mul(b))
-            .and_then(|(x, y)| x.checked_add(y))
-            .ok_or(ZapError::Proportions)?;
-        let den = b.checked_mul(d).ok_or(ZapError::Proportions)?;
-        sum = Ratio::new(num, den);
-    }
-    if sum != Ratio::new(1u128, 1u128) {
-        return Err(ZapError::Proportions);
-    }
+    check_outputs(graph, outputs)?;
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
     let wanted: Vec<TokenId> = outputs.iter().map(|o| o.0).collect();
@@ -136,6 +108,62 @@ pub fn zap_out(
     if let Some(p) = &plan {
         ctx.apply_route(p, &[])?;
     }
+    finish(
+        ctx,
+        graph,
+        outputs,
+        (inputs_list, zap_fee),
+        (upper, impact),
+        opts,
+    )
+}
+
+/// The outputs of a zap-out: known tokens, none an LP token, none twice, proportions above 0
+/// that sum to exactly 1.
+fn check_outputs(graph: &PoolGraph, outputs: &[(TokenId, Ratio<u64>)]) -> Result<(), ZapError> {
+    if outputs.is_empty() {
+        return Err(ZapError::Proportions);
+    }
+    let mut sum = Ratio::new(0u128, 1u128);
+    for (k, (t, w)) in outputs.iter().enumerate() {
+        graph.token(*t).ok_or(ZapError::UnknownToken(*t))?;
+        if graph.pool_of_lp(*t).is_some() {
+            return Err(ZapError::Unsupported(
+                crate::error::ZapUnsupported::LpAsZapOutOutput { token: *t },
+            ));
+        }
+        if *w.numer() == 0 || *w.denom() == 0 || outputs.iter().take(k).any(|(u, _)| u == t) {
+            return Err(ZapError::Proportions);
+        }
+        // a/b + c/d = (ad + cb)/bd, each factor < 2^64 so the u128 products cannot overflow
+        // until the running denominator grows; checked.
+        let (a, b) = (*sum.numer(), *sum.denom());
+        let (c, d) = (u128::from(*w.numer()), u128::from(*w.denom()));
+        let num = a
+            .checked_mul(d)
+            .zip(c.checked_mul(b))
+            .and_then(|(x, y)| x.checked_add(y))
+            .ok_or(ZapError::Proportions)?;
+        let den = b.checked_mul(d).ok_or(ZapError::Proportions)?;
+        sum = Ratio::new(num, den);
+    }
+    if sum != Ratio::new(1u128, 1u128) {
+        return Err(ZapError::Proportions);
+    }
+    Ok(())
+}
+
+/// The zap-out plan from the built steps: the outputs held, the rest refunded, gas and value.
+/// `taken` is the inputs and fee of [`Ctx::take_inputs`], `bound` the routed plan's upper bound
+/// and price impact.
+fn finish(
+    ctx: Ctx<'_>,
+    graph: &PoolGraph,
+    outputs: &[(TokenId, Ratio<u64>)],
+    (inputs_list, zap_fee): (Vec<TokenAmount>, Option<ZapFee>),
+    (upper, impact): (Option<f64>, f64),
+    opts: &ZapOptions,
+) -> Result<Plan, ZapError> {
     let mut outs = Vec::with_capacity(outputs.len());
     for (t, _) in outputs {
         let amount = ctx.held(*t);
@@ -269,31 +297,13 @@ fn solve_split(
     first: Option<&Plan>,
     opts: &ZapOptions,
 ) -> Option<Plan> {
-    let routed = |p: Option<&Plan>, t: TokenId| {
-        p.and_then(|p| p.outputs.iter().find(|o| o.token == t))
-            .map_or(U256::zero(), |o| o.amount)
-    };
-    let price = |k: usize| prices.get(k).copied().unwrap_or(0.0);
-    #[allow(clippy::arithmetic_side_effects)] // f64
-    let values = |p: Option<&Plan>, sold: &[U256]| -> Vec<f64> {
-        outputs
-            .iter()
-            .enumerate()
-            .map(|(k, (t, _))| {
-                let h = held.get(k).copied().unwrap_or_default();
-                let keep = h.saturating_sub(sold.get(k).copied().unwrap_or_default());
-                (to_f64(keep) + to_f64(routed(p, *t))) * price(k)
-            })
-            .collect()
-    };
-    #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
-    let weight = |k: usize| {
-        outputs
-            .get(k)
-            .map_or(0.0, |(_, w)| *w.numer() as f64 / *w.denom() as f64)
+    let sp = Split {
+        outputs,
+        held,
+        prices,
     };
     let none_sold = alloc::vec![U256::zero(); outputs.len()];
-    let first_values = values(first, &none_sold);
+    let first_values = sp.values(first, &none_sold);
     let first_gap = share_gap(&first_values, outputs);
     if first_gap <= SPLIT_TARGET {
         return None;
@@ -302,16 +312,93 @@ fn solve_split(
     let mut corr = alloc::vec![1.0f64; outputs.len()];
     let mut best: Option<(f64, Plan)> = None;
     for _ in 0..SPLIT_ROUNDS {
+        let (inputs, lack, sold) = sp.ask(to_route, total, &corr);
+        let outs = proportions(&lack);
+        if outs.is_empty() || inputs.is_empty() {
+            break;
+        }
+        let Ok(q) = ctx.quote(g, &inputs, &outs, opts) else {
+            break;
+        };
+        let v = sp.values(Some(&q), &sold);
+        let gap = share_gap(&v, outputs);
+        total = v.iter().sum();
+        sp.correct(&mut corr, &q, &sold, total);
+        if best.as_ref().map_or(true, |b| gap < b.0) {
+            best = Some((gap, q));
+        }
+        if gap <= SPLIT_TARGET {
+            break;
+        }
+    }
+    best.filter(|b| b.0 < first_gap).map(|b| b.1)
+}
+
+/// The zap-out split problem of [`solve_split`]: the outputs with their proportions, what is
+/// held of each before the routing, and their documented prices.
+struct Split<'a> {
+    outputs: &'a [(TokenId, Ratio<u64>)],
+    held: &'a [U256],
+    prices: &'a [f64],
+}
+
+impl Split<'_> {
+    /// What the routed plan `p` delivers of `t`.
+    fn routed(p: Option<&Plan>, t: TokenId) -> U256 {
+        p.and_then(|p| p.outputs.iter().find(|o| o.token == t))
+            .map_or(U256::zero(), |o| o.amount)
+    }
+
+    fn price(&self, k: usize) -> f64 {
+        self.prices.get(k).copied().unwrap_or(0.0)
+    }
+
+    /// Output `k`'s proportion as a float.
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+    fn weight(&self, k: usize) -> f64 {
+        self.outputs
+            .get(k)
+            .map_or(0.0, |(_, w)| *w.numer() as f64 / *w.denom() as f64)
+    }
+
+    /// What is kept of output `k`'s holdings after selling `sold[k]` of it.
+    fn kept(&self, k: usize, sold: &[U256]) -> U256 {
+        let h = self.held.get(k).copied().unwrap_or_default();
+        h.saturating_sub(sold.get(k).copied().unwrap_or_default())
+    }
+
+    /// Each output's value with the routed plan `p`, having sold `sold` of the held outputs.
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    fn values(&self, p: Option<&Plan>, sold: &[U256]) -> Vec<f64> {
+        self.outputs
+            .iter()
+            .enumerate()
+            .map(|(k, (t, _))| {
+                (to_f64(self.kept(k, sold)) + to_f64(Self::routed(p, *t))) * self.price(k)
+            })
+            .collect()
+    }
+
+    /// The next quote's question at basket value `total`: the inputs (`to_route` and the
+    /// excess of held outputs above their value `w_k·total`), the value each other output
+    /// lacks times its correction, and what is sold of each held output.
+    #[allow(clippy::type_complexity)]
+    fn ask(
+        &self,
+        to_route: &[(TokenId, U256)],
+        total: f64,
+        corr: &[f64],
+    ) -> (Vec<(TokenId, U256)>, Vec<(TokenId, f64)>, Vec<U256>) {
         let mut inputs: Vec<(TokenId, U256)> = to_route.to_vec();
         let mut lack: Vec<(TokenId, f64)> = Vec::new();
-        let mut sold = none_sold.clone();
-        for (k, (t, _)) in outputs.iter().enumerate() {
-            let h = held.get(k).copied().unwrap_or_default();
+        let mut sold = alloc::vec![U256::zero(); self.outputs.len()];
+        for (k, (t, _)) in self.outputs.iter().enumerate() {
+            let h = self.held.get(k).copied().unwrap_or_default();
             #[allow(clippy::arithmetic_side_effects)] // f64
-            let (target, have) = (weight(k) * total, to_f64(h) * price(k));
+            let (target, have) = (self.weight(k) * total, to_f64(h) * self.price(k));
             if have > target {
                 #[allow(clippy::arithmetic_side_effects)] // f64
-                let excess = from_f64_clamped((have - target) / price(k), h);
+                let excess = from_f64_clamped((have - target) / self.price(k), h);
                 if !excess.is_zero() {
                     inputs.push((*t, excess));
                     if let Some(s) = sold.get_mut(k) {
@@ -323,27 +410,20 @@ fn solve_split(
                 lack.push((*t, (target - have) * corr.get(k).copied().unwrap_or(1.0)));
             }
         }
-        let outs = proportions(&lack);
-        if outs.is_empty() || inputs.is_empty() {
-            break;
-        }
-        let Ok(q) = ctx.quote(g, &inputs, &outs, opts) else {
-            break;
-        };
-        let v = values(Some(&q), &sold);
-        let gap = share_gap(&v, outputs);
-        total = v.iter().sum();
-        // what each routed output should have received at the new total, against what it got
-        for (k, (t, _)) in outputs.iter().enumerate() {
-            let got = to_f64(routed(Some(&q), *t));
-            let kept = to_f64(
-                held.get(k)
-                    .copied()
-                    .unwrap_or_default()
-                    .saturating_sub(sold.get(k).copied().unwrap_or_default()),
-            );
+        (inputs, lack, sold)
+    }
+
+    /// Multiplies each correction by what its output should have received at the new `total`
+    /// over what it received from the quote `q`.
+    fn correct(&self, corr: &mut [f64], q: &Plan, sold: &[U256], total: f64) {
+        for (k, (t, _)) in self.outputs.iter().enumerate() {
+            let got = to_f64(Self::routed(Some(q), *t));
+            let kept = to_f64(self.kept(k, sold));
             #[allow(clippy::arithmetic_side_effects)] // f64
-            let (want, have) = (weight(k) * total - kept * price(k), got * price(k));
+            let (want, have) = (
+                self.weight(k) * total - kept * self.price(k),
+                got * self.price(k),
+            );
             if want > 0.0 && have > 0.0 {
                 if let Some(c) = corr.get_mut(k) {
                     #[allow(clippy::arithmetic_side_effects)] // f64
@@ -353,12 +433,5 @@ fn solve_split(
                 }
             }
         }
-        if best.as_ref().map_or(true, |b| gap < b.0) {
-            best = Some((gap, q));
-        }
-        if gap <= SPLIT_TARGET {
-            break;
-        }
     }
-    best.filter(|b| b.0 < first_gap).map(|b| b.1)
 }

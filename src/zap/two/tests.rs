@@ -114,6 +114,16 @@ fn zap_checked(pool: &Pool, a: [U256; 2]) -> ZapIn {
     z
 }
 
+/// A xorshift64 generator from `x` (deterministic test inputs).
+fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 /// The best mint over every swap `s` of coin `i` in `0..=a_i` (small amounts only), by the
 /// pool types directly: the swap, then the mint of everything held.
 fn brute_best(pool: &Pool, a: [U256; 2], i: usize) -> U256 {
@@ -209,13 +219,7 @@ fn each_strategy_wins_where_its_conditions_hold() {
 /// most any integer swap of the coin in excess mints, and its strategy run alone reproduces it.
 #[test]
 fn the_winner_is_optimal_and_reproducible_on_small_pools() {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
     let mut seen = alloc::collections::BTreeSet::new();
     for case in 0..400u32 {
         let r = [
@@ -305,13 +309,7 @@ proptest! {
 /// general search (and to the closed form).
 #[test]
 fn native_search_answers_usual_zaps() {
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
     let (mut asked, mut answered) = (0u32, 0u32);
     for case in 0..600u32 {
         let r0 = U256::from(next() >> 8) * U256::exp10((next() % 8) as usize);
