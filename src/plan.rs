@@ -1084,8 +1084,12 @@ pub mod json {
             .find(|e| e.to_string() == text)
             .copied();
         plain.or_else(|| {
-            let with: [(&str, WithReason); 4] = [
-                ("invalid pool state: ", PoolError::InvalidState),
+            if text.starts_with("invalid pool state: ") {
+                return Some(PoolError::InvalidState(
+                    crate::error::PoolStateProblem::ReadBack,
+                ));
+            }
+            let with: [(&str, WithReason); 3] = [
                 ("unsupported operation: ", PoolError::Unsupported),
                 ("contract reverts: ", PoolError::Revert),
                 ("invalid argument: ", PoolError::InvalidArgument),

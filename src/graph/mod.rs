@@ -80,7 +80,7 @@ pub struct Quarantined {
 /// A search keeps what it derives from the graph (the router's directed edges and float models,
 /// `route::edges`) in an opaque slot of the graph: built on the first quote, patched for one
 /// pool by [`PoolGraph::set_pool_state`], copied with the graph, so repeated quotes and
-/// [`crate::route::quote_batch`] share it. The graph never looks inside it.
+/// a batch of quotes share it. The graph never looks inside it.
 ///
 /// # Invariants
 /// Every pool's coins are distinct tokens of the graph; `pool.n_coins() == tokens.len()`;

@@ -208,7 +208,9 @@ impl StableSwap {
         } else if a_precision == U256::one() {
             Variant::ThreePool
         } else {
-            return Err(PoolError::InvalidState("a_precision must be 100 or 1"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::APrecision,
+            ));
         };
         let p = StableSwapParams {
             variant,
@@ -235,43 +237,57 @@ impl StableSwap {
     fn with_amp(p: StableSwapParams, amp: U256) -> Result<Self, PoolError> {
         let n = p.balances.len();
         if !(2..=MAX_COINS).contains(&n) {
-            return Err(PoolError::InvalidState("balances: 2 to 8 coins"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::CoinCount,
+            ));
         }
         if p.rates.len() != n {
-            return Err(PoolError::InvalidState("rates: one per coin"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::RatesCount,
+            ));
         }
         let mut admin_balances = p.admin_balances;
         if admin_balances.is_empty() {
             admin_balances = core::iter::repeat(U256::zero()).take(n).collect();
         }
         if admin_balances.len() != n {
-            return Err(PoolError::InvalidState("admin_balances: one per coin"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::AdminBalancesCount,
+            ));
         }
         for r in &p.rates {
             if r.is_zero() {
-                return Err(PoolError::InvalidState("rates: zero"));
+                return Err(PoolError::InvalidState(
+                    crate::error::PoolStateProblem::RateZero,
+                ));
             }
             if p.variant != Variant::Ng && (*r < PRECISION || !r.div_mod(PRECISION).1.is_zero()) {
                 return Err(PoolError::InvalidState(
-                    "rates: classic pools need 10^(36 - decimals), decimals <= 18",
+                    crate::error::PoolStateProblem::ClassicRate,
                 ));
             }
         }
         if amp.is_zero() {
-            return Err(PoolError::InvalidState("A: zero"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::AZero,
+            ));
         }
         if p.fee >= FEE_DENOMINATOR {
-            return Err(PoolError::InvalidState("fee: at or above 1e10"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::FeeAbove1e10,
+            ));
         }
         if p.admin_fee > FEE_DENOMINATOR {
-            return Err(PoolError::InvalidState("admin_fee: above 1e10"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::AdminFeeAbove1e10,
+            ));
         }
         if p.variant == Variant::Ng {
             let cap = mul(U256::from(MAX_FEE), FEE_DENOMINATOR)?;
             let prod = p.offpeg_fee_multiplier.checked_mul(p.fee);
             if prod.map_or(true, |v| v > cap) {
                 return Err(PoolError::InvalidState(
-                    "offpeg_fee_multiplier: times fee above 5e9 * 1e10",
+                    crate::error::PoolStateProblem::OffpegFeeMultiplier,
                 ));
             }
         }
@@ -484,7 +500,9 @@ impl StableSwap {
         if amounts.len() == self.n_coins() {
             Ok(())
         } else {
-            Err(PoolError::InvalidState("amounts: one per coin"))
+            Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::AmountsCount,
+            ))
         }
     }
 

@@ -65,8 +65,9 @@ pub struct ZapOptions {
     pub source_whitelist: Option<Vec<String>>,
     /// Never pools of these sources for the swap legs.
     pub source_blacklist: Vec<String>,
-    /// Optional gas pricing of the swap legs (see [`RouteRequest::gas`]); the plan's
-    /// `gas_units` count every swap step under it.
+    /// Optional gas pricing of the swap legs (see
+    /// [`RouteRequest::gas`](crate::route::RouteRequest::gas)); the plan's `gas_units` count
+    /// every swap step under it.
     pub gas: Option<GasModel>,
 }
 
