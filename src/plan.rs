@@ -183,32 +183,92 @@ pub struct PlanRequest {
 /// check refuses plans made for other proportions without refusing the library's own.
 pub const ZAP_OUT_SHARE_TOLERANCE: f64 = 1e-3;
 
-/// Gas pricing for EVM chains: gas units per swap step by pool family, and the price of one gas
-/// unit in base units of the (first) output token.
+/// The crate's one gas table: gas units per step kind (integer units; a price turns them into
+/// output). Swap units are the typical per-step costs (Uniswap V2 60k, solidly 80k, Curve 110k,
+/// Uniswap V3 130k without tick crossings); `base` (router entry, transfers in and out), `mint`
+/// and `burn` are round figures of the same order. Deployments set their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "camelCase")
+)]
+pub struct GasTable {
+    /// Once per transaction.
+    pub base: u64,
+    /// Per swap through a constant-product pool.
+    pub constant_product: u64,
+    /// Per swap through a solidly pool.
+    pub solidly: u64,
+    /// Per swap through a stable-swap pool.
+    pub stableswap: u64,
+    /// Per swap through a concentrated-liquidity pool (without tick crossings).
+    #[cfg_attr(feature = "serde", serde(default = "cl_gas"))]
+    pub concentrated_liquidity: u64,
+    /// Per mint.
+    pub mint: u64,
+    /// Per burn.
+    pub burn: u64,
+}
+
+/// The typical concentrated-liquidity row (the serde default of an older table without it).
+#[cfg(feature = "serde")]
+fn cl_gas() -> u64 {
+    GasTable::TYPICAL.concentrated_liquidity
+}
+
+impl GasTable {
+    /// The typical costs.
+    pub const TYPICAL: GasTable = GasTable {
+        base: 50_000,
+        constant_product: 60_000,
+        solidly: 80_000,
+        stableswap: 110_000,
+        concentrated_liquidity: 130_000,
+        mint: 120_000,
+        burn: 100_000,
+    };
+
+    /// Units of one swap through a pool of `kind`.
+    #[must_use]
+    pub fn swap(&self, kind: PoolKind) -> u64 {
+        match kind {
+            PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
+            PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
+            PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
+            PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
+        }
+    }
+
+    /// The cheapest swap row (constant-product, solidly, stable-swap): a lower bound per hop.
+    #[must_use]
+    pub fn cheapest_swap(&self) -> u64 {
+        self.stableswap.min(self.solidly).min(self.constant_product)
+    }
+}
+
+impl Default for GasTable {
+    fn default() -> Self {
+        Self::TYPICAL
+    }
+}
+
+/// Gas pricing for EVM chains: the [`GasTable`]'s units per swap step by pool family, and the
+/// price of one gas unit in base units of the (first) output token.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GasModel {
-    /// gas units of a constant-product swap step
-    pub constant_product: u64,
-    /// gas units of a solidly swap step
-    pub solidly: u64,
-    /// gas units of a Curve swap step
-    pub stableswap: u64,
-    /// gas units of a concentrated-liquidity swap step (without tick crossings)
-    pub concentrated_liquidity: u64,
+    /// gas units per step kind
+    pub table: GasTable,
     /// output base units per gas unit (≥ 0)
     pub gas_price: f64,
 }
 
 impl GasModel {
-    /// Typical per-step costs (Uniswap V2 60k, solidly 80k, Curve 110k, Uniswap V3 130k gas) at
-    /// `gas_price` output base units per gas unit.
+    /// [`GasTable::TYPICAL`] at `gas_price` output base units per gas unit.
     #[must_use]
     pub fn typical(gas_price: f64) -> Self {
         GasModel {
-            constant_product: 60_000,
-            solidly: 80_000,
-            stableswap: 110_000,
-            concentrated_liquidity: 130_000,
+            table: GasTable::TYPICAL,
             gas_price,
         }
     }
@@ -216,12 +276,7 @@ impl GasModel {
     /// Gas units of one step through a pool of this kind.
     #[must_use]
     pub fn units(&self, kind: PoolKind) -> u64 {
-        match kind {
-            PoolKind::ConstantProduct | PoolKind::SplTokenSwap => self.constant_product,
-            PoolKind::Solidly | PoolKind::OrcaWhirlpool => self.solidly,
-            PoolKind::Stableswap | PoolKind::SaberStableswap => self.stableswap,
-            PoolKind::ConcentratedLiquidity => self.concentrated_liquidity,
-        }
+        self.table.swap(kind)
     }
 }
 
@@ -1029,8 +1084,12 @@ pub mod json {
             .find(|e| e.to_string() == text)
             .copied();
         plain.or_else(|| {
-            let with: [(&str, WithReason); 4] = [
-                ("invalid pool state: ", PoolError::InvalidState),
+            if text.starts_with("invalid pool state: ") {
+                return Some(PoolError::InvalidState(
+                    crate::error::PoolStateProblem::ReadBack,
+                ));
+            }
+            let with: [(&str, WithReason); 3] = [
                 ("unsupported operation: ", PoolError::Unsupported),
                 ("contract reverts: ", PoolError::Revert),
                 ("invalid argument: ", PoolError::InvalidArgument),

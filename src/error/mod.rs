@@ -18,7 +18,7 @@ mod tests;
 mod zap;
 
 pub use crate::math::MathError;
-pub use pool::PoolError;
+pub use pool::{PoolError, PoolStateProblem};
 pub use request::{AddressProblem, AmountProblem, DecimalProblem, Field, RequestError};
 pub use route::{BadRouteRequest, PlanField, RouteError, RouteFilter};
 pub use snapshot::SnapshotError;
@@ -186,7 +186,8 @@ impl Error {
     /// - **No route** when the request is valid but the pools cannot carry it (no path, too
     ///   little liquidity, dust, a filter or hop bound that removes every path).
     /// - **Retryable** when the server's side is at fault, so the same request may succeed
-    ///   later: a snapshot defect (every [`SnapshotError`], whatever it names), the search
+    ///   later: a snapshot defect (every [`SnapshotError`] but `UnknownToken`, which kept
+    ///   code 4002 and its class), the search
     ///   budget, checked arithmetic that failed ([`MathError`]: validated amounts fit, so the
     ///   pool state is the cause), and a pool error other than a want of liquidity or a dust
     ///   amount (the pool's state is refused or reverts on its own).

@@ -19,8 +19,8 @@ pub enum PoolError {
     /// `token_in == token_out`.
     SameToken,
     /// The pool state cannot exist (wrong number of coins, fee at or above its denominator,
-    /// decimals above 18, ...). The reason names the field.
-    InvalidState(&'static str),
+    /// decimals above 18, ...). The reason names the field and its bound.
+    InvalidState(PoolStateProblem),
     /// An input amount of zero where the contract requires more.
     InsufficientInputAmount,
     /// An output of zero where the contract requires more (also: exact-out wanted 0).
@@ -63,6 +63,139 @@ pub enum PoolError {
     PriceLimit,
     /// An argument out of its range (the reason names it).
     InvalidArgument(&'static str),
+}
+
+/// Why a pool state cannot exist ([`PoolError::InvalidState`]): the field and the bound it
+/// breaks, one variant per check of the pool families' constructors and LP operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PoolStateProblem {
+    /// `amplification ramp`
+    AmplificationRamp,
+    /// `Saber deposit takes two amounts`
+    SaberDepositTwoAmounts,
+    /// `tick index out of range`
+    TickIndexOutOfRange,
+    /// `tick_spacing is 0`
+    TickSpacingZero,
+    /// `tick outside its tick array`
+    TickOutsideArray,
+    /// `tick not a multiple of tick_spacing`
+    TickNotOnSpacing,
+    /// `duplicate tick`
+    DuplicateTick,
+    /// `SPL offer: no fully taken input within 64 rounds`
+    SplOfferNoRound,
+    /// `SPL deposit of both coins into an empty pool`
+    SplDepositEmptyPool,
+    /// `SPL deposit takes two amounts`
+    SplDepositTwoAmounts,
+    /// `SPL deposit of both coins: the program takes ceil(P·balance/supply) of each, not these amounts`
+    SplDepositNotProportional,
+    /// `fee denominator is zero`
+    FeeDenominatorZero,
+    /// `fee at or above its denominator`
+    FeeAtOrAboveDenominator,
+    /// `reserve above uint112`
+    ReserveAboveUint112,
+    /// `mint needs one amount per coin (2)`
+    MintTwoAmounts,
+    /// `fee at or above 10000 bps`
+    FeeAbove10000Bps,
+    /// `decimals above 18`
+    DecimalsAbove18,
+    /// `fee at or above 10^6 pips`
+    FeeAbovePips,
+    /// `tick_spacing outside 1..=16384`
+    TickSpacingRange,
+    /// `sqrt_price_x96 or tick out of range`
+    SqrtPriceOrTickRange,
+    /// `sqrt_price_x96 not at tick`
+    SqrtPriceNotAtTick,
+    /// `ticks not strictly ascending`
+    TicksNotAscending,
+    /// `tick outside ±887272`
+    TickBeyondBounds,
+    /// `liquidity_net: liquidity below zero`
+    LiquidityBelowZero,
+    /// `fee_protocol nibble not 0 or 4..=10`
+    FeeProtocolNibble,
+    /// `a_precision must be 100 or 1`
+    APrecision,
+    /// `balances: 2 to 8 coins`
+    CoinCount,
+    /// `rates: one per coin`
+    RatesCount,
+    /// `admin_balances: one per coin`
+    AdminBalancesCount,
+    /// `rates: zero`
+    RateZero,
+    /// `rates: classic pools need 10^(36 - decimals), decimals <= 18`
+    ClassicRate,
+    /// `A: zero`
+    AZero,
+    /// `fee: at or above 1e10`
+    FeeAbove1e10,
+    /// `admin_fee: above 1e10`
+    AdminFeeAbove1e10,
+    /// `offpeg_fee_multiplier: times fee above 5e9 * 1e10`
+    OffpegFeeMultiplier,
+    /// `amounts: one per coin`
+    AmountsCount,
+    /// A reason read back from a plan's JSON, where only the text was kept.
+    ReadBack,
+}
+
+impl PoolStateProblem {
+    /// The reason as text (the field and its bound).
+    #[must_use]
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::AmplificationRamp => "amplification ramp",
+            Self::SaberDepositTwoAmounts => "Saber deposit takes two amounts",
+            Self::TickIndexOutOfRange => "tick index out of range",
+            Self::TickSpacingZero => "tick_spacing is 0",
+            Self::TickOutsideArray => "tick outside its tick array",
+            Self::TickNotOnSpacing => "tick not a multiple of tick_spacing",
+            Self::DuplicateTick => "duplicate tick",
+            Self::SplOfferNoRound => "SPL offer: no fully taken input within 64 rounds",
+            Self::SplDepositEmptyPool => "SPL deposit of both coins into an empty pool",
+            Self::SplDepositTwoAmounts => "SPL deposit takes two amounts",
+            Self::SplDepositNotProportional => "SPL deposit of both coins: the program takes ceil(P·balance/supply) of each, not these amounts",
+            Self::FeeDenominatorZero => "fee denominator is zero",
+            Self::FeeAtOrAboveDenominator => "fee at or above its denominator",
+            Self::ReserveAboveUint112 => "reserve above uint112",
+            Self::MintTwoAmounts => "mint needs one amount per coin (2)",
+            Self::FeeAbove10000Bps => "fee at or above 10000 bps",
+            Self::DecimalsAbove18 => "decimals above 18",
+            Self::FeeAbovePips => "fee at or above 10^6 pips",
+            Self::TickSpacingRange => "tick_spacing outside 1..=16384",
+            Self::SqrtPriceOrTickRange => "sqrt_price_x96 or tick out of range",
+            Self::SqrtPriceNotAtTick => "sqrt_price_x96 not at tick",
+            Self::TicksNotAscending => "ticks not strictly ascending",
+            Self::TickBeyondBounds => "tick outside ±887272",
+            Self::LiquidityBelowZero => "liquidity_net: liquidity below zero",
+            Self::FeeProtocolNibble => "fee_protocol nibble not 0 or 4..=10",
+            Self::APrecision => "a_precision must be 100 or 1",
+            Self::CoinCount => "balances: 2 to 8 coins",
+            Self::RatesCount => "rates: one per coin",
+            Self::AdminBalancesCount => "admin_balances: one per coin",
+            Self::RateZero => "rates: zero",
+            Self::ClassicRate => "rates: classic pools need 10^(36 - decimals), decimals <= 18",
+            Self::AZero => "A: zero",
+            Self::FeeAbove1e10 => "fee: at or above 1e10",
+            Self::AdminFeeAbove1e10 => "admin_fee: above 1e10",
+            Self::OffpegFeeMultiplier => "offpeg_fee_multiplier: times fee above 5e9 * 1e10",
+            Self::AmountsCount => "amounts: one per coin",
+            Self::ReadBack => "(read back)",
+        }
+    }
+}
+
+impl fmt::Display for PoolStateProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.reason())
+    }
 }
 
 impl From<MathError> for PoolError {

@@ -1,6 +1,6 @@
-//! Snapshot loading failures (codes 4030-4039): everything
-//! `PoolGraph::from_snapshot` refuses. They are the server's data, so all are retryable once
-//! the snapshot is refreshed.
+//! Snapshot loading failures (codes 4030-4039, and 4002 kept from routing): everything
+//! `PoolGraph::from_snapshot` refuses. They are the server's data, so they are retryable once
+//! the snapshot is refreshed (4002 keeps the class its code always had).
 
 use super::{ErrorClass, PoolError};
 use alloc::string::String;
@@ -108,6 +108,7 @@ impl SnapshotError {
     #[must_use]
     pub fn code(&self) -> u32 {
         match self {
+            Self::UnknownToken { .. } => 4002,
             Self::Duplicate(_) => 4030,
             Self::BadNumber { .. } => 4031,
             Self::BadPool { .. } => 4032,
@@ -115,16 +116,19 @@ impl SnapshotError {
             Self::BadToken { .. } => 4034,
             Self::Inconsistent { .. } => 4035,
             Self::PoolState { .. } => 4036,
-            Self::UnknownToken { .. } => 4037,
             Self::TooManyEntries { .. } => 4038,
         }
     }
 
-    /// Always [`ErrorClass::Retryable`]: the server's data is at fault (the rule at
-    /// [`super::Error::is_retryable`]).
+    /// [`ErrorClass::Retryable`]: the server's data is at fault (the rule at
+    /// [`super::Error::is_retryable`]); except [`SnapshotError::UnknownToken`], which kept
+    /// the code 4002 it had as a routing error and so the class of that code (validation).
     #[must_use]
     pub fn class(&self) -> ErrorClass {
-        ErrorClass::Retryable
+        match self {
+            Self::UnknownToken { .. } => ErrorClass::Validation,
+            _ => ErrorClass::Retryable,
+        }
     }
 
     /// The snapshot's id string of the pool at fault, when one is.

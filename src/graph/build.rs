@@ -592,7 +592,7 @@ fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotError> {
         |e| match e {
             PoolError::InvalidState(why) => SnapshotError::BadPool {
                 pool: id.clone(),
-                why,
+                why: why.reason(),
             },
             _ => SnapshotError::BadPool {
                 pool: id.clone(),
@@ -875,7 +875,7 @@ fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotErr
         });
     }
     let w = Whirlpool::new(state, &arrays).map_err(|e| match e {
-        crate::error::PoolError::InvalidState(why) => bad(why),
+        crate::error::PoolError::InvalidState(why) => bad(why.reason()),
         _ => bad("tick_arrays not contiguous"),
     })?;
     let gamma =

@@ -213,6 +213,15 @@ pub fn mul_div_up(a: U256, b: U256, d: U256) -> Result<U256, MathError> {
 /// [`MathError::Overflow`] when `a * b >= 2^256`, [`MathError::DivisionByZero`] when `d == 0`.
 #[inline]
 pub fn mul_then_div(a: U256, b: U256, d: U256) -> Result<U256, MathError> {
+    if let (Some(x), Some(y), Some(dd)) = (to_u128(&a), to_u128(&b), to_u128(&d)) {
+        // The product of two u128 always fits 256 bits, so only the divisor can fail.
+        if dd == 0 {
+            return Err(MathError::DivisionByZero);
+        }
+        if let Some(q) = wide::mul_div_128(x, y, dd) {
+            return Ok(U256::from(q));
+        }
+    }
     let p = w_mul(W::from_u256(a), W::from_u256(b))?;
     Ok(w_div(p, W::from_u256(d))?.to_u256())
 }

@@ -395,7 +395,8 @@ impl W {
 
 /// `a * b` for `b < 2^128`, `None` at 2^256.
 #[inline(always)]
-fn mul_w_128(a: W, b: u128) -> Option<W> {
+#[must_use]
+pub fn mul_w_128(a: W, b: u128) -> Option<W> {
     let (h1, l1) = mul_128(a.hi, b);
     if h1 != 0 {
         return None;
@@ -409,7 +410,8 @@ fn mul_w_128(a: W, b: u128) -> Option<W> {
 
 /// `n / d` and `n % d` for a divisor below 2^128 (`d != 0`).
 #[inline]
-fn div_w_by_128(n: W, d: u128) -> (W, u128) {
+#[must_use]
+pub fn div_w_by_128(n: W, d: u128) -> (W, u128) {
     if n.hi == 0 {
         let q = n.lo / d;
         return (W::small(q), n.lo - q * d);
@@ -678,17 +680,80 @@ fn div_2by1_preinv(u1: u64, u0: u64, d: u64, v: u64) -> (u64, u64) {
 #[inline]
 #[must_use]
 pub fn mul_div_128(a: u128, b: u128, d: u128) -> Option<u128> {
-    if d == 0 {
-        return None;
-    }
+    div_w_128(mul_128_w(a, b), d)
+}
+
+/// The full 256-bit product of two `u128` as a [`W`].
+#[inline(always)]
+#[must_use]
+pub fn mul_128_w(a: u128, b: u128) -> W {
     let (hi, lo) = mul_128(a, b);
-    if hi == 0 {
-        return Some(lo / d);
-    }
-    if hi >= d {
+    W { hi, lo }
+}
+
+/// `floor(n / d)` when the quotient fits 128 bits (`n.hi < d`); `None` otherwise or for
+/// `d == 0`.
+#[inline]
+#[must_use]
+pub fn div_w_128(n: W, d: u128) -> Option<u128> {
+    if d == 0 || n.hi >= d {
         return None;
     }
-    Some(div_256_by_128(hi, lo, d).0)
+    Some(div_256_by_128(n.hi, n.lo, d).0)
+}
+
+/// A divisor below 2^128 prepared for many divisions of 256-bit values by it (the stable-swap
+/// `get_D` loop divides by each `x_k · n` every round): at or above 2^64 it keeps its
+/// normalised form and 3-by-2 reciprocal, so each division is multiplications only.
+#[derive(Clone, Copy, Debug)]
+pub struct Div128 {
+    d: u128,
+    s: u32,
+    vn: u128,
+    inv: u64,
+}
+
+impl Div128 {
+    /// Prepare `d` (0 is accepted: every division by it is then `None`).
+    #[inline]
+    #[must_use]
+    pub fn new(d: u128) -> Self {
+        if d >> 64 == 0 {
+            return Self {
+                d,
+                s: 0,
+                vn: 0,
+                inv: 0,
+            };
+        }
+        let s = d.leading_zeros();
+        let vn = d << s;
+        Self {
+            d,
+            s,
+            vn,
+            inv: reciprocal_3by2((vn >> 64) as u64, vn as u64),
+        }
+    }
+
+    /// `floor(n / d)` when the quotient fits 128 bits (`n.hi < d`); `None` otherwise.
+    #[inline]
+    #[must_use]
+    pub fn div(&self, n: W) -> Option<u128> {
+        if self.vn == 0 {
+            return div_w_128(n, self.d);
+        }
+        if n.hi >= self.d {
+            return None;
+        }
+        // d >= 2^64, so s < 64 and the shifts are in range; n.hi < d keeps nh < vn.
+        let (nh, nl) = if self.s == 0 {
+            (n.hi, n.lo)
+        } else {
+            ((n.hi << self.s) | (n.lo >> (128 - self.s)), n.lo << self.s)
+        };
+        Some(div_256_by_norm128(nh, nl, self.vn, self.inv))
+    }
 }
 
 /// Floor square root of a `u128` (Newton from above, in native arithmetic).

@@ -84,13 +84,19 @@ impl ConstantProduct {
         total_supply: U256,
     ) -> Result<Self, PoolError> {
         if fee_den == 0 {
-            return Err(PoolError::InvalidState("fee denominator is zero"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::FeeDenominatorZero,
+            ));
         }
         if fee_num >= fee_den {
-            return Err(PoolError::InvalidState("fee at or above its denominator"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::FeeAtOrAboveDenominator,
+            ));
         }
         if reserves[0] > U112_MAX || reserves[1] > U112_MAX {
-            return Err(PoolError::InvalidState("reserve above uint112"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::ReserveAboveUint112,
+            ));
         }
         Ok(Self {
             reserves,
@@ -483,7 +489,7 @@ impl ConstantProduct {
     pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Self), PoolError> {
         let &[a0, a1] = amounts else {
             return Err(PoolError::InvalidState(
-                "mint needs one amount per coin (2)",
+                crate::error::PoolStateProblem::MintTwoAmounts,
             ));
         };
         let m = self.mint_detailed([a0, a1])?;

@@ -81,12 +81,16 @@ impl SaberAmp {
             .stop_ramp_ts
             .checked_sub(self.start_ramp_ts)
             .and_then(|r| u128::try_from(r).ok())
-            .ok_or(PoolError::InvalidState("amplification ramp"))?;
+            .ok_or(PoolError::InvalidState(
+                crate::error::PoolStateProblem::AmplificationRamp,
+            ))?;
         let delta = self
             .current_ts
             .checked_sub(self.start_ramp_ts)
             .and_then(|d| u128::try_from(d).ok())
-            .ok_or(PoolError::InvalidState("amplification ramp"))?;
+            .ok_or(PoolError::InvalidState(
+                crate::error::PoolStateProblem::AmplificationRamp,
+            ))?;
         let (init, target) = (self.initial_amp_factor, self.target_amp_factor);
         let step = |span: u64| -> Result<u64, PoolError> {
             let v = u128::from(span)
@@ -555,7 +559,9 @@ impl SaberStableSwap {
     /// As [`Self::deposit`]; a wrong number of amounts.
     pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Self), PoolError> {
         let [a, b] = amounts else {
-            return Err(PoolError::InvalidState("Saber deposit takes two amounts"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::SaberDepositTwoAmounts,
+            ));
         };
         let (a, b) = (small(*a)?, small(*b)?);
         let minted = self.deposit([a, b])?;

@@ -106,10 +106,14 @@ impl Solidly {
         total_supply: U256,
     ) -> Result<Self, PoolError> {
         if fee_bps >= FEE_DENOMINATOR {
-            return Err(PoolError::InvalidState("fee at or above 10000 bps"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::FeeAbove10000Bps,
+            ));
         }
         if decimals[0] > 18 || decimals[1] > 18 {
-            return Err(PoolError::InvalidState("decimals above 18"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::DecimalsAbove18,
+            ));
         }
         let scale = [pow10(decimals[0])?, pow10(decimals[1])?];
         let up = [
@@ -653,7 +657,7 @@ impl Solidly {
     pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Self), PoolError> {
         let &[a0, a1] = amounts else {
             return Err(PoolError::InvalidState(
-                "mint needs one amount per coin (2)",
+                crate::error::PoolStateProblem::MintTwoAmounts,
             ));
         };
         let m = self.mint_detailed([a0, a1])?;

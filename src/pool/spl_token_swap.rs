@@ -217,7 +217,7 @@ impl SplTokenSwap {
             x = taken;
         }
         Err(PoolError::InvalidState(
-            "SPL offer: no fully taken input within 64 rounds",
+            crate::error::PoolStateProblem::SplOfferNoRound,
         ))
     }
 
@@ -394,7 +394,7 @@ impl SplTokenSwap {
     ) -> Result<(u128, [u128; 2]), PoolError> {
         if self.total_supply == 0 || self.native.contains(&0) {
             return Err(PoolError::InvalidState(
-                "SPL deposit of both coins into an empty pool",
+                crate::error::PoolStateProblem::SplDepositEmptyPool,
             ));
         }
         let mut pool_tokens = u128::MAX;
@@ -429,7 +429,9 @@ impl SplTokenSwap {
     /// [`Self::deposit_all_token_types`].
     pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Self), PoolError> {
         let [a, b] = amounts else {
-            return Err(PoolError::InvalidState("SPL deposit takes two amounts"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::SplDepositTwoAmounts,
+            ));
         };
         let (a, b) = (small(*a)?, small(*b)?);
         let (minted, taken) = match (a, b) {
@@ -440,7 +442,7 @@ impl SplTokenSwap {
         };
         if taken != [a, b] {
             return Err(PoolError::InvalidState(
-                "SPL deposit of both coins: the program takes ceil(P·balance/supply) of each, not these amounts",
+                crate::error::PoolStateProblem::SplDepositNotProportional,
             ));
         }
         if minted == 0 {

@@ -103,7 +103,9 @@ const Q64: u128 = 1 << 64;
 /// [`PoolError::InvalidState`] for a tick outside ±443 636.
 pub fn tick_index_to_sqrt_price(tick: i32) -> Result<u128, PoolError> {
     if !(MIN_TICK_INDEX..=MAX_TICK_INDEX).contains(&tick) {
-        return Err(PoolError::InvalidState("tick index out of range"));
+        return Err(PoolError::InvalidState(
+            crate::error::PoolStateProblem::TickIndexOutOfRange,
+        ));
     }
     let abs = tick.unsigned_abs();
     if tick >= 0 {
@@ -514,7 +516,9 @@ impl Whirlpool {
     /// arrays or arrays that are not contiguous.
     pub fn new(state: WhirlpoolState, arrays: &[OrcaTickArray]) -> Result<Self, PoolError> {
         if state.tick_spacing == 0 {
-            return Err(PoolError::InvalidState("tick_spacing is 0"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::TickSpacingZero,
+            ));
         }
         let span = TICK_ARRAY_SIZE.saturating_mul(i32::from(state.tick_spacing));
         let mut starts: Vec<i32> = arrays.iter().map(|a| a.start_tick_index).collect();
@@ -533,11 +537,13 @@ impl Whirlpool {
             let end = a.start_tick_index.checked_add(span).ok_or(OVERFLOW)?;
             for t in &a.ticks {
                 if t.index < a.start_tick_index || t.index >= end {
-                    return Err(PoolError::InvalidState("tick outside its tick array"));
+                    return Err(PoolError::InvalidState(
+                        crate::error::PoolStateProblem::TickOutsideArray,
+                    ));
                 }
                 if t.index.rem_euclid(i32::from(state.tick_spacing)) != 0 {
                     return Err(PoolError::InvalidState(
-                        "tick not a multiple of tick_spacing",
+                        crate::error::PoolStateProblem::TickNotOnSpacing,
                     ));
                 }
                 ticks.push(*t);
@@ -545,7 +551,9 @@ impl Whirlpool {
         }
         ticks.sort_unstable_by_key(|t| t.index);
         if ticks.windows(2).any(|w| w[0].index == w[1].index) {
-            return Err(PoolError::InvalidState("duplicate tick"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::DuplicateTick,
+            ));
         }
         let first = starts.first().copied().unwrap_or_default();
         let last = starts.last().copied().unwrap_or_default();

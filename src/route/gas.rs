@@ -15,7 +15,6 @@ use super::working_set::{Ctx, Local};
 use super::{RouteRequest, DEFAULT_MAX_HOPS};
 use crate::graph::{PoolGraph, CHAIN_101};
 use crate::plan::{GasModel, Plan, Step};
-use crate::snapshot::PoolKind;
 
 /// The hop caps tried for a request with a gas model: 1 to this many hops.
 pub const GAS_HOP_CAPS: usize = DEFAULT_MAX_HOPS;
@@ -68,16 +67,7 @@ impl Ctx<'_> {
 
     pub(super) fn gas_of(&self, steps: &[Step], gas: Option<GasModel>) -> (u64, f64) {
         let Some(gm) = gas else { return (0, 0.0) };
-        let mut units = 0u64;
-        for s in steps {
-            if let Step::Swap { pool, .. } = s {
-                let kind = self
-                    .graph
-                    .pool(*pool)
-                    .map_or(PoolKind::ConstantProduct, |p| p.kind);
-                units = units.saturating_add(gm.units(kind));
-            }
-        }
+        let units = crate::plan::swap_gas_units(steps, self.graph, Some(&gm));
         (units, units as f64 * gm.gas_price)
     }
 }

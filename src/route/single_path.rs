@@ -89,9 +89,7 @@ impl Ctx<'_> {
                     }
                 }
             }
-            cost_layer += gas.map_or(0.0, |g| {
-                g.stableswap.min(g.solidly).min(g.constant_product) as f64
-            }) * gm_price;
+            cost_layer += gas.map_or(0.0, |g| g.table.cheapest_swap() as f64) * gm_price;
             let v = next[ld] - cost_layer;
             parents.push(par);
             if next[ld] > 0.0 && best.map_or(true, |(b, _)| v > b) {

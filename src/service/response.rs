@@ -27,9 +27,9 @@ use crate::chain::CHAIN_101;
 use crate::error::{Error, RouteError};
 use crate::graph::PoolGraph;
 use crate::math::float::to_f64;
-use crate::plan::{GasModel, Plan, Step, TokenAmount};
+pub use crate::plan::GasTable;
+use crate::plan::{Plan, Step, TokenAmount};
 use crate::service::request::Address;
-use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
 use alloc::{
     string::{String, ToString},
@@ -37,20 +37,12 @@ use alloc::{
 };
 use primitive_types::U256;
 
-/// Zap fee of `swapMulti` (spec: 0.01 %), numerator over [`ZAP_FEE_DENOMINATOR`].
-pub const ZAP_FEE_NUMERATOR: u32 = 1;
-
-/// Denominator of the zap fee: 0.01 % is `1 / 10_000`.
-pub const ZAP_FEE_DENOMINATOR: u32 = 10_000;
-
-/// The zap fee on `amount`: `floor(amount * 1 / 10_000)`, rounded down (the user keeps the
-/// remainder).
+/// The zap fee of `swapMulti` on `amount`: [`crate::zap::zap_fee`] at
+/// [`crate::zap::ZAP_FEE_BPS`] (0.01 %), rounded down (the user keeps the remainder).
 #[must_use]
 pub fn zap_fee_amount(amount: U256) -> U256 {
-    // 10_000 != 0.
-    #[allow(clippy::arithmetic_side_effects)]
-    let fee = amount / U256::from(ZAP_FEE_DENOMINATOR);
-    fee
+    // amount · 1 / 10_000 cannot fail; the fallback keeps the signature total.
+    crate::zap::zap_fee(amount, crate::zap::ZAP_FEE_BPS).unwrap_or_default()
 }
 
 /// A token and an amount, as in the body.
@@ -297,71 +289,6 @@ impl RouteGraph {
             };
         }
         Self { nodes, links }
-    }
-}
-
-/// Gas units per step, for a gas estimate (integer units; the transport prices them). Swap
-/// units follow the router's typical [`crate::route::GasModel`] (Uniswap V2 60k, solidly 80k,
-/// Curve 110k); `base` (router entry, transfers in and out), `mint` and `burn` are round figures
-/// of the same order. Deployments set their own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "camelCase")
-)]
-pub struct GasTable {
-    /// Once per transaction.
-    pub base: u64,
-    /// Per swap through a constant-product pool.
-    pub constant_product: u64,
-    /// Per swap through a solidly pool.
-    pub solidly: u64,
-    /// Per swap through a stable-swap pool.
-    pub stableswap: u64,
-    /// Per swap through a concentrated-liquidity pool (without tick crossings).
-    #[cfg_attr(feature = "serde", serde(default = "cl_gas"))]
-    pub concentrated_liquidity: u64,
-    /// Per mint.
-    pub mint: u64,
-    /// Per burn.
-    pub burn: u64,
-}
-
-/// Typical gas of a Uniswap V3 swap step without tick crossings (that of [`GasModel::typical`]).
-#[cfg(feature = "serde")]
-fn cl_gas() -> u64 {
-    GasModel::typical(0.0).concentrated_liquidity
-}
-
-impl Default for GasTable {
-    /// [`GasModel::typical`]'s units per swap, 50k per transaction, 120k per mint, 100k per burn.
-    fn default() -> Self {
-        let swap = GasModel::typical(0.0);
-        Self {
-            base: 50_000,
-            constant_product: swap.constant_product,
-            solidly: swap.solidly,
-            stableswap: swap.stableswap,
-            concentrated_liquidity: swap.concentrated_liquidity,
-            mint: 120_000,
-            burn: 100_000,
-        }
-    }
-}
-
-impl GasTable {
-    /// Units of one swap through a pool of `kind` (by family, as [`GasModel::units`]).
-    #[must_use]
-    pub fn swap(&self, kind: PoolKind) -> u64 {
-        GasModel {
-            constant_product: self.constant_product,
-            solidly: self.solidly,
-            stableswap: self.stableswap,
-            concentrated_liquidity: self.concentrated_liquidity,
-            gas_price: 0.0,
-        }
-        .units(kind)
     }
 }
 

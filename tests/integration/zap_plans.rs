@@ -438,7 +438,7 @@ fn the_rebalancing_swap_must_pay_for_its_gas() {
     match dear.rebalance {
         Some(Rebalance::NotWorthGas { gain }) => {
             assert_eq!(gain, free.minted - dear.minted);
-            assert!(f(gain) < GasModel::typical(1e9).constant_product as f64 * 1e9);
+            assert!(f(gain) < GasModel::typical(1e9).table.constant_product as f64 * 1e9);
         }
         r => panic!("{r:?}"),
     }

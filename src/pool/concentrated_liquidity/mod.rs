@@ -258,34 +258,44 @@ impl ConcentratedLiquidity {
         ticks: Vec<Tick>,
     ) -> Result<Self, PoolError> {
         if fee >= FEE_DENOMINATOR {
-            return Err(PoolError::InvalidState("fee at or above 10^6 pips"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::FeeAbovePips,
+            ));
         }
         if !(1..=16_384).contains(&tick_spacing) {
-            return Err(PoolError::InvalidState("tick_spacing outside 1..=16384"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::TickSpacingRange,
+            ));
         }
         let p = W::from_u256(sqrt_price_x96);
         if !(MIN_SQRT_RATIO..MAX_SQRT_RATIO).contains(&p) || !(MIN_TICK..MAX_TICK).contains(&tick) {
             return Err(PoolError::InvalidState(
-                "sqrt_price_x96 or tick out of range",
+                crate::error::PoolStateProblem::SqrtPriceOrTickRange,
             ));
         }
         let at = sqrt_ratio_at_tick(tick)?;
         let above = sqrt_ratio_at_tick(tick.saturating_add(1))?;
         if p < at || p > above {
-            return Err(PoolError::InvalidState("sqrt_price_x96 not at tick"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::SqrtPriceNotAtTick,
+            ));
         }
         let mut prev: Option<i32> = None;
         for t in &ticks {
             if prev.is_some_and(|q| q >= t.index) {
-                return Err(PoolError::InvalidState("ticks not strictly ascending"));
+                return Err(PoolError::InvalidState(
+                    crate::error::PoolStateProblem::TicksNotAscending,
+                ));
             }
             if !on_spacing(t.index, tick_spacing) {
                 return Err(PoolError::InvalidState(
-                    "tick not a multiple of tick_spacing",
+                    crate::error::PoolStateProblem::TickNotOnSpacing,
                 ));
             }
             if !(MIN_TICK..=MAX_TICK).contains(&t.index) {
-                return Err(PoolError::InvalidState("tick outside ±887272"));
+                return Err(PoolError::InvalidState(
+                    crate::error::PoolStateProblem::TickBeyondBounds,
+                ));
             }
             prev = Some(t.index);
         }
@@ -294,13 +304,15 @@ impl ConcentratedLiquidity {
         let (below, above_ticks) = ticks.split_at(split);
         let mut l = liquidity;
         for t in below.iter().rev() {
-            l = sub_delta(l, t.liquidity_net)
-                .map_err(|_| PoolError::InvalidState("liquidity_net: liquidity below zero"))?;
+            l = sub_delta(l, t.liquidity_net).map_err(|_| {
+                PoolError::InvalidState(crate::error::PoolStateProblem::LiquidityBelowZero)
+            })?;
         }
         let mut l = liquidity;
         for t in above_ticks {
-            l = add_delta(l, t.liquidity_net)
-                .map_err(|_| PoolError::InvalidState("liquidity_net: liquidity below zero"))?;
+            l = add_delta(l, t.liquidity_net).map_err(|_| {
+                PoolError::InvalidState(crate::error::PoolStateProblem::LiquidityBelowZero)
+            })?;
         }
         let mut pool = Self {
             sqrt_price_x96: p,
@@ -333,7 +345,7 @@ impl ConcentratedLiquidity {
         let ok = |n: u8| n == 0 || (4..=10).contains(&n);
         if !ok(fee_protocol & 15) || !ok(fee_protocol >> 4) {
             return Err(PoolError::InvalidState(
-                "fee_protocol nibble not 0 or 4..=10",
+                crate::error::PoolStateProblem::FeeProtocolNibble,
             ));
         }
         self.fee_protocol = fee_protocol;

@@ -4,7 +4,8 @@ use super::invariant::{self, FEE_DENOMINATOR, PRECISION};
 use super::{StableSwap, Variant};
 use crate::error::PoolError;
 use crate::math::float::to_f64;
-use crate::math::{add, div, mul, sub};
+use crate::math::wide::{div_w_128, div_w_by_128, mul_128_w, mul_div_128, mul_w_128, Div128, W};
+use crate::math::{add, div, mul, mul_then_div, sub};
 use primitive_types::U256;
 
 /// `get_D`, exact: the u128 form when every intermediate fits, else [`invariant::get_d`].
@@ -61,22 +62,6 @@ pub(super) fn get_y_d(
     }
 }
 
-/// `div(mul(a, b)?, d)?` exactly (an overflowing product first, then a zero divisor), through
-/// u128 arithmetic when the operands and the quotient fit.
-#[inline]
-pub(super) fn mul_div(a: U256, b: U256, d: U256) -> Result<U256, PoolError> {
-    if let (Some(a), Some(b), Some(d)) = (to_u128(a), to_u128(b), to_u128(d)) {
-        // The product of two u128 always fits 256 bits, so only the divisor can fail.
-        if d == 0 {
-            return Err(PoolError::Math(crate::error::MathError::DivisionByZero));
-        }
-        if let Some(q) = mul_div_128(a, b, d) {
-            return Ok(U256::from(q));
-        }
-    }
-    Ok(div(mul(a, b)?, d)?)
-}
-
 // ---------------------------------------------------------------------- 128-bit forms
 //
 // Each function below computes exactly what its `invariant` twin computes, on u128 values with
@@ -105,249 +90,10 @@ fn small(xp: &[U256]) -> Option<([u128; super::MAX_COINS], usize)> {
     Some((a, xp.len()))
 }
 
-/// A 256-bit intermediate as two 128-bit halves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct W {
-    hi: u128,
-    lo: u128,
-}
-
-const M64: u128 = u64::MAX as u128;
-
-/// The full 256-bit product of two u128.
-#[inline]
-#[allow(clippy::arithmetic_side_effects)]
-// Every partial product is of two 64-bit halves, so below 2^128; `mid` adds three values below
-// 2^64 each; `hi` is the exact high half of a product below 2^256, so it cannot overflow.
-fn mul_full(a: u128, b: u128) -> W {
-    if (a | b) >> 64 == 0 {
-        return W { hi: 0, lo: a * b };
-    }
-    let (a1, a0) = (a >> 64, a & M64);
-    let (b1, b0) = (b >> 64, b & M64);
-    let p00 = a0 * b0;
-    let p01 = a0 * b1;
-    let p10 = a1 * b0;
-    let p11 = a1 * b1;
-    let mid = (p00 >> 64) + (p01 & M64) + (p10 & M64);
-    W {
-        hi: p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64),
-        lo: (mid << 64) | (p00 & M64),
-    }
-}
-
-/// `w + c`, `None` at 2^256.
-#[inline]
-fn add_w(w: W, c: W) -> Option<W> {
-    let (lo, carry) = w.lo.overflowing_add(c.lo);
-    let hi = w.hi.checked_add(c.hi)?.checked_add(u128::from(carry))?;
-    Some(W { hi, lo })
-}
-
-/// `w * k`, `None` at 2^256.
-#[inline]
-fn mul_w(w: W, k: u128) -> Option<W> {
-    let lo = mul_full(w.lo, k);
-    let hi = w.hi.checked_mul(k)?.checked_add(lo.hi)?;
-    Some(W { hi, lo: lo.lo })
-}
-
-/// `floor(w / d)` when the quotient fits in 128 bits (`w.hi < d`); `None` otherwise or for
-/// `d = 0`. Long division in 64-bit digits with a normalised divisor (Knuth's algorithm D,
-/// as in Hacker's Delight `divlu`), on native u128 operations.
-#[inline]
-#[allow(clippy::arithmetic_side_effects)]
-// Knuth D invariants: after normalisation `vn1 >= 2^63`, so each trial digit is at most
-// 2^64 + 1 and is only multiplied once it is below 2^64; `rhat` is below 2^64 whenever it is
-// shifted; `un21` is a true remainder below `v`, computed modulo 2^128 where it fits; `s < 64`
-// in that branch, so `128 - s` is a valid shift.
-fn div_w(w: W, d: u128) -> Option<u128> {
-    if d == 0 || w.hi >= d {
-        return None;
-    }
-    if w.hi == 0 {
-        return Some(w.lo / d);
-    }
-    if d >> 64 == 0 {
-        // hi < d < 2^64: two 128-by-64 steps.
-        let t = (w.hi << 64) | (w.lo >> 64);
-        let (q1, r1) = (t / d, t % d);
-        let t2 = (r1 << 64) | (w.lo & M64);
-        return Some((q1 << 64) | (t2 / d));
-    }
-    let s = d.leading_zeros();
-    let v = d << s;
-    let (vn1, vn0) = (v >> 64, v & M64);
-    let un32 = if s == 0 {
-        w.hi
-    } else {
-        (w.hi << s) | (w.lo >> (128 - s))
-    };
-    let un10 = w.lo << s;
-    let (un1, un0) = (un10 >> 64, un10 & M64);
-
-    let mut q1 = un32 / vn1;
-    let mut rhat = un32 - q1 * vn1;
-    while q1 >> 64 != 0 || q1 * vn0 > ((rhat << 64) | un1) {
-        q1 -= 1;
-        rhat += vn1;
-        if rhat >> 64 != 0 {
-            break;
-        }
-    }
-    let un21 = ((un32 << 64) | un1).wrapping_sub(q1.wrapping_mul(v));
-    let mut q0 = un21 / vn1;
-    let mut rhat = un21 - q0 * vn1;
-    while q0 >> 64 != 0 || q0 * vn0 > ((rhat << 64) | un0) {
-        q0 -= 1;
-        rhat += vn1;
-        if rhat >> 64 != 0 {
-            break;
-        }
-    }
-    Some((q1 << 64) | q0)
-}
-
-/// The high and low 64-bit halves of a u128.
-#[inline]
-#[allow(clippy::cast_possible_truncation)] // splitting into halves on purpose
-fn halves(x: u128) -> (u64, u64) {
-    ((x >> 64) as u64, x as u64)
-}
-
-#[inline]
-fn join(hi: u64, lo: u64) -> u128 {
-    (u128::from(hi) << 64) | u128::from(lo)
-}
-
-/// A divisor of at least 2^64, normalised, with its 3-by-2 reciprocal (Möller and Granlund,
-/// "Improved division by invariant integers", 2011, algorithms 5 and 6). Dividing by it needs
-/// multiplications only, so a divisor used many times (`x_k · N` in `get_D`) pays for one
-/// hardware division once.
-#[derive(Clone, Copy, Debug)]
-struct Divisor {
-    d: u128,
-    s: u32,
-    d1: u64,
-    d0: u64,
-    v: u64,
-}
-
-impl Divisor {
-    /// `None` below 2^64 (use [`div_w`] there).
-    #[inline]
-    #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_truncation)]
-    // `d1 >= 2^63` after normalisation, so `u128::MAX / d1` is in [2^64, 2^65) and the
-    // subtraction of 2^64 fits; every other step is a wrapping u64 operation or a product of
-    // two u64 (below 2^128), as in the paper's algorithm 6.
-    fn new(d: u128) -> Option<Self> {
-        if d >> 64 == 0 {
-            return None;
-        }
-        let s = d.leading_zeros();
-        let (d1, d0) = halves(d << s);
-        let mut v = ((u128::MAX / u128::from(d1)) - (1u128 << 64)) as u64;
-        let mut p = d1.wrapping_mul(v).wrapping_add(d0);
-        if p < d0 {
-            v = v.wrapping_sub(1);
-            if p >= d1 {
-                v = v.wrapping_sub(1);
-                p = p.wrapping_sub(d1);
-            }
-            p = p.wrapping_sub(d1);
-        }
-        let (t1, t0) = halves(u128::from(v) * u128::from(d0));
-        p = p.wrapping_add(t1);
-        if p < t1 {
-            v = v.wrapping_sub(1);
-            if (p, t0) >= (d1, d0) {
-                v = v.wrapping_sub(1);
-            }
-        }
-        Some(Self { d, s, d1, d0, v })
-    }
-
-    /// Algorithm 5: `<u2, u1, u0> / <d1, d0>` for `<u2, u1> < <d1, d0>`: quotient word and
-    /// remainder.
-    #[inline]
-    #[allow(clippy::arithmetic_side_effects)]
-    // products of two u64 fit in u128; all else wraps as the algorithm states.
-    fn div3by2(&self, u2: u64, u1: u64, u0: u64) -> (u64, u128) {
-        let (d1, d0) = (self.d1, self.d0);
-        let dd = join(d1, d0);
-        let q = (u128::from(self.v) * u128::from(u2)).wrapping_add(join(u2, u1));
-        let (mut q1, q0) = halves(q);
-        let r1 = u1.wrapping_sub(q1.wrapping_mul(d1));
-        let t = u128::from(d0) * u128::from(q1);
-        let mut r = join(r1, u0).wrapping_sub(t).wrapping_sub(dd);
-        q1 = q1.wrapping_add(1);
-        if halves(r).0 >= q0 {
-            q1 = q1.wrapping_sub(1);
-            r = r.wrapping_add(dd);
-        }
-        if r >= dd {
-            q1 = q1.wrapping_add(1);
-            r = r.wrapping_sub(dd);
-        }
-        (q1, r)
-    }
-
-    /// `floor(w / d)` when it fits in 128 bits (`w.hi < d`).
-    #[inline]
-    #[allow(clippy::arithmetic_side_effects)] // shifts by 1..=63 (s < 64 as d >= 2^64)
-    fn div(&self, w: W) -> Option<u128> {
-        if w.hi >= self.d {
-            return None;
-        }
-        let (nh, nl) = if self.s == 0 {
-            (w.hi, w.lo)
-        } else {
-            ((w.hi << self.s) | (w.lo >> (128 - self.s)), w.lo << self.s)
-        };
-        let (n3, n2) = halves(nh);
-        let (n1, n0) = halves(nl);
-        let (q1, r) = self.div3by2(n3, n2, n1);
-        let (r1, r0) = halves(r);
-        let (q0, _) = self.div3by2(r1, r0, n0);
-        Some(join(q1, q0))
-    }
-}
-
-/// A divisor prepared for repeated use: the reciprocal form at or above 2^64, plain below.
-#[derive(Clone, Copy, Debug)]
-enum Prepared {
-    Small(u128),
-    Big(Divisor),
-}
-
-impl Prepared {
-    #[inline]
-    fn new(d: u128) -> Self {
-        Divisor::new(d).map_or(Self::Small(d), Self::Big)
-    }
-
-    #[inline]
-    fn div(&self, w: W) -> Option<u128> {
-        match self {
-            Self::Small(d) => div_w(w, *d),
-            Self::Big(d) => d.div(w),
-        }
-    }
-}
-
 /// `floor(w / d)` for any 256-bit quotient; `None` for `d = 0`.
 #[inline]
 fn div_w_full(w: W, d: u128) -> Option<W> {
-    let q_hi = w.hi.checked_div(d)?;
-    let r = w.hi.checked_rem(d)?;
-    let q_lo = div_w(W { hi: r, lo: w.lo }, d)?;
-    Some(W { hi: q_hi, lo: q_lo })
-}
-
-/// `a * b / d` with a 256-bit product and a quotient that must fit 128 bits.
-#[inline]
-fn mul_div_128(a: u128, b: u128, d: u128) -> Option<u128> {
-    div_w(mul_full(a, b), d)
+    (d != 0).then(|| div_w_by_128(w, d).0)
 }
 
 #[inline]
@@ -376,36 +122,32 @@ fn get_d_128(xp: &[u128], amp: u128, variant: Variant) -> Option<u128> {
     // Loop-invariant parts.
     let ann_s = ann.checked_mul(s)?.checked_div(ap)?;
     let ann_m = ann.checked_sub(ap)?;
-    let mut xn = [Prepared::Small(0); super::MAX_COINS];
+    let mut xn = [Div128::new(0); super::MAX_COINS];
     for (slot, &x) in xn.iter_mut().zip(xp) {
-        *slot = Prepared::new(if ng { x } else { x.checked_mul(n)? });
+        *slot = Div128::new(if ng { x } else { x.checked_mul(n)? });
     }
     let xn = xn.get(..xp.len())?;
     let mut d = s;
     for _ in 0..invariant::MAX_ROUNDS {
         let mut dp = d;
         for x in xn {
-            dp = x.div(mul_full(dp, d))?;
+            dp = x.div(mul_128_w(dp, d))?;
         }
         if ng {
             dp = dp.checked_div(nn)?;
         }
         let prev = d;
-        let num = mul_full(ann_s.checked_add(dp.checked_mul(n)?)?, d);
+        let num = mul_128_w(ann_s.checked_add(dp.checked_mul(n)?)?, d);
         let den = ann_m
             .checked_mul(d)?
             .checked_div(ap)?
             .checked_add(n.checked_add(1)?.checked_mul(dp)?)?;
-        d = div_w(num, den)?;
+        d = div_w_128(num, den)?;
         if close_128(d, prev) {
             return Some(d);
         }
     }
-    if variant.loops_revert() {
-        None
-    } else {
-        Some(d)
-    }
+    variant.after_rounds(d)
 }
 
 /// u128 twin of the coefficient step of [`invariant::get_y`] / [`invariant::get_y_d`]:
@@ -436,7 +178,7 @@ fn coefficients_128(
         s = s.checked_add(x)?;
         c = mul_div_128(c, d, x.checked_mul(n)?)?;
     }
-    let c = div_w_full(mul_w(mul_full(c, d), ap)?, ann.checked_mul(n)?)?;
+    let c = div_w_full(mul_w_128(mul_128_w(c, d), ap)?, ann.checked_mul(n)?)?;
     let b = s.checked_add(d.checked_mul(ap)?.checked_div(ann)?)?;
     Some((b, c))
 }
@@ -446,18 +188,14 @@ fn newton_y_128(b: u128, c: W, d: u128, variant: Variant) -> Option<u128> {
     let mut y = d;
     for _ in 0..invariant::MAX_ROUNDS {
         let prev = y;
-        let num = add_w(mul_full(y, y), c)?;
+        let num = mul_128_w(y, y).checked_add(c)?;
         let den = y.checked_mul(2)?.checked_add(b)?.checked_sub(d)?;
-        y = div_w(num, den)?;
+        y = div_w_128(num, den)?;
         if close_128(y, prev) {
             return Some(y);
         }
     }
-    if variant.loops_revert() {
-        None
-    } else {
-        Some(y)
-    }
+    variant.after_rounds(y)
 }
 
 // ---------------------------------------------------------------------- whole-op fast paths
@@ -491,13 +229,13 @@ fn dynamic_fee_128(xpi: u128, xpj: u128, fee: u128, m: u128) -> Option<u128> {
         return Some(fee);
     }
     let sum = xpi.checked_add(xpj)?;
-    let xps2 = mul_full(sum, sum);
+    let xps2 = mul_128_w(sum, sum);
     let k = m.checked_sub(FEE_DEN_128)?.checked_mul(4)?;
-    let num = mul_w(mul_full(k, xpi), xpj)?;
+    let num = mul_w_128(mul_128_w(k, xpi), xpj)?;
     let t = if xps2.hi == 0 {
         div_w_full(num, xps2.lo)?
     } else {
-        let q = crate::math::div(w_to_u256(num), w_to_u256(xps2)).ok()?;
+        let q = crate::math::div(num.to_u256(), xps2.to_u256()).ok()?;
         W {
             hi: 0,
             lo: to_u128(q)?,
@@ -514,16 +252,6 @@ fn dynamic_fee_128(xpi: u128, xpj: u128, fee: u128, m: u128) -> Option<u128> {
 #[inline]
 pub(super) fn dynamic_fee(xpi: U256, xpj: U256, fee: U256, m: U256) -> Option<U256> {
     dynamic_fee_128(to_u128(xpi)?, to_u128(xpj)?, to_u128(fee)?, to_u128(m)?).map(U256::from)
-}
-
-fn w_to_u256(w: W) -> U256 {
-    #[allow(clippy::cast_possible_truncation)] // splitting into 64-bit limbs on purpose
-    U256([
-        w.lo as u64,
-        (w.lo >> 64) as u64,
-        w.hi as u64,
-        (w.hi >> 64) as u64,
-    ])
 }
 
 /// The swap fee rate for a trade that moves coin `i` to `x` and coin `j` to `y`.
@@ -589,7 +317,7 @@ pub(super) fn exchange(
 fn estimate_in(p: &StableSwap, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
     let xp = p.xp()?;
     let d = p.inner.d?;
-    let t = add(mul_div(dy, p.rate(j), PRECISION)?, U256::one())?;
+    let t = add(mul_then_div(dy, p.rate(j), PRECISION)?, U256::one())?;
     // The input that gives `dy` out with fee rate `fee`: the xp output before fee, the new
     // `y`, then `get_y` for the input coin.
     let solve = |fee: U256| -> Result<(U256, U256), PoolError> {
@@ -742,10 +470,10 @@ mod tests {
             let hi = rng.bits(hb) % d;
             let lo = rng.bits(128);
             let w = W { hi, lo };
-            let want = w_to_u256(w) / U256::from(d);
-            assert_eq!(div_w(w, d).map(U256::from), Some(want), "{w:?} / {d}");
+            let want = w.to_u256() / U256::from(d);
+            assert_eq!(div_w_128(w, d).map(U256::from), Some(want), "{w:?} / {d}");
             let full = div_w_full(w, d).unwrap();
-            assert_eq!(w_to_u256(full), want);
+            assert_eq!(full.to_u256(), want);
         }
     }
 
@@ -755,12 +483,12 @@ mod tests {
         for _ in 0..300_000 {
             let db = (rng.next() % 64) as u32 + 65;
             let d = rng.bits(db) | (1 << (db - 1));
-            let dv = Divisor::new(d).unwrap();
+            let dv = Div128::new(d);
             let hb = (rng.next() % 129) as u32;
             let hi = rng.bits(hb) % d;
             let lo = rng.bits(128);
             let w = W { hi, lo };
-            let want = w_to_u256(w) / U256::from(d);
+            let want = w.to_u256() / U256::from(d);
             assert_eq!(dv.div(w).map(U256::from), Some(want), "{w:?} / {d}");
         }
         // Edge divisors.
@@ -771,7 +499,7 @@ mod tests {
             u128::MAX - 1,
             1u128 << 127,
         ] {
-            let dv = Divisor::new(d).unwrap();
+            let dv = Div128::new(d);
             for w in [
                 W {
                     hi: d - 1,
@@ -780,7 +508,7 @@ mod tests {
                 W { hi: 0, lo: 0 },
                 W { hi: d - 1, lo: 0 },
             ] {
-                let want = w_to_u256(w) / U256::from(d);
+                let want = w.to_u256() / U256::from(d);
                 assert_eq!(dv.div(w).map(U256::from), Some(want), "{w:?} / {d}");
             }
         }
@@ -835,7 +563,7 @@ mod tests {
             let (ab, bb) = ((rng.next() % 129) as u32, (rng.next() % 129) as u32);
             let (a, b) = (rng.bits(ab), rng.bits(bb));
             assert_eq!(
-                w_to_u256(mul_full(a, b)),
+                mul_128_w(a, b).to_u256(),
                 U256::from(a).full_mul(U256::from(b)).try_into().unwrap()
             );
         }

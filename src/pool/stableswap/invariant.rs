@@ -83,11 +83,7 @@ pub(super) fn get_d(xp: &[U256], amp: U256, variant: Variant) -> Result<U256, Po
             return Ok(d);
         }
     }
-    if variant.loops_revert() {
-        Err(PoolError::NoConvergence)
-    } else {
-        Ok(d)
-    }
+    variant.after_rounds(d).ok_or(PoolError::NoConvergence)
 }
 
 /// The quadratic Newton loop shared by `get_y` and `get_y_D`: `y <- (y^2 + c) / (2y + b - D)`
@@ -104,11 +100,7 @@ pub(super) fn newton_y(b: U256, c: U256, d: U256, variant: Variant) -> Result<U2
             return Ok(y);
         }
     }
-    if variant.loops_revert() {
-        Err(PoolError::NoConvergence)
-    } else {
-        Ok(y)
-    }
+    variant.after_rounds(y).ok_or(PoolError::NoConvergence)
 }
 
 /// `b` and `c` of the quadratic for the coin `skip_j`, from the coins other than `skip_j`

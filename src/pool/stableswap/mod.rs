@@ -32,9 +32,8 @@ mod invariant;
 
 use super::Amounts;
 use crate::error::PoolError;
-use crate::math::{add, div, mul, sub};
+use crate::math::{add, div, mul, mul_then_div, sub};
 use alloc::boxed::Box;
-use fast::mul_div as md;
 use invariant::{FEE_DENOMINATOR, PRECISION};
 use primitive_types::U256;
 
@@ -66,6 +65,13 @@ impl Variant {
     #[must_use]
     pub(crate) fn loops_revert(self) -> bool {
         self != Self::ThreePool
+    }
+
+    /// What a Newton loop that ran out of rounds gives: the 3pool returns its `last` value,
+    /// the template and NG revert (`None`).
+    #[inline]
+    pub(crate) fn after_rounds<T>(self, last: T) -> Option<T> {
+        (!self.loops_revert()).then_some(last)
     }
 }
 
@@ -202,7 +208,9 @@ impl StableSwap {
         } else if a_precision == U256::one() {
             Variant::ThreePool
         } else {
-            return Err(PoolError::InvalidState("a_precision must be 100 or 1"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::APrecision,
+            ));
         };
         let p = StableSwapParams {
             variant,
@@ -229,43 +237,57 @@ impl StableSwap {
     fn with_amp(p: StableSwapParams, amp: U256) -> Result<Self, PoolError> {
         let n = p.balances.len();
         if !(2..=MAX_COINS).contains(&n) {
-            return Err(PoolError::InvalidState("balances: 2 to 8 coins"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::CoinCount,
+            ));
         }
         if p.rates.len() != n {
-            return Err(PoolError::InvalidState("rates: one per coin"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::RatesCount,
+            ));
         }
         let mut admin_balances = p.admin_balances;
         if admin_balances.is_empty() {
             admin_balances = core::iter::repeat(U256::zero()).take(n).collect();
         }
         if admin_balances.len() != n {
-            return Err(PoolError::InvalidState("admin_balances: one per coin"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::AdminBalancesCount,
+            ));
         }
         for r in &p.rates {
             if r.is_zero() {
-                return Err(PoolError::InvalidState("rates: zero"));
+                return Err(PoolError::InvalidState(
+                    crate::error::PoolStateProblem::RateZero,
+                ));
             }
             if p.variant != Variant::Ng && (*r < PRECISION || !r.div_mod(PRECISION).1.is_zero()) {
                 return Err(PoolError::InvalidState(
-                    "rates: classic pools need 10^(36 - decimals), decimals <= 18",
+                    crate::error::PoolStateProblem::ClassicRate,
                 ));
             }
         }
         if amp.is_zero() {
-            return Err(PoolError::InvalidState("A: zero"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::AZero,
+            ));
         }
         if p.fee >= FEE_DENOMINATOR {
-            return Err(PoolError::InvalidState("fee: at or above 1e10"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::FeeAbove1e10,
+            ));
         }
         if p.admin_fee > FEE_DENOMINATOR {
-            return Err(PoolError::InvalidState("admin_fee: above 1e10"));
+            return Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::AdminFeeAbove1e10,
+            ));
         }
         if p.variant == Variant::Ng {
             let cap = mul(U256::from(MAX_FEE), FEE_DENOMINATOR)?;
             let prod = p.offpeg_fee_multiplier.checked_mul(p.fee);
             if prod.map_or(true, |v| v > cap) {
                 return Err(PoolError::InvalidState(
-                    "offpeg_fee_multiplier: times fee above 5e9 * 1e10",
+                    crate::error::PoolStateProblem::OffpegFeeMultiplier,
                 ));
             }
         }
@@ -478,7 +500,9 @@ impl StableSwap {
         if amounts.len() == self.n_coins() {
             Ok(())
         } else {
-            Err(PoolError::InvalidState("amounts: one per coin"))
+            Err(PoolError::InvalidState(
+                crate::error::PoolStateProblem::AmountsCount,
+            ))
         }
     }
 
@@ -629,6 +653,15 @@ impl StableSwap {
 
     // ------------------------------------------------------------------ liquidity
 
+    /// `get_D` of the pool's rates and amplification on other `balances`.
+    fn d_of(&self, balances: &[U256]) -> Result<U256, PoolError> {
+        fast::get_d(
+            &xp_mem(&self.inner.rates, balances)?,
+            self.inner.amp,
+            self.inner.variant,
+        )
+    }
+
     /// `calc_token_amount(amounts, is_deposit)`. Classic and 3pool charge no fee (the D
     /// difference times supply over D0); NG (Views contract) charges the dynamic imbalance fee
     /// and returns `D1` on an empty pool. Rounds down.
@@ -644,11 +677,7 @@ impl StableSwap {
         for (b, &a) in new.iter_mut().zip(amounts) {
             *b = if is_deposit { add(*b, a)? } else { sub(*b, a)? };
         }
-        let d1 = fast::get_d(
-            &xp_mem(&self.inner.rates, &new)?,
-            self.inner.amp,
-            self.inner.variant,
-        )?;
+        let d1 = self.d_of(&new)?;
         let ts = self.inner.total_supply;
         let d2 = if self.inner.variant == Variant::Ng {
             if ts.is_zero() {
@@ -663,11 +692,7 @@ impl StableSwap {
                 let f = invariant::dynamic_fee(xs, ys, base_fee, self.inner.offpeg)?;
                 new[k] = sub(new[k], md(f, diff, FEE_DENOMINATOR)?)?;
             }
-            fast::get_d(
-                &xp_mem(&self.inner.rates, &new)?,
-                self.inner.amp,
-                self.inner.variant,
-            )?
+            self.d_of(&new)?
         } else {
             d1
         };
@@ -708,11 +733,7 @@ impl StableSwap {
                 add(new[k], self.inner.admin_balances[k])?;
             }
         }
-        let d1 = fast::get_d(
-            &xp_mem(&self.inner.rates, &new)?,
-            self.inner.amp,
-            self.inner.variant,
-        )?;
+        let d1 = self.d_of(&new)?;
         if d1 <= d0 {
             return Err(PoolError::InsufficientLiquidityMinted);
         }
@@ -926,11 +947,7 @@ impl StableSwap {
         for (b, &a) in new.iter_mut().zip(amounts) {
             *b = sub(*b, a)?;
         }
-        let d1 = fast::get_d(
-            &xp_mem(&self.inner.rates, &new)?,
-            self.inner.amp,
-            self.inner.variant,
-        )?;
+        let d1 = self.d_of(&new)?;
         let (stored, admin_balances, d2) = self.charge_imbalance_fee(old, new, d0, d1)?;
         let burned = md(sub(d0, d2)?, ts, d0)?;
         if burned.is_zero() {
@@ -1030,6 +1047,12 @@ impl StableSwap {
     pub fn marginal_rate(&self, i: usize, j: usize) -> f64 {
         fast::marginal_rate(self, i, j).unwrap_or(0.0)
     }
+}
+
+/// Vyper's `a * b / d` ([`mul_then_div`]: the product checked, then floored) as a pool error.
+#[inline]
+fn md(a: U256, b: U256, d: U256) -> Result<U256, PoolError> {
+    Ok(mul_then_div(a, b, d)?)
 }
 
 /// `_xp_mem(rates, balances)`: `rate · balance / 1e18` per coin, the product checked.

@@ -265,7 +265,7 @@ impl<'g> Ctx<'g> {
         let mut list = Vec::new();
         let mut taken = Vec::new();
         for (t, a) in &merged {
-            let fee = crate::math::mul_div(*a, U256::from(fee_bps), U256::from(10_000u32))?;
+            let fee = super::zap_fee(*a, fee_bps)?;
             list.push(TokenAmount {
                 token: *t,
                 amount: *a,

@@ -34,6 +34,15 @@ pub const ZAP_FEE_BPS: u32 = 1;
 /// The largest [`ZapOptions::fee_bps`] accepted: 10,000 basis points, the whole input.
 pub const MAX_ZAP_FEE_BPS: u32 = 10_000;
 
+/// The zap fee of `fee_bps` basis points on `amount`: `floor(amount · fee_bps / 10_000)` (the
+/// user keeps the remainder).
+///
+/// # Errors
+/// None in practice (a full-width `mul_div` by a non-zero constant); typed all the same.
+pub fn zap_fee(amount: U256, fee_bps: u32) -> Result<U256, crate::error::MathError> {
+    crate::math::mul_div(amount, U256::from(fee_bps), U256::from(MAX_ZAP_FEE_BPS))
+}
+
 /// Options of a plan-level zap. Every size has a range and a typed error beyond it:
 /// `fee_bps` ([`MAX_ZAP_FEE_BPS`]) and `config` ([`ZapConfig::check`]) as
 /// [`ZapError::BadOption`], `max_hops` (1 to [`crate::route::MAX_HOPS_LIMIT`]) and `slippage`
@@ -56,8 +65,9 @@ pub struct ZapOptions {
     pub source_whitelist: Option<Vec<String>>,
     /// Never pools of these sources for the swap legs.
     pub source_blacklist: Vec<String>,
-    /// Optional gas pricing of the swap legs (see [`RouteRequest::gas`]); the plan's
-    /// `gas_units` count every swap step under it.
+    /// Optional gas pricing of the swap legs (see
+    /// [`RouteRequest::gas`](crate::route::RouteRequest::gas)); the plan's `gas_units` count
+    /// every swap step under it.
     pub gas: Option<GasModel>,
 }
 

@@ -15,7 +15,7 @@ use num_rational::Ratio;
 use primitive_types::U256;
 /// Plan a zap into the LP token `lp_out` from any tokens and LP tokens at any ratio.
 ///
-/// See the [`zap` module docs](super) for the steps (fee, burns, routing, mint). LP-to-LP is
+/// See the [`zap` module docs](crate::zap) for the steps (fee, burns, routing, mint). LP-to-LP is
 /// this with LP inputs.
 ///
 /// # Errors

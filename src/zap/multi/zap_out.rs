@@ -24,7 +24,7 @@ use primitive_types::U256;
 /// # Errors
 /// [`ZapError::BadOption`] for an option beyond its range ([`ZapOptions::check`]);
 /// [`ZapError::Proportions`] when the proportions are empty, zero, repeated or do not sum to 1;
-/// [`ZapError::Unsupported`] for an LP token among the outputs (use [`zap_in`]);
+/// [`ZapError::Unsupported`] for an LP token among the outputs (use [`zap_in`](crate::zap::zap_in));
 /// [`ZapError::UnknownToken`] / [`ZapError::EmptyInput`] for bad inputs; [`ZapError::Route`]
 /// when the routing fails or several outputs have no mid prices; [`ZapError::Pool`] when a
 /// burn reverts.
