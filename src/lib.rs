@@ -94,7 +94,7 @@ pub mod chain;
 pub mod error;
 pub mod graph;
 pub mod math;
-pub mod model;
+pub(crate) mod model;
 pub mod plan;
 pub mod pool;
 pub mod route;
