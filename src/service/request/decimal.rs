@@ -187,7 +187,7 @@ fn parse_e18(s: &str) -> Result<u128, DecimalProblem> {
 }
 
 /// `v / 10^18` as the shortest exact decimal text (`800000000000000000` -> `"0.8"`).
-fn format_e18(v: u128) -> String {
+pub(crate) fn format_e18(v: u128) -> String {
     let int = v / ONE_E18;
     let frac = v % ONE_E18;
     if frac == 0 {

@@ -97,6 +97,7 @@ mod validate;
 pub use address::{Address, AddressError};
 pub use assemble::{check_assemble, is_stale, quote_age_ms, Assemble, MAX_PATH_ID_LEN};
 pub use body::{AssembleRequest, InputToken, OutputToken, QuoteRequest};
+pub(crate) use decimal::format_e18;
 pub use decimal::{JsonDecimal, Proportion, Slippage};
 pub use typed::{InputAmount, OutputShare, Request, SourceFilter};
 
