@@ -486,7 +486,12 @@ fn step_legs(
             amount_out,
             ..
         } => {
-            legs.push(at.leg((*token_in, *token_out), LegKind::Swap, *amount_in, *amount_out)?);
+            legs.push(at.leg(
+                (*token_in, *token_out),
+                LegKind::Swap,
+                *amount_in,
+                *amount_out,
+            )?);
             Ok(gas.swap(info.kind))
         }
         Step::Mint {
@@ -514,7 +519,12 @@ fn step_legs(
             amount_out,
             ..
         } => {
-            legs.push(at.leg((info.lp_token, *token_out), LegKind::Burn, *lp_in, *amount_out)?);
+            legs.push(at.leg(
+                (info.lp_token, *token_out),
+                LegKind::Burn,
+                *lp_in,
+                *amount_out,
+            )?);
             Ok(gas.burn)
         }
     }

@@ -6,7 +6,6 @@ use crate::error::{AddressProblem, Field, RequestError};
 use alloc::string::{String, ToString};
 use core::fmt;
 
-
 /// Why an address string was refused, before knowing which request field it came from.
 /// [`AddressError::at`] names the field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -4,7 +4,6 @@ use super::{Address, AssembleRequest, Deployment, QUOTE_TTL_MS};
 use crate::error::{Error, Field, RequestError};
 use alloc::string::String;
 
-
 /// Whether a quote received at `quoted_at_ms` is stale at `now_ms` (both milliseconds on the
 /// transport's clock; the library has none). Stale once [`QUOTE_TTL_MS`] or more have passed:
 /// a quote is valid for ages `0 ..= 59_999` ms. A `now_ms` before `quoted_at_ms` (clock skew
@@ -75,4 +74,3 @@ pub fn check_assemble(
         simulate: req.simulate.unwrap_or(false),
     })
 }
-

@@ -4,7 +4,6 @@
 use super::JsonDecimal;
 use alloc::{string::String, vec::Vec};
 
-
 /// An element of `inputTokens`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(

@@ -12,7 +12,6 @@ use core::fmt;
 use num_rational::Ratio;
 use primitive_types::U256;
 
-
 /// A JSON number field (`proportion`, `slippageLimitPercent`) as the client sent it: a JSON
 /// number (which serde hands over as an `f64`) or a JSON string holding a decimal. Validation
 /// reads either exactly (see the module docs, "Numbers").

@@ -1,15 +1,13 @@
 //! The validated request: typed inputs, outputs, slippage and source filter.
 
 use super::{
-    Address, Deployment, InputToken, JsonDecimal, OutputToken, Proportion, QuoteRequest,
-    Slippage,
+    Address, Deployment, InputToken, JsonDecimal, OutputToken, Proportion, QuoteRequest, Slippage,
 };
 use alloc::{
     string::{String, ToString},
     vec::Vec,
 };
 use primitive_types::U256;
-
 
 /// A validated input: token and exact amount.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

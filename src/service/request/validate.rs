@@ -41,6 +41,22 @@ fn check_sources(
     Ok(())
 }
 
+/// A list of `n` entries holds 1 to `max`: `none` when empty, `too_many(n, max)` when longer.
+fn check_len(
+    n: usize,
+    max: usize,
+    none: RequestError,
+    too_many: impl FnOnce(usize, usize) -> RequestError,
+) -> Result<(), RequestError> {
+    if n == 0 {
+        return Err(none);
+    }
+    if n > max {
+        return Err(too_many(n, max));
+    }
+    Ok(())
+}
+
 fn parse_amount(s: &str) -> Result<U256, AmountProblem> {
     if s.is_empty() {
         return Err(AmountProblem::Empty);
@@ -124,15 +140,12 @@ impl QuoteRequest {
     /// (no token twice) with a canonical amount.
     fn check_inputs(&self, deployment: Deployment) -> Result<Vec<InputAmount>, RequestError> {
         let n_in = self.input_tokens.len();
-        if n_in == 0 {
-            return Err(RequestError::NoInputTokens);
-        }
-        if n_in > MAX_INPUT_TOKENS {
-            return Err(RequestError::TooManyInputTokens {
-                given: n_in,
-                max: MAX_INPUT_TOKENS,
-            });
-        }
+        check_len(
+            n_in,
+            MAX_INPUT_TOKENS,
+            RequestError::NoInputTokens,
+            |given, max| RequestError::TooManyInputTokens { given, max },
+        )?;
         let mut inputs: Vec<InputAmount> = Vec::with_capacity(n_in);
         for (i, e) in self.input_tokens.iter().enumerate() {
             let token = Address::parse(&e.token_address, deployment, false)
@@ -155,15 +168,12 @@ impl QuoteRequest {
         inputs: &[InputAmount],
     ) -> Result<Vec<OutputShare>, RequestError> {
         let n_out = self.output_tokens.len();
-        if n_out == 0 {
-            return Err(RequestError::NoOutputTokens);
-        }
-        if n_out > MAX_OUTPUT_TOKENS {
-            return Err(RequestError::TooManyOutputTokens {
-                given: n_out,
-                max: MAX_OUTPUT_TOKENS,
-            });
-        }
+        check_len(
+            n_out,
+            MAX_OUTPUT_TOKENS,
+            RequestError::NoOutputTokens,
+            |given, max| RequestError::TooManyOutputTokens { given, max },
+        )?;
         let mut outputs: Vec<OutputShare> = Vec::with_capacity(n_out);
         let mut sum: u128 = 0;
         for (i, e) in self.output_tokens.iter().enumerate() {
