@@ -17,7 +17,7 @@ pub struct RouteRequest {
     pub outputs: Vec<(TokenId, Ratio<u64>)>,
     /// Hop limit of a path: `None` (the default) for none, `Some(h)` for plans whose every
     /// path has at most `h` hops (1 to [`MAX_HOPS_LIMIT`](super::MAX_HOPS_LIMIT)); the plan's bound is then over those
-    /// plans only ([`Plan::bound_max_hops`]).
+    /// plans only ([`Plan::bound_max_hops`](crate::plan::Plan::bound_max_hops)).
     pub max_hops: Option<usize>,
     /// Optional gas pricing (ignored on chain 101).
     pub gas: Option<GasModel>,
