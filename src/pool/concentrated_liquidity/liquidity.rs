@@ -1,0 +1,142 @@
+//! Positions on a [`ConcentratedLiquidity`] pool: the amounts of `mint` and `burn`
+//! (`_modifyPosition`) and the pool after.
+
+use super::tick_math::{sqrt_ratio_at_tick, MAX_TICK, MIN_TICK};
+use super::{
+    add_delta, on_spacing, signed_delta, ClPosition, ConcentratedLiquidity, Tick, TickTable,
+};
+use crate::error::PoolError;
+use crate::math::W;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+
+impl ConcentratedLiquidity {
+    /// `UniswapV3Pool.mint(tickLower, tickUpper, amount)`: the token amounts owed (rounded up)
+    /// and the pool after.
+    ///
+    /// # Errors
+    /// The contract's reverts: amount 0 or ≥ 2^127, `TLU`, `TLM`, `TUM`, `LO` (a tick above
+    /// `maxLiquidityPerTick`), a newly initialised tick off the spacing.
+    pub fn mint(
+        &self,
+        tick_lower: i32,
+        tick_upper: i32,
+        amount: u128,
+    ) -> Result<ClPosition, PoolError> {
+        if amount == 0 {
+            return Err(PoolError::Revert("mint amount is zero"));
+        }
+        let delta = i128::try_from(amount).map_err(|_| PoolError::Revert("int128 cast"))?;
+        self.modify_position(tick_lower, tick_upper, delta, 0)
+    }
+
+    /// `UniswapV3Pool.burn(tickLower, tickUpper, amount)` of a position holding
+    /// `position_liquidity`: the amounts credited (rounded down) and the pool after.
+    ///
+    /// # Errors
+    /// The contract's reverts: `NP` (burning 0 of an empty position), `LS` (more than the
+    /// position or a tick holds), ticks out of order or range, amount ≥ 2^127.
+    pub fn burn(
+        &self,
+        tick_lower: i32,
+        tick_upper: i32,
+        amount: u128,
+        position_liquidity: u128,
+    ) -> Result<ClPosition, PoolError> {
+        let delta = i128::try_from(amount).map_err(|_| PoolError::Revert("int128 cast"))?;
+        self.modify_position(
+            tick_lower,
+            tick_upper,
+            delta.wrapping_neg(),
+            position_liquidity,
+        )
+    }
+
+    /// `_modifyPosition`: tick checks, tick and position updates, then the amounts.
+    pub(super) fn modify_position(
+        &self,
+        lower: i32,
+        upper: i32,
+        delta: i128,
+        position_liquidity: u128,
+    ) -> Result<ClPosition, PoolError> {
+        if lower >= upper {
+            return Err(PoolError::Revert("TLU"));
+        }
+        if lower < MIN_TICK {
+            return Err(PoolError::Revert("TLM"));
+        }
+        if upper > MAX_TICK {
+            return Err(PoolError::Revert("TUM"));
+        }
+        let mut ticks: Vec<Tick> = self.ticks().to_vec();
+        if delta != 0 {
+            let max = self.max_liquidity_per_tick();
+            for (index, is_upper) in [(lower, false), (upper, true)] {
+                let k = ticks.partition_point(|t| t.index < index);
+                let existing = ticks.get(k).filter(|t| t.index == index).copied();
+                let before = existing.unwrap_or(Tick {
+                    index,
+                    liquidity_net: 0,
+                    liquidity_gross: 0,
+                });
+                let gross = add_delta(before.liquidity_gross, delta)?;
+                if gross > max {
+                    return Err(PoolError::Revert("LO"));
+                }
+                let net = if is_upper {
+                    before.liquidity_net.checked_sub(delta)
+                } else {
+                    before.liquidity_net.checked_add(delta)
+                }
+                .ok_or(PoolError::Revert("int128 liquidity_net"))?;
+                let flipped = (gross == 0) != (before.liquidity_gross == 0);
+                if flipped && !on_spacing(index, self.tick_spacing) {
+                    return Err(PoolError::Revert("tick not on the spacing"));
+                }
+                let t = Tick {
+                    index,
+                    liquidity_net: net,
+                    liquidity_gross: gross,
+                };
+                match (existing.is_some(), gross == 0) {
+                    (true, true) => {
+                        ticks.remove(k);
+                    }
+                    (true, false) => {
+                        if let Some(slot) = ticks.get_mut(k) {
+                            *slot = t;
+                        }
+                    }
+                    (false, _) => ticks.insert(k, t),
+                }
+            }
+        }
+        // Position.update: burning 0 needs a live position; the position cannot go negative.
+        if delta == 0 && position_liquidity == 0 {
+            return Err(PoolError::Revert("NP"));
+        }
+        add_delta(position_liquidity, delta)?;
+        let mut pool = self.clone();
+        let (mut a0, mut a1) = (W::ZERO, W::ZERO);
+        if delta != 0 {
+            let (pl, pu) = (sqrt_ratio_at_tick(lower)?, sqrt_ratio_at_tick(upper)?);
+            if self.tick < lower {
+                a0 = signed_delta(false, pl, pu, delta)?;
+            } else if self.tick < upper {
+                a0 = signed_delta(false, self.sqrt_price_x96, pu, delta)?;
+                a1 = signed_delta(true, pl, self.sqrt_price_x96, delta)?;
+                pool.liquidity = add_delta(self.liquidity, delta)?;
+            } else {
+                a1 = signed_delta(true, pl, pu, delta)?;
+            }
+        }
+        pool.table = Arc::new(TickTable::new(ticks)?);
+        pool.balances = pool.window_amounts();
+        Ok(ClPosition {
+            amount0: a0.to_u256(),
+            amount1: a1.to_u256(),
+            pool,
+        })
+    }
+}

@@ -1,0 +1,370 @@
+//! Swaps on a [`ConcentratedLiquidity`] pool: the contract's loop over initialised ticks
+//! (bitmap words, steps, crossings, fees) and the family verbs bounded by the known window.
+
+use super::sqrt_price_math::{compute_swap_step, mul_div, FEE_DENOMINATOR};
+use super::tick_math::{sqrt_ratio_at_tick, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK};
+use super::{
+    add_delta, floor_div, tick_after_move, to_int256, wrapping_add, ClSwap, ConcentratedLiquidity,
+    SwapAmount, I256_MIN_MAG,
+};
+use crate::error::PoolError;
+use crate::math::{self, W};
+use core::ops::Shr;
+use primitive_types::U256;
+
+impl ConcentratedLiquidity {
+    /// `tickBitmap.nextInitializedTickWithinOneWord`: the next initialised tick at or below
+    /// (`lte`) or above the current tick within its 256-tick-spacing word, or the word's edge.
+    pub(super) fn next_tick_in_word(&self, tick: i32, lte: bool) -> (i32, Option<usize>) {
+        let s = self.tick_spacing;
+        let compressed = floor_div(tick, s);
+        // |compressed| <= 887272 and 256·s <= 2^22: every product below fits i32.
+        #[allow(clippy::arithmetic_side_effects)]
+        if lte {
+            let word_lo = (compressed >> 8) << 8;
+            let (lo, hi) = (word_lo * s, compressed * s);
+            let k = self.ticks().partition_point(|t| t.index <= hi);
+            match k
+                .checked_sub(1)
+                .and_then(|k| self.ticks().get(k).map(|t| (k, t)))
+            {
+                Some((k, t)) if t.index >= lo => (t.index, Some(k)),
+                _ => (lo, None),
+            }
+        } else {
+            let c1 = compressed + 1;
+            let word_hi = ((c1 >> 8) << 8) + 255;
+            let (lo, hi) = (c1 * s, word_hi * s);
+            let k = self.ticks().partition_point(|t| t.index < lo);
+            match self.ticks().get(k) {
+                Some(t) if t.index <= hi => (t.index, Some(k)),
+                _ => (hi, None),
+            }
+        }
+    }
+
+    /// `UniswapV3Pool.swap`: the contract's loop, exactly, with no window (the pool's own
+    /// semantics; a state whose tick list is a window should use the family verbs instead).
+    ///
+    /// # Errors
+    /// [`PoolError::Revert`] with the contract's message: `AS` (amount 0), `SPL` (a limit not
+    /// strictly between the current price and the end of the range), `LS`/`LA` at a crossing,
+    /// casts; [`PoolError::Math`] where `FullMath` reverts.
+    pub fn execute_swap(
+        &self,
+        zero_for_one: bool,
+        amount: SwapAmount,
+        sqrt_price_limit_x96: U256,
+    ) -> Result<ClSwap, PoolError> {
+        self.swap_loop(zero_for_one, amount, W::from_u256(sqrt_price_limit_x96))
+            .map(|(s, _)| s)
+    }
+
+    /// The swap loop; also returns the input actually spent without fees (for the balances).
+    #[allow(clippy::too_many_lines)]
+    pub(super) fn swap_loop(
+        &self,
+        zero_for_one: bool,
+        amount: SwapAmount,
+        limit: W,
+    ) -> Result<(ClSwap, W), PoolError> {
+        let (exact_in, specified) = match amount {
+            SwapAmount::ExactIn(a) => (true, W::from_u256(a)),
+            SwapAmount::ExactOut(a) => (false, W::from_u256(a)),
+        };
+        if specified.is_zero() {
+            return Err(PoolError::Revert("AS"));
+        }
+        if (exact_in && specified >= I256_MIN_MAG) || specified > I256_MIN_MAG {
+            return Err(PoolError::Revert("amountSpecified outside int256"));
+        }
+        let p0 = self.sqrt_price_x96;
+        let limit_ok = if zero_for_one {
+            limit < p0 && limit > MIN_SQRT_RATIO
+        } else {
+            limit > p0 && limit < MAX_SQRT_RATIO
+        };
+        if !limit_ok {
+            return Err(PoolError::Revert("SPL"));
+        }
+        let proto_n = if zero_for_one {
+            self.fee_protocol & 15
+        } else {
+            self.fee_protocol >> 4
+        };
+        let side = usize::from(!zero_for_one);
+        let mut fee_growth = self.fee_growth_global[side];
+        let mut protocol = 0u128;
+        let (mut price, mut tick, mut liquidity) = (p0, self.tick, self.liquidity);
+        // Magnitudes: the remaining amount, what the other side adds up to, the fee-free input.
+        let mut remaining = specified;
+        let mut calculated = W::ZERO;
+        let mut net_in = W::ZERO;
+        while !remaining.is_zero() && price != limit {
+            let start = price;
+            let (next, initialized) = self.next_tick_in_word(tick, zero_for_one);
+            let next = next.clamp(MIN_TICK, MAX_TICK);
+            // An initialised tick's √ratio is in the table; a word's edge is computed.
+            let p_next = match initialized.and_then(|k| self.table.ratios.get(k)) {
+                Some(&r) => r,
+                None => sqrt_ratio_at_tick(next)?,
+            };
+            let target = if (zero_for_one && p_next < limit) || (!zero_for_one && p_next > limit) {
+                limit
+            } else {
+                p_next
+            };
+            let step = compute_swap_step(price, target, liquidity, remaining, exact_in, self.fee)?;
+            price = step.sqrt_price_x96;
+            // `(amountIn + feeAmount)` is an unchecked uint256 sum in the contract.
+            let paid = to_int256(wrapping_add(step.amount_in, step.fee_amount))?;
+            let out = to_int256(step.amount_out)?;
+            if exact_in {
+                remaining = math::w_sub(remaining, paid)?;
+                calculated = math::w_add(calculated, out)?;
+                if calculated > I256_MIN_MAG {
+                    return Err(PoolError::Revert("amountCalculated below int256"));
+                }
+            } else {
+                remaining = math::w_sub(remaining, out)?;
+                calculated = math::w_add(calculated, paid)?;
+                if calculated >= I256_MIN_MAG {
+                    return Err(PoolError::Revert("amountCalculated above int256"));
+                }
+            }
+            net_in = wrapping_add(net_in, step.amount_in);
+            let mut fee_amount = step.fee_amount;
+            if proto_n > 0 {
+                let d = math::w_div(fee_amount, W::small(u128::from(proto_n)))?;
+                fee_amount = math::w_sub(fee_amount, d)?;
+                // `uint128(delta)` truncates; the uint128 sum wraps.
+                protocol = protocol.wrapping_add(d.lo);
+            }
+            if liquidity > 0 {
+                let g = mul_div(fee_amount, W { hi: 1, lo: 0 }, W::small(liquidity))?;
+                fee_growth = wrapping_add(fee_growth, g);
+            }
+            if price == p_next {
+                if let Some(k) = initialized {
+                    let net = self.ticks().get(k).map_or(0, |t| t.liquidity_net);
+                    let net = if zero_for_one {
+                        net.wrapping_neg()
+                    } else {
+                        net
+                    };
+                    liquidity = add_delta(liquidity, net)?;
+                }
+                // next is within ±887272, so next − 1 fits.
+                tick = if zero_for_one {
+                    next.saturating_sub(1)
+                } else {
+                    next
+                };
+            } else if price != start {
+                tick = tick_after_move(tick, price)?;
+            }
+        }
+        let spent = math::w_sub(specified, remaining)?;
+        let (amount_in, amount_out) = if exact_in {
+            (spent, calculated)
+        } else {
+            (calculated, spent)
+        };
+        let mut pool = self.clone();
+        pool.sqrt_price_x96 = price;
+        pool.tick = tick;
+        pool.liquidity = liquidity;
+        if let Some(g) = pool.fee_growth_global.get_mut(side) {
+            *g = fee_growth;
+        }
+        if let Some(f) = pool.protocol_fees.get_mut(side) {
+            *f = f.wrapping_add(protocol);
+        }
+        let (bi, bo) = if zero_for_one { (0, 1) } else { (1, 0) };
+        let (in_u, out_u) = (amount_in.to_u256(), amount_out.to_u256());
+        if let Some(b) = pool.balances.get_mut(bi) {
+            *b = b.saturating_add(net_in.to_u256());
+        }
+        if let Some(b) = pool.balances.get_mut(bo) {
+            *b = b.saturating_sub(out_u);
+        }
+        Ok((
+            ClSwap {
+                amount_in: in_u,
+                amount_out: out_u,
+                pool,
+            },
+            net_in,
+        ))
+    }
+
+    /// √ratio of the outermost known ticks.
+    pub(super) fn window_edges(&self) -> Option<[W; 2]> {
+        Some([*self.table.ratios.first()?, *self.table.ratios.last()?])
+    }
+
+    /// The price limit of the known window in one direction: the lowest known tick's price
+    /// going down, the highest's going up (or the contract's own limit past them), `None` when
+    /// no known tick lies that way.
+    pub(super) fn window_limit(&self, zero_for_one: bool) -> Option<W> {
+        let [lo, hi] = self.window_edges()?;
+        let p = if zero_for_one { lo } else { hi };
+        if zero_for_one {
+            let lim = p.max(MIN_SQRT_RATIO.checked_add(W::ONE)?);
+            (lim < self.sqrt_price_x96).then_some(lim)
+        } else {
+            let lim = p.min(MAX_SQRT_RATIO.checked_sub(W::ONE)?);
+            (lim > self.sqrt_price_x96).then_some(lim)
+        }
+    }
+
+    /// A swap of `i` into `j` bounded by the known window.
+    pub(super) fn window_swap(
+        &self,
+        i: usize,
+        j: usize,
+        amount: SwapAmount,
+    ) -> Result<ClSwap, PoolError> {
+        crate::pool::pair(i, j)?;
+        let zero_for_one = i == 0;
+        let limit = self
+            .window_limit(zero_for_one)
+            .ok_or(PoolError::InsufficientLiquidity)?;
+        self.swap_loop(zero_for_one, amount, limit).map(|(s, _)| s)
+    }
+
+    /// The output of an exact-input swap of `dx` of coin `i` into coin `j`.
+    ///
+    /// # Errors
+    /// [`PoolError::InsufficientInputAmount`] for 0, [`PoolError::InsufficientLiquidity`] when
+    /// the known ticks cannot absorb all of `dx` (the contract would fill it partially);
+    /// contract reverts.
+    pub fn amount_out(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
+        self.swap(i, j, dx).map(|(o, _)| o)
+    }
+
+    /// The exact-input swap: the output and the state after (see [`Self::amount_out`]).
+    ///
+    /// # Errors
+    /// As [`Self::amount_out`].
+    pub fn swap(&self, i: usize, j: usize, dx: U256) -> Result<(U256, Self), PoolError> {
+        if dx.is_zero() {
+            return Err(PoolError::InsufficientInputAmount);
+        }
+        let s = self.window_swap(i, j, SwapAmount::ExactIn(dx))?;
+        if s.amount_in != dx {
+            return Err(PoolError::InsufficientLiquidity);
+        }
+        Ok((s.amount_out, s.pool))
+    }
+
+    /// The largest input of at most `dx` the known window absorbs whole: `dx` itself when it
+    /// does, else what the contract's loop takes on its way to the window's edge (the
+    /// partial fill), which an exact-in swap of that amount then takes whole, ending on the
+    /// edge. A router offers this to a pool whose window it would otherwise overrun.
+    ///
+    /// # Errors
+    /// [`PoolError::InsufficientInputAmount`] for 0, [`PoolError::InsufficientLiquidity`] when
+    /// no known tick lies that way (nothing to absorb anything); contract reverts.
+    pub fn exact_offer(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
+        let mut x = dx;
+        // the partial fill's amount is absorbed whole (each step of the loop then reaches the
+        // same targets); a second round only guards against a step that rounds otherwise
+        for _ in 0..4 {
+            if x.is_zero() {
+                return Err(PoolError::InsufficientInputAmount);
+            }
+            let s = self.window_swap(i, j, SwapAmount::ExactIn(x))?;
+            if s.amount_in == x {
+                return Ok(x);
+            }
+            x = s.amount_in;
+        }
+        Err(PoolError::InsufficientLiquidity)
+    }
+
+    /// The contract's exact-output swap within the known window: the input it charges for
+    /// exactly `dy` of coin `j`.
+    ///
+    /// # Errors
+    /// [`PoolError::UnreachableOutput`] when the known ticks cannot pay `dy`.
+    pub fn amount_in_exact_out(&self, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
+        if dy.is_zero() {
+            return Err(PoolError::InsufficientOutputAmount);
+        }
+        let s = self
+            .window_swap(i, j, SwapAmount::ExactOut(dy))
+            .map_err(|e| match e {
+                PoolError::InsufficientLiquidity => PoolError::UnreachableOutput,
+                e => e,
+            })?;
+        if s.amount_out != dy {
+            return Err(PoolError::UnreachableOutput);
+        }
+        Ok(s.amount_in)
+    }
+
+    /// The least input of coin `i` whose exact-input swap pays at least `dy` of coin `j`.
+    ///
+    /// Starts from the contract's exact-output answer ([`Self::amount_in_exact_out`]) and
+    /// settles the least input with exact forward swaps (the two directions round separately,
+    /// so they can differ by a few wei).
+    ///
+    /// # Errors
+    /// [`PoolError::UnreachableOutput`] when no input within the known ticks reaches `dy`.
+    pub fn amount_in(&self, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
+        let x = self.amount_in_exact_out(i, j, dy)?;
+        // amount_out(0) is an error, so `reaches(0)` is false and the searches below end.
+        let reaches = |x: U256| -> bool { self.amount_out(i, j, x).is_ok_and(|o| o >= dy) };
+        // An upper bound that reaches dy (the exact-output input normally does).
+        let mut hi = x;
+        let mut step = U256::one();
+        while !reaches(hi) {
+            hi = hi.checked_add(step).ok_or(PoolError::UnreachableOutput)?;
+            step = step
+                .checked_mul(U256::from(2u8))
+                .ok_or(PoolError::UnreachableOutput)?;
+        }
+        // Gallop down to an input that does not reach dy, then bisect between the two.
+        let mut step = U256::one();
+        let mut lo = loop {
+            let cand = hi.saturating_sub(step);
+            if !reaches(cand) {
+                break cand;
+            }
+            hi = cand;
+            step = step.saturating_mul(U256::from(2u8));
+        };
+        // lo < hi here, so the difference is positive and the midpoint lies between them.
+        while hi.saturating_sub(lo) > U256::one() {
+            let mid = lo.saturating_add(hi.saturating_sub(lo).shr(1));
+            if reaches(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        Ok(hi)
+    }
+
+    /// Marginal rate d(out)/d(in) of `i` into `j` at zero size, fee included, raw units: the
+    /// price (`(sqrtPrice / 2^96)^2` token1 per token0) times (1 − fee); 0 when the known ticks
+    /// hold no liquidity that way. For search only.
+    #[must_use]
+    pub fn marginal_rate(&self, i: usize, j: usize) -> f64 {
+        if crate::pool::pair(i, j).is_err() || self.window_limit(i == 0).is_none() {
+            return 0.0;
+        }
+        let s = math::float::to_f64(self.sqrt_price_x96.to_u256())
+            / 79_228_162_514_264_337_593_543_950_336.0;
+        let price = s * s;
+        let g = 1.0 - f64::from(self.fee) / f64::from(FEE_DENOMINATOR);
+        if i == 0 {
+            price * g
+        } else if price > 0.0 {
+            g / price
+        } else {
+            0.0
+        }
+    }
+}
