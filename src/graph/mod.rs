@@ -181,7 +181,7 @@ impl PoolGraph {
     /// The pool `p` when its LP supply is known (LP operations are defined on it).
     ///
     /// # Errors
-    /// [`RouteError::PoolOutOfRange`] for an unknown id; [`RouteError::BadPool`] when the
+    /// [`RouteError::PoolOutOfRange`] for an unknown id; [`RouteError::NoSupply`] when the
     /// snapshot gives no `total_supply` for the pool.
     pub fn lp_pool(&self, p: PoolId) -> Result<&PoolInfo, RouteError> {
         let info = self.pool(p).ok_or(RouteError::PoolOutOfRange(p))?;

@@ -2,7 +2,7 @@
 //! coin units (`xp`, base units × rate / 1e36), `A·n`, the fee and the invariant `D`, plus the
 //! LP side a zap needs (admin fee, NG off-peg multiplier, LP supply). The router reads directed
 //! edges off it ([`super::FloatPool::edge`]); a zap asks what `exchange` then `add_liquidity`
-//! would mint ([`Curve::minted`], classic, 3pool and NG fees). It only guides searches: which
+//! would mint (`Curve::minted`, classic, 3pool and NG fees). It only guides searches: which
 //! ordered pair to swap and roughly how much. Every amount of a plan comes from the exact pool
 //! types.
 #![allow(clippy::arithmetic_side_effects)] // f64 arithmetic throughout: no traps, a guide only
