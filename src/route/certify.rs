@@ -65,7 +65,7 @@ struct PricedEdges {
 impl Ctx<'_> {
     /// Whether graph edge `k` may carry flow in the request's plans (source filters, hop limit).
     fn priced(&self, k: usize) -> bool {
-        let Some(e) = self.graph.edge_cache().edges().get(k) else {
+        let Some(e) = self.cache.edges().get(k) else {
             return false;
         };
         if !allowed(self.mask.as_deref(), e.pool) {
@@ -113,7 +113,7 @@ impl Ctx<'_> {
         nu: &[f64],
         kinks: &mut Vec<(f64, f64)>,
     ) -> Option<f64> {
-        let cache = self.graph.edge_cache();
+        let cache = self.cache;
         // the whole edge (five times the hot fields) is read only for a solidly edge's kink
         let model = |k: usize| cache.model(k).map(|m| (m.mid0(), m.fee()));
         let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
@@ -257,7 +257,7 @@ impl Ctx<'_> {
     /// priced token) where that is above its price. Returns each token's bid edge
     /// (`u32::MAX`: none).
     fn extend_bids(&self, lc: &Local, nu: &mut [f64], fixed: &[bool]) -> Vec<u32> {
-        let cache = self.graph.edge_cache();
+        let cache = self.cache;
         let n = self.graph.n_tokens();
         let mut parent = vec![u32::MAX; n];
         let mut front: Vec<usize> = lc.glob.iter().map(|t| t.index()).collect();
@@ -299,7 +299,7 @@ impl Ctx<'_> {
 
     /// Every edge priced at `nu`: arbitrage where the zero-size rate beats the price ratio.
     fn price_edges(&self, nu: &[f64], in_ws: &[bool], fixed: &[bool]) -> PricedEdges {
-        let cache = self.graph.edge_cache();
+        let cache = self.cache;
         let mut g: f64 = self
             .prep
             .inputs
@@ -354,7 +354,7 @@ impl Ctx<'_> {
         parent: &[u32],
         fixed: &[bool],
     ) -> Vec<usize> {
-        let cache = self.graph.edge_cache();
+        let cache = self.cache;
         let tol = COLUMN_TOL * g.abs();
         cols.retain(|(v, _)| *v > tol);
         cols.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
@@ -385,7 +385,7 @@ impl Ctx<'_> {
     /// can win against the float curve wherever a dust swap can pay (`g` the dual value at
     /// `nu`, `cnu` = c·ν).
     fn bound_at(&self, nu: &mut [f64], fixed: &[bool], g: f64, cnu: f64) -> f64 {
-        let cache = self.graph.edge_cache();
+        let cache = self.cache;
         self.ease_rounding(nu, fixed);
         let mut slack = 0.0;
         for (k, e) in cache.edges().iter().enumerate() {

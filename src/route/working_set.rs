@@ -214,6 +214,7 @@ pub(super) fn prepare_ctx<'a>(
     }
     Ok(Ctx {
         graph,
+        cache,
         req,
         prep,
         edges,
@@ -266,6 +267,8 @@ fn working_set(
 /// Everything one quote needs after pruning.
 pub(super) struct Ctx<'a> {
     pub(super) graph: &'a PoolGraph,
+    /// the graph's edge index, looked up once per quote (not in the hot loops)
+    pub(super) cache: &'a EdgeCache,
     pub(super) req: &'a RouteRequest,
     pub(super) prep: Prepared,
     /// the pruned edges (the graph's, in its order)
@@ -342,11 +345,7 @@ impl Ctx<'_> {
             touch(*t, &mut loc, &mut glob);
         }
         let mut ledges = Vec::with_capacity(self.sel.len());
-        for e in self
-            .sel
-            .iter()
-            .map(|k| &self.graph.edge_cache().edges()[*k])
-        {
+        for e in self.sel.iter().map(|k| &self.cache.edges()[*k]) {
             touch(e.ti, &mut loc, &mut glob);
             touch(e.to, &mut loc, &mut glob);
             ledges.push(LEdge {
@@ -468,7 +467,7 @@ impl Ctx<'_> {
                 };
             }
             for k in cert.add {
-                let cache = self.graph.edge_cache();
+                let cache = self.cache;
                 if let (Some(e), Some(m)) = (cache.edges().get(k), cache.model(k)) {
                     if !self.in_ws[k] {
                         self.in_ws[k] = true;
