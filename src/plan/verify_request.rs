@@ -42,7 +42,7 @@ impl Plan {
     ///
     /// # Errors
     /// [`RouteError::PlanMismatch`] naming the field and the element or step; the errors of
-    /// [`Plan::verify`] for a step are reported as [`PlanField::Steps`] at that step.
+    /// [`Plan::verify`] for a step are reported as [`crate::error::PlanField::Steps`] at that step.
     pub fn verify_request(&self, graph: &PoolGraph, want: &PlanRequest) -> Result<(), RouteError> {
         let got_in = self.check_inputs(want)?;
         self.check_zap_fee(want, &got_in)?;
