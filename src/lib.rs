@@ -33,7 +33,7 @@
 //! | numbers | [`math`] | [`math::mul_div`] and the checked helpers, [`math::float`] (the one U256 ↔ f64 conversion) |
 //! | units | [`units`], [`chain`] | [`units::TokenId`], [`units::PoolId`]; [`chain::CHAIN_101`], [`chain::Deployment`] |
 //! | errors | [`error`] | [`Error`] (with `code()`, `is_retryable()`, [`ErrorBody`]) over [`MathError`], [`PoolError`], [`RequestError`], [`SnapshotError`], [`RouteError`], [`ZapError`] |
-//! | pools | [`pool`], [`model`] | one type per family: [`pool::ConstantProduct`], [`pool::Solidly`], [`pool::StableSwap`], [`pool::SaberStableSwap`], [`pool::SplTokenSwap`], [`pool::ConcentratedLiquidity`], [`pool::Whirlpool`]; [`pool::Pool`] over them |
+//! | pools | [`pool`], `model` (crate-private float models) | one type per family: [`pool::ConstantProduct`], [`pool::Solidly`], [`pool::StableSwap`], [`pool::SaberStableSwap`], [`pool::SplTokenSwap`], [`pool::ConcentratedLiquidity`], [`pool::Whirlpool`]; [`pool::Pool`] over them |
 //! | graph | [`snapshot`], [`graph`] | [`snapshot::Snapshot`] (serde) → [`graph::PoolGraph`] |
 //! | plan | [`plan`] | [`plan::Plan`] with [`plan::Plan::verify`] and [`plan::Plan::verify_request`] against a [`plan::PlanRequest`]; [`plan::GasModel`] |
 //! | search | [`route`] | [`route::quote`] of a [`route::RouteRequest`]; batch quoting |
@@ -94,7 +94,7 @@ pub mod chain;
 pub mod error;
 pub mod graph;
 pub mod math;
-pub mod model;
+pub(crate) mod model;
 pub mod plan;
 pub mod pool;
 pub mod route;

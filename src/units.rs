@@ -35,7 +35,7 @@ impl PoolId {
 /// Parse a base-unit integer string: ASCII digits only, no sign, point, exponent or whitespace,
 /// below 2^256. Returns `None` for anything else (including the empty string).
 #[must_use]
-pub fn parse_u256_dec(s: &str) -> Option<U256> {
+pub(crate) fn parse_u256_dec(s: &str) -> Option<U256> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) || s.len() > 78 {
         return None;
     }

@@ -23,19 +23,13 @@ use primitive_types::U256;
 
 fn num(pool: &str, field: &'static str, s: Option<&String>) -> Result<U256, SnapshotError> {
     s.and_then(|s| parse_u256_dec(s))
-        .ok_or(SnapshotError::BadNumber {
-            pool: pool.to_string(),
-            field,
-        })
+        .ok_or_else(|| bad_number(pool, field))
 }
 
 fn small(pool: &str, field: &'static str, s: Option<&String>) -> Result<u64, SnapshotError> {
     let v = num(pool, field, s)?;
     if v > U256::from(u64::MAX) {
-        return Err(SnapshotError::BadNumber {
-            pool: pool.to_string(),
-            field,
-        });
+        return Err(bad_number(pool, field));
     }
     Ok(v.low_u64())
 }
@@ -126,45 +120,9 @@ impl PoolGraph {
         if self.pool_index.contains_key(pid_str) {
             return Err(SnapshotError::Duplicate(pid_str.clone()));
         }
-        let bad = |why| SnapshotError::BadPool {
-            pool: pid_str.clone(),
-            why,
-        };
-        let n = p.tokens.len();
-        if !(2..=8).contains(&n) {
-            return Err(bad("a pool needs 2 to 8 coins"));
-        }
-        let cl = p.kind == PoolKind::ConcentratedLiquidity;
-        if p.reserves.len() != n && !(cl && p.reserves.is_empty()) {
-            return Err(bad("reserves and tokens differ in length"));
-        }
-        if p.kind != PoolKind::Stableswap && n != 2 {
-            return Err(bad(
-                "constant-product, solidly and concentrated-liquidity pools have 2 coins",
-            ));
-        }
-        let mut toks = Vec::with_capacity(n);
-        for a in &p.tokens {
-            let a = normalise(self.chain_id, a)?;
-            let t = *self
-                .token_index
-                .get(&a)
-                .ok_or_else(|| SnapshotError::UnknownToken {
-                    pool: pid_str.clone(),
-                    address: a.clone(),
-                })?;
-            if toks.contains(&t) {
-                return Err(bad("a coin appears twice"));
-            }
-            toks.push(t);
-        }
-        let mut reserves = Vec::with_capacity(n);
-        for r in &p.reserves {
-            reserves.push(parse_u256_dec(r).ok_or(SnapshotError::BadNumber {
-                pool: pid_str.clone(),
-                field: "reserves",
-            })?);
-        }
+        check_shape(p)?;
+        let toks = self.resolve_coins(p)?;
+        let reserves = parse_reserves(p)?;
         // LP total supply. When missing, a V2-style √(r0·r1) (stable-swap: Σ xp) stands in so
         // the pool's state is defined for swaps; LP operations check `supply_known`.
         let total_supply = match &p.total_supply {
@@ -184,8 +142,58 @@ impl PoolGraph {
             Pool::StableSwap(ss) => ss.d().is_ok(),
             _ => true,
         };
-        // LP token: given, else the pool's own address from its id. A constant-product or
-        // solidly pair is its own LP token, so a given one must be that address.
+        let (lp, id) = self.resolve_lp(p, &toks)?;
+        self.pool_index.insert(pid_str.clone(), id);
+        self.params.push(params);
+        self.pools.push(PoolInfo {
+            id: pid_str.clone(),
+            source: p.source.clone(),
+            kind: p.kind,
+            stable: p.stable.unwrap_or(false),
+            tokens: toks,
+            lp_token: lp,
+            pool,
+            supply_known: p.total_supply.is_some(),
+            routable,
+        });
+        match &pool_state_refusal(self.pools.last()) {
+            Some(e) => Err(SnapshotError::PoolState {
+                pool: pid_str.clone(),
+                error: *e,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The ids of pool `p`'s coins, each a known token and none twice.
+    fn resolve_coins(&self, p: &SnapshotPool) -> Result<Vec<TokenId>, SnapshotError> {
+        let mut toks = Vec::with_capacity(p.tokens.len());
+        for a in &p.tokens {
+            let a = normalise(self.chain_id, a)?;
+            let t = *self
+                .token_index
+                .get(&a)
+                .ok_or_else(|| SnapshotError::UnknownToken {
+                    pool: p.id.clone(),
+                    address: a.clone(),
+                })?;
+            if toks.contains(&t) {
+                return Err(bad_pool(&p.id, "a coin appears twice"));
+            }
+            toks.push(t);
+        }
+        Ok(toks)
+    }
+
+    /// Pool `p`'s LP token (given, else the pool's own address from its id; added as a token
+    /// when new) and the id the pool will get, registered in the LP index. A constant-product
+    /// or solidly pair is its own LP token, so a given one must be that address.
+    fn resolve_lp(
+        &mut self,
+        p: &SnapshotPool,
+        toks: &[TokenId],
+    ) -> Result<(TokenId, PoolId), SnapshotError> {
+        let pid_str = &p.id;
         let own = {
             let tail = pid_str.rsplit(':').next().unwrap_or(pid_str);
             normalise(self.chain_id, tail).ok()
@@ -233,27 +241,61 @@ impl PoolGraph {
                 "the LP token of an earlier pool",
             ));
         }
-        self.pool_index.insert(pid_str.clone(), id);
-        self.params.push(params);
-        self.pools.push(PoolInfo {
-            id: pid_str.clone(),
-            source: p.source.clone(),
-            kind: p.kind,
-            stable: p.stable.unwrap_or(false),
-            tokens: toks,
-            lp_token: lp,
-            pool,
-            supply_known: p.total_supply.is_some(),
-            routable,
-        });
-        match &pool_state_refusal(self.pools.last()) {
-            Some(e) => Err(SnapshotError::PoolState {
-                pool: pid_str.clone(),
-                error: *e,
-            }),
-            None => Ok(()),
-        }
+        Ok((lp, id))
     }
+}
+
+/// A [`SnapshotError::BadPool`] for pool `pool`.
+fn bad_pool(pool: &str, why: &'static str) -> SnapshotError {
+    SnapshotError::BadPool {
+        pool: pool.to_string(),
+        why,
+    }
+}
+
+/// A [`SnapshotError::BadNumber`] for field `field` of pool `pool`.
+fn bad_number(pool: &str, field: &'static str) -> SnapshotError {
+    SnapshotError::BadNumber {
+        pool: pool.to_string(),
+        field,
+    }
+}
+
+/// A [`SnapshotError::PoolState`]: pool `pool`'s state is one the exact math refuses (the
+/// caller quarantines the pool or, strict, refuses it).
+fn refused(pool: &str, error: PoolError) -> SnapshotError {
+    SnapshotError::PoolState {
+        pool: pool.to_string(),
+        error,
+    }
+}
+
+/// The coin and reserve counts of pool `p` fit its family.
+fn check_shape(p: &SnapshotPool) -> Result<(), SnapshotError> {
+    let n = p.tokens.len();
+    if !(2..=8).contains(&n) {
+        return Err(bad_pool(&p.id, "a pool needs 2 to 8 coins"));
+    }
+    let cl = p.kind == PoolKind::ConcentratedLiquidity;
+    if p.reserves.len() != n && !(cl && p.reserves.is_empty()) {
+        return Err(bad_pool(&p.id, "reserves and tokens differ in length"));
+    }
+    if p.kind != PoolKind::Stableswap && n != 2 {
+        return Err(bad_pool(
+            &p.id,
+            "constant-product, solidly and concentrated-liquidity pools have 2 coins",
+        ));
+    }
+    Ok(())
+}
+
+/// Pool `p`'s reserves as integers.
+fn parse_reserves(p: &SnapshotPool) -> Result<Vec<U256>, SnapshotError> {
+    let mut reserves = Vec::with_capacity(p.reserves.len());
+    for r in &p.reserves {
+        reserves.push(parse_u256_dec(r).ok_or_else(|| bad_number(&p.id, "reserves"))?);
+    }
+    Ok(reserves)
 }
 
 /// A [`SnapshotError::Inconsistent`] for pool `p` and token `token`.
@@ -382,164 +424,184 @@ fn build_exact(
     decs: &[u8],
     total_supply: U256,
 ) -> Result<(Pool, FamilyParams), SnapshotError> {
-    let id = &p.id;
-    let bad = |why| SnapshotError::BadPool {
-        pool: id.clone(),
-        why,
-    };
-    let bad_num = |field| SnapshotError::BadNumber {
-        pool: id.clone(),
-        field,
-    };
-    // a state the exact math refuses: the caller quarantines the pool or, strict, refuses it
-    let refused = |error| SnapshotError::PoolState {
-        pool: id.clone(),
-        error,
-    };
     match p.kind {
-        PoolKind::ConstantProduct => {
-            let (fnum, fden) = match &p.fee {
-                Some(FeeField::Fraction(f)) => (
-                    small(id, "fee.num", Some(&f.num))?,
-                    small(id, "fee.den", Some(&f.den))?,
-                ),
-                None => return Err(bad("constant-product pool without `fee` ({num, den})")),
-                Some(FeeField::Units(_)) => {
-                    return Err(bad("constant-product fee must be {num, den}"))
-                }
-            };
-            if fden == 0 || fnum >= fden {
-                return Err(bad_num("fee"));
-            }
-            let r = first_two(reserves);
-            let k_last = match &p.k_last {
-                Some(k) => parse_u256_dec(k).ok_or(bad_num("k_last"))?,
-                None => U256::zero(),
-            };
-            let pool = Pool::ConstantProduct(
-                ConstantProduct::new(r, fnum, fden, total_supply)
-                    .map_err(refused)?
-                    .with_protocol_fee(k_last, p.fee_on.unwrap_or(false)),
-            );
-            #[allow(clippy::arithmetic_side_effects)] // f64, fnum < fden
-            let gamma = 1.0 - fnum as f64 / fden as f64;
-            Ok((pool, FamilyParams::Cp { gamma }))
-        }
-        PoolKind::Solidly => {
-            let stable = p.stable.ok_or(bad("solidly pool without `stable`"))?;
-            let bps = small(id, "fee_bps", p.fee_bps.as_ref())?;
-            if bps >= 10_000 {
-                return Err(bad_num("fee_bps"));
-            }
-            let d = match &p.decimals {
-                Some(d) if d.len() == 2 => [
-                    d.first().copied().unwrap_or(18),
-                    d.get(1).copied().unwrap_or(18),
-                ],
-                Some(_) => return Err(bad("solidly decimals need 2 entries")),
-                None => [
-                    decs.first().copied().unwrap_or(18),
-                    decs.get(1).copied().unwrap_or(18),
-                ],
-            };
-            if d.iter().any(|x| *x > 18) {
-                return Err(bad_num("decimals"));
-            }
-            let r = first_two(reserves);
-            let bps32 = u32::try_from(bps).map_err(|_| bad_num("fee_bps"))?;
-            let pool =
-                Pool::Solidly(Solidly::new(r, d, stable, bps32, total_supply).map_err(refused)?);
-            #[allow(clippy::arithmetic_side_effects)] // f64, bps < 10000
-            let gamma = 1.0 - bps as f64 / 10_000.0;
-            let params = if stable {
-                FamilyParams::SolidlyStable { gamma, decimals: d }
-            } else {
-                FamilyParams::SolidlyVolatile { gamma }
-            };
-            Ok((pool, params))
-        }
-        PoolKind::Stableswap => {
-            let n = reserves.len();
-            let a = num(id, "a", p.a.as_ref())?;
-            let a_prec = match &p.a_precision {
-                Some(s) => num(id, "a_precision", Some(s))?,
-                None => U256::from(100u8),
-            };
-            let fee = match &p.fee {
-                Some(FeeField::Units(s)) => num(id, "fee", Some(s))?,
-                _ => return Err(bad("stableswap fee must be an integer in 1e10 units")),
-            };
-            let rates: Vec<U256> = match &p.rates {
-                Some(r) if r.len() == n => {
-                    let mut v = Vec::with_capacity(n);
-                    for s in r {
-                        v.push(num(id, "rates", Some(s))?);
-                    }
-                    v
-                }
-                Some(_) => return Err(bad("rates and tokens differ in length")),
-                None => {
-                    let mut v = Vec::with_capacity(n);
-                    for d in decs {
-                        let e = 36u8.checked_sub(*d).ok_or(bad_num("decimals"))?;
-                        v.push(U256::exp10(usize::from(e)));
-                    }
-                    v
-                }
-            };
-            if a.is_zero()
-                || a_prec.is_zero()
-                || fee >= U256::exp10(10)
-                || rates.iter().any(U256::is_zero)
-            {
-                return Err(bad_num("a/fee/rates"));
-            }
-            let admin_fee = match &p.admin_fee {
-                Some(s) => Some(num(id, "admin_fee", Some(s))?),
-                None => None,
-            };
-            let ss = match p.variant.as_deref() {
-                None | Some("classic" | "3pool" | "three_pool") => StableSwap::from_snapshot(
-                    reserves,
-                    &rates,
-                    a,
-                    a_prec,
-                    fee,
-                    admin_fee,
-                    total_supply,
-                )
-                .map_err(refused)?,
-                Some("ng") => {
-                    let offpeg = match &p.offpeg_fee_multiplier {
-                        Some(s) => num(id, "offpeg_fee_multiplier", Some(s))?,
-                        None => U256::zero(),
-                    };
-                    let a_whole =
-                        crate::math::div(a, a_prec).map_err(|e| refused(PoolError::Math(e)))?;
-                    StableSwap::new(StableSwapParams {
-                        variant: Variant::Ng,
-                        balances: reserves.iter().copied().collect(),
-                        rates: rates.iter().copied().collect(),
-                        a: a_whole,
-                        fee,
-                        admin_fee: admin_fee.unwrap_or_default(),
-                        total_supply,
-                        admin_balances: crate::pool::Amounts::new(),
-                        offpeg_fee_multiplier: offpeg,
-                    })
-                    .map_err(refused)?
-                }
-                Some(_) => return Err(bad("unknown Curve variant")),
-            };
-            let pool = Pool::StableSwap(ss);
-            let params = FamilyParams::stable(a, a_prec, fee, &rates);
-            Ok((pool, params))
-        }
+        PoolKind::ConstantProduct => build_cp(p, reserves, total_supply),
+        PoolKind::Solidly => build_solidly(p, reserves, decs, total_supply),
+        PoolKind::Stableswap => build_stableswap(p, reserves, decs, total_supply),
         PoolKind::SplTokenSwap => build_spl(p, reserves, total_supply),
         PoolKind::SaberStableswap => build_saber(p, reserves, total_supply),
         PoolKind::OrcaWhirlpool => build_whirlpool(p),
         PoolKind::ConcentratedLiquidity => build_cl(p),
     }
+}
+
+/// A constant-product (Uniswap V2) pair: `fee` as `{num, den}`, optional `k_last`/`fee_on`.
+fn build_cp(
+    p: &SnapshotPool,
+    reserves: &[U256],
+    total_supply: U256,
+) -> Result<(Pool, FamilyParams), SnapshotError> {
+    let id = &p.id;
+    let (fnum, fden) = match &p.fee {
+        Some(FeeField::Fraction(f)) => (
+            small(id, "fee.num", Some(&f.num))?,
+            small(id, "fee.den", Some(&f.den))?,
+        ),
+        None => {
+            return Err(bad_pool(
+                id,
+                "constant-product pool without `fee` ({num, den})",
+            ))
+        }
+        Some(FeeField::Units(_)) => {
+            return Err(bad_pool(id, "constant-product fee must be {num, den}"))
+        }
+    };
+    if fden == 0 || fnum >= fden {
+        return Err(bad_number(id, "fee"));
+    }
+    let r = first_two(reserves);
+    let k_last = match &p.k_last {
+        Some(k) => parse_u256_dec(k).ok_or_else(|| bad_number(id, "k_last"))?,
+        None => U256::zero(),
+    };
+    let pool = Pool::ConstantProduct(
+        ConstantProduct::new(r, fnum, fden, total_supply)
+            .map_err(|e| refused(id, e))?
+            .with_protocol_fee(k_last, p.fee_on.unwrap_or(false)),
+    );
+    #[allow(clippy::arithmetic_side_effects)] // f64, fnum < fden
+    let gamma = 1.0 - fnum as f64 / fden as f64;
+    Ok((pool, FamilyParams::Cp { gamma }))
+}
+
+/// A solidly pair: `stable`, `fee_bps`, decimals given (2 entries) or the coins' own.
+fn build_solidly(
+    p: &SnapshotPool,
+    reserves: &[U256],
+    decs: &[u8],
+    total_supply: U256,
+) -> Result<(Pool, FamilyParams), SnapshotError> {
+    let id = &p.id;
+    let stable = p
+        .stable
+        .ok_or_else(|| bad_pool(id, "solidly pool without `stable`"))?;
+    let bps = small(id, "fee_bps", p.fee_bps.as_ref())?;
+    if bps >= 10_000 {
+        return Err(bad_number(id, "fee_bps"));
+    }
+    let d = match &p.decimals {
+        Some(d) if d.len() == 2 => [
+            d.first().copied().unwrap_or(18),
+            d.get(1).copied().unwrap_or(18),
+        ],
+        Some(_) => return Err(bad_pool(id, "solidly decimals need 2 entries")),
+        None => [
+            decs.first().copied().unwrap_or(18),
+            decs.get(1).copied().unwrap_or(18),
+        ],
+    };
+    if d.iter().any(|x| *x > 18) {
+        return Err(bad_number(id, "decimals"));
+    }
+    let r = first_two(reserves);
+    let bps32 = u32::try_from(bps).map_err(|_| bad_number(id, "fee_bps"))?;
+    let pool =
+        Pool::Solidly(Solidly::new(r, d, stable, bps32, total_supply).map_err(|e| refused(id, e))?);
+    #[allow(clippy::arithmetic_side_effects)] // f64, bps < 10000
+    let gamma = 1.0 - bps as f64 / 10_000.0;
+    let params = if stable {
+        FamilyParams::SolidlyStable { gamma, decimals: d }
+    } else {
+        FamilyParams::SolidlyVolatile { gamma }
+    };
+    Ok((pool, params))
+}
+
+/// A Curve stable-swap pool: `a`, `a_precision` (default 100), `fee` (1e10 units), `rates`
+/// (default from the coins' decimals), `admin_fee`, `variant` (classic or ng).
+fn build_stableswap(
+    p: &SnapshotPool,
+    reserves: &[U256],
+    decs: &[u8],
+    total_supply: U256,
+) -> Result<(Pool, FamilyParams), SnapshotError> {
+    let id = &p.id;
+    let a = num(id, "a", p.a.as_ref())?;
+    let a_prec = match &p.a_precision {
+        Some(s) => num(id, "a_precision", Some(s))?,
+        None => U256::from(100u8),
+    };
+    let fee = match &p.fee {
+        Some(FeeField::Units(s)) => num(id, "fee", Some(s))?,
+        _ => {
+            return Err(bad_pool(
+                id,
+                "stableswap fee must be an integer in 1e10 units",
+            ))
+        }
+    };
+    let rates = stable_rates(p, reserves.len(), decs)?;
+    if a.is_zero() || a_prec.is_zero() || fee >= U256::exp10(10) || rates.iter().any(U256::is_zero)
+    {
+        return Err(bad_number(id, "a/fee/rates"));
+    }
+    let admin_fee = match &p.admin_fee {
+        Some(s) => Some(num(id, "admin_fee", Some(s))?),
+        None => None,
+    };
+    let ss = match p.variant.as_deref() {
+        None | Some("classic" | "3pool" | "three_pool") => {
+            StableSwap::from_snapshot(reserves, &rates, a, a_prec, fee, admin_fee, total_supply)
+                .map_err(|e| refused(id, e))?
+        }
+        Some("ng") => {
+            let offpeg = match &p.offpeg_fee_multiplier {
+                Some(s) => num(id, "offpeg_fee_multiplier", Some(s))?,
+                None => U256::zero(),
+            };
+            let a_whole =
+                crate::math::div(a, a_prec).map_err(|e| refused(id, PoolError::Math(e)))?;
+            StableSwap::new(StableSwapParams {
+                variant: Variant::Ng,
+                balances: reserves.iter().copied().collect(),
+                rates: rates.iter().copied().collect(),
+                a: a_whole,
+                fee,
+                admin_fee: admin_fee.unwrap_or_default(),
+                total_supply,
+                admin_balances: crate::pool::Amounts::new(),
+                offpeg_fee_multiplier: offpeg,
+            })
+            .map_err(|e| refused(id, e))?
+        }
+        Some(_) => return Err(bad_pool(id, "unknown Curve variant")),
+    };
+    let params = FamilyParams::stable(a, a_prec, fee, &rates);
+    Ok((Pool::StableSwap(ss), params))
+}
+
+/// A stable-swap pool's rates: given (one per coin), else `10^(36 - decimals)` per coin.
+fn stable_rates(p: &SnapshotPool, n: usize, decs: &[u8]) -> Result<Vec<U256>, SnapshotError> {
+    let id = &p.id;
+    let mut v = Vec::with_capacity(n);
+    match &p.rates {
+        Some(r) if r.len() == n => {
+            for s in r {
+                v.push(num(id, "rates", Some(s))?);
+            }
+        }
+        Some(_) => return Err(bad_pool(id, "rates and tokens differ in length")),
+        None => {
+            for d in decs {
+                let e = 36u8
+                    .checked_sub(*d)
+                    .ok_or_else(|| bad_number(id, "decimals"))?;
+                v.push(U256::exp10(usize::from(e)));
+            }
+        }
+    }
+    Ok(v)
 }
 
 /// A signed decimal field (a tick index or a net liquidity) as `T`.

@@ -25,7 +25,7 @@ fn pow2(e: u32) -> f64 {
 /// its top 64 bits with a sticky bit for the rest, converted once, times a power of two.
 #[must_use]
 #[inline]
-pub fn wide_to_f64(x: W) -> f64 {
+pub(crate) fn wide_to_f64(x: W) -> f64 {
     let W { hi, lo } = x;
     if hi == 0 {
         if lo >> 64 == 0 {
@@ -65,7 +65,7 @@ pub fn to_f64(x: U256) -> f64 {
 /// The largest `U256` at or below a float, saturating: 0 for negative values, values below 1
 /// and NaN, `U256::MAX` at or above 2^256 (for turning a float guess into a search start only).
 #[must_use]
-pub fn from_f64_floor(x: f64) -> U256 {
+pub(crate) fn from_f64_floor(x: f64) -> U256 {
     if !(x >= 1.0) {
         return U256::zero();
     }
@@ -87,7 +87,7 @@ pub fn from_f64_floor(x: f64) -> U256 {
 /// A float guess as a `U256` search start in `[0, max]`: [`from_f64_floor`], `max` from
 /// `to_f64(max)` up, 0 for NaN and anything not positive.
 #[must_use]
-pub fn from_f64_clamped(v: f64, max: U256) -> U256 {
+pub(crate) fn from_f64_clamped(v: f64, max: U256) -> U256 {
     if !(v > 0.0) {
         return U256::zero();
     }
@@ -100,7 +100,7 @@ pub fn from_f64_clamped(v: f64, max: U256) -> U256 {
 /// `10^e` for small `e` of either sign, by repeated multiplication (`powi` is not in `core`);
 /// `1 / 10^|e|` for negative `e`. `|e|` is capped at 400 (the result is then 0 or infinite).
 #[must_use]
-pub fn pow10(e: i32) -> f64 {
+pub(crate) fn pow10(e: i32) -> f64 {
     let mut v = 1.0f64;
     for _ in 0..e.unsigned_abs().min(400) {
         v *= 10.0;
@@ -115,7 +115,7 @@ pub fn pow10(e: i32) -> f64 {
 /// Square root; NaN for negative input, 0 for 0.
 #[must_use]
 #[inline]
-pub fn sqrt(x: f64) -> f64 {
+pub(crate) fn sqrt(x: f64) -> f64 {
     #[cfg(feature = "std")]
     {
         x.sqrt()
@@ -141,7 +141,7 @@ pub fn sqrt(x: f64) -> f64 {
 /// guide that must stay finite and non-negative).
 #[must_use]
 #[inline]
-pub fn sqrt_or_zero(x: f64) -> f64 {
+pub(crate) fn sqrt_or_zero(x: f64) -> f64 {
     if x > 0.0 {
         sqrt(x)
     } else {
@@ -152,7 +152,7 @@ pub fn sqrt_or_zero(x: f64) -> f64 {
 /// Cube root (odd: `cbrt(-x) == -cbrt(x)`).
 #[must_use]
 #[inline]
-pub fn cbrt(x: f64) -> f64 {
+pub(crate) fn cbrt(x: f64) -> f64 {
     #[cfg(feature = "std")]
     {
         x.cbrt()

@@ -23,14 +23,14 @@ pub use wide::W;
 use wide::{from_parts, mul_128, to_u128};
 
 /// 10^18 (the `1e18` of Solidity fixed-point code).
-pub const E18: U256 = U256([1_000_000_000_000_000_000, 0, 0, 0]);
+pub(crate) const E18: U256 = U256([1_000_000_000_000_000_000, 0, 0, 0]);
 
 /// `10^n` as a `U256` for `n <= 19` (the range of token decimals the pools accept and then some).
 ///
 /// # Errors
 /// [`MathError::Overflow`] for `n > 19` (kept small on purpose: a table, not a loop).
 #[inline]
-pub fn pow10(n: u8) -> Result<U256, MathError> {
+pub(crate) fn pow10(n: u8) -> Result<U256, MathError> {
     const P: [u64; 20] = [
         1,
         10,
@@ -231,7 +231,7 @@ pub fn mul_then_div(a: U256, b: U256, d: U256) -> Result<U256, MathError> {
 /// # Errors
 /// [`MathError::Overflow`] at 2^256.
 #[inline(always)]
-pub fn w_add(a: W, b: W) -> Result<W, MathError> {
+pub(crate) fn w_add(a: W, b: W) -> Result<W, MathError> {
     a.checked_add(b).ok_or(MathError::Overflow)
 }
 
@@ -240,7 +240,7 @@ pub fn w_add(a: W, b: W) -> Result<W, MathError> {
 /// # Errors
 /// [`MathError::Underflow`] below zero.
 #[inline(always)]
-pub fn w_sub(a: W, b: W) -> Result<W, MathError> {
+pub(crate) fn w_sub(a: W, b: W) -> Result<W, MathError> {
     a.checked_sub(b).ok_or(MathError::Underflow)
 }
 
@@ -249,7 +249,7 @@ pub fn w_sub(a: W, b: W) -> Result<W, MathError> {
 /// # Errors
 /// [`MathError::Overflow`] at 2^256.
 #[inline(always)]
-pub fn w_mul(a: W, b: W) -> Result<W, MathError> {
+pub(crate) fn w_mul(a: W, b: W) -> Result<W, MathError> {
     a.checked_mul(b).ok_or(MathError::Overflow)
 }
 
@@ -259,7 +259,7 @@ pub fn w_mul(a: W, b: W) -> Result<W, MathError> {
 /// # Errors
 /// [`MathError::DivisionByZero`] when `d == 0`.
 #[inline(always)]
-pub fn w_div(a: W, d: W) -> Result<W, MathError> {
+pub(crate) fn w_div(a: W, d: W) -> Result<W, MathError> {
     if d == W_E18 {
         return Ok(a.div_rem_e18().0);
     }
@@ -278,7 +278,7 @@ pub fn w_mul_div_e18(a: W, b: W) -> Result<W, MathError> {
 }
 
 /// 10^18 as a [`W`].
-pub const W_E18: W = W::small(1_000_000_000_000_000_000);
+pub(crate) const W_E18: W = W::small(1_000_000_000_000_000_000);
 
 /// Integer square root rounded down: the largest `r` with `r * r <= x`.
 ///

@@ -458,28 +458,12 @@ impl EdgeModel {
     /// noise.
     #[must_use]
     pub fn arb_hint(&self, nu_in: f64, nu_out: f64, hint: f64) -> Arb {
-        let none = Arb::default();
         if !(nu_in > 0.0) || !(nu_out > 0.0) {
-            return none;
+            return Arb::default();
         }
         match *self {
             EdgeModel::Cl(c) => c.arb(nu_in, nu_out),
-            EdgeModel::Cp { ri, ro, g } => {
-                // the post-fee input reserve s where the marginal rate g·ri·ro/s² meets ν_in/ν_out
-                let k = g * ri * ro;
-                let s = sqrt(k * nu_out / nu_in);
-                if !(s > ri) {
-                    return none;
-                }
-                let inv = 1.0 / s;
-                let f1 = k * inv * inv;
-                Arb {
-                    x: (s - ri) / g,
-                    o: ro * (s - ri) * inv,
-                    f1,
-                    f2: -2.0 * g * f1 * inv,
-                }
-            }
+            EdgeModel::Cp { ri, ro, g } => arb_cp(ri, ro, g, nu_in, nu_out),
             EdgeModel::Ss {
                 x0,
                 y0,
@@ -487,95 +471,126 @@ impl EdgeModel {
                 so,
                 g,
                 k,
-            } => {
-                let ni = nu_in * si;
-                let no = nu_out * so;
-                let q = (g * no - ni) / (g * no + ni);
-                let c = cbrt(q);
-                let r = (1.0 - c) / (1.0 + c);
-                if !(r > 0.0) || !r.is_finite() || !(r < y0 / x0) {
-                    return none;
-                }
-                let x1 = sqrt(sqrt(k / (r * (1.0 + r * r))));
-                let y1 = r * x1;
-                if !(x1 > x0) || !(y1 < y0) || !x1.is_finite() {
-                    return none;
-                }
-                let p = stable_p(r);
-                let sc = so / si;
-                let dp = 3.0 * (1.0 - r * r) * (1.0 - r * r)
-                    / ((1.0 + 3.0 * r * r) * (1.0 + 3.0 * r * r));
-                // the input from the closed form; the output from the cancellation-free curve
-                // (so the point is on the curve even for inputs tiny against the reserves)
-                let xin = (x1 - x0) / g * si;
-                Arb {
-                    x: xin,
-                    o: ss_out_norm(x0, y0, g * xin / si) * so,
-                    f1: g * p * sc,
-                    f2: g * sc * dp * (-(g / si) * (p + r) / x1),
-                }
-            }
-            EdgeModel::Sw(s) => {
-                // m(u) = P in coin units; m decreasing in u. Safeguarded Newton on δ = u − xi
-                // from the hint (or the linearisation at δ = 0), bracket [lo, hi].
-                let target = nu_in * s.cj / ((1.0 - s.fee) * nu_out * s.ci);
-                let (_, m0, dm0) = s.m(s.xi);
-                if !(m0 > target) {
-                    return none;
-                }
-                let mut lo = 0.0;
-                let mut hi = f64::INFINITY;
-                let lin = if dm0 < 0.0 {
-                    (target - m0) / dm0
-                } else {
-                    s.xi * 1e-3
-                };
-                let mut dl = if hint > 0.0 { hint } else { lin };
-                if !(dl > 0.0) || !dl.is_finite() {
-                    dl = s.xi * 1e-3;
-                }
-                for _ in 0..200 {
-                    let (_, m, dm) = s.m(s.xi + dl);
-                    if !m.is_finite() {
-                        hi = dl;
-                        dl = 0.5 * (lo + hi);
-                        continue;
-                    }
-                    if m > target {
-                        lo = dl;
-                    } else {
-                        hi = dl;
-                    }
-                    let mut nd = dl - (m - target) / dm;
-                    if !(nd > lo && nd < hi && nd.is_finite()) {
-                        nd = if hi.is_finite() {
-                            0.5 * (lo + hi)
-                        } else {
-                            4.0 * dl
-                        };
-                    }
-                    let done =
-                        (nd - dl).abs() <= 1e-14 * nd || (hi.is_finite() && hi - lo <= 1e-15 * hi);
-                    dl = nd;
-                    if done {
-                        break;
-                    }
-                }
-                if !dl.is_finite() {
-                    return none;
-                }
-                let u = s.xi + dl;
-                let (_, m, dm) = s.m(u);
-                let conv = (1.0 - s.fee) * s.ci / s.cj;
-                Arb {
-                    x: dl / s.ci,
-                    o: s.dy(dl) * (1.0 - s.fee) / s.cj,
-                    f1: conv * m,
-                    f2: conv * dm * s.ci,
-                }
-            }
+            } => arb_ss([x0, y0], [si, so], g, k, nu_in, nu_out),
+            EdgeModel::Sw(s) => arb_sw(&s, nu_in, nu_out, hint),
         }
     }
+}
+
+/// [`EdgeModel::arb_hint`] on a constant-product edge: the post-fee input reserve `s` where
+/// the marginal rate `g·ri·ro/s²` meets `ν_in/ν_out`.
+fn arb_cp(ri: f64, ro: f64, g: f64, nu_in: f64, nu_out: f64) -> Arb {
+    let k = g * ri * ro;
+    let s = sqrt(k * nu_out / nu_in);
+    if !(s > ri) {
+        return Arb::default();
+    }
+    let inv = 1.0 / s;
+    let f1 = k * inv * inv;
+    Arb {
+        x: (s - ri) / g,
+        o: ro * (s - ri) * inv,
+        f1,
+        f2: -2.0 * g * f1 * inv,
+    }
+}
+
+/// [`EdgeModel::arb_hint`] on a 2-coin stable-swap edge in normalised units (`[x0, y0]` the
+/// balances, `[si, so]` the scales): the closed-form point where the curve's slope meets the
+/// price ratio.
+fn arb_ss([x0, y0]: [f64; 2], [si, so]: [f64; 2], g: f64, k: f64, nu_in: f64, nu_out: f64) -> Arb {
+    let none = Arb::default();
+    let ni = nu_in * si;
+    let no = nu_out * so;
+    let q = (g * no - ni) / (g * no + ni);
+    let c = cbrt(q);
+    let r = (1.0 - c) / (1.0 + c);
+    if !(r > 0.0) || !r.is_finite() || !(r < y0 / x0) {
+        return none;
+    }
+    let x1 = sqrt(sqrt(k / (r * (1.0 + r * r))));
+    let y1 = r * x1;
+    if !(x1 > x0) || !(y1 < y0) || !x1.is_finite() {
+        return none;
+    }
+    let p = stable_p(r);
+    let sc = so / si;
+    let dp = 3.0 * (1.0 - r * r) * (1.0 - r * r) / ((1.0 + 3.0 * r * r) * (1.0 + 3.0 * r * r));
+    // the input from the closed form; the output from the cancellation-free curve
+    // (so the point is on the curve even for inputs tiny against the reserves)
+    let xin = (x1 - x0) / g * si;
+    Arb {
+        x: xin,
+        o: ss_out_norm(x0, y0, g * xin / si) * so,
+        f1: g * p * sc,
+        f2: g * sc * dp * (-(g / si) * (p + r) / x1),
+    }
+}
+
+/// [`EdgeModel::arb_hint`] on a Curve (n-coin) edge: `m(u) = P` in coin units, `m` decreasing
+/// in `u`, solved by [`sw_newton`] from the hint; the point and its derivatives there.
+fn arb_sw(s: &SwEdge, nu_in: f64, nu_out: f64, hint: f64) -> Arb {
+    let target = nu_in * s.cj / ((1.0 - s.fee) * nu_out * s.ci);
+    let (_, m0, dm0) = s.m(s.xi);
+    if !(m0 > target) {
+        return Arb::default();
+    }
+    let dl = sw_newton(s, target, m0, dm0, hint);
+    if !dl.is_finite() {
+        return Arb::default();
+    }
+    let u = s.xi + dl;
+    let (_, m, dm) = s.m(u);
+    let conv = (1.0 - s.fee) * s.ci / s.cj;
+    Arb {
+        x: dl / s.ci,
+        o: s.dy(dl) * (1.0 - s.fee) / s.cj,
+        f1: conv * m,
+        f2: conv * dm * s.ci,
+    }
+}
+
+/// The `δ = u − xi` where `m(xi + δ) = target`: safeguarded Newton from the hint (or the
+/// linearisation at `δ = 0`, where `m = m0`, `m' = dm0`), bracket `[lo, hi]`, at most 200 steps.
+fn sw_newton(s: &SwEdge, target: f64, m0: f64, dm0: f64, hint: f64) -> f64 {
+    let mut lo = 0.0;
+    let mut hi = f64::INFINITY;
+    let lin = if dm0 < 0.0 {
+        (target - m0) / dm0
+    } else {
+        s.xi * 1e-3
+    };
+    let mut dl = if hint > 0.0 { hint } else { lin };
+    if !(dl > 0.0) || !dl.is_finite() {
+        dl = s.xi * 1e-3;
+    }
+    for _ in 0..200 {
+        let (_, m, dm) = s.m(s.xi + dl);
+        if !m.is_finite() {
+            hi = dl;
+            dl = 0.5 * (lo + hi);
+            continue;
+        }
+        if m > target {
+            lo = dl;
+        } else {
+            hi = dl;
+        }
+        let mut nd = dl - (m - target) / dm;
+        if !(nd > lo && nd < hi && nd.is_finite()) {
+            nd = if hi.is_finite() {
+                0.5 * (lo + hi)
+            } else {
+                4.0 * dl
+            };
+        }
+        let done = (nd - dl).abs() <= 1e-14 * nd || (hi.is_finite() && hi - lo <= 1e-15 * hi);
+        dl = nd;
+        if done {
+            break;
+        }
+    }
+    dl
 }
 
 #[cfg(test)]

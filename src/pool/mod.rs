@@ -52,7 +52,7 @@ pub mod spl_token_swap;
 pub mod stableswap;
 pub mod whirlpool;
 
-use crate::error::PoolError;
+use crate::error::{MathError, PoolError};
 use primitive_types::U256;
 use smallvec::SmallVec;
 
@@ -271,6 +271,13 @@ impl Pool {
         dispatch!(self, p => p.marginal_rate(i, j))
     }
 }
+
+/// [`MathError::Overflow`] as a pool error (for the native-width helpers of the pool files).
+pub(crate) const OVERFLOW: PoolError = PoolError::Math(MathError::Overflow);
+/// [`MathError::Underflow`] as a pool error.
+pub(crate) const UNDERFLOW: PoolError = PoolError::Math(MathError::Underflow);
+/// [`MathError::DivisionByZero`] as a pool error.
+pub(crate) const DIV0: PoolError = PoolError::Math(MathError::DivisionByZero);
 
 /// The coin indices of a two-coin pool's swap: both 0 or 1, and different.
 ///

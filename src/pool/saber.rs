@@ -16,8 +16,8 @@
 //!   `u128` path would not (reproduced: they decide some errors);
 //! - the deposit has no first-deposit branch (an empty pool is an error).
 
-use super::{pair, Amounts};
-use crate::error::{MathError, PoolError};
+use super::{pair, Amounts, DIV0, OVERFLOW, UNDERFLOW};
+use crate::error::PoolError;
 use crate::math::wide::{to_u128, W};
 use primitive_types::U256;
 use smallvec::smallvec;
@@ -171,10 +171,6 @@ pub struct SaberWithdrawn {
     /// Admin share of the withdraw fee (leaves the pool).
     pub admin_fee: u64,
 }
-
-const OVERFLOW: PoolError = PoolError::Math(MathError::Overflow);
-const UNDERFLOW: PoolError = PoolError::Math(MathError::Underflow);
-const DIV0: PoolError = PoolError::Math(MathError::DivisionByZero);
 
 /// `mul_div`: `u128` when a factor exceeds 2^32, else a `u64` product that can overflow.
 fn mul_div(a: u64, b: u64, c: u64) -> Result<u64, PoolError> {

@@ -19,9 +19,10 @@
 //! moves part of those tokens to another account (the total minted is the same) and is not
 //! modelled.
 
-use super::{pair, Amounts};
-use crate::error::{MathError, PoolError};
+use super::{pair, Amounts, DIV0, OVERFLOW, UNDERFLOW};
+use crate::error::PoolError;
 use crate::math::wide::{to_u128, W};
+use crate::math::{w_add, w_div, w_mul, w_sub};
 use primitive_types::U256;
 use smallvec::smallvec;
 
@@ -87,10 +88,6 @@ pub struct SplSwap {
     /// Destination balance after the swap.
     pub new_destination_amount: u128,
 }
-
-const OVERFLOW: PoolError = PoolError::Math(MathError::Overflow);
-const UNDERFLOW: PoolError = PoolError::Math(MathError::Underflow);
-const DIV0: PoolError = PoolError::Math(MathError::DivisionByZero);
 
 #[inline]
 fn add(a: u128, b: u128) -> Result<u128, PoolError> {
@@ -512,47 +509,31 @@ const PRECISE_ONE: u128 = 1_000_000_000_000;
 const HALF: W = W::small(PRECISE_ONE / 2);
 const ONE_W: W = W::small(PRECISE_ONE);
 
-fn wadd(a: W, b: W) -> Result<W, PoolError> {
-    a.checked_add(b).ok_or(OVERFLOW)
-}
-
-fn wsub(a: W, b: W) -> Result<W, PoolError> {
-    a.checked_sub(b).ok_or(UNDERFLOW)
-}
-
-fn wmul(a: W, b: W) -> Result<W, PoolError> {
-    a.checked_mul(b).ok_or(OVERFLOW)
-}
-
-fn wdiv(a: W, b: W) -> Result<W, PoolError> {
-    a.checked_div_rem(b).map(|(q, _)| q).ok_or(DIV0)
-}
-
 impl Precise {
     const ONE: Precise = Precise(ONE_W);
 
     fn new(x: u128) -> Result<Self, PoolError> {
-        Ok(Self(wmul(W::small(x), ONE_W)?))
+        Ok(Self(w_mul(W::small(x), ONE_W)?))
     }
 
     fn add(self, o: Self) -> Result<Self, PoolError> {
-        Ok(Self(wadd(self.0, o.0)?))
+        Ok(Self(w_add(self.0, o.0)?))
     }
 
     fn sub(self, o: Self) -> Result<Self, PoolError> {
-        Ok(Self(wsub(self.0, o.0)?))
+        Ok(Self(w_sub(self.0, o.0)?))
     }
 
     fn mul(self, o: Self) -> Result<Self, PoolError> {
         match self.0.checked_mul(o.0) {
-            Some(p) => Ok(Self(wdiv(wadd(p, HALF)?, ONE_W)?)),
+            Some(p) => Ok(Self(w_div(w_add(p, HALF)?, ONE_W)?)),
             None => {
                 let (big, other) = if self.0 >= o.0 {
                     (self.0, o.0)
                 } else {
                     (o.0, self.0)
                 };
-                Ok(Self(wmul(wdiv(big, ONE_W)?, other)?))
+                Ok(Self(w_mul(w_div(big, ONE_W)?, other)?))
             }
         }
     }
@@ -562,22 +543,22 @@ impl Precise {
             return Err(DIV0);
         }
         match self.0.checked_mul(ONE_W) {
-            Some(p) => Ok(Self(wdiv(wadd(p, HALF)?, o.0)?)),
-            None => Ok(Self(wmul(wdiv(wadd(self.0, HALF)?, o.0)?, ONE_W)?)),
+            Some(p) => Ok(Self(w_div(w_add(p, HALF)?, o.0)?)),
+            None => Ok(Self(w_mul(w_div(w_add(self.0, HALF)?, o.0)?, ONE_W)?)),
         }
     }
 
     fn floor(self) -> Result<Self, PoolError> {
-        Ok(Self(wmul(wdiv(self.0, ONE_W)?, ONE_W)?))
+        Ok(Self(w_mul(w_div(self.0, ONE_W)?, ONE_W)?))
     }
 
     fn ceiling(self) -> Result<Self, PoolError> {
-        let up = wadd(self.0, W::small(PRECISE_ONE - 1))?;
-        Ok(Self(wmul(wdiv(up, ONE_W)?, ONE_W)?))
+        let up = w_add(self.0, W::small(PRECISE_ONE - 1))?;
+        Ok(Self(w_mul(w_div(up, ONE_W)?, ONE_W)?))
     }
 
     fn to_imprecise(self) -> Result<u128, PoolError> {
-        let v = wdiv(wadd(self.0, HALF)?, ONE_W)?;
+        let v = w_div(w_add(self.0, HALF)?, ONE_W)?;
         if v.hi != 0 {
             return Err(OVERFLOW);
         }
@@ -588,7 +569,7 @@ impl Precise {
     /// two guesses differ by less than 100 raw units; inputs above `u128::MAX` (as numbers)
     /// are refused.
     fn sqrt(self) -> Result<Self, PoolError> {
-        let max = wmul(W::small(u128::MAX), ONE_W)?;
+        let max = w_mul(W::small(u128::MAX), ONE_W)?;
         if self.0 > max {
             return Err(OVERFLOW);
         }
@@ -603,9 +584,9 @@ impl Precise {
             let second = self.div(guess)?;
             guess = first.add(second)?.div(two)?;
             let diff = if last.0 >= guess.0 {
-                wsub(last.0, guess.0)?
+                w_sub(last.0, guess.0)?
             } else {
-                wsub(guess.0, last.0)?
+                w_sub(guess.0, last.0)?
             };
             if diff < W::small(100) {
                 break;

@@ -21,8 +21,8 @@
 
 use crate::error::{RequestError, RouteError, SnapshotError};
 use crate::graph::PoolGraph;
-use crate::math::float::to_f64;
-use crate::service::pricing::{price_table, TokenPrice, DEFAULT_MAX_HOPS};
+use crate::math::float::{pow10, to_f64};
+use crate::service::pricing::{balance_in, price_table, TokenPrice, DEFAULT_MAX_HOPS};
 use crate::units::TokenId;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -167,23 +167,11 @@ fn tvl(graph: &PoolGraph, t: TokenId, price: Option<TokenPrice>, num_dec: u8) ->
     let held: f64 = graph
         .pools_of(t)
         .iter()
-        .filter_map(|&pid| {
-            let i = graph.coin_index(pid, t)?;
-            graph
-                .pool(pid)
-                .and_then(|info| info.pool.balances().get(i).copied())
-        })
+        .filter_map(|&pid| balance_in(graph, pid, t))
         .map(to_f64)
         .sum();
-    let mut scale = 1.0f64;
-    for _ in 0..num_dec {
-        #[allow(clippy::arithmetic_side_effects)] // f64
-        {
-            scale *= 10.0;
-        }
-    }
     #[allow(clippy::arithmetic_side_effects)] // f64
-    let v = held * p.raw / scale;
+    let v = held * p.raw / pow10(i32::from(num_dec));
     v
 }
 

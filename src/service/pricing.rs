@@ -21,7 +21,7 @@
 //! One search prices every token: O(H · Σ n²) for a hop bound H and pools of n coins.
 
 use crate::error::{Error, RouteError};
-use crate::graph::PoolGraph;
+use crate::graph::{PoolGraph, PoolInfo};
 use crate::math::float::{pow10, to_f64};
 use crate::units::{PoolId, TokenId};
 use alloc::vec::Vec;
@@ -109,49 +109,14 @@ pub fn price_table(
             .into(),
         );
     }
-    // best[t] = (raw price, bottleneck depth, legs) of the widest route found so far.
-    let mut best: Vec<Option<(f64, f64, usize)>> = alloc::vec![None; graph.n_tokens()];
+    let mut best: Vec<Widest> = alloc::vec![None; graph.n_tokens()];
     if let Some(slot) = best.get_mut(numeraire.index()) {
         *slot = Some((1.0, f64::INFINITY, 0));
     }
     for h in 1..=max_hops {
         let prev = best.clone();
         for info in graph.pools() {
-            let balances = info.pool.balances();
-            for (j, &known) in info.tokens.iter().enumerate() {
-                // Only routes of at most h - 1 legs are extended in round h.
-                let Some(&Some((p_known, w_known, _))) = prev.get(known.index()) else {
-                    continue;
-                };
-                let reserve = balances.get(j).copied().unwrap_or_default();
-                if reserve.is_zero() {
-                    continue;
-                }
-                let width = w_known.min(to_f64(reserve) * p_known);
-                if width.is_nan() || width <= 0.0 {
-                    continue;
-                }
-                for (i, &other) in info.tokens.iter().enumerate() {
-                    if i == j {
-                        continue;
-                    }
-                    // Selling one unit of `other` gives `rate` units of `known`.
-                    let rate = info.pool.marginal_rate(i, j);
-                    if !(rate.is_finite() && rate > 0.0) {
-                        continue;
-                    }
-                    let better = match best.get(other.index()) {
-                        Some(Some((_, w, _))) => width > *w,
-                        Some(None) => true,
-                        None => false,
-                    };
-                    if better {
-                        if let Some(slot) = best.get_mut(other.index()) {
-                            *slot = Some((rate * p_known, width, h));
-                        }
-                    }
-                }
-            }
+            extend_through(info, &prev, &mut best, h);
         }
         // a round that extended nothing leaves the next round the same input
         if best
@@ -178,6 +143,45 @@ pub fn price_table(
         })
         .collect();
     Ok(PriceTable { numeraire, prices })
+}
+
+/// Per token, `(raw price, bottleneck depth, legs)` of the widest route found so far.
+type Widest = Option<(f64, f64, usize)>;
+
+/// Round `h` of [`price_table`] through one pool: every coin priced by a route of at most
+/// `h − 1` legs (in `prev`) prices the pool's other coins in `best` when the route through
+/// this pool is strictly wider than the one `best` holds.
+fn extend_through(info: &PoolInfo, prev: &[Widest], best: &mut [Widest], h: usize) {
+    let balances = info.pool.balances();
+    for (j, &known) in info.tokens.iter().enumerate() {
+        // Only routes of at most h - 1 legs are extended in round h.
+        let Some(&Some((p_known, w_known, _))) = prev.get(known.index()) else {
+            continue;
+        };
+        let reserve = balances.get(j).copied().unwrap_or_default();
+        if reserve.is_zero() {
+            continue;
+        }
+        let width = w_known.min(to_f64(reserve) * p_known);
+        if width.is_nan() || width <= 0.0 {
+            continue;
+        }
+        for (i, &other) in info.tokens.iter().enumerate() {
+            if i == j {
+                continue;
+            }
+            // Selling one unit of `other` gives `rate` units of `known`.
+            let rate = info.pool.marginal_rate(i, j);
+            if !(rate.is_finite() && rate > 0.0) {
+                continue;
+            }
+            if let Some(slot) = best.get_mut(other.index()) {
+                if slot.map_or(true, |(_, w, _)| width > w) {
+                    *slot = Some((rate * p_known, width, h));
+                }
+            }
+        }
+    }
 }
 
 /// The price of `token` in `numeraire` through the deepest route (see the module docs).
@@ -292,18 +296,20 @@ pub fn routable_price(
         }
         return lp_price(graph, p, &table).map_err(|_| NotRoutable::NoRouteToNumeraire);
     }
-    let liquid = graph.pools_of(t).iter().any(|&p| {
-        graph
-            .coin_index(p, t)
-            .and_then(|i| {
-                graph
-                    .pool(p)
-                    .and_then(|info| info.pool.balances().get(i).copied())
-            })
-            .is_some_and(|b| !b.is_zero())
-    });
+    let liquid = graph
+        .pools_of(t)
+        .iter()
+        .any(|&p| balance_in(graph, p, t).is_some_and(|b| !b.is_zero()));
     if !liquid && t != numeraire {
         return Err(NotRoutable::NoLiquidity);
     }
     table.get(t).ok_or(NotRoutable::NoRouteToNumeraire)
+}
+
+/// The balance of token `t` in pool `p` (`None` when `t` is not a coin of `p`).
+pub(crate) fn balance_in(graph: &PoolGraph, p: PoolId, t: TokenId) -> Option<U256> {
+    let i = graph.coin_index(p, t)?;
+    graph
+        .pool(p)
+        .and_then(|info| info.pool.balances().get(i).copied())
 }

@@ -25,12 +25,12 @@
 
 use crate::chain::CHAIN_101;
 use crate::error::{Error, RouteError};
-use crate::graph::PoolGraph;
+use crate::graph::{PoolGraph, PoolInfo};
 use crate::math::float::to_f64;
 pub use crate::plan::GasTable;
 use crate::plan::{Plan, Step, TokenAmount};
-use crate::service::request::Address;
-use crate::units::{PoolId, TokenId};
+use crate::service::request::{format_e18, Address};
+use crate::units::TokenId;
 use alloc::{
     string::{String, ToString},
     vec::Vec,
@@ -96,15 +96,9 @@ impl ZapFeeBody {
     /// The rate given in basis points (1 bp = 0.01 %), with its amounts.
     #[must_use]
     pub fn from_bps(rate_bps: u32, amounts: Vec<TokenAmountBody>) -> Self {
-        // bps / 100 as exact decimal text: 1 -> "0.01", 30 -> "0.3", 100 -> "1".
-        let int = rate_bps / 100;
-        let frac = rate_bps % 100;
-        let percent = if frac == 0 {
-            alloc::format!("{int}")
-        } else {
-            let f = alloc::format!("{frac:02}");
-            alloc::format!("{int}.{}", f.trim_end_matches('0'))
-        };
+        // bps / 100 as exact decimal text: 1 -> "0.01", 30 -> "0.3", 100 -> "1". One basis
+        // point is 10^16 in the 10^-18 units of `format_e18`; u32 · 10^16 fits u128.
+        let percent = format_e18(u128::from(rate_bps).saturating_mul(10_000_000_000_000_000));
         Self { percent, amounts }
     }
 }
@@ -383,137 +377,29 @@ impl QuoteResponse {
     /// [`RouteError::TokenOutOfRange`] / [`RouteError::PoolOutOfRange`] for a plan that names
     /// ids outside `graph` (a plan of another graph).
     pub fn from_plan(plan: &Plan, graph: &PoolGraph, gas: &GasTable) -> Result<Self, Error> {
-        let addr = |t: TokenId| display_address(graph, t);
-        let pool_of = |p: PoolId| graph.pool(p).ok_or(RouteError::PoolOutOfRange(p));
-        let amounts = |v: &[TokenAmount]| -> Result<Vec<TokenAmountBody>, Error> {
-            v.iter()
-                .map(|x| {
-                    Ok(TokenAmountBody {
-                        token_address: addr(x.token)?,
-                        amount: x.amount,
-                    })
-                })
-                .collect()
-        };
-        let input_tokens = amounts(&plan.inputs)?;
+        let input_tokens = token_amounts(graph, &plan.inputs)?;
         let output_tokens = plan
             .outputs
             .iter()
             .map(|o| {
                 Ok(OutputBody {
-                    token_address: addr(o.token)?,
+                    token_address: display_address(graph, o.token)?,
                     amount: o.amount,
                     min_amount: o.min_amount,
                 })
             })
             .collect::<Result<Vec<_>, Error>>()?;
-
         let mut legs = Vec::new();
         let mut units = Vec::with_capacity(plan.steps.len());
         for (k, step) in plan.steps.iter().enumerate() {
-            match step {
-                Step::Swap {
-                    pool,
-                    token_in,
-                    token_out,
-                    amount_in,
-                    amount_out,
-                } => {
-                    let info = pool_of(*pool)?;
-                    units.push(gas.swap(info.kind));
-                    legs.push(Leg {
-                        token_in: addr(*token_in)?,
-                        token_out: addr(*token_out)?,
-                        pool: info.id.clone(),
-                        liquidity_source: info.source.clone(),
-                        kind: LegKind::Swap,
-                        amount_in: *amount_in,
-                        amount_out: *amount_out,
-                        step: k,
-                    });
-                }
-                Step::Mint {
-                    pool,
-                    amounts_in,
-                    lp_out,
-                } => {
-                    let info = pool_of(*pool)?;
-                    units.push(gas.mint);
-                    for (coin, a) in info.tokens.iter().zip(amounts_in) {
-                        if a.is_zero() {
-                            continue;
-                        }
-                        legs.push(Leg {
-                            token_in: addr(*coin)?,
-                            token_out: addr(info.lp_token)?,
-                            pool: info.id.clone(),
-                            liquidity_source: info.source.clone(),
-                            kind: LegKind::Mint,
-                            amount_in: *a,
-                            amount_out: *lp_out,
-                            step: k,
-                        });
-                    }
-                }
-                Step::Burn {
-                    pool,
-                    lp_in,
-                    amounts_out,
-                } => {
-                    let info = pool_of(*pool)?;
-                    units.push(gas.burn);
-                    for (coin, a) in info.tokens.iter().zip(amounts_out) {
-                        legs.push(Leg {
-                            token_in: addr(info.lp_token)?,
-                            token_out: addr(*coin)?,
-                            pool: info.id.clone(),
-                            liquidity_source: info.source.clone(),
-                            kind: LegKind::Burn,
-                            amount_in: *lp_in,
-                            amount_out: *a,
-                            step: k,
-                        });
-                    }
-                }
-                Step::BurnOne {
-                    pool,
-                    lp_in,
-                    token_out,
-                    amount_out,
-                } => {
-                    // A one-coin withdrawal (zaps): one burn leg into that coin.
-                    let info = pool_of(*pool)?;
-                    units.push(gas.burn);
-                    legs.push(Leg {
-                        token_in: addr(info.lp_token)?,
-                        token_out: addr(*token_out)?,
-                        pool: info.id.clone(),
-                        liquidity_source: info.source.clone(),
-                        kind: LegKind::Burn,
-                        amount_in: *lp_in,
-                        amount_out: *amount_out,
-                        step: k,
-                    });
-                }
-            }
+            units.push(step_legs(graph, gas, k, step, &mut legs)?);
         }
-        let ins: Vec<String> = input_tokens
-            .iter()
-            .map(|t| t.token_address.clone())
-            .collect();
-        let outs: Vec<String> = output_tokens
-            .iter()
-            .map(|t| t.token_address.clone())
-            .collect();
-        let route = RouteGraph::from_legs(&ins, &outs, &legs, |a| {
-            graph
-                .token_id(a)
-                .and_then(|t| graph.token(t))
-                .map(|i| i.symbol.clone())
-                .filter(|s| !s.is_empty())
-        });
+        let route = route_graph(graph, &input_tokens, &output_tokens, &legs);
         let zap_fee = match &plan.zap_fee {
-            Some(f) => Some(ZapFeeBody::from_bps(f.rate_bps, amounts(&f.taken)?)),
+            Some(f) => Some(ZapFeeBody::from_bps(
+                f.rate_bps,
+                token_amounts(graph, &f.taken)?,
+            )),
             None => None,
         };
         let gas_estimate = (graph.chain_id() != CHAIN_101).then(|| estimate_gas(gas.base, units));
@@ -521,7 +407,7 @@ impl QuoteResponse {
             chain_id: graph.chain_id(),
             input_tokens,
             output_tokens,
-            refunds: amounts(&plan.refunds)?,
+            refunds: token_amounts(graph, &plan.refunds)?,
             price_impact: plan.price_impact,
             value: plan.value,
             upper_bound: plan.upper_bound,
@@ -531,4 +417,133 @@ impl QuoteResponse {
             route,
         })
     }
+}
+
+/// Token amounts of a plan as body entries, addresses in canonical form.
+fn token_amounts(graph: &PoolGraph, v: &[TokenAmount]) -> Result<Vec<TokenAmountBody>, Error> {
+    v.iter()
+        .map(|x| {
+            Ok(TokenAmountBody {
+                token_address: display_address(graph, x.token)?,
+                amount: x.amount,
+            })
+        })
+        .collect()
+}
+
+/// The legs of one plan step through one pool, as the route graph draws them.
+struct StepLegs<'a> {
+    graph: &'a PoolGraph,
+    info: &'a PoolInfo,
+    step: usize,
+}
+
+impl StepLegs<'_> {
+    fn leg(
+        &self,
+        (token_in, token_out): (TokenId, TokenId),
+        kind: LegKind,
+        amount_in: U256,
+        amount_out: U256,
+    ) -> Result<Leg, Error> {
+        Ok(Leg {
+            token_in: display_address(self.graph, token_in)?,
+            token_out: display_address(self.graph, token_out)?,
+            pool: self.info.id.clone(),
+            liquidity_source: self.info.source.clone(),
+            kind,
+            amount_in,
+            amount_out,
+            step: self.step,
+        })
+    }
+}
+
+/// Push the legs of step `k` onto `legs` (a swap: one; a mint: one per coin deposited; a burn:
+/// one per coin; a one-coin burn: one) and return its gas units from `gas`.
+fn step_legs(
+    graph: &PoolGraph,
+    gas: &GasTable,
+    k: usize,
+    step: &Step,
+    legs: &mut Vec<Leg>,
+) -> Result<u64, Error> {
+    let (Step::Swap { pool, .. }
+    | Step::Mint { pool, .. }
+    | Step::Burn { pool, .. }
+    | Step::BurnOne { pool, .. }) = step;
+    let info = graph.pool(*pool).ok_or(RouteError::PoolOutOfRange(*pool))?;
+    let at = StepLegs {
+        graph,
+        info,
+        step: k,
+    };
+    match step {
+        Step::Swap {
+            token_in,
+            token_out,
+            amount_in,
+            amount_out,
+            ..
+        } => {
+            legs.push(at.leg(
+                (*token_in, *token_out),
+                LegKind::Swap,
+                *amount_in,
+                *amount_out,
+            )?);
+            Ok(gas.swap(info.kind))
+        }
+        Step::Mint {
+            amounts_in, lp_out, ..
+        } => {
+            for (coin, a) in info.tokens.iter().zip(amounts_in) {
+                if !a.is_zero() {
+                    legs.push(at.leg((*coin, info.lp_token), LegKind::Mint, *a, *lp_out)?);
+                }
+            }
+            Ok(gas.mint)
+        }
+        Step::Burn {
+            lp_in, amounts_out, ..
+        } => {
+            for (coin, a) in info.tokens.iter().zip(amounts_out) {
+                legs.push(at.leg((info.lp_token, *coin), LegKind::Burn, *lp_in, *a)?);
+            }
+            Ok(gas.burn)
+        }
+        // A one-coin withdrawal (zaps): one burn leg into that coin.
+        Step::BurnOne {
+            lp_in,
+            token_out,
+            amount_out,
+            ..
+        } => {
+            legs.push(at.leg(
+                (info.lp_token, *token_out),
+                LegKind::Burn,
+                *lp_in,
+                *amount_out,
+            )?);
+            Ok(gas.burn)
+        }
+    }
+}
+
+/// The route graph of `legs` between the quote's inputs and outputs, symbols from `graph`.
+fn route_graph(
+    graph: &PoolGraph,
+    inputs: &[TokenAmountBody],
+    outputs: &[OutputBody],
+    legs: &[Leg],
+) -> RouteGraph {
+    let ins: Vec<String> = inputs.iter().map(|t| t.token_address.clone()).collect();
+    let outs: Vec<String> = outputs.iter().map(|t| t.token_address.clone()).collect();
+    RouteGraph::from_legs(&ins, &outs, legs, |a| {
+        graph
+            .token_id(a)
+            .and_then(|t| graph.token(t))
+            .map(|i| i.symbol.clone())
+            .filter(|s| !s.is_empty())
+    })
 }

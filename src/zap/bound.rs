@@ -65,7 +65,7 @@ pub const D_SLACK: u64 = 4;
 pub const REL_SLACK: f64 = 1e-12;
 
 /// An upper bound on the LP any zap of `amounts` (one per coin) into `pool` can mint: an
-/// optional swap through the pool, then one mint (see the [module docs](self) for the proof).
+/// optional swap through the pool, then one mint (the proof is in the docs of `src/zap/bound.rs`).
 ///
 /// `None` when the pool has no LP supply yet (a first deposit has no price), when the state
 /// cannot be evaluated (a reverting invariant), or for families without a bound here (SPL Token

@@ -70,7 +70,7 @@
 //! threshold, the unmatched surplus the plan chose not to swap ([`ZapInPlan::rebalance`] says
 //! which).
 
-pub mod bound;
+mod bound;
 mod curve;
 mod multi;
 mod two;

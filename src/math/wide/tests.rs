@@ -1,0 +1,152 @@
+//! Unit tests of [`super`]: small cases and sweeps against `primitive_types`.
+
+use super::*;
+
+#[test]
+fn div_256_by_128_small_cases() {
+    // (2^128 + 5) / 3
+    let (q, r) = div_256_by_128(1, 5, 3);
+    // 2^128 = 3 * 113427455640312821154458202477256070485 + 1
+    assert_eq!(q, 113_427_455_640_312_821_154_458_202_477_256_070_487);
+    assert_eq!(r, 0);
+    let (q, r) = div_256_by_128(u128::MAX - 1, u128::MAX, u128::MAX);
+    assert_eq!(q, u128::MAX);
+    assert_eq!(r, u128::MAX - 1);
+}
+
+#[test]
+fn div_e18_small() {
+    let e18 = 1_000_000_000_000_000_000u128;
+    let (q, r) = W::small(5 * e18 + 7).div_rem_e18();
+    assert_eq!((q, r), (W::small(5), 7));
+    let n = W {
+        hi: u128::MAX,
+        lo: u128::MAX,
+    };
+    let (q, r) = n.div_rem_e18();
+    // q * 1e18 + r == n
+    let back = q
+        .checked_mul(W::small(e18))
+        .unwrap()
+        .checked_add(W::small(u128::from(r)));
+    assert_eq!(back, Some(n));
+    assert!(u128::from(r) < e18);
+}
+
+#[test]
+fn div_w_large_divisor() {
+    let n = W {
+        hi: u128::MAX,
+        lo: 12345,
+    };
+    let d = W {
+        hi: 3,
+        lo: u128::MAX,
+    };
+    let (q, r) = n.checked_div_rem(d).unwrap();
+    assert!(r < d);
+    assert_eq!(d.checked_mul(q).unwrap().checked_add(r), Some(n));
+}
+
+/// A fixed xorshift sequence of 64-bit words with varied bit lengths.
+fn words(n: usize) -> Vec<u128> {
+    let mut s = 0x243f_6a88_85a3_08d3u64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    (0..n)
+        .map(|_| {
+            let x = (u128::from(next()) << 64) | u128::from(next());
+            x >> (next() % 128)
+        })
+        .collect()
+}
+
+#[test]
+fn div_256_by_128_matches_primitive_types() {
+    let ws = words(30_000);
+    for c in ws.chunks(3) {
+        let (mut u1, u0, v) = (c[0], c[1], c[2].max(1));
+        if u1 >= v {
+            u1 %= v;
+        }
+        let (q, r) = div_256_by_128(u1, u0, v);
+        let n = from_parts(u1, u0);
+        let (wq, wr) = n.div_mod(from_u128(v));
+        assert_eq!((from_u128(q), from_u128(r)), (wq, wr), "{u1} {u0} {v}");
+    }
+    // Edge: divisor just above 2^64, dividend top just below it.
+    let v = (1u128 << 64) + 1;
+    let (q, r) = div_256_by_128(v - 1, u128::MAX, v);
+    let (wq, wr) = from_parts(v - 1, u128::MAX).div_mod(from_u128(v));
+    assert_eq!((from_u128(q), from_u128(r)), (wq, wr));
+}
+
+#[test]
+fn w_div_matches_primitive_types() {
+    let ws = words(40_000);
+    for c in ws.chunks(4) {
+        let n = W { hi: c[0], lo: c[1] };
+        let d = W {
+            hi: c[2] >> 64,
+            lo: c[3],
+        };
+        if d.is_zero() {
+            continue;
+        }
+        let (q, r) = n.checked_div_rem(d).unwrap();
+        let (wq, wr) = n.to_u256().div_mod(d.to_u256());
+        assert_eq!((q.to_u256(), r.to_u256()), (wq, wr));
+        let (q, r) = n.div_rem_e18();
+        let (wq, wr) = n.to_u256().div_mod(U256::exp10(18));
+        assert_eq!((q.to_u256(), U256::from(r)), (wq, wr));
+    }
+}
+
+#[test]
+fn div64_and_two_limb_division_match_primitive_types() {
+    let ws = words(40_000);
+    for c in ws.chunks(4) {
+        let n = W { hi: c[0], lo: c[1] };
+        for dv in [
+            c[2] as u64,
+            1,
+            3,
+            1_000_000,
+            997_000,
+            u64::MAX,
+            (c[3] >> 64) as u64,
+        ] {
+            if dv == 0 {
+                continue;
+            }
+            let (q, r) = Div64::new(dv).div_rem(n);
+            let (wq, wr) = n.to_u256().div_mod(U256::from(dv));
+            assert_eq!((q.to_u256(), U256::from(r)), (wq, wr), "{n:?} / {dv}");
+        }
+        // Divisors from 2^64 up, dividends with a high half at or above them.
+        let d = c[2] | (1u128 << 64);
+        for n in [
+            n,
+            W {
+                hi: n.hi.max(d),
+                lo: n.lo,
+            },
+            W { hi: d, lo: 0 },
+        ] {
+            let (q, r) = n.checked_div_rem(W::small(d)).unwrap();
+            let (wq, wr) = n.to_u256().div_mod(from_u128(d));
+            assert_eq!((q.to_u256(), r.to_u256()), (wq, wr), "{n:?} / {d}");
+        }
+    }
+}
+
+#[test]
+fn mul_128_max() {
+    let (hi, lo) = mul_128(u128::MAX, u128::MAX);
+    assert_eq!(hi, u128::MAX - 1);
+    assert_eq!(lo, 1);
+}

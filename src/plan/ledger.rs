@@ -1,0 +1,187 @@
+//! Token holdings while a plan's steps run: what each step spends and receives, by its stated
+//! amounts, and what is left at the end ([`unspent`]).
+
+use super::{Output, Step, TokenAmount};
+use crate::error::RouteError;
+use crate::graph::PoolGraph;
+use crate::units::TokenId;
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+use primitive_types::U256;
+
+/// Token amounts held at a point of a plan, per token.
+#[derive(Debug, Default)]
+pub(super) struct Holdings(BTreeMap<TokenId, U256>);
+
+impl Holdings {
+    /// Change the holding of `t` by `f` (a checked add or sub), or the
+    /// [`RouteError::InvalidPlan`] at `step` saying `why` when it fails.
+    fn adjust(
+        &mut self,
+        t: TokenId,
+        step: Option<usize>,
+        why: &'static str,
+        f: impl FnOnce(U256) -> Option<U256>,
+    ) -> Result<(), RouteError> {
+        let h = self.0.entry(t).or_insert_with(U256::zero);
+        *h = f(*h).ok_or(RouteError::InvalidPlan { step, why })?;
+        Ok(())
+    }
+
+    /// Receive `a` of `t` (at `step`, or `None` for the plan's totals).
+    pub(super) fn credit(
+        &mut self,
+        t: TokenId,
+        a: U256,
+        step: Option<usize>,
+    ) -> Result<(), RouteError> {
+        self.adjust(t, step, "holding overflows", |h| h.checked_add(a))
+    }
+
+    /// Spend `a` of `t`: refused when more than is held.
+    pub(super) fn debit(
+        &mut self,
+        t: TokenId,
+        a: U256,
+        step: Option<usize>,
+    ) -> Result<(), RouteError> {
+        let why = "spends more than is held at this point";
+        self.adjust(t, step, why, |h| h.checked_sub(a))
+    }
+
+    /// The holding of `t` (zero when never touched).
+    #[must_use]
+    pub(super) fn get(&self, t: TokenId) -> U256 {
+        self.0.get(&t).copied().unwrap_or_default()
+    }
+
+    /// Every token touched, in token order, with its holding.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (TokenId, U256)> + '_ {
+        self.0.iter().map(|(t, a)| (*t, *a))
+    }
+
+    /// What step `k` spends, by its stated amounts: a swap's input, a mint's coins (in the
+    /// pool's coin order), a burn's LP.
+    ///
+    /// # Errors
+    /// [`RouteError::InvalidPlan`] at `k` when more than is held;
+    /// [`RouteError::PoolOutOfRange`] for an LP step on an unknown pool.
+    pub(super) fn spend(
+        &mut self,
+        graph: &PoolGraph,
+        step: &Step,
+        k: usize,
+    ) -> Result<(), RouteError> {
+        let at = Some(k);
+        match step {
+            Step::Swap {
+                token_in,
+                amount_in,
+                ..
+            } => self.debit(*token_in, *amount_in, at),
+            Step::Mint {
+                pool, amounts_in, ..
+            } => {
+                let info = graph.pool(*pool).ok_or(RouteError::PoolOutOfRange(*pool))?;
+                for (t, a) in info.tokens.iter().zip(amounts_in) {
+                    self.debit(*t, *a, at)?;
+                }
+                Ok(())
+            }
+            Step::Burn { pool, lp_in, .. } | Step::BurnOne { pool, lp_in, .. } => {
+                let info = graph.pool(*pool).ok_or(RouteError::PoolOutOfRange(*pool))?;
+                self.debit(info.lp_token, *lp_in, at)
+            }
+        }
+    }
+
+    /// What step `k` receives, by its stated amounts: a swap's or one-coin burn's output, a
+    /// mint's LP, a burn's coins (in the pool's coin order).
+    ///
+    /// # Errors
+    /// [`RouteError::InvalidPlan`] at `k` when a holding overflows;
+    /// [`RouteError::PoolOutOfRange`] for a mint or burn on an unknown pool.
+    pub(super) fn receive(
+        &mut self,
+        graph: &PoolGraph,
+        step: &Step,
+        k: usize,
+    ) -> Result<(), RouteError> {
+        let at = Some(k);
+        match step {
+            Step::Swap {
+                token_out,
+                amount_out,
+                ..
+            }
+            | Step::BurnOne {
+                token_out,
+                amount_out,
+                ..
+            } => self.credit(*token_out, *amount_out, at),
+            Step::Mint { pool, lp_out, .. } => {
+                let info = graph.pool(*pool).ok_or(RouteError::PoolOutOfRange(*pool))?;
+                self.credit(info.lp_token, *lp_out, at)
+            }
+            Step::Burn {
+                pool, amounts_out, ..
+            } => {
+                let info = graph.pool(*pool).ok_or(RouteError::PoolOutOfRange(*pool))?;
+                for (t, a) in info.tokens.iter().zip(amounts_out) {
+                    self.credit(*t, *a, at)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Token amounts as a map, summing repeats; `Err(k)` at the first index whose token repeats
+/// when `distinct`, `Err(None)` when a sum overflows.
+pub(super) fn amount_map(
+    items: impl Iterator<Item = (TokenId, U256)>,
+    distinct: bool,
+) -> Result<BTreeMap<TokenId, U256>, Option<usize>> {
+    let mut m: BTreeMap<TokenId, U256> = BTreeMap::new();
+    for (k, (t, a)) in items.enumerate() {
+        match m.get_mut(&t) {
+            Some(_) if distinct => return Err(Some(k)),
+            Some(v) => *v = v.checked_add(a).ok_or(None)?,
+            None => {
+                m.insert(t, a);
+            }
+        }
+    }
+    Ok(m)
+}
+
+/// What is left of `inputs` after `steps` (their stated amounts, no pool math) and `outputs`,
+/// per token in token order, zero amounts left out: the refunds of a plan that spends its
+/// inputs through these steps (for a router plan, what SPL Token Swap steps did not take).
+///
+/// # Errors
+/// [`RouteError::InvalidPlan`] when a step or output spends more than is held;
+/// [`RouteError::PoolOutOfRange`] for an LP step on an unknown pool.
+pub(crate) fn unspent(
+    graph: &PoolGraph,
+    inputs: &[TokenAmount],
+    steps: &[Step],
+    outputs: &[Output],
+) -> Result<Vec<TokenAmount>, RouteError> {
+    let mut hold = Holdings::default();
+    for i in inputs {
+        hold.credit(i.token, i.amount, None)?;
+    }
+    for (k, step) in steps.iter().enumerate() {
+        hold.spend(graph, step, k)?;
+        hold.receive(graph, step, k)?;
+    }
+    for o in outputs {
+        hold.debit(o.token, o.amount, None)?;
+    }
+    Ok(hold
+        .iter()
+        .filter(|(_, a)| !a.is_zero())
+        .map(|(token, amount)| TokenAmount { token, amount })
+        .collect())
+}

@@ -1,0 +1,257 @@
+//! [`Plan::verify_request`]: a plan checked against the request it answers, field by field.
+//!
+//! One named check per field, run in the order the docs of [`Plan::verify_request`] list
+//! them (the order decides which error a plan wrong in several fields reports); each returns
+//! the [`RouteError::PlanMismatch`] naming its field and element.
+
+use super::ledger::amount_map;
+use super::{
+    min_after_slippage, mismatch, swap_gas_units, GasModel, Plan, PlanRequest, TokenAmount,
+    ZAP_OUT_SHARE_TOLERANCE,
+};
+use crate::error::{PlanField as F, RouteError};
+use crate::graph::PoolGraph;
+use crate::units::TokenId;
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::vec::Vec;
+use primitive_types::U256;
+
+impl Plan {
+    /// [`Plan::verify`], and that the plan answers `want`, field by field:
+    ///
+    /// * `inputs`: exactly the request's tokens and amounts (repeats summed), each once;
+    /// * `zap_fee`: none for a swap; for a zap the documented rate, and exactly
+    ///   `floor(amount × rate / 10000)` of each input (zero fees omitted), nothing else;
+    /// * `slippage`: the request's; `outputs`: one per requested token, in the request's order;
+    ///   each `min_amount` exactly `floor(amount × (1 − slippage))`;
+    /// * `steps`: every step re-simulated exactly, in order, on the states the earlier steps
+    ///   leave, spending only what is held ([`Plan::verify`]); the inputs less the fee are spent
+    ///   exactly: what the steps leave is the outputs plus the refunds;
+    /// * `refunds`: only what is left, each token once, never an output token, never zero;
+    /// * `gas_units`: the gas model's count of the swap steps ([`swap_gas_units`]);
+    /// * `value`: finite; for one output its amount less the gas cost (to 1e-9 relative, the
+    ///   float's own rounding); `upper_bound`, when given, not below `value`.
+    ///
+    /// * `proportions` (a zap with several outputs): each output's value share at the
+    ///   documented prices ([`PlanRequest::output_prices`]), is its proportion to within [`ZAP_OUT_SHARE_TOLERANCE`] plus
+    ///   one base unit of that output.
+    ///
+    /// A swap with several outputs is not held to its shares here: the router maximises the
+    /// basket value `min_k v_k z_k / w_k` and keeps any surplus of one output above its share
+    /// (see [`crate::route`]), so its shares may exceed the proportions.
+    ///
+    /// # Errors
+    /// [`RouteError::PlanMismatch`] naming the field and the element or step; the errors of
+    /// [`Plan::verify`] for a step are reported as [`PlanField::Steps`] at that step.
+    pub fn verify_request(&self, graph: &PoolGraph, want: &PlanRequest) -> Result<(), RouteError> {
+        let got_in = self.check_inputs(want)?;
+        self.check_zap_fee(want, &got_in)?;
+        self.check_outputs(want)?;
+        self.check_refunds()?;
+        self.verify(graph).map_err(|e| match e {
+            RouteError::InvalidPlan { step: Some(k), why } => mismatch(F::Steps, Some(k), why),
+            RouteError::InvalidPlan { step: None, why } => mismatch(F::Outputs, None, why),
+            other => other,
+        })?;
+        let gas = want
+            .gas
+            .filter(|_| graph.chain_id() != crate::chain::CHAIN_101);
+        self.check_gas_and_value(graph, gas.as_ref())?;
+        if self.outputs.len() >= 2 && want.zap_fee_bps.is_some() {
+            self.check_zap_out_shares(want)?;
+        }
+        Ok(())
+    }
+
+    /// `inputs`: exactly the request's tokens and amounts (repeats summed), each once; the
+    /// plan's inputs as a map.
+    fn check_inputs(&self, want: &PlanRequest) -> Result<BTreeMap<TokenId, U256>, RouteError> {
+        let want_in = amount_map(want.inputs.iter().copied(), false)
+            .map_err(|_| mismatch(F::Inputs, None, "request amounts overflow"))?;
+        let got_in = amount_map(self.inputs.iter().map(|i| (i.token, i.amount)), true)
+            .map_err(|k| mismatch(F::Inputs, k, "token listed twice"))?;
+        for (k, i) in self.inputs.iter().enumerate() {
+            match want_in.get(&i.token) {
+                None => return Err(mismatch(F::Inputs, Some(k), "not an input of the request")),
+                Some(a) if *a != i.amount => {
+                    let why = "amount differs from the request's";
+                    return Err(mismatch(F::Inputs, Some(k), why));
+                }
+                Some(_) => {}
+            }
+        }
+        if got_in.len() != want_in.len() {
+            return Err(mismatch(F::Inputs, None, "a requested input is missing"));
+        }
+        Ok(got_in)
+    }
+
+    /// `zap_fee`: none for a swap; for a zap the documented rate and the fees of `got_in`.
+    fn check_zap_fee(
+        &self,
+        want: &PlanRequest,
+        got_in: &BTreeMap<TokenId, U256>,
+    ) -> Result<(), RouteError> {
+        match (want.zap_fee_bps, &self.zap_fee) {
+            (None, None) => Ok(()),
+            (None, Some(_)) => Err(mismatch(F::ZapFee, None, "a swap takes no zap fee")),
+            (Some(_), None) => Err(mismatch(F::ZapFee, None, "the zap fee is missing")),
+            (Some(bps), Some(f)) if f.rate_bps != bps => {
+                let why = "rate differs from the documented rate";
+                Err(mismatch(F::ZapFee, None, why))
+            }
+            (Some(bps), Some(f)) => check_fees_taken(bps, got_in, &f.taken),
+        }
+    }
+
+    /// `slippage` the request's; `outputs` one per requested token in the request's order,
+    /// each `min_amount` exactly `floor(amount × (1 − slippage))`.
+    fn check_outputs(&self, want: &PlanRequest) -> Result<(), RouteError> {
+        if self.slippage != want.slippage {
+            return Err(mismatch(F::Slippage, None, "differs from the request's"));
+        }
+        if self.outputs.len() != want.outputs.len() {
+            let why = "not one output per requested token";
+            return Err(mismatch(F::Outputs, None, why));
+        }
+        for (k, (o, w)) in self.outputs.iter().zip(&want.outputs).enumerate() {
+            if o.token != w.0 {
+                let why = "token is not the request's output at this place";
+                return Err(mismatch(F::Outputs, Some(k), why));
+            }
+            if o.min_amount != min_after_slippage(o.amount, self.slippage)? {
+                let why = "not floor(amount × (1 − slippage))";
+                return Err(mismatch(F::MinAmount, Some(k), why));
+            }
+        }
+        Ok(())
+    }
+
+    /// `refunds`: each token once, never zero, never an output token.
+    fn check_refunds(&self) -> Result<(), RouteError> {
+        let mut seen = BTreeSet::new();
+        for (k, r) in self.refunds.iter().enumerate() {
+            if r.amount.is_zero() {
+                return Err(mismatch(F::Refunds, Some(k), "a zero refund"));
+            }
+            if self.outputs.iter().any(|o| o.token == r.token) {
+                let why = "an output token refunded (it belongs in outputs)";
+                return Err(mismatch(F::Refunds, Some(k), why));
+            }
+            if !seen.insert(r.token) {
+                return Err(mismatch(F::Refunds, Some(k), "token refunded twice"));
+            }
+        }
+        Ok(())
+    }
+
+    /// `gas_units` the model's count of the swap steps (`gas` is `None` on chain 101);
+    /// `value` finite and, for one output, its amount less the gas cost; `upper_bound` not
+    /// below `value`.
+    fn check_gas_and_value(
+        &self,
+        graph: &PoolGraph,
+        gas: Option<&GasModel>,
+    ) -> Result<(), RouteError> {
+        if self.gas_units != swap_gas_units(&self.steps, graph, gas) {
+            let why = "differs from the gas model's count of the swap steps";
+            return Err(mismatch(F::GasUnits, None, why));
+        }
+        if !self.value.is_finite() {
+            return Err(mismatch(F::Value, None, "not a finite number"));
+        }
+        if let [o] = self.outputs.as_slice() {
+            #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+            let (expect, tol) = {
+                let cost = gas.map_or(0.0, |g| self.gas_units as f64 * g.gas_price);
+                let e = crate::math::float::to_f64(o.amount) - cost;
+                (e, 1e-9 * e.abs().max(1.0))
+            };
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            if (self.value - expect).abs() > tol {
+                let why = "not the output amount less the gas cost";
+                return Err(mismatch(F::Value, None, why));
+            }
+        }
+        if let Some(ub) = self.upper_bound {
+            if ub.is_nan() || ub < self.value {
+                return Err(mismatch(F::UpperBound, None, "below the plan's value"));
+            }
+        }
+        Ok(())
+    }
+
+    /// A zap-out with several outputs: each output's value share at the documented prices
+    /// ([`PlanRequest::output_prices`]) is within [`ZAP_OUT_SHARE_TOLERANCE`] plus one base
+    /// unit of that output of its proportion.
+    fn check_zap_out_shares(&self, want: &PlanRequest) -> Result<(), RouteError> {
+        let prices = match &want.output_prices {
+            Some(Ok(p)) => p.as_slice(),
+            Some(Err(e)) => return Err(e.clone()),
+            None => {
+                return Err(mismatch(
+                    F::Proportions,
+                    None,
+                    "the request carries no output prices",
+                ))
+            }
+        };
+        let values: Vec<f64> = self
+            .outputs
+            .iter()
+            .zip(prices)
+            .map(|(o, p)| {
+                #[allow(clippy::arithmetic_side_effects)] // f64
+                let v = crate::math::float::to_f64(o.amount) * p;
+                v
+            })
+            .collect();
+        let total: f64 = values.iter().sum();
+        if !(total > 0.0 && total.is_finite()) {
+            return Err(mismatch(F::Proportions, None, "the outputs have no value"));
+        }
+        for (k, ((v, p), (_, w))) in values.iter().zip(prices).zip(&want.outputs).enumerate() {
+            #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+            let (gap, tol) = (
+                (v / total - *w.numer() as f64 / *w.denom() as f64).abs(),
+                ZAP_OUT_SHARE_TOLERANCE + p / total,
+            );
+            if gap.is_nan() || gap > tol {
+                return Err(mismatch(
+                    F::Proportions,
+                    Some(k),
+                    "value share at the documented prices differs from the proportion by more than 1e-3",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The zap fee's `taken`: exactly `floor(amount × bps / 10000)` of each input of
+/// `got_in`, zero fees omitted, each token once, nothing else.
+fn check_fees_taken(
+    bps: u32,
+    got_in: &BTreeMap<TokenId, U256>,
+    taken_list: &[TokenAmount],
+) -> Result<(), RouteError> {
+    let mut fees = BTreeMap::new();
+    for (t, a) in got_in {
+        let fee = crate::math::mul_div(*a, U256::from(bps), U256::from(10_000u32))?;
+        if !fee.is_zero() {
+            fees.insert(*t, fee);
+        }
+    }
+    let taken = amount_map(taken_list.iter().map(|t| (t.token, t.amount)), true)
+        .map_err(|k| mismatch(F::ZapFee, k, "token charged twice"))?;
+    for (k, t) in taken_list.iter().enumerate() {
+        if fees.get(&t.token) != Some(&t.amount) {
+            let why = "not floor(input amount × rate / 10000)";
+            return Err(mismatch(F::ZapFee, Some(k), why));
+        }
+    }
+    if taken.len() != fees.len() {
+        return Err(mismatch(F::ZapFee, None, "an input's fee is missing"));
+    }
+    Ok(())
+}
