@@ -334,74 +334,110 @@ impl Solidly {
         if dy >= self.reserves[j] {
             return Err(PoolError::UnreachableOutput);
         }
-        // A probe of the exact forward function: Some(reaches dy), or None when it reverts.
-        let probe = |x: U256| -> Option<bool> { self.amount_out(i, j, x).ok().map(|o| o >= dy) };
-        let reaches = |x: U256| -> bool { probe(x) == Some(true) };
-        let two = U256::from(2u8);
         let mut guess = self.amount_in_guess(i, j, dy).max(U256::one());
         if self.stable {
             guess = self.refine_guess(i, j, dy, guess);
         }
-        // A guess where the forward function reverts may lie beyond the inputs it can take
-        // (a revert region above the answer): step down until it answers.
+        let (start, start_probe) = self.answering_start(i, j, dy, guess);
+        let (lo, hi) = if start_probe == Some(true) {
+            self.bracket_below(i, j, dy, start)
+        } else {
+            self.bracket_above(i, j, dy, start)?
+        };
+        self.bisect(i, j, dy, lo, hi)
+    }
+
+    /// A probe of the exact forward function at `x`: `Some(reaches dy)`, or `None` when it
+    /// reverts.
+    fn probe(&self, i: usize, j: usize, dy: U256, x: U256) -> Option<bool> {
+        self.amount_out(i, j, x).ok().map(|o| o >= dy)
+    }
+
+    /// Whether the exact forward function at `x` pays at least `dy` (a revert does not).
+    fn reaches(&self, i: usize, j: usize, dy: U256, x: U256) -> bool {
+        self.probe(i, j, dy, x) == Some(true)
+    }
+
+    /// A guess where the forward function reverts may lie beyond the inputs it can take (a
+    /// revert region above the answer): step down from it, with doubling steps, until it
+    /// answers. The start and its probe.
+    fn answering_start(&self, i: usize, j: usize, dy: U256, guess: U256) -> (U256, Option<bool>) {
         let mut start = guess;
-        let mut start_probe = probe(start);
+        let mut start_probe = self.probe(i, j, dy, start);
         let mut step = U256::one();
         while start_probe.is_none() && !start.is_zero() {
             start = start.saturating_sub(step);
-            start_probe = probe(start);
-            step = step.saturating_mul(two);
+            start_probe = self.probe(i, j, dy, start);
+            step = step.saturating_mul(U256::from(2u8));
         }
-        // Bracket the answer around the start with steps growing from 1, so a good guess costs
-        // only a few forward evaluations. Invariant after bracketing: !reaches(lo), reaches(hi).
-        let (mut lo, mut hi);
-        if start_probe == Some(true) {
-            hi = start;
-            step = U256::one();
-            loop {
-                let cand = hi.saturating_sub(step);
-                if !reaches(cand) {
+        (start, start_probe)
+    }
+
+    /// From a `start` that reaches `dy`, steps down growing from 1 (so a good guess costs only
+    /// a few forward evaluations) to `(lo, hi)` with `!reaches(lo)` and `reaches(hi)`; `(0, 0)`
+    /// when the forward function already reaches `dy` at 0 (no state does this; kept total).
+    fn bracket_below(&self, i: usize, j: usize, dy: U256, start: U256) -> (U256, U256) {
+        let mut hi = start;
+        let mut step = U256::one();
+        loop {
+            let cand = hi.saturating_sub(step);
+            if !self.reaches(i, j, dy, cand) {
+                return (cand, hi);
+            }
+            if cand.is_zero() {
+                return (cand, cand);
+            }
+            hi = cand;
+            step = step.saturating_mul(U256::from(2u8));
+        }
+    }
+
+    /// From a `start` that gives less than `dy` (or is 0), steps up to `(lo, hi)` with
+    /// `!reaches(lo)` and `reaches(hi)`. A revert may be a scattered one or the start of a
+    /// revert region past the answer, so the step is halved back towards `lo` first, and only a
+    /// revert one unit above `lo` is stepped over.
+    fn bracket_above(
+        &self,
+        i: usize,
+        j: usize,
+        dy: U256,
+        start: U256,
+    ) -> Result<(U256, U256), PoolError> {
+        let two = U256::from(2u8);
+        let mut lo = start;
+        let mut step = U256::one();
+        let mut step_over = false;
+        loop {
+            let cand = add(lo, step).map_err(|_| PoolError::UnreachableOutput)?;
+            match self.probe(i, j, dy, cand) {
+                Some(true) => return Ok((lo, cand)),
+                Some(false) => {
                     lo = cand;
-                    break;
+                    step = mul(step, two).map_err(|_| PoolError::UnreachableOutput)?;
                 }
-                if cand.is_zero() {
-                    // The forward function already reaches dy at 0 (no state does this; kept
-                    // total).
-                    return Ok(cand);
-                }
-                hi = cand;
-                step = step.saturating_mul(two);
-            }
-        } else {
-            // `start` gives less than dy (or is 0). Step up; a revert may be a scattered one or
-            // the start of a revert region past the answer, so the step is halved back towards
-            // `lo` first, and only a revert one unit above `lo` is stepped over.
-            lo = start;
-            step = U256::one();
-            let mut step_over = false;
-            loop {
-                let cand = add(lo, step).map_err(|_| PoolError::UnreachableOutput)?;
-                match probe(cand) {
-                    Some(true) => {
-                        hi = cand;
-                        break;
-                    }
-                    Some(false) => {
-                        lo = cand;
-                        step = mul(step, two).map_err(|_| PoolError::UnreachableOutput)?;
-                    }
-                    None if step > U256::one() && !step_over => step = div(step, two)?,
-                    None => {
-                        step_over = true;
-                        lo = cand;
-                        step = mul(step, two).map_err(|_| PoolError::UnreachableOutput)?;
-                    }
+                None if step > U256::one() && !step_over => step = div(step, two)?,
+                None => {
+                    step_over = true;
+                    lo = cand;
+                    step = mul(step, two).map_err(|_| PoolError::UnreachableOutput)?;
                 }
             }
         }
+    }
+
+    /// Bisection of a bracket (`!reaches(lo)`, `reaches(hi)`) down to adjacent inputs: `hi`.
+    fn bisect(
+        &self,
+        i: usize,
+        j: usize,
+        dy: U256,
+        mut lo: U256,
+        mut hi: U256,
+    ) -> Result<U256, PoolError> {
+        let two = U256::from(2u8);
         while hi > add(lo, U256::one())? {
             let mid = add(lo, div(sub(hi, lo)?, two)?)?;
-            if reaches(mid) {
+            if self.reaches(i, j, dy, mid) {
                 hi = mid;
             } else {
                 lo = mid;

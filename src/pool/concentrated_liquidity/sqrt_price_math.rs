@@ -244,6 +244,59 @@ pub struct Step {
     pub fee_amount: W,
 }
 
+/// The input (rounded up, fee excluded) that moves the price from `from` to `to`: token0 when
+/// `zero_for_one` (the price falls), else token1.
+#[inline]
+fn input_delta(from: W, to: W, l: u128, zero_for_one: bool) -> Result<W, PoolError> {
+    if zero_for_one {
+        amount0_delta(to, from, l, true)
+    } else {
+        amount1_delta(from, to, l, true)
+    }
+}
+
+/// The output (rounded down) of moving the price from `from` to `to`: token1 when
+/// `zero_for_one`, else token0.
+#[inline]
+fn output_delta(from: W, to: W, l: u128, zero_for_one: bool) -> Result<W, PoolError> {
+    if zero_for_one {
+        amount1_delta(to, from, l, false)
+    } else {
+        amount0_delta(from, to, l, false)
+    }
+}
+
+/// The exact-input half of a step: the remaining input less the fee, then the price it
+/// reaches (the target, or short of it). Returns the next price, the input to the target
+/// (zero when not computed) and whether it was computed.
+#[inline]
+fn exact_in_target(
+    current: W,
+    target: W,
+    l: u128,
+    remaining: W,
+    gamma: W,
+    zero_for_one: bool,
+) -> Result<(W, W, bool), PoolError> {
+    // `FullMath.mulDiv(remaining, 1e6 − fee, 1e6)`: below 2^230 the product fits 256 bits
+    // and the division by 10^6 is a reciprocal multiplication.
+    let less_fee = match remaining.checked_mul(gamma) {
+        Some(prod) => FEE_DIV.div_rem(prod).0,
+        None => mul_div(remaining, gamma, W::small(u128::from(FEE_DENOMINATOR)))?,
+    };
+    if clearly_short(current, target, l, less_fee, zero_for_one) {
+        let next = next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?;
+        return Ok((next, W::ZERO, false));
+    }
+    let amount_in = input_delta(current, target, l, zero_for_one)?;
+    let next = if less_fee >= amount_in {
+        target
+    } else {
+        next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?
+    };
+    Ok((next, amount_in, true))
+}
+
 /// `SwapMath.computeSwapStep`: move from `current` toward `target` with liquidity `l`, spending
 /// at most `remaining` input (`exact_in`) or paying at most `remaining` output, fee `fee_pips`.
 ///
@@ -262,71 +315,31 @@ pub fn compute_swap_step(
     let fee = W::small(u128::from(fee_pips));
     // fee_pips < 10^6 (checked at construction), so this does not underflow.
     let gamma = W::small(u128::from(FEE_DENOMINATOR.saturating_sub(fee_pips)));
-    let den = W::small(u128::from(FEE_DENOMINATOR));
-    let mut amount_in = W::ZERO;
     let mut amount_out = W::ZERO;
-    let next;
     // Whether `amount_in` still holds the input to reach the target (it is skipped when a
     // float estimate shows the remaining input falls clearly short of it).
-    let mut in_to_target = true;
-    if exact_in {
-        // `FullMath.mulDiv(remaining, 1e6 − fee, 1e6)`: below 2^230 the product fits 256 bits
-        // and the division by 10^6 is a reciprocal multiplication.
-        let less_fee = match remaining.checked_mul(gamma) {
-            Some(prod) => FEE_DIV.div_rem(prod).0,
-            None => mul_div(remaining, gamma, den)?,
-        };
-        if clearly_short(current, target, l, less_fee, zero_for_one) {
-            in_to_target = false;
-            next = next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?;
-        } else {
-            amount_in = if zero_for_one {
-                amount0_delta(target, current, l, true)?
-            } else {
-                amount1_delta(current, target, l, true)?
-            };
-            next = if less_fee >= amount_in {
-                target
-            } else {
-                next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?
-            };
-        }
+    let (next, mut amount_in, in_to_target) = if exact_in {
+        exact_in_target(current, target, l, remaining, gamma, zero_for_one)?
     } else {
-        amount_out = if zero_for_one {
-            amount1_delta(target, current, l, false)?
-        } else {
-            amount0_delta(current, target, l, false)?
-        };
-        next = if remaining >= amount_out {
+        amount_out = output_delta(current, target, l, zero_for_one)?;
+        let next = if remaining >= amount_out {
             target
         } else {
             next_sqrt_price_from_output(current, l, remaining, zero_for_one)?
         };
-    }
+        (next, W::ZERO, true)
+    };
     let max = target == next;
     if max && exact_in && !in_to_target {
         // Rounding landed the short input exactly on the target: the contract keeps the input
         // it computed to reach it.
-        amount_in = if zero_for_one {
-            amount0_delta(target, current, l, true)?
-        } else {
-            amount1_delta(current, target, l, true)?
-        };
+        amount_in = input_delta(current, target, l, zero_for_one)?;
     }
-    if zero_for_one {
-        if !(max && exact_in) {
-            amount_in = amount0_delta(next, current, l, true)?;
-        }
-        if !max || exact_in {
-            amount_out = amount1_delta(next, current, l, false)?;
-        }
-    } else {
-        if !(max && exact_in) {
-            amount_in = amount1_delta(current, next, l, true)?;
-        }
-        if !max || exact_in {
-            amount_out = amount0_delta(current, next, l, false)?;
-        }
+    if !(max && exact_in) {
+        amount_in = input_delta(current, next, l, zero_for_one)?;
+    }
+    if !max || exact_in {
+        amount_out = output_delta(current, next, l, zero_for_one)?;
     }
     if !exact_in && amount_out > remaining {
         amount_out = remaining;

@@ -1,7 +1,7 @@
 //! Swaps on a [`ConcentratedLiquidity`] pool: the contract's loop over initialised ticks
 //! (bitmap words, steps, crossings, fees) and the family verbs bounded by the known window.
 
-use super::sqrt_price_math::{compute_swap_step, mul_div, FEE_DENOMINATOR};
+use super::sqrt_price_math::{compute_swap_step, mul_div, Step, FEE_DENOMINATOR};
 use super::tick_math::{sqrt_ratio_at_tick, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK};
 use super::{
     add_delta, floor_div, tick_after_move, to_int256, wrapping_add, ClSwap, ConcentratedLiquidity,
@@ -61,13 +61,48 @@ impl ConcentratedLiquidity {
     }
 
     /// The swap loop; also returns the input actually spent without fees (for the balances).
-    #[allow(clippy::too_many_lines)]
     pub(super) fn swap_loop(
         &self,
         zero_for_one: bool,
         amount: SwapAmount,
         limit: W,
     ) -> Result<(ClSwap, W), PoolError> {
+        let (exact_in, specified) = self.swap_args(zero_for_one, amount, limit)?;
+        let dir = Direction {
+            zero_for_one,
+            exact_in,
+            limit,
+            proto_n: if zero_for_one {
+                self.fee_protocol & 15
+            } else {
+                self.fee_protocol >> 4
+            },
+        };
+        let mut s = LoopState {
+            remaining: specified,
+            calculated: W::ZERO,
+            net_in: W::ZERO,
+            price: self.sqrt_price_x96,
+            tick: self.tick,
+            liquidity: self.liquidity,
+            fee_growth: self.fee_growth_global[usize::from(!zero_for_one)],
+            protocol: 0,
+        };
+        while !s.remaining.is_zero() && s.price != limit {
+            self.loop_step(&mut s, &dir)?;
+        }
+        self.after_loop(&s, specified, &dir)
+    }
+
+    /// `swap`'s checks (`AS`, the int256 range, `SPL`): whether the amount is an input, and
+    /// its magnitude.
+    #[inline]
+    fn swap_args(
+        &self,
+        zero_for_one: bool,
+        amount: SwapAmount,
+        limit: W,
+    ) -> Result<(bool, W), PoolError> {
         let (exact_in, specified) = match amount {
             SwapAmount::ExactIn(a) => (true, W::from_u256(a)),
             SwapAmount::ExactOut(a) => (false, W::from_u256(a)),
@@ -87,103 +122,89 @@ impl ConcentratedLiquidity {
         if !limit_ok {
             return Err(PoolError::Revert("SPL"));
         }
-        let proto_n = if zero_for_one {
-            self.fee_protocol & 15
-        } else {
-            self.fee_protocol >> 4
+        Ok((exact_in, specified))
+    }
+
+    /// One iteration of the loop: a `computeSwapStep` to the next initialised tick in the
+    /// word (or the limit), its amounts and fees, then the crossing or the new tick.
+    #[inline]
+    fn loop_step(&self, s: &mut LoopState, dir: &Direction) -> Result<(), PoolError> {
+        let zero_for_one = dir.zero_for_one;
+        let start = s.price;
+        let (next, initialized) = self.next_tick_in_word(s.tick, zero_for_one);
+        let next = next.clamp(MIN_TICK, MAX_TICK);
+        // An initialised tick's √ratio is in the table; a word's edge is computed.
+        let p_next = match initialized.and_then(|k| self.table.ratios.get(k)) {
+            Some(&r) => r,
+            None => sqrt_ratio_at_tick(next)?,
         };
-        let side = usize::from(!zero_for_one);
-        let mut fee_growth = self.fee_growth_global[side];
-        let mut protocol = 0u128;
-        let (mut price, mut tick, mut liquidity) = (p0, self.tick, self.liquidity);
-        // Magnitudes: the remaining amount, what the other side adds up to, the fee-free input.
-        let mut remaining = specified;
-        let mut calculated = W::ZERO;
-        let mut net_in = W::ZERO;
-        while !remaining.is_zero() && price != limit {
-            let start = price;
-            let (next, initialized) = self.next_tick_in_word(tick, zero_for_one);
-            let next = next.clamp(MIN_TICK, MAX_TICK);
-            // An initialised tick's √ratio is in the table; a word's edge is computed.
-            let p_next = match initialized.and_then(|k| self.table.ratios.get(k)) {
-                Some(&r) => r,
-                None => sqrt_ratio_at_tick(next)?,
-            };
-            let target = if (zero_for_one && p_next < limit) || (!zero_for_one && p_next > limit) {
-                limit
-            } else {
-                p_next
-            };
-            let step = compute_swap_step(price, target, liquidity, remaining, exact_in, self.fee)?;
-            price = step.sqrt_price_x96;
-            // `(amountIn + feeAmount)` is an unchecked uint256 sum in the contract.
-            let paid = to_int256(wrapping_add(step.amount_in, step.fee_amount))?;
-            let out = to_int256(step.amount_out)?;
-            if exact_in {
-                remaining = math::w_sub(remaining, paid)?;
-                calculated = math::w_add(calculated, out)?;
-                if calculated > I256_MIN_MAG {
-                    return Err(PoolError::Revert("amountCalculated below int256"));
-                }
-            } else {
-                remaining = math::w_sub(remaining, out)?;
-                calculated = math::w_add(calculated, paid)?;
-                if calculated >= I256_MIN_MAG {
-                    return Err(PoolError::Revert("amountCalculated above int256"));
-                }
-            }
-            net_in = wrapping_add(net_in, step.amount_in);
-            let mut fee_amount = step.fee_amount;
-            if proto_n > 0 {
-                let d = math::w_div(fee_amount, W::small(u128::from(proto_n)))?;
-                fee_amount = math::w_sub(fee_amount, d)?;
-                // `uint128(delta)` truncates; the uint128 sum wraps.
-                protocol = protocol.wrapping_add(d.lo);
-            }
-            if liquidity > 0 {
-                let g = mul_div(fee_amount, W { hi: 1, lo: 0 }, W::small(liquidity))?;
-                fee_growth = wrapping_add(fee_growth, g);
-            }
-            if price == p_next {
-                if let Some(k) = initialized {
-                    let net = self.ticks().get(k).map_or(0, |t| t.liquidity_net);
-                    let net = if zero_for_one {
-                        net.wrapping_neg()
-                    } else {
-                        net
-                    };
-                    liquidity = add_delta(liquidity, net)?;
-                }
-                // next is within ±887272, so next − 1 fits.
-                tick = if zero_for_one {
-                    next.saturating_sub(1)
+        let limit = dir.limit;
+        let target = if (zero_for_one && p_next < limit) || (!zero_for_one && p_next > limit) {
+            limit
+        } else {
+            p_next
+        };
+        let step = compute_swap_step(
+            s.price,
+            target,
+            s.liquidity,
+            s.remaining,
+            dir.exact_in,
+            self.fee,
+        )?;
+        s.price = step.sqrt_price_x96;
+        s.account(&step, dir)?;
+        if s.price == p_next {
+            if let Some(k) = initialized {
+                let net = self.ticks().get(k).map_or(0, |t| t.liquidity_net);
+                let net = if zero_for_one {
+                    net.wrapping_neg()
                 } else {
-                    next
+                    net
                 };
-            } else if price != start {
-                tick = tick_after_move(tick, price)?;
+                s.liquidity = add_delta(s.liquidity, net)?;
             }
+            // next is within ±887272, so next − 1 fits.
+            s.tick = if zero_for_one {
+                next.saturating_sub(1)
+            } else {
+                next
+            };
+        } else if s.price != start {
+            s.tick = tick_after_move(s.tick, s.price)?;
         }
-        let spent = math::w_sub(specified, remaining)?;
-        let (amount_in, amount_out) = if exact_in {
-            (spent, calculated)
+        Ok(())
+    }
+
+    /// The swap's amounts and the pool after the loop: price, tick, liquidity, fee growth,
+    /// protocol fees and the balances of the known window.
+    fn after_loop(
+        &self,
+        s: &LoopState,
+        specified: W,
+        dir: &Direction,
+    ) -> Result<(ClSwap, W), PoolError> {
+        let spent = math::w_sub(specified, s.remaining)?;
+        let (amount_in, amount_out) = if dir.exact_in {
+            (spent, s.calculated)
         } else {
-            (calculated, spent)
+            (s.calculated, spent)
         };
+        let side = usize::from(!dir.zero_for_one);
         let mut pool = self.clone();
-        pool.sqrt_price_x96 = price;
-        pool.tick = tick;
-        pool.liquidity = liquidity;
+        pool.sqrt_price_x96 = s.price;
+        pool.tick = s.tick;
+        pool.liquidity = s.liquidity;
         if let Some(g) = pool.fee_growth_global.get_mut(side) {
-            *g = fee_growth;
+            *g = s.fee_growth;
         }
         if let Some(f) = pool.protocol_fees.get_mut(side) {
-            *f = f.wrapping_add(protocol);
+            *f = f.wrapping_add(s.protocol);
         }
-        let (bi, bo) = if zero_for_one { (0, 1) } else { (1, 0) };
+        let (bi, bo) = if dir.zero_for_one { (0, 1) } else { (1, 0) };
         let (in_u, out_u) = (amount_in.to_u256(), amount_out.to_u256());
         if let Some(b) = pool.balances.get_mut(bi) {
-            *b = b.saturating_add(net_in.to_u256());
+            *b = b.saturating_add(s.net_in.to_u256());
         }
         if let Some(b) = pool.balances.get_mut(bo) {
             *b = b.saturating_sub(out_u);
@@ -194,7 +215,7 @@ impl ConcentratedLiquidity {
                 amount_out: out_u,
                 pool,
             },
-            net_in,
+            s.net_in,
         ))
     }
 
@@ -366,5 +387,68 @@ impl ConcentratedLiquidity {
         } else {
             0.0
         }
+    }
+}
+
+/// What a swap loop is asked: its direction, whether the amount is an input, the price limit
+/// and the protocol's share of the fee (`1/proto_n`, 0 for none).
+struct Direction {
+    zero_for_one: bool,
+    exact_in: bool,
+    limit: W,
+    proto_n: u8,
+}
+
+/// The contract's `SwapState` during the loop, plus the fee-free input spent.
+struct LoopState {
+    /// Magnitude of the specified amount still to trade.
+    remaining: W,
+    /// Magnitude of what the other side adds up to.
+    calculated: W,
+    /// Input spent without fees.
+    net_in: W,
+    price: W,
+    tick: i32,
+    liquidity: u128,
+    /// Fee growth of the input token.
+    fee_growth: W,
+    /// Protocol fees taken (`uint128`, wrapping).
+    protocol: u128,
+}
+
+impl LoopState {
+    /// A step's amounts into the totals (the int256 checks of the contract), then its fee into
+    /// the protocol's share and the fee growth.
+    #[inline]
+    fn account(&mut self, step: &Step, dir: &Direction) -> Result<(), PoolError> {
+        // `(amountIn + feeAmount)` is an unchecked uint256 sum in the contract.
+        let paid = to_int256(wrapping_add(step.amount_in, step.fee_amount))?;
+        let out = to_int256(step.amount_out)?;
+        if dir.exact_in {
+            self.remaining = math::w_sub(self.remaining, paid)?;
+            self.calculated = math::w_add(self.calculated, out)?;
+            if self.calculated > I256_MIN_MAG {
+                return Err(PoolError::Revert("amountCalculated below int256"));
+            }
+        } else {
+            self.remaining = math::w_sub(self.remaining, out)?;
+            self.calculated = math::w_add(self.calculated, paid)?;
+            if self.calculated >= I256_MIN_MAG {
+                return Err(PoolError::Revert("amountCalculated above int256"));
+            }
+        }
+        self.net_in = wrapping_add(self.net_in, step.amount_in);
+        let mut fee_amount = step.fee_amount;
+        if dir.proto_n > 0 {
+            let d = math::w_div(fee_amount, W::small(u128::from(dir.proto_n)))?;
+            fee_amount = math::w_sub(fee_amount, d)?;
+            // `uint128(delta)` truncates; the uint128 sum wraps.
+            self.protocol = self.protocol.wrapping_add(d.lo);
+        }
+        if self.liquidity > 0 {
+            let g = mul_div(fee_amount, W { hi: 1, lo: 0 }, W::small(self.liquidity))?;
+            self.fee_growth = wrapping_add(self.fee_growth, g);
+        }
+        Ok(())
     }
 }

@@ -58,6 +58,33 @@ impl Whirlpool {
         }
     }
 
+    /// `compute_swap`'s checks: the price limit (0: the bound in the swap's direction) inside
+    /// the bounds and beyond the current price, and an amount above 0.
+    #[inline]
+    fn checked_limit(
+        &self,
+        amount: u64,
+        sqrt_price_limit: u128,
+        a_to_b: bool,
+    ) -> Result<u128, PoolError> {
+        let limit = match (sqrt_price_limit, a_to_b) {
+            (0, true) => MIN_SQRT_PRICE,
+            (0, false) => MAX_SQRT_PRICE,
+            (l, _) => l,
+        };
+        if !(MIN_SQRT_PRICE..=MAX_SQRT_PRICE).contains(&limit) {
+            return Err(PoolError::PriceLimit);
+        }
+        let price = self.state.sqrt_price;
+        if (a_to_b && limit >= price) || (!a_to_b && limit <= price) {
+            return Err(PoolError::PriceLimit);
+        }
+        if amount == 0 {
+            return Err(PoolError::InsufficientInputAmount);
+        }
+        Ok(limit)
+    }
+
     /// `compute_swap`: `amount` in (`specified_input`) or out, A to B or B to A, stopping at
     /// `sqrt_price_limit` (0: the price bound). A partial fill (the limit reached) shows as a
     /// specified side below `amount`.
@@ -73,21 +100,8 @@ impl Whirlpool {
         a_to_b: bool,
         specified_input: bool,
     ) -> Result<OrcaSwap, PoolError> {
+        let limit = self.checked_limit(amount, sqrt_price_limit, a_to_b)?;
         let s = &self.state;
-        let limit = match (sqrt_price_limit, a_to_b) {
-            (0, true) => MIN_SQRT_PRICE,
-            (0, false) => MAX_SQRT_PRICE,
-            (l, _) => l,
-        };
-        if !(MIN_SQRT_PRICE..=MAX_SQRT_PRICE).contains(&limit) {
-            return Err(PoolError::PriceLimit);
-        }
-        if (a_to_b && limit >= s.sqrt_price) || (!a_to_b && limit <= s.sqrt_price) {
-            return Err(PoolError::PriceLimit);
-        }
-        if amount == 0 {
-            return Err(PoolError::InsufficientInputAmount);
-        }
         let mut remaining = amount;
         let mut calculated = 0u64;
         let mut price = s.sqrt_price;
@@ -116,28 +130,9 @@ impl Whirlpool {
                 specified_input,
             )?;
             fee_total = fee_total.checked_add(step.fee).ok_or(OVERFLOW)?;
-            if specified_input {
-                remaining = remaining
-                    .checked_sub(step.amount_in)
-                    .and_then(|r| r.checked_sub(step.fee))
-                    .ok_or(UNDERFLOW)?;
-                calculated = calculated.checked_add(step.amount_out).ok_or(OVERFLOW)?;
-            } else {
-                remaining = remaining.checked_sub(step.amount_out).ok_or(UNDERFLOW)?;
-                calculated = calculated
-                    .checked_add(step.amount_in)
-                    .and_then(|c| c.checked_add(step.fee))
-                    .ok_or(OVERFLOW)?;
-            }
+            (remaining, calculated) = step.account(remaining, calculated, specified_input)?;
             if step.next_sqrt_price == next_price {
-                // Crossing: A to B leaves the tick below, so its net liquidity comes out.
-                let up = (net < 0) == a_to_b;
-                let m = net.unsigned_abs();
-                liquidity = if up {
-                    liquidity.checked_add(m).ok_or(OVERFLOW)?
-                } else {
-                    liquidity.checked_sub(m).ok_or(UNDERFLOW)?
-                };
+                liquidity = cross(liquidity, net, a_to_b)?;
                 tick = if a_to_b {
                     next_tick.checked_sub(1).ok_or(UNDERFLOW)?
                 } else {
@@ -269,6 +264,46 @@ fn small(x: U256) -> Result<u64, PoolError> {
         return Err(EXCEEDS_U64);
     }
     Ok(x.low_u64())
+}
+
+impl Step {
+    /// The step's amounts taken from what remains of the specified side and added to the
+    /// other side's total (the fee counts on the input side), checked in `u64`.
+    #[inline]
+    fn account(
+        &self,
+        remaining: u64,
+        calculated: u64,
+        specified_input: bool,
+    ) -> Result<(u64, u64), PoolError> {
+        if specified_input {
+            let remaining = remaining
+                .checked_sub(self.amount_in)
+                .and_then(|r| r.checked_sub(self.fee))
+                .ok_or(UNDERFLOW)?;
+            let calculated = calculated.checked_add(self.amount_out).ok_or(OVERFLOW)?;
+            Ok((remaining, calculated))
+        } else {
+            let remaining = remaining.checked_sub(self.amount_out).ok_or(UNDERFLOW)?;
+            let calculated = calculated
+                .checked_add(self.amount_in)
+                .and_then(|c| c.checked_add(self.fee))
+                .ok_or(OVERFLOW)?;
+            Ok((remaining, calculated))
+        }
+    }
+}
+
+/// The active liquidity after crossing a tick of net liquidity `net`: A to B leaves the tick
+/// below, so its net liquidity comes out.
+#[inline]
+fn cross(liquidity: u128, net: i128, a_to_b: bool) -> Result<u128, PoolError> {
+    let m = net.unsigned_abs();
+    if (net < 0) == a_to_b {
+        liquidity.checked_add(m).ok_or(OVERFLOW)
+    } else {
+        liquidity.checked_sub(m).ok_or(UNDERFLOW)
+    }
 }
 
 /// `compute_swap_step`.
