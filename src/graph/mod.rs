@@ -12,6 +12,7 @@
 //! them), so zaps can move them through `Mint` / `Burn` steps.
 
 mod build;
+mod families;
 
 use crate::error::{RouteError, SnapshotError};
 use crate::model::{FamilyParams, FloatPool};
