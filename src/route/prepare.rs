@@ -17,6 +17,16 @@ pub(super) struct Prepared {
 }
 
 pub(super) fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared, RouteError> {
+    check_options(req)?;
+    let inputs = merged_inputs(graph, req)?;
+    let outputs = output_weights(graph, req, &inputs)?;
+    check_whitelist(graph, req)?;
+    Ok(Prepared { inputs, outputs })
+}
+
+/// The request's shape and options: inputs and outputs given, the hop limit, the gas price
+/// and the slippage fraction in range.
+fn check_options(req: &RouteRequest) -> Result<(), RouteError> {
     if req.inputs.is_empty() {
         return Err(RouteError::BadRequest(Bad::NoInputs));
     }
@@ -43,6 +53,14 @@ pub(super) fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared,
             denom: *req.slippage.denom(),
         }));
     }
+    Ok(())
+}
+
+/// The inputs on the graph, non-zero, a repeated token's amounts summed.
+fn merged_inputs(
+    graph: &PoolGraph,
+    req: &RouteRequest,
+) -> Result<Vec<(TokenId, U256)>, RouteError> {
     let mut inputs: Vec<(TokenId, U256)> = Vec::new();
     for (t, a) in &req.inputs {
         graph.token(*t).ok_or(RouteError::TokenOutOfRange(*t))?;
@@ -54,6 +72,16 @@ pub(super) fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared,
             None => inputs.push((*t, *a)),
         }
     }
+    Ok(inputs)
+}
+
+/// The outputs' proportions as floats, after checking each is positive, on the graph, not
+/// repeated and not an input, and that they sum to exactly 1.
+fn output_weights(
+    graph: &PoolGraph,
+    req: &RouteRequest,
+    inputs: &[(TokenId, U256)],
+) -> Result<Vec<(TokenId, f64)>, RouteError> {
     let mut sum = Ratio::<u128>::new_raw(0, 1);
     let mut outputs = Vec::new();
     for (t, w) in &req.outputs {
@@ -71,17 +99,10 @@ pub(super) fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared,
         if inputs.iter().any(|(x, _)| x == t) {
             return Err(RouteError::BadRequest(Bad::InputIsOutput { token: *t }));
         }
-        let r = Ratio::new(u128::from(*w.numer()), u128::from(*w.denom()));
-        let (a, b2, c2, d) = (*sum.numer(), *sum.denom(), *r.numer(), *r.denom());
-        let num = a
-            .checked_mul(d)
-            .zip(c2.checked_mul(b2))
-            .and_then(|(x, y)| x.checked_add(y));
-        let den = b2.checked_mul(d);
-        sum = match (num, den) {
-            (Some(x), Some(y)) if y != 0 => Ratio::new(x, y),
-            _ => return Err(RouteError::BadRequest(Bad::ProportionsOverflow)),
-        };
+        sum = add_proportion(
+            sum,
+            Ratio::new(u128::from(*w.numer()), u128::from(*w.denom())),
+        )?;
         #[allow(clippy::arithmetic_side_effects)] // f64
         let wf = *w.numer() as f64 / *w.denom() as f64;
         outputs.push((*t, wf));
@@ -92,7 +113,25 @@ pub(super) fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared,
             denom: *sum.denom(),
         }));
     }
-    // a whitelisted id no pool has: named, with the near miss (the body validation's check)
+    Ok(outputs)
+}
+
+/// `sum + r` exactly, or [`Bad::ProportionsOverflow`] when a term leaves `u128`.
+fn add_proportion(sum: Ratio<u128>, r: Ratio<u128>) -> Result<Ratio<u128>, RouteError> {
+    let (a, b2, c2, d) = (*sum.numer(), *sum.denom(), *r.numer(), *r.denom());
+    let num = a
+        .checked_mul(d)
+        .zip(c2.checked_mul(b2))
+        .and_then(|(x, y)| x.checked_add(y));
+    let den = b2.checked_mul(d);
+    match (num, den) {
+        (Some(x), Some(y)) if y != 0 => Ok(Ratio::new(x, y)),
+        _ => Err(RouteError::BadRequest(Bad::ProportionsOverflow)),
+    }
+}
+
+/// A whitelisted id no pool has: named, with the near miss (the body validation's check).
+fn check_whitelist(graph: &PoolGraph, req: &RouteRequest) -> Result<(), RouteError> {
     if let Some(w) = &req.source_whitelist {
         let known = graph.sources();
         if let Some(id) = w.iter().find(|id| !known.iter().any(|k| k == id)) {
@@ -103,5 +142,5 @@ pub(super) fn prepare(graph: &PoolGraph, req: &RouteRequest) -> Result<Prepared,
             });
         }
     }
-    Ok(Prepared { inputs, outputs })
+    Ok(())
 }
