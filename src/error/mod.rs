@@ -11,6 +11,7 @@
 
 mod pool;
 mod request;
+mod revert;
 mod route;
 mod snapshot;
 #[cfg(test)]
@@ -19,6 +20,7 @@ mod zap;
 
 pub use crate::math::MathError;
 pub use pool::{PoolError, PoolStateProblem};
+pub use revert::{PoolArgument, PoolRevert, PoolUnsupported};
 pub use request::{AddressProblem, AmountProblem, DecimalProblem, Field, RequestError};
 pub use route::{BadRouteRequest, PlanField, RouteError, RouteFilter};
 pub use snapshot::SnapshotError;

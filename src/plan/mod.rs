@@ -379,9 +379,9 @@ impl Plan {
 
     /// The plan a JSON view describes on `graph` ([`json::PlanJson::to_plan`]): the way back
     /// from [`Plan::to_json`]. `Plan::from_json(&p.to_json(g)?, g) == p`, except for the
-    /// reasons of [`Plan::excluded`] pools whose error carries a text or coin indices (a
-    /// contract revert message, a bad token index): those come back as their variant with the
-    /// reason `"(read back)"` and indices 0, since the JSON keeps only the error's message.
+    /// reasons of [`Plan::excluded`] pools whose error carries values (a revert at a tick, a
+    /// pool state check, a bad token index): those come back as their variant with the
+    /// reason `ReadBack` and indices 0, since the JSON keeps only the error's message.
     ///
     /// # Errors
     /// Those of [`json::PlanJson::to_plan`].
