@@ -239,10 +239,19 @@ impl PoolError {
             return Some(e);
         }
         let lost = [
-            ("invalid pool state: ", Self::InvalidState(PoolStateProblem::ReadBack)),
-            ("unsupported operation: ", Self::Unsupported(PoolUnsupported::ReadBack)),
+            (
+                "invalid pool state: ",
+                Self::InvalidState(PoolStateProblem::ReadBack),
+            ),
+            (
+                "unsupported operation: ",
+                Self::Unsupported(PoolUnsupported::ReadBack),
+            ),
             ("contract reverts: ", Self::Revert(PoolRevert::ReadBack)),
-            ("invalid argument: ", Self::InvalidArgument(PoolArgument::ReadBack)),
+            (
+                "invalid argument: ",
+                Self::InvalidArgument(PoolArgument::ReadBack),
+            ),
             (
                 "coin index ",
                 Self::TokenIndex {

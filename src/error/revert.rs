@@ -180,9 +180,9 @@ impl fmt::Display for PoolRevert {
             Self::SplOwnerFeeCalculation => {
                 f.write_str("SPL swap: FeeCalculationFailure (owner-fee pool tokens)")
             }
-            Self::SplOwnerFeeAboveU64 => f.write_str(
-                "SPL swap: owner-fee pool tokens or the supply after them above u64",
-            ),
+            Self::SplOwnerFeeAboveU64 => {
+                f.write_str("SPL swap: owner-fee pool tokens or the supply after them above u64")
+            }
             Self::ReadBack => f.write_str("(read back)"),
         }
     }

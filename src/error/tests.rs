@@ -232,7 +232,7 @@ fn samples() -> Vec<Error> {
             RequestError::InvalidQueryParam {
                 name: "limit",
                 value: "0".into(),
-                why: "at least 1",
+                why: QueryProblem::LimitRange { max: 1000 },
             },
         ]
         .map(Error::from),
@@ -250,7 +250,7 @@ fn samples() -> Vec<Error> {
             },
             SnapshotError::BadPool {
                 pool: pool(),
-                why: "a coin appears twice",
+                why: BadPoolProblem::CoinTwice,
             },
             SnapshotError::BadAddress("0x12".into()),
             SnapshotError::PoolState {
@@ -265,7 +265,7 @@ fn samples() -> Vec<Error> {
                 pool: pool(),
                 token: "0xabc".into(),
                 field: "decimals",
-                why: "differs from the token table",
+                why: Disagreement::DecimalsDiffer,
             },
             SnapshotError::TooManyEntries { count: 1 << 32 },
         ]
@@ -288,7 +288,7 @@ fn samples() -> Vec<Error> {
             },
             RouteError::InvalidPlan {
                 step: Some(1),
-                why: "amount differs",
+                why: PlanProblem::AmountOutDiffers,
             },
             RouteError::Math(MathError::Overflow),
             RouteError::InsufficientLiquidity { from: t0, to: t1 },
@@ -310,7 +310,7 @@ fn samples() -> Vec<Error> {
             RouteError::PlanMismatch {
                 field: PlanField::Steps,
                 index: Some(0),
-                why: "x",
+                why: PlanProblem::TokenListedTwice,
             },
         ]
         .map(Error::from),
@@ -483,7 +483,9 @@ fn pool_reasons_keep_the_contract_code_and_the_values() {
         upper: 60,
     };
     assert_eq!(tlu.contract_code(), Some("TLU"));
-    assert!(tlu.to_string().contains("lower tick 60 not below upper tick 60"));
+    assert!(tlu
+        .to_string()
+        .contains("lower tick 60 not below upper tick 60"));
     assert_eq!(PoolRevert::SqrtPriceLimit.to_string(), "SPL");
     assert_eq!(PoolRevert::Int128Cast.contract_code(), None);
 }

@@ -3,7 +3,7 @@
 
 use super::{check_fraction, mismatch, Excluded, Output, Plan, Step, TokenAmount, ZapFee};
 use crate::error::PoolError;
-use crate::error::{PlanField, RouteError};
+use crate::error::{PlanField, PlanProblem, RouteError};
 use crate::graph::PoolGraph;
 use crate::units::parse_u256_dec;
 use crate::units::{PoolId, TokenId};
@@ -343,17 +343,17 @@ impl Reader<'_> {
     fn token(&self, a: &str, field: PlanField, k: usize) -> Result<TokenId, RouteError> {
         self.0
             .token_id(a)
-            .ok_or_else(|| mismatch(field, Some(k), "token address not in the snapshot"))
+            .ok_or_else(|| mismatch(field, Some(k), PlanProblem::UnknownTokenAddress))
     }
 
     fn pool(&self, id: &str, field: PlanField, k: usize) -> Result<PoolId, RouteError> {
         self.0
             .pool_id(id)
-            .ok_or_else(|| mismatch(field, Some(k), "pool not in the snapshot"))
+            .ok_or_else(|| mismatch(field, Some(k), PlanProblem::UnknownPool))
     }
 
     fn num(x: &str, field: PlanField, k: usize) -> Result<U256, RouteError> {
-        parse_u256_dec(x).ok_or_else(|| mismatch(field, Some(k), "not a decimal amount"))
+        parse_u256_dec(x).ok_or_else(|| mismatch(field, Some(k), PlanProblem::NotADecimalAmount))
     }
 
     fn amounts(&self, v: &[AmountJson], field: PlanField) -> Result<Vec<TokenAmount>, RouteError> {
@@ -384,7 +384,7 @@ impl Reader<'_> {
                 Ok(Excluded {
                     pool: self.pool(&x.pool, field, k)?,
                     error: PoolError::from_text(&x.reason)
-                        .ok_or_else(|| mismatch(field, Some(k), "not a pool error's text"))?,
+                        .ok_or_else(|| mismatch(field, Some(k), PlanProblem::NotAPoolErrorText))?,
                 })
             })
             .collect()
@@ -445,10 +445,10 @@ impl Reader<'_> {
 
 /// The plan's slippage fraction from its JSON (required to read a plan back).
 fn slippage_of(sl: Option<&FractionJson>) -> Result<Ratio<u64>, RouteError> {
-    let sl = sl.ok_or_else(|| mismatch(PlanField::Slippage, None, "missing"))?;
+    let sl = sl.ok_or_else(|| mismatch(PlanField::Slippage, None, PlanProblem::Missing))?;
     let part = |x: &str| {
         x.parse::<u64>()
-            .map_err(|_| mismatch(PlanField::Slippage, None, "not a u64 fraction"))
+            .map_err(|_| mismatch(PlanField::Slippage, None, PlanProblem::NotU64Fraction))
     };
     let (n, d) = (part(&sl.num)?, part(&sl.den)?);
     check_fraction(n, d)?;

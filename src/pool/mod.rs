@@ -226,7 +226,9 @@ impl Pool {
             Pool::SplTokenSwap(p) => p.mint(amounts).map(|(v, s)| (v, Pool::SplTokenSwap(s))),
             Pool::Saber(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Saber(s))),
             Pool::Whirlpool(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Whirlpool(s))),
-            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(PoolUnsupported::ConcentratedLiquidityLp)),
+            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(
+                PoolUnsupported::ConcentratedLiquidityLp,
+            )),
         }
     }
 
@@ -242,7 +244,9 @@ impl Pool {
             Pool::SplTokenSwap(p) => p.burn(lp).map(|(v, s)| (v, Pool::SplTokenSwap(s))),
             Pool::Saber(p) => p.burn(lp).map(|(v, s)| (v, Pool::Saber(s))),
             Pool::Whirlpool(p) => p.burn(lp).map(|(v, s)| (v, Pool::Whirlpool(s))),
-            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(PoolUnsupported::ConcentratedLiquidityLp)),
+            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(
+                PoolUnsupported::ConcentratedLiquidityLp,
+            )),
         }
     }
 

@@ -277,9 +277,7 @@ impl SplTokenSwap {
     pub fn owner_fee_pool_tokens(&self, i: usize, owner_fee: u128) -> Result<u128, PoolError> {
         let minted = self
             .withdraw_single_token_type_exact_out(i, owner_fee)
-            .map_err(|_| {
-                PoolError::Revert(PoolRevert::SplOwnerFeeCalculation)
-            })?;
+            .map_err(|_| PoolError::Revert(PoolRevert::SplOwnerFeeCalculation))?;
         if minted > 0 {
             let fits = matches!(self.total_supply.checked_add(minted), Some(t) if t <= u128::from(u64::MAX));
             if !fits {

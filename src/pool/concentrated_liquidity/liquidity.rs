@@ -26,7 +26,8 @@ impl ConcentratedLiquidity {
         if amount == 0 {
             return Err(PoolError::Revert(PoolRevert::ZeroMintAmount));
         }
-        let delta = i128::try_from(amount).map_err(|_| PoolError::Revert(PoolRevert::Int128Cast))?;
+        let delta =
+            i128::try_from(amount).map_err(|_| PoolError::Revert(PoolRevert::Int128Cast))?;
         self.modify_position(tick_lower, tick_upper, delta, 0)
     }
 
@@ -43,7 +44,8 @@ impl ConcentratedLiquidity {
         amount: u128,
         position_liquidity: u128,
     ) -> Result<ClPosition, PoolError> {
-        let delta = i128::try_from(amount).map_err(|_| PoolError::Revert(PoolRevert::Int128Cast))?;
+        let delta =
+            i128::try_from(amount).map_err(|_| PoolError::Revert(PoolRevert::Int128Cast))?;
         self.modify_position(
             tick_lower,
             tick_upper,
@@ -61,7 +63,10 @@ impl ConcentratedLiquidity {
         position_liquidity: u128,
     ) -> Result<ClPosition, PoolError> {
         if lower >= upper {
-            return Err(PoolError::Revert(PoolRevert::TickLowerNotBelowUpper { lower, upper }));
+            return Err(PoolError::Revert(PoolRevert::TickLowerNotBelowUpper {
+                lower,
+                upper,
+            }));
         }
         if lower < MIN_TICK {
             return Err(PoolError::Revert(PoolRevert::TickLowerTooLow { lower }));
@@ -82,14 +87,18 @@ impl ConcentratedLiquidity {
                 });
                 let gross = add_delta(before.liquidity_gross, delta)?;
                 if gross > max {
-                    return Err(PoolError::Revert(PoolRevert::TickLiquidityOverflow { tick: index }));
+                    return Err(PoolError::Revert(PoolRevert::TickLiquidityOverflow {
+                        tick: index,
+                    }));
                 }
                 let net = if is_upper {
                     before.liquidity_net.checked_sub(delta)
                 } else {
                     before.liquidity_net.checked_add(delta)
                 }
-                .ok_or(PoolError::Revert(PoolRevert::LiquidityNetOverflow { tick: index }))?;
+                .ok_or(PoolError::Revert(PoolRevert::LiquidityNetOverflow {
+                    tick: index,
+                }))?;
                 let flipped = (gross == 0) != (before.liquidity_gross == 0);
                 if flipped && !on_spacing(index, self.tick_spacing) {
                     return Err(PoolError::Revert(PoolRevert::TickNotOnSpacing {

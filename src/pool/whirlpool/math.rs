@@ -312,7 +312,9 @@ pub(super) fn reverse_apply_swap_fee(amount: u64, fee_rate: u16) -> Result<u64, 
 pub fn min_amount_with_slippage(amount: u64, bps: u16) -> Result<u64, PoolError> {
     let keep = BPS_DENOMINATOR
         .checked_sub(bps)
-        .ok_or(PoolError::InvalidArgument(PoolArgument::SlippageToleranceBps { bps }))?;
+        .ok_or(PoolError::InvalidArgument(
+            PoolArgument::SlippageToleranceBps { bps },
+        ))?;
     mul_div_u64(amount, u128::from(keep), u128::from(BPS_DENOMINATOR), false)
 }
 
@@ -322,7 +324,9 @@ pub fn min_amount_with_slippage(amount: u64, bps: u16) -> Result<u64, PoolError>
 /// `bps` above 10 000; a result above `u64`.
 pub fn max_amount_with_slippage(amount: u64, bps: u16) -> Result<u64, PoolError> {
     if bps > BPS_DENOMINATOR {
-        return Err(PoolError::InvalidArgument(PoolArgument::SlippageToleranceBps { bps }));
+        return Err(PoolError::InvalidArgument(
+            PoolArgument::SlippageToleranceBps { bps },
+        ));
     }
     let up = u128::from(BPS_DENOMINATOR).saturating_add(u128::from(bps));
     mul_div_u64(amount, up, u128::from(BPS_DENOMINATOR), true)
