@@ -265,6 +265,14 @@ impl From<ZapError> for Error {
     }
 }
 
+/// `; did you mean "…"?` after an unknown source id, when a known id is close.
+fn did_you_mean(f: &mut fmt::Formatter<'_>, suggestion: Option<&str>) -> fmt::Result {
+    match suggestion {
+        Some(s) => write!(f, "; did you mean {s:?}?"),
+        None => Ok(()),
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
