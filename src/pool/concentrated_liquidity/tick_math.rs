@@ -76,7 +76,7 @@ fn q128_product(abs: u32) -> Option<u128> {
 /// # Errors
 /// [`PoolError::Revert`]`("T")` when |tick| > 887272.
 #[inline]
-pub fn sqrt_ratio_at_tick_le(tick: i32, p: W) -> Result<bool, PoolError> {
+pub(crate) fn sqrt_ratio_at_tick_le(tick: i32, p: W) -> Result<bool, PoolError> {
     let abs = tick.unsigned_abs();
     if abs > MAX_TICK.unsigned_abs() {
         return Err(PoolError::Revert("T"));
