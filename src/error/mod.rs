@@ -9,8 +9,10 @@
 //!
 #![doc = include_str!("../../docs/error-codes.md")]
 
+mod plan;
 mod pool;
 mod request;
+mod revert;
 mod route;
 mod snapshot;
 #[cfg(test)]
@@ -18,10 +20,14 @@ mod tests;
 mod zap;
 
 pub use crate::math::MathError;
+pub use plan::{PlanProblem, StepOp};
 pub use pool::{PoolError, PoolStateProblem};
-pub use request::{AddressProblem, AmountProblem, DecimalProblem, Field, RequestError};
+pub use request::{
+    AddressProblem, AmountProblem, DecimalProblem, Field, QueryProblem, RequestError,
+};
+pub use revert::{PoolArgument, PoolRevert, PoolUnsupported};
 pub use route::{BadRouteRequest, PlanField, RouteError, RouteFilter};
-pub use snapshot::SnapshotError;
+pub use snapshot::{BadPoolProblem, Disagreement, SnapshotError};
 pub use zap::{ZapError, ZapUnsupported};
 
 use alloc::string::String;

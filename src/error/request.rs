@@ -327,8 +327,39 @@ pub enum RequestError {
         /// the value given
         value: String,
         /// what is wrong
-        why: &'static str,
+        why: QueryProblem,
     },
+}
+
+/// What is wrong with a listing query parameter ([`RequestError::InvalidQueryParam`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum QueryProblem {
+    /// Not a non-negative decimal integer.
+    NotACount,
+    /// A count too large for the machine's `usize`.
+    TooLarge,
+    /// An `order_by` other than `tvl` or `symbol`.
+    OrderBy,
+    /// An `order_dir` other than `asc` or `desc`.
+    OrderDir,
+    /// A `limit` outside `1 ..= max`.
+    LimitRange {
+        /// the largest limit accepted
+        max: usize,
+    },
+}
+
+impl fmt::Display for QueryProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotACount => f.write_str("not a non-negative decimal integer"),
+            Self::TooLarge => f.write_str("too large"),
+            Self::OrderBy => f.write_str("expected tvl or symbol"),
+            Self::OrderDir => f.write_str("expected asc or desc"),
+            Self::LimitRange { max } => write!(f, "outside 1 ..= {max}"),
+        }
+    }
 }
 
 impl RequestError {

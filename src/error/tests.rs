@@ -160,12 +160,12 @@ fn samples() -> Vec<Error> {
             PoolError::InvalidFirstDeposit,
             PoolError::UnreachableOutput,
             PoolError::OracleRevert,
-            PoolError::Unsupported("one-coin withdrawal"),
-            PoolError::Revert("SPL"),
+            PoolError::Unsupported(PoolUnsupported::OneCoinWithdrawal),
+            PoolError::Revert(PoolRevert::TickOutOfRange { tick: 887_273 }),
             PoolError::TickArraySequence,
             PoolError::SqrtPriceOutOfBounds,
             PoolError::PriceLimit,
-            PoolError::InvalidArgument("amount"),
+            PoolError::InvalidArgument(PoolArgument::SlippageToleranceBps { bps: 10_001 }),
         ]
         .map(Error::from),
     );
@@ -232,7 +232,7 @@ fn samples() -> Vec<Error> {
             RequestError::InvalidQueryParam {
                 name: "limit",
                 value: "0".into(),
-                why: "at least 1",
+                why: QueryProblem::LimitRange { max: 1000 },
             },
         ]
         .map(Error::from),
@@ -250,7 +250,7 @@ fn samples() -> Vec<Error> {
             },
             SnapshotError::BadPool {
                 pool: pool(),
-                why: "a coin appears twice",
+                why: BadPoolProblem::CoinTwice,
             },
             SnapshotError::BadAddress("0x12".into()),
             SnapshotError::PoolState {
@@ -265,7 +265,7 @@ fn samples() -> Vec<Error> {
                 pool: pool(),
                 token: "0xabc".into(),
                 field: "decimals",
-                why: "differs from the token table",
+                why: Disagreement::DecimalsDiffer,
             },
             SnapshotError::TooManyEntries { count: 1 << 32 },
         ]
@@ -288,7 +288,7 @@ fn samples() -> Vec<Error> {
             },
             RouteError::InvalidPlan {
                 step: Some(1),
-                why: "amount differs",
+                why: PlanProblem::AmountOutDiffers,
             },
             RouteError::Math(MathError::Overflow),
             RouteError::InsufficientLiquidity { from: t0, to: t1 },
@@ -310,7 +310,7 @@ fn samples() -> Vec<Error> {
             RouteError::PlanMismatch {
                 field: PlanField::Steps,
                 index: Some(0),
-                why: "x",
+                why: PlanProblem::TokenListedTwice,
             },
         ]
         .map(Error::from),
@@ -442,4 +442,56 @@ fn wrapped_errors_keep_their_cause() {
         error: dry
     })
     .is_retryable());
+}
+
+#[test]
+fn pool_errors_read_back_from_their_text() {
+    for e in samples() {
+        let Error::Pool(p) = e else { continue };
+        let back = PoolError::from_text(&p.to_string());
+        let lost = match p {
+            PoolError::InvalidState(_) => PoolError::InvalidState(PoolStateProblem::ReadBack),
+            PoolError::Revert(PoolRevert::TickOutOfRange { .. }) => {
+                PoolError::Revert(PoolRevert::ReadBack)
+            }
+            PoolError::InvalidArgument(_) => PoolError::InvalidArgument(PoolArgument::ReadBack),
+            PoolError::TokenIndex { .. } => PoolError::TokenIndex {
+                index: 0,
+                n_coins: 0,
+            },
+            exact => exact,
+        };
+        assert_eq!(back, Some(lost), "{p}");
+    }
+    for r in PoolRevert::PLAIN {
+        let e = PoolError::Revert(r);
+        assert_eq!(PoolError::from_text(&e.to_string()), Some(e));
+    }
+    assert_eq!(PoolError::from_text("no such error"), None);
+}
+
+#[test]
+fn pool_reasons_keep_the_contract_code_and_the_values() {
+    let t = PoolRevert::TickOutOfRange { tick: -887_273 };
+    assert_eq!(t.contract_code(), Some("T"));
+    assert_eq!(
+        PoolError::Revert(t).to_string(),
+        "contract reverts: T (tick -887273 beyond ±887272)"
+    );
+    let tlu = PoolRevert::TickLowerNotBelowUpper {
+        lower: 60,
+        upper: 60,
+    };
+    assert_eq!(tlu.contract_code(), Some("TLU"));
+    assert!(tlu
+        .to_string()
+        .contains("lower tick 60 not below upper tick 60"));
+    assert_eq!(PoolRevert::SqrtPriceLimit.to_string(), "SPL");
+    assert_eq!(PoolRevert::Int128Cast.contract_code(), None);
+}
+
+#[test]
+fn pool_error_stays_small() {
+    // a `Result<U256, PoolError>` on the swap paths: the reasons' values must not grow it
+    assert!(core::mem::size_of::<PoolError>() <= 24);
 }

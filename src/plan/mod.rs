@@ -8,7 +8,7 @@
 //! replayed exactly) in `verify`; [`Plan::verify_request`] (the plan against its request,
 //! one check per field) in `verify_request`; the serde form in [`json`].
 
-use crate::error::{PlanField, RouteError};
+use crate::error::{PlanField, PlanProblem, RouteError};
 use crate::graph::PoolGraph;
 use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
@@ -330,14 +330,14 @@ fn check_fraction(n: u64, d: u64) -> Result<(), RouteError> {
         return Err(mismatch(
             PlanField::Slippage,
             None,
-            "not a fraction in [0, 1]",
+            PlanProblem::NotAFractionInUnitRange,
         ));
     }
     Ok(())
 }
 
 /// The [`RouteError::PlanMismatch`] on `field` at `index`.
-fn mismatch(field: PlanField, index: Option<usize>, why: &'static str) -> RouteError {
+fn mismatch(field: PlanField, index: Option<usize>, why: PlanProblem) -> RouteError {
     RouteError::PlanMismatch { field, index, why }
 }
 
@@ -379,9 +379,9 @@ impl Plan {
 
     /// The plan a JSON view describes on `graph` ([`json::PlanJson::to_plan`]): the way back
     /// from [`Plan::to_json`]. `Plan::from_json(&p.to_json(g)?, g) == p`, except for the
-    /// reasons of [`Plan::excluded`] pools whose error carries a text or coin indices (a
-    /// contract revert message, a bad token index): those come back as their variant with the
-    /// reason `"(read back)"` and indices 0, since the JSON keeps only the error's message.
+    /// reasons of [`Plan::excluded`] pools whose error carries values (a revert at a tick, a
+    /// pool state check, a bad token index): those come back as their variant with the
+    /// reason `ReadBack` and indices 0, since the JSON keeps only the error's message.
     ///
     /// # Errors
     /// Those of [`json::PlanJson::to_plan`].

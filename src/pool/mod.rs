@@ -52,7 +52,7 @@ pub mod spl_token_swap;
 pub mod stableswap;
 pub mod whirlpool;
 
-use crate::error::{MathError, PoolError};
+use crate::error::{MathError, PoolError, PoolUnsupported};
 use primitive_types::U256;
 use smallvec::SmallVec;
 
@@ -117,10 +117,6 @@ pub enum Pool {
     /// Uniswap V3 style concentrated liquidity (and its forks): ticks, fee tiers as data.
     ConcentratedLiquidity(ConcentratedLiquidity),
 }
-
-/// Why a concentrated-liquidity pool has no `mint` / `burn` of an LP token.
-const CL_NO_LP: &str =
-    "concentrated-liquidity positions are not LP tokens (see ConcentratedLiquidity::mint)";
 
 macro_rules! dispatch {
     ($self:ident, $p:ident => $e:expr) => {
@@ -260,7 +256,9 @@ impl Pool {
             Pool::SplTokenSwap(p) => p.mint(amounts).map(|(v, s)| (v, Pool::SplTokenSwap(s))),
             Pool::Saber(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Saber(s))),
             Pool::Whirlpool(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Whirlpool(s))),
-            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(CL_NO_LP)),
+            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(
+                PoolUnsupported::ConcentratedLiquidityLp,
+            )),
         }
     }
 
@@ -276,7 +274,9 @@ impl Pool {
             Pool::SplTokenSwap(p) => p.burn(lp).map(|(v, s)| (v, Pool::SplTokenSwap(s))),
             Pool::Saber(p) => p.burn(lp).map(|(v, s)| (v, Pool::Saber(s))),
             Pool::Whirlpool(p) => p.burn(lp).map(|(v, s)| (v, Pool::Whirlpool(s))),
-            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(CL_NO_LP)),
+            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(
+                PoolUnsupported::ConcentratedLiquidityLp,
+            )),
         }
     }
 
@@ -290,7 +290,7 @@ impl Pool {
         match self {
             Pool::StableSwap(p) => p.burn_one(lp, i).map(|(v, s)| (v, Pool::StableSwap(s))),
             Pool::Saber(p) => p.burn_one(lp, i).map(|(v, s)| (v, Pool::Saber(s))),
-            _ => Err(PoolError::Unsupported("one-coin withdrawal")),
+            _ => Err(PoolError::Unsupported(PoolUnsupported::OneCoinWithdrawal)),
         }
     }
 

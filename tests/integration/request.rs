@@ -928,7 +928,7 @@ fn errors_have_codes_classes_and_statuses() {
         (
             RouteError::InvalidPlan {
                 step: None,
-                why: "x",
+                why: swapzap::error::PlanProblem::HoldingsDiffer,
             }
             .into(),
             4013,
@@ -1113,7 +1113,7 @@ fn error_code_table_matches_the_docs() {
         .into(),
         SnapshotError::BadPool {
             pool: "p".into(),
-            why: "w",
+            why: swapzap::error::BadPoolProblem::CoinTwice,
         }
         .into(),
         SnapshotError::BadAddress("x".into()).into(),
@@ -1143,13 +1143,13 @@ fn error_code_table_matches_the_docs() {
         RequestError::InvalidQueryParam {
             name: "limit",
             value: "0".into(),
-            why: "x",
+            why: swapzap::error::QueryProblem::LimitRange { max: 1000 },
         }
         .into(),
         RouteError::PlanMismatch {
             field: swapzap::PlanField::Steps,
             index: Some(0),
-            why: "x",
+            why: swapzap::error::PlanProblem::AmountOutDiffers,
         }
         .into(),
         swapzap::MathError::Underflow.into(),

@@ -54,7 +54,7 @@ pub(crate) fn from_parts(hi: u128, lo: u128) -> U256 {
 /// The full product `a * b` as `(hi, lo)` 128-bit halves.
 #[inline(always)]
 #[must_use]
-pub(crate) fn mul_128(a: u128, b: u128) -> (u128, u128) {
+pub(crate) const fn mul_128(a: u128, b: u128) -> (u128, u128) {
     let (a1, a0) = (a >> 64, a & LO64);
     let (b1, b0) = (b >> 64, b & LO64);
     if a1 == 0 && b1 == 0 {

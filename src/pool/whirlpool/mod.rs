@@ -24,7 +24,7 @@ use math::Q64;
 mod math;
 mod swap;
 
-use crate::error::{MathError, PoolError};
+use crate::error::{MathError, PoolError, PoolUnsupported};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 pub use math::{
@@ -316,7 +316,7 @@ impl Whirlpool {
     /// # Errors
     /// Always [`PoolError::Unsupported`].
     pub fn mint(&self, _amounts: &[U256]) -> Result<(U256, Self), PoolError> {
-        Err(PoolError::Unsupported("Whirlpool has no fungible LP token"))
+        Err(PoolError::Unsupported(PoolUnsupported::WhirlpoolLp))
     }
 
     /// See [`Self::mint`].
@@ -324,7 +324,7 @@ impl Whirlpool {
     /// # Errors
     /// Always [`PoolError::Unsupported`].
     pub fn burn(&self, _lp: U256) -> Result<(super::Amounts, Self), PoolError> {
-        Err(PoolError::Unsupported("Whirlpool has no fungible LP token"))
+        Err(PoolError::Unsupported(PoolUnsupported::WhirlpoolLp))
     }
 
     /// Marginal rate of `i` into `j` at zero size, fee included (float, search only).

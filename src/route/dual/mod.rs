@@ -254,7 +254,7 @@ impl<'a> Dual<'a> {
     /// inputs and the outputs. A supplied token (b > 0) without an active edge has no
     /// curvature: Newton cannot move its price, and a sweep further down the chain may have
     /// pushed its edges back out of the money, so it is balanced by its own coordinate first
-    /// (h only falls). Also fills `st.cand`: the edges a step on the rset prices can change.
+    /// (h only falls).
     fn active_set(&self, nu: &mut [f64], is_out: &[bool], st: &mut Newton) -> Vec<usize> {
         let n = self.n;
         let mut in_r = vec![false; n];
@@ -276,19 +276,6 @@ impl<'a> Dual<'a> {
                 *r = true;
             }
         }
-        // the edges a step on the rset prices can change: those touching an rset token
-        // (every other edge is inactive and keeps both its prices)
-        // (without branches: the pattern is unpredictable, and each index is written
-        // unconditionally and kept by advancing the count)
-        let cand = &mut st.cand;
-        cand.clear();
-        cand.resize(self.hot.len(), 0);
-        let mut nc = 0usize;
-        for (e, &(ti, to, _)) in self.hot.iter().enumerate() {
-            cand[nc] = e;
-            nc += usize::from(in_r[ti as usize] | in_r[to as usize]);
-        }
-        cand.truncate(nc);
         (0..n).filter(|k| in_r[*k]).collect()
     }
 
@@ -324,8 +311,11 @@ struct Newton {
     progress: Progress,
     /// sweeps taken where no Newton step was found
     stall: usize,
-    /// the edges a step on the current active set can change
+    /// the edges that can be active somewhere on the current line search's segment
+    /// ([`Dual::ray_candidates`])
     cand: Vec<usize>,
+    /// the current step per token (0 off the Newton set), for [`Dual::ray_candidates`]
+    step: Vec<f64>,
     /// line-search buffers: an evaluation, the trial point, the secant point
     evn: Eval,
     nn: Vec<f64>,
@@ -348,6 +338,7 @@ impl Newton {
             },
             stall: 0,
             cand: Vec::new(),
+            step: Vec::new(),
             evn: Eval::default(),
             nn: nu.to_vec(),
             nx: nu.to_vec(),
