@@ -295,7 +295,7 @@ impl GasModel {
 /// family (burns and mints are not priced); 0 without a model and on chain 101 (no gas
 /// pricing there). The same count the router puts in [`Plan::gas_units`].
 #[must_use]
-pub fn swap_gas_units(steps: &[Step], graph: &PoolGraph, gas: Option<&GasModel>) -> u64 {
+pub(crate) fn swap_gas_units(steps: &[Step], graph: &PoolGraph, gas: Option<&GasModel>) -> u64 {
     let Some(gm) = gas else { return 0 };
     if graph.chain_id() == crate::chain::CHAIN_101 {
         return 0;
@@ -314,7 +314,7 @@ pub fn swap_gas_units(steps: &[Step], graph: &PoolGraph, gas: Option<&GasModel>)
 ///
 /// # Errors
 /// [`RouteError::PlanMismatch`] on [`PlanField::Slippage`] for a fraction outside [0, 1].
-pub fn min_after_slippage(amount: U256, s: Ratio<u64>) -> Result<U256, RouteError> {
+pub(crate) fn min_after_slippage(amount: U256, s: Ratio<u64>) -> Result<U256, RouteError> {
     let (n, d) = (*s.numer(), *s.denom());
     check_fraction(n, d)?;
     Ok(crate::math::mul_div(

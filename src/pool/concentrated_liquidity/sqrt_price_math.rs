@@ -233,7 +233,7 @@ fn clearly_short(current: W, target: W, l: u128, less_fee: W, zero_for_one: bool
 
 /// One step of a swap (`SwapMath.computeSwapStep`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Step {
+pub(crate) struct Step {
     /// The price after the step.
     pub sqrt_price_x96: W,
     /// Input taken, fee excluded (rounded up).
@@ -303,7 +303,7 @@ fn exact_in_target(
 /// # Errors
 /// What the contract reverts on (overflow in the deltas or the next price).
 #[inline]
-pub fn compute_swap_step(
+pub(crate) fn compute_swap_step(
     current: W,
     target: W,
     l: u128,
