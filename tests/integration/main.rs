@@ -20,6 +20,7 @@ mod props_cl_fast;
 mod props_cl_ref;
 mod props_cp;
 mod props_curve;
+mod reasons;
 mod request;
 mod routing;
 mod spl_accounting;

@@ -5,7 +5,7 @@ use super::tick_math::{sqrt_ratio_at_tick, MAX_TICK, MIN_TICK};
 use super::{
     add_delta, on_spacing, signed_delta, ClPosition, ConcentratedLiquidity, Tick, TickTable,
 };
-use crate::error::PoolError;
+use crate::error::{PoolError, PoolRevert};
 use crate::math::W;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -24,9 +24,10 @@ impl ConcentratedLiquidity {
         amount: u128,
     ) -> Result<ClPosition, PoolError> {
         if amount == 0 {
-            return Err(PoolError::Revert("mint amount is zero"));
+            return Err(PoolError::Revert(PoolRevert::ZeroMintAmount));
         }
-        let delta = i128::try_from(amount).map_err(|_| PoolError::Revert("int128 cast"))?;
+        let delta =
+            i128::try_from(amount).map_err(|_| PoolError::Revert(PoolRevert::Int128Cast))?;
         self.modify_position(tick_lower, tick_upper, delta, 0)
     }
 
@@ -43,7 +44,8 @@ impl ConcentratedLiquidity {
         amount: u128,
         position_liquidity: u128,
     ) -> Result<ClPosition, PoolError> {
-        let delta = i128::try_from(amount).map_err(|_| PoolError::Revert("int128 cast"))?;
+        let delta =
+            i128::try_from(amount).map_err(|_| PoolError::Revert(PoolRevert::Int128Cast))?;
         self.modify_position(
             tick_lower,
             tick_upper,
@@ -61,13 +63,16 @@ impl ConcentratedLiquidity {
         position_liquidity: u128,
     ) -> Result<ClPosition, PoolError> {
         if lower >= upper {
-            return Err(PoolError::Revert("TLU"));
+            return Err(PoolError::Revert(PoolRevert::TickLowerNotBelowUpper {
+                lower,
+                upper,
+            }));
         }
         if lower < MIN_TICK {
-            return Err(PoolError::Revert("TLM"));
+            return Err(PoolError::Revert(PoolRevert::TickLowerTooLow { lower }));
         }
         if upper > MAX_TICK {
-            return Err(PoolError::Revert("TUM"));
+            return Err(PoolError::Revert(PoolRevert::TickUpperTooHigh { upper }));
         }
         let mut ticks: Vec<Tick> = self.ticks().to_vec();
         if delta != 0 {
@@ -82,17 +87,24 @@ impl ConcentratedLiquidity {
                 });
                 let gross = add_delta(before.liquidity_gross, delta)?;
                 if gross > max {
-                    return Err(PoolError::Revert("LO"));
+                    return Err(PoolError::Revert(PoolRevert::TickLiquidityOverflow {
+                        tick: index,
+                    }));
                 }
                 let net = if is_upper {
                     before.liquidity_net.checked_sub(delta)
                 } else {
                     before.liquidity_net.checked_add(delta)
                 }
-                .ok_or(PoolError::Revert("int128 liquidity_net"))?;
+                .ok_or(PoolError::Revert(PoolRevert::LiquidityNetOverflow {
+                    tick: index,
+                }))?;
                 let flipped = (gross == 0) != (before.liquidity_gross == 0);
                 if flipped && !on_spacing(index, self.tick_spacing) {
-                    return Err(PoolError::Revert("tick not on the spacing"));
+                    return Err(PoolError::Revert(PoolRevert::TickNotOnSpacing {
+                        tick: index,
+                        spacing: self.tick_spacing,
+                    }));
                 }
                 let t = Tick {
                     index,
@@ -114,7 +126,7 @@ impl ConcentratedLiquidity {
         }
         // Position.update: burning 0 needs a live position; the position cannot go negative.
         if delta == 0 && position_liquidity == 0 {
-            return Err(PoolError::Revert("NP"));
+            return Err(PoolError::Revert(PoolRevert::NoPosition));
         }
         add_delta(position_liquidity, delta)?;
         let mut pool = self.clone();

@@ -35,7 +35,7 @@ pub mod sqrt_price_math;
 mod swap;
 pub mod tick_math;
 
-use crate::error::PoolError;
+use crate::error::{PoolError, PoolRevert};
 use crate::math::{self, W};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -153,10 +153,10 @@ pub struct ConcentratedLiquidity {
 fn add_delta(x: u128, y: i128) -> Result<u128, PoolError> {
     if y < 0 {
         x.checked_sub(y.unsigned_abs())
-            .ok_or(PoolError::Revert("LS"))
+            .ok_or(PoolError::Revert(PoolRevert::LiquiditySub))
     } else {
         x.checked_add(y.unsigned_abs())
-            .ok_or(PoolError::Revert("LA"))
+            .ok_or(PoolError::Revert(PoolRevert::LiquidityAdd))
     }
 }
 
@@ -166,10 +166,10 @@ fn add_delta(x: u128, y: i128) -> Result<u128, PoolError> {
 fn sub_delta(x: u128, y: i128) -> Result<u128, PoolError> {
     if y < 0 {
         x.checked_add(y.unsigned_abs())
-            .ok_or(PoolError::Revert("LA"))
+            .ok_or(PoolError::Revert(PoolRevert::LiquidityAdd))
     } else {
         x.checked_sub(y.unsigned_abs())
-            .ok_or(PoolError::Revert("LS"))
+            .ok_or(PoolError::Revert(PoolRevert::LiquiditySub))
     }
 }
 
@@ -193,7 +193,7 @@ const I256_MIN_MAG: W = W {
 #[inline]
 fn to_int256(x: W) -> Result<W, PoolError> {
     if x >= I256_MIN_MAG {
-        Err(PoolError::Revert("int256 cast"))
+        Err(PoolError::Revert(PoolRevert::Int256Cast))
     } else {
         Ok(x)
     }

@@ -7,7 +7,7 @@ use super::{
     add_delta, floor_div, tick_after_move, to_int256, wrapping_add, ClSwap, ConcentratedLiquidity,
     SwapAmount, I256_MIN_MAG,
 };
-use crate::error::PoolError;
+use crate::error::{PoolError, PoolRevert};
 use crate::math::{self, W};
 use alloc::sync::Arc;
 use core::ops::Shr;
@@ -141,10 +141,10 @@ impl ConcentratedLiquidity {
             SwapAmount::ExactOut(a) => (false, W::from_u256(a)),
         };
         if specified.is_zero() {
-            return Err(PoolError::Revert("AS"));
+            return Err(PoolError::Revert(PoolRevert::ZeroAmountSpecified));
         }
         if (exact_in && specified >= I256_MIN_MAG) || specified > I256_MIN_MAG {
-            return Err(PoolError::Revert("amountSpecified outside int256"));
+            return Err(PoolError::Revert(PoolRevert::AmountSpecifiedOutsideInt256));
         }
         let p0 = self.sqrt_price_x96;
         let limit_ok = if zero_for_one {
@@ -153,7 +153,7 @@ impl ConcentratedLiquidity {
             limit > p0 && limit < MAX_SQRT_RATIO
         };
         if !limit_ok {
-            return Err(PoolError::Revert("SPL"));
+            return Err(PoolError::Revert(PoolRevert::SqrtPriceLimit));
         }
         Ok((exact_in, specified))
     }
@@ -497,13 +497,13 @@ impl LoopState {
             self.remaining = math::w_sub(self.remaining, paid)?;
             self.calculated = math::w_add(self.calculated, out)?;
             if self.calculated > I256_MIN_MAG {
-                return Err(PoolError::Revert("amountCalculated below int256"));
+                return Err(PoolError::Revert(PoolRevert::AmountCalculatedBelowInt256));
             }
         } else {
             self.remaining = math::w_sub(self.remaining, out)?;
             self.calculated = math::w_add(self.calculated, paid)?;
             if self.calculated >= I256_MIN_MAG {
-                return Err(PoolError::Revert("amountCalculated above int256"));
+                return Err(PoolError::Revert(PoolRevert::AmountCalculatedAboveInt256));
             }
         }
         self.net_in = wrapping_add(self.net_in, step.amount_in);

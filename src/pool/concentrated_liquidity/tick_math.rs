@@ -7,7 +7,7 @@
 //! evaluations of [`sqrt_ratio_at_tick`] settle it, so the float never decides the answer.
 #![allow(clippy::arithmetic_side_effects)] // every op below is guarded; see the comment at each.
 
-use crate::error::PoolError;
+use crate::error::{PoolError, PoolRevert};
 use crate::math::wide::mul_128;
 use crate::math::W;
 
@@ -122,12 +122,12 @@ fn q128_product_plain(abs: u32) -> Option<u128> {
 /// reaches 2^256. Otherwise it is `ceil(r / 2^32) <= p` ⟺ `r <= p·2^32`.
 ///
 /// # Errors
-/// [`PoolError::Revert`]`("T")` when |tick| > 887272.
+/// [`PoolError::Revert`] `T` ([`PoolRevert::TickOutOfRange`]) when |tick| > 887272.
 #[inline]
-pub fn sqrt_ratio_at_tick_le(tick: i32, p: W) -> Result<bool, PoolError> {
+pub(crate) fn sqrt_ratio_at_tick_le(tick: i32, p: W) -> Result<bool, PoolError> {
     let abs = tick.unsigned_abs();
     if abs > MAX_TICK.unsigned_abs() {
-        return Err(PoolError::Revert("T"));
+        return Err(PoolError::Revert(PoolRevert::TickOutOfRange { tick }));
     }
     if p.hi >> 96 != 0 {
         // p >= 2^224, above every √ratio (all below 2^161).
@@ -151,12 +151,12 @@ pub fn sqrt_ratio_at_tick_le(tick: i32, p: W) -> Result<bool, PoolError> {
 /// `TickMath.getSqrtRatioAtTick`: √(1.0001^tick) · 2^96, as the contract rounds it.
 ///
 /// # Errors
-/// [`PoolError::Revert`]`("T")` when |tick| > 887272.
+/// [`PoolError::Revert`] `T` ([`PoolRevert::TickOutOfRange`]) when |tick| > 887272.
 #[inline]
 pub fn sqrt_ratio_at_tick(tick: i32) -> Result<W, PoolError> {
     let abs = tick.unsigned_abs();
     if abs > MAX_TICK.unsigned_abs() {
-        return Err(PoolError::Revert("T"));
+        return Err(PoolError::Revert(PoolRevert::TickOutOfRange { tick }));
     }
     let q128 = match q128_product(abs) {
         // tick == 0: ratio is exactly 2^128.
@@ -185,11 +185,11 @@ pub fn sqrt_ratio_at_tick(tick: i32) -> Result<W, PoolError> {
 /// `TickMath.getTickAtSqrtRatio`: the greatest tick `t` with `sqrt_ratio_at_tick(t) <= p`.
 ///
 /// # Errors
-/// [`PoolError::Revert`]`("R")` unless `MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO`.
+/// [`PoolError::Revert`] `R` ([`PoolRevert::SqrtRatioOutOfRange`]) unless `MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO`.
 #[inline]
 pub fn tick_at_sqrt_ratio(p: W) -> Result<i32, PoolError> {
     if p < MIN_SQRT_RATIO || p >= MAX_SQRT_RATIO {
-        return Err(PoolError::Revert("R"));
+        return Err(PoolError::Revert(PoolRevert::SqrtRatioOutOfRange));
     }
     tick_at_sqrt_ratio_between(p, MIN_TICK, MAX_TICK - 1)
 }
