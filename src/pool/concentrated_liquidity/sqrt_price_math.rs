@@ -107,7 +107,7 @@ fn amount0_delta_two_divisions(a: W, b: W, n1: W, n2: W, round_up: bool) -> Resu
 pub fn amount0_delta_plain(a: W, b: W, l: u128, round_up: bool) -> Result<W, PoolError> {
     let (a, b) = if a > b { (b, a) } else { (a, b) };
     if a.is_zero() {
-        return Err(PoolError::Revert("sqrt price is zero"));
+        return Err(PoolError::Revert(PoolRevert::ZeroSqrtPrice));
     }
     amount0_delta_two_divisions(a, b, l_q96(l), math::w_sub(b, a)?, round_up)
 }
@@ -195,7 +195,7 @@ fn next_from_amount0_added(p: W, n1: W, prod: W, den: W) -> Result<W, PoolError>
 #[doc(hidden)]
 pub fn next_sqrt_price_from_amount0_in_plain(p: W, l: u128, amount: W) -> Result<W, PoolError> {
     if p.is_zero() || l == 0 {
-        return Err(PoolError::Revert("zero price or liquidity"));
+        return Err(PoolError::Revert(PoolRevert::ZeroPriceOrLiquidity));
     }
     if amount.is_zero() {
         return Ok(p);
