@@ -2,6 +2,7 @@
 //! checked by [`super::build`]), with the fixed parameters of its float model.
 
 use super::build::{bad_number, bad_pool, num, refused, small};
+use crate::error::BadPoolProblem;
 use crate::error::PoolError;
 use crate::error::SnapshotError;
 use crate::model::FamilyParams;
@@ -58,15 +59,8 @@ fn build_cp(p: &SnapshotPool, reserves: &[U256], total_supply: U256) -> Built {
             small(id, "fee.num", Some(&f.num))?,
             small(id, "fee.den", Some(&f.den))?,
         ),
-        None => {
-            return Err(bad_pool(
-                id,
-                "constant-product pool without `fee` ({num, den})",
-            ))
-        }
-        Some(FeeField::Units(_)) => {
-            return Err(bad_pool(id, "constant-product fee must be {num, den}"))
-        }
+        None => return Err(bad_pool(id, BadPoolProblem::CpFeeMissing)),
+        Some(FeeField::Units(_)) => return Err(bad_pool(id, BadPoolProblem::CpFeeNotFraction)),
     };
     if fden == 0 || fnum >= fden {
         return Err(bad_number(id, "fee"));
@@ -91,7 +85,7 @@ fn build_solidly(p: &SnapshotPool, reserves: &[U256], decs: &[u8], total_supply:
     let id = &p.id;
     let stable = p
         .stable
-        .ok_or_else(|| bad_pool(id, "solidly pool without `stable`"))?;
+        .ok_or_else(|| bad_pool(id, BadPoolProblem::SolidlyStableMissing))?;
     let bps = small(id, "fee_bps", p.fee_bps.as_ref())?;
     if bps >= 10_000 {
         return Err(bad_number(id, "fee_bps"));
@@ -101,7 +95,7 @@ fn build_solidly(p: &SnapshotPool, reserves: &[U256], decs: &[u8], total_supply:
             d.first().copied().unwrap_or(18),
             d.get(1).copied().unwrap_or(18),
         ],
-        Some(_) => return Err(bad_pool(id, "solidly decimals need 2 entries")),
+        Some(_) => return Err(bad_pool(id, BadPoolProblem::SolidlyDecimalsCount)),
         None => [
             decs.first().copied().unwrap_or(18),
             decs.get(1).copied().unwrap_or(18),
@@ -135,12 +129,7 @@ fn build_stableswap(p: &SnapshotPool, reserves: &[U256], decs: &[u8], total_supp
     };
     let fee = match &p.fee {
         Some(FeeField::Units(s)) => num(id, "fee", Some(s))?,
-        _ => {
-            return Err(bad_pool(
-                id,
-                "stableswap fee must be an integer in 1e10 units",
-            ))
-        }
+        _ => return Err(bad_pool(id, BadPoolProblem::StableswapFeeUnits)),
     };
     let rates = stable_rates(p, reserves.len(), decs)?;
     if a.is_zero() || a_prec.is_zero() || fee >= U256::exp10(10) || rates.iter().any(U256::is_zero)
@@ -176,7 +165,7 @@ fn build_stableswap(p: &SnapshotPool, reserves: &[U256], decs: &[u8], total_supp
             })
             .map_err(|e| refused(id, e))?
         }
-        Some(_) => return Err(bad_pool(id, "unknown Curve variant")),
+        Some(_) => return Err(bad_pool(id, BadPoolProblem::UnknownCurveVariant)),
     };
     let params = FamilyParams::stable(a, a_prec, fee, &rates);
     Ok((Pool::StableSwap(ss), params))
@@ -192,7 +181,7 @@ fn stable_rates(p: &SnapshotPool, n: usize, decs: &[u8]) -> Result<Vec<U256>, Sn
                 v.push(num(id, "rates", Some(s))?);
             }
         }
-        Some(_) => return Err(bad_pool(id, "rates and tokens differ in length")),
+        Some(_) => return Err(bad_pool(id, BadPoolProblem::RatesLength)),
         None => {
             for d in decs {
                 let e = 36u8
@@ -255,11 +244,11 @@ fn build_cl(p: &SnapshotPool) -> Built {
         |e| match e {
             PoolError::InvalidState(why) => SnapshotError::BadPool {
                 pool: id.clone(),
-                why: why.reason(),
+                why: BadPoolProblem::State(why),
             },
             _ => SnapshotError::BadPool {
                 pool: id.clone(),
-                why: "concentrated-liquidity state rejected",
+                why: BadPoolProblem::ClStateRejected,
             },
         },
     )?;
@@ -283,7 +272,7 @@ fn field<T: core::str::FromStr>(
         Some(v) => v.trim().parse::<T>().map_err(|_| bad()),
         None => Err(SnapshotError::BadPool {
             pool: pool.to_string(),
-            why: name,
+            why: BadPoolProblem::MissingField(name),
         }),
     }
 }
@@ -297,7 +286,7 @@ fn fee_pair(
 ) -> Result<(u64, u64), SnapshotError> {
     let fees = p.fees.as_ref().ok_or(SnapshotError::BadPool {
         pool: p.id.clone(),
-        why: "fees missing",
+        why: BadPoolProblem::FeesMissing,
     })?;
     let n: u64 = field(&p.id, num, fees.get(num.trim_start_matches("fees.")))?;
     let d: u64 = field(&p.id, den, fees.get(den.trim_start_matches("fees.")))?;
@@ -362,7 +351,7 @@ fn build_spl(p: &SnapshotPool, reserves: &[U256], total_supply: U256) -> Built {
     {
         return Err(SnapshotError::BadPool {
             pool: id.clone(),
-            why: "SPL Token Swap: only the constant_product curve",
+            why: BadPoolProblem::SplCurve,
         });
     }
     let mut fees = SplFees::default();
@@ -417,7 +406,7 @@ fn build_saber(p: &SnapshotPool, reserves: &[U256], total_supply: U256) -> Built
         current_ts: match (&p.current_ts, stop) {
             (Some(v), _) => field(id, "current_ts", Some(v))?,
             (None, 0) => 0,
-            (None, _) => return Err(bad("Saber ramp without current_ts")),
+            (None, _) => return Err(bad(BadPoolProblem::SaberRampWithoutTs)),
         },
     };
     let a = match amp.amp_factor() {
@@ -431,7 +420,7 @@ fn build_saber(p: &SnapshotPool, reserves: &[U256], total_supply: U256) -> Built
     };
     if let Some(d) = &p.decimals {
         if d.len() != 2 || d.first() != d.get(1) {
-            return Err(bad("Saber pairs coins of the same decimals"));
+            return Err(bad(BadPoolProblem::SaberDecimals));
         }
     }
     let r: [u64; 2] = fits(id, "reserves", reserves)?;
@@ -480,13 +469,13 @@ fn build_whirlpool(p: &SnapshotPool) -> Built {
         })?;
     // The stored tick is the price's tick, or one below when the price sits on a tick.
     if state.tick_current_index != tick && state.tick_current_index != tick.saturating_sub(1) {
-        return Err(bad("tick_current_index does not match sqrt_price"));
+        return Err(bad(BadPoolProblem::TickNotAtPrice));
     }
     let raw = p
         .tick_arrays
         .as_ref()
         .filter(|a| !a.is_empty())
-        .ok_or(bad("tick_arrays missing"))?;
+        .ok_or(bad(BadPoolProblem::TickArraysMissing))?;
     let mut arrays = Vec::with_capacity(raw.len());
     for a in raw {
         let mut ticks = Vec::with_capacity(a.ticks.len());
@@ -515,8 +504,8 @@ fn build_whirlpool(p: &SnapshotPool) -> Built {
         });
     }
     let w = Whirlpool::new(state, &arrays).map_err(|e| match e {
-        crate::error::PoolError::InvalidState(why) => bad(why.reason()),
-        _ => bad("tick_arrays not contiguous"),
+        crate::error::PoolError::InvalidState(why) => bad(BadPoolProblem::State(why)),
+        _ => bad(BadPoolProblem::TickArraysNotContiguous),
     })?;
     let gamma =
         1.0 - f64::from(state.fee_rate) / f64::from(crate::pool::whirlpool::FEE_RATE_DENOMINATOR);

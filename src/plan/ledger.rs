@@ -2,7 +2,7 @@
 //! amounts, and what is left at the end ([`unspent`]).
 
 use super::{Flow, Output, Step, TokenAmount};
-use crate::error::RouteError;
+use crate::error::{PlanProblem, RouteError};
 use crate::graph::PoolGraph;
 use crate::units::TokenId;
 use alloc::collections::BTreeMap;
@@ -20,7 +20,7 @@ impl Holdings {
         &mut self,
         t: TokenId,
         step: Option<usize>,
-        why: &'static str,
+        why: PlanProblem,
         f: impl FnOnce(U256) -> Option<U256>,
     ) -> Result<(), RouteError> {
         let h = self.0.entry(t).or_insert_with(U256::zero);
@@ -35,7 +35,7 @@ impl Holdings {
         a: U256,
         step: Option<usize>,
     ) -> Result<(), RouteError> {
-        self.adjust(t, step, "holding overflows", |h| h.checked_add(a))
+        self.adjust(t, step, PlanProblem::HoldingOverflows, |h| h.checked_add(a))
     }
 
     /// Spend `a` of `t`: refused when more than is held.
@@ -45,7 +45,7 @@ impl Holdings {
         a: U256,
         step: Option<usize>,
     ) -> Result<(), RouteError> {
-        let why = "spends more than is held at this point";
+        let why = PlanProblem::Overspends;
         self.adjust(t, step, why, |h| h.checked_sub(a))
     }
 

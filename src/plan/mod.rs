@@ -8,7 +8,7 @@
 //! replayed exactly) in `verify`; [`Plan::verify_request`] (the plan against its request,
 //! one check per field) in `verify_request`; the serde form in [`json`].
 
-use crate::error::{PlanField, RouteError};
+use crate::error::{PlanField, PlanProblem, RouteError};
 use crate::graph::PoolGraph;
 use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
@@ -295,7 +295,7 @@ impl GasModel {
 /// family (burns and mints are not priced); 0 without a model and on chain 101 (no gas
 /// pricing there). The same count the router puts in [`Plan::gas_units`].
 #[must_use]
-pub fn swap_gas_units(steps: &[Step], graph: &PoolGraph, gas: Option<&GasModel>) -> u64 {
+pub(crate) fn swap_gas_units(steps: &[Step], graph: &PoolGraph, gas: Option<&GasModel>) -> u64 {
     let Some(gm) = gas else { return 0 };
     if graph.chain_id() == crate::chain::CHAIN_101 {
         return 0;
@@ -314,7 +314,7 @@ pub fn swap_gas_units(steps: &[Step], graph: &PoolGraph, gas: Option<&GasModel>)
 ///
 /// # Errors
 /// [`RouteError::PlanMismatch`] on [`PlanField::Slippage`] for a fraction outside [0, 1].
-pub fn min_after_slippage(amount: U256, s: Ratio<u64>) -> Result<U256, RouteError> {
+pub(crate) fn min_after_slippage(amount: U256, s: Ratio<u64>) -> Result<U256, RouteError> {
     let (n, d) = (*s.numer(), *s.denom());
     check_fraction(n, d)?;
     Ok(crate::math::mul_div(
@@ -330,14 +330,14 @@ fn check_fraction(n: u64, d: u64) -> Result<(), RouteError> {
         return Err(mismatch(
             PlanField::Slippage,
             None,
-            "not a fraction in [0, 1]",
+            PlanProblem::NotAFractionInUnitRange,
         ));
     }
     Ok(())
 }
 
 /// The [`RouteError::PlanMismatch`] on `field` at `index`.
-fn mismatch(field: PlanField, index: Option<usize>, why: &'static str) -> RouteError {
+fn mismatch(field: PlanField, index: Option<usize>, why: PlanProblem) -> RouteError {
     RouteError::PlanMismatch { field, index, why }
 }
 
@@ -453,9 +453,9 @@ impl Plan {
 
     /// The plan a JSON view describes on `graph` ([`json::PlanJson::to_plan`]): the way back
     /// from [`Plan::to_json`]. `Plan::from_json(&p.to_json(g)?, g) == p`, except for the
-    /// reasons of [`Plan::excluded`] pools whose error carries a text or coin indices (a
-    /// contract revert message, a bad token index): those come back as their variant with the
-    /// reason `"(read back)"` and indices 0, since the JSON keeps only the error's message.
+    /// reasons of [`Plan::excluded`] pools whose error carries values (a revert at a tick, a
+    /// pool state check, a bad token index): those come back as their variant with the
+    /// reason `ReadBack` and indices 0, since the JSON keeps only the error's message.
     ///
     /// # Errors
     /// Those of [`json::PlanJson::to_plan`].

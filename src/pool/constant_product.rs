@@ -15,7 +15,7 @@ use crate::math::{self, add, div, mul, mul_then_div, sqrt, sub};
 use primitive_types::U256;
 
 /// LP locked forever by the first mint (`MINIMUM_LIQUIDITY`).
-pub const MINIMUM_LIQUIDITY: u64 = 1000;
+pub(crate) const MINIMUM_LIQUIDITY: u64 = 1000;
 
 /// `2^112 - 1`: the largest reserve a V2 pair can store.
 const U112_MAX: U256 = U256([u64::MAX, (1u64 << 48) - 1, 0, 0]);

@@ -97,7 +97,7 @@ pub mod spl_token_swap;
 pub mod stableswap;
 pub mod whirlpool;
 
-use crate::error::{MathError, PoolError};
+use crate::error::{MathError, PoolError, PoolUnsupported};
 use primitive_types::U256;
 use smallvec::SmallVec;
 
@@ -114,6 +114,36 @@ pub use whirlpool::Whirlpool;
 pub type Amounts = SmallVec<[U256; 4]>;
 
 /// The pool families the engine prices exactly.
+///
+/// A graph holds each pool as a `Pool` ([`crate::graph::PoolInfo::pool`]); the verbs dispatch to
+/// the family's own, except `amount_in`, which is the least input for every family.
+///
+/// # Example
+/// ```
+/// # fn main() -> Result<(), swapzap::PoolError> {
+/// use swapzap::pool::{ConstantProduct, Pool};
+/// use swapzap::U256;
+///
+/// // a Uniswap V2 pair (0.3 % fee) holding 10^6 and 2·10^6
+/// let r = [U256::from(1_000_000u64), U256::from(2_000_000u64)];
+/// let pool = Pool::ConstantProduct(ConstantProduct::new(r, 3, 1000, U256::zero())?);
+/// // getAmountOut: 1000 · 997 · 2·10^6 / (10^6 · 1000 + 1000 · 997) = 1992.01.., floored
+/// let out = pool.amount_out(0, 1, U256::from(1_000u64))?;
+/// assert_eq!(out, U256::from(1_992u64));
+/// // the swap returns the output and the new state; the old one is unchanged
+/// let (got, after) = pool.swap(0, 1, U256::from(1_000u64))?;
+/// assert_eq!(got, out);
+/// assert_eq!(after.balances(), [U256::from(1_001_000u64), U256::from(1_998_008u64)]);
+/// assert_eq!(pool.balances()[0], U256::from(1_000_000u64));
+/// // the least input that buys `out`: one unit less buys less
+/// let least = pool.amount_in(0, 1, out)?;
+/// assert_eq!(least, U256::from(1_000u64));
+/// assert!(pool.amount_out(0, 1, least - 1)? < out);
+/// // the zero-size rate, fee included (a float for searches, never an amount)
+/// assert!((pool.marginal_rate(0, 1) - 2.0 * 0.997).abs() < 1e-12);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Pool {
@@ -132,10 +162,6 @@ pub enum Pool {
     /// Uniswap V3 style concentrated liquidity (and its forks): ticks, fee tiers as data.
     ConcentratedLiquidity(ConcentratedLiquidity),
 }
-
-/// Why a concentrated-liquidity pool has no `mint` / `burn` of an LP token.
-const CL_NO_LP: &str =
-    "concentrated-liquidity positions are not LP tokens (see ConcentratedLiquidity::mint)";
 
 macro_rules! dispatch {
     ($self:ident, $p:ident => $e:expr) => {
@@ -276,7 +302,7 @@ impl Pool {
     /// Whatever the contract reverts on.
     pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Pool), PoolError> {
         dispatch_state!(self, p => p.mint(amounts),
-            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(CL_NO_LP)))
+            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(PoolUnsupported::ConcentratedLiquidityLp)))
     }
 
     /// Coins returned for burning `lp` proportionally, and the state after.
@@ -285,7 +311,7 @@ impl Pool {
     /// Whatever the contract reverts on.
     pub fn burn(&self, lp: U256) -> Result<(Amounts, Pool), PoolError> {
         dispatch_state!(self, p => p.burn(lp),
-            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(CL_NO_LP)))
+            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(PoolUnsupported::ConcentratedLiquidityLp)))
     }
 
     /// Coins of `i` returned for burning `lp` into that one coin (Curve
@@ -298,7 +324,7 @@ impl Pool {
         match self {
             Pool::StableSwap(p) => p.burn_one(lp, i).map(|(v, s)| (v, Pool::StableSwap(s))),
             Pool::Saber(p) => p.burn_one(lp, i).map(|(v, s)| (v, Pool::Saber(s))),
-            _ => Err(PoolError::Unsupported("one-coin withdrawal")),
+            _ => Err(PoolError::Unsupported(PoolUnsupported::OneCoinWithdrawal)),
         }
     }
 

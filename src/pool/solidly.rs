@@ -21,9 +21,9 @@ use crate::math::{
 use primitive_types::U256;
 
 /// LP locked forever by the first mint (`MINIMUM_LIQUIDITY`).
-pub const MINIMUM_LIQUIDITY: u64 = 1000;
+pub(crate) const MINIMUM_LIQUIDITY: u64 = 1000;
 /// A stable pool's first deposit must have `k > MINIMUM_K`.
-pub const MINIMUM_K: u64 = 10_000_000_000;
+pub(crate) const MINIMUM_K: u64 = 10_000_000_000;
 /// Basis-point denominator of the fee.
 pub const FEE_DENOMINATOR: u32 = 10_000;
 /// Round limit of the Newton loop `_get_y`.

@@ -231,7 +231,7 @@ impl Ctx<'_> {
         let mut holds = lc.b.iter().map(|b| *b > 0.0).collect::<Vec<_>>();
         let mut sells = vec![false; nl];
         for (k, a) in act {
-            if let Some(e) = lc.dedges.get(*k) {
+            if let Some(e) = lc.ledges.get(*k) {
                 if a.o > 0.0 {
                     holds[e.to] = true;
                 }

@@ -76,6 +76,20 @@ impl Edge {
     }
 }
 
+/// An edge of the working set in local token indices (the route's one edge type there, read
+/// by the dual, the bid prices, the single path and the gas rounds): the fields the passes over
+/// all its edges read. Its float model is at the same index of the quote's models
+/// (`Ctx::models`), which the dual borrows beside it instead of copying (a model is four
+/// times larger).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LEdge {
+    pub ti: usize,
+    pub to: usize,
+    pub rate0: f64,
+    pub kind: PoolKind,
+    pub cheap_out: bool,
+}
+
 /// One entry of an adjacency list: the edge, the token at its other end and the edge's
 /// zero-size rate.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -129,7 +129,7 @@ fn expect_bad_pool(r: Result<PoolGraph, SnapshotError>, prefix: &str, why_has: &
     match r {
         Err(SnapshotError::BadPool { pool, why }) => {
             assert!(pool.starts_with(prefix), "{pool}");
-            assert!(why.contains(why_has), "{why}");
+            assert!(why.to_string().contains(why_has), "{why}");
         }
         other => panic!("{other:?}"),
     }

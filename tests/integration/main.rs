@@ -19,6 +19,7 @@ mod props_cl;
 mod props_cl_ref;
 mod props_cp;
 mod props_curve;
+mod reasons;
 mod request;
 mod routing;
 mod spl_accounting;

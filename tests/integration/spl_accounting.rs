@@ -264,7 +264,8 @@ fn verify_refuses_a_step_claiming_the_whole_offer_and_accepts_the_refund() {
     let claims_all = plan_of(vec![step(x, s.amount_out)], s.amount_out, vec![]);
     match claims_all.verify(&g) {
         Err(RouteError::InvalidPlan { step: Some(0), why }) => {
-            assert!(why.contains("takes less"), "{why}")
+            assert_eq!(why, swapzap::error::PlanProblem::TakesLessThanAmountIn);
+            assert!(why.to_string().contains("takes less"), "{why}");
         }
         other => panic!("{other:?}"),
     }

@@ -5,7 +5,7 @@ use super::tick_math::{sqrt_ratio_at_tick, MAX_TICK, MIN_TICK};
 use super::{
     add_delta, on_spacing, signed_delta, ClPosition, ConcentratedLiquidity, Tick, TickTable,
 };
-use crate::error::PoolError;
+use crate::error::{PoolError, PoolRevert};
 use crate::math::W;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -24,9 +24,10 @@ impl ConcentratedLiquidity {
         amount: u128,
     ) -> Result<ClPosition, PoolError> {
         if amount == 0 {
-            return Err(PoolError::Revert("mint amount is zero"));
+            return Err(PoolError::Revert(PoolRevert::ZeroMintAmount));
         }
-        let delta = i128::try_from(amount).map_err(|_| PoolError::Revert("int128 cast"))?;
+        let delta =
+            i128::try_from(amount).map_err(|_| PoolError::Revert(PoolRevert::Int128Cast))?;
         self.modify_position(tick_lower, tick_upper, delta, 0)
     }
 
@@ -43,7 +44,8 @@ impl ConcentratedLiquidity {
         amount: u128,
         position_liquidity: u128,
     ) -> Result<ClPosition, PoolError> {
-        let delta = i128::try_from(amount).map_err(|_| PoolError::Revert("int128 cast"))?;
+        let delta =
+            i128::try_from(amount).map_err(|_| PoolError::Revert(PoolRevert::Int128Cast))?;
         self.modify_position(
             tick_lower,
             tick_upper,
@@ -103,17 +105,24 @@ impl ConcentratedLiquidity {
         });
         let gross = add_delta(before.liquidity_gross, delta)?;
         if gross > self.max_liquidity_per_tick() {
-            return Err(PoolError::Revert("LO"));
+            return Err(PoolError::Revert(PoolRevert::TickLiquidityOverflow {
+                tick: index,
+            }));
         }
         let net = if is_upper {
             before.liquidity_net.checked_sub(delta)
         } else {
             before.liquidity_net.checked_add(delta)
         }
-        .ok_or(PoolError::Revert("int128 liquidity_net"))?;
+        .ok_or(PoolError::Revert(PoolRevert::LiquidityNetOverflow {
+            tick: index,
+        }))?;
         let flipped = (gross == 0) != (before.liquidity_gross == 0);
         if flipped && !on_spacing(index, self.tick_spacing) {
-            return Err(PoolError::Revert("tick not on the spacing"));
+            return Err(PoolError::Revert(PoolRevert::TickNotOnSpacing {
+                tick: index,
+                spacing: self.tick_spacing,
+            }));
         }
         let t = Tick {
             index,
@@ -162,13 +171,16 @@ impl ConcentratedLiquidity {
 /// (upper above the maximum).
 fn check_ticks(lower: i32, upper: i32) -> Result<(), PoolError> {
     if lower >= upper {
-        return Err(PoolError::Revert("TLU"));
+        return Err(PoolError::Revert(PoolRevert::TickLowerNotBelowUpper {
+            lower,
+            upper,
+        }));
     }
     if lower < MIN_TICK {
-        return Err(PoolError::Revert("TLM"));
+        return Err(PoolError::Revert(PoolRevert::TickLowerTooLow { lower }));
     }
     if upper > MAX_TICK {
-        return Err(PoolError::Revert("TUM"));
+        return Err(PoolError::Revert(PoolRevert::TickUpperTooHigh { upper }));
     }
     Ok(())
 }
@@ -177,7 +189,7 @@ fn check_ticks(lower: i32, upper: i32) -> Result<(), PoolError> {
 /// negative (`LS`).
 fn update_position(position_liquidity: u128, delta: i128) -> Result<(), PoolError> {
     if delta == 0 && position_liquidity == 0 {
-        return Err(PoolError::Revert("NP"));
+        return Err(PoolError::Revert(PoolRevert::NoPosition));
     }
     add_delta(position_liquidity, delta)?;
     Ok(())

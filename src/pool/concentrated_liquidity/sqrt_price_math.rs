@@ -5,7 +5,7 @@
 //! Prices are Q64.96 `√(token1/token0)` values below 2^160, liquidity is a `u128`. Every product
 //! is exact (512-bit where it must be, like `FullMath`), every revert is an error.
 
-use crate::error::PoolError;
+use crate::error::{PoolError, PoolRevert};
 use crate::math::float::wide_to_f64;
 use crate::math::wide::Div64;
 use crate::math::{self, W};
@@ -67,7 +67,7 @@ fn l_q96(l: u128) -> W {
 pub fn amount0_delta(a: W, b: W, l: u128, round_up: bool) -> Result<W, PoolError> {
     let (a, b) = if a > b { (b, a) } else { (a, b) };
     if a.is_zero() {
-        return Err(PoolError::Revert("sqrt price is zero"));
+        return Err(PoolError::Revert(PoolRevert::ZeroSqrtPrice));
     }
     let n1 = l_q96(l);
     let n2 = math::w_sub(b, a)?;
@@ -121,14 +121,14 @@ fn next_from_amount0(p: W, l: u128, amount: W, add: bool) -> Result<W, PoolError
         let q = math::w_div(n1, p)?;
         div_up(n1, math::w_add(q, amount)?)
     } else {
-        let product = product.ok_or(PoolError::Revert("amount0 output overflows"))?;
+        let product = product.ok_or(PoolError::Revert(PoolRevert::Amount0OutputOverflow))?;
         if n1 <= product {
-            return Err(PoolError::Revert("amount0 output exceeds the liquidity"));
+            return Err(PoolError::Revert(PoolRevert::Amount0OutputExceedsLiquidity));
         }
         let den = math::w_sub(n1, product)?;
         let r = mul_div_up(n1, p, den)?;
         if r >= P_LIMIT {
-            return Err(PoolError::Revert("price above uint160"));
+            return Err(PoolError::Revert(PoolRevert::PriceAboveUint160));
         }
         Ok(r)
     }
@@ -141,13 +141,13 @@ fn next_from_amount1(p: W, l: u128, amount: W, add: bool) -> Result<W, PoolError
         let q = mul_div(amount, Q96, l)?;
         let r = math::w_add(p, q)?;
         if r >= P_LIMIT {
-            return Err(PoolError::Revert("price above uint160"));
+            return Err(PoolError::Revert(PoolRevert::PriceAboveUint160));
         }
         Ok(r)
     } else {
         let q = mul_div_up(amount, Q96, l)?;
         if p <= q {
-            return Err(PoolError::Revert("amount1 output exceeds the price"));
+            return Err(PoolError::Revert(PoolRevert::Amount1OutputExceedsPrice));
         }
         Ok(math::w_sub(p, q)?)
     }
@@ -166,7 +166,7 @@ pub fn next_sqrt_price_from_input(
     zero_for_one: bool,
 ) -> Result<W, PoolError> {
     if p.is_zero() || l == 0 {
-        return Err(PoolError::Revert("zero price or liquidity"));
+        return Err(PoolError::Revert(PoolRevert::ZeroPriceOrLiquidity));
     }
     if zero_for_one {
         next_from_amount0(p, l, amount_in, true)
@@ -188,7 +188,7 @@ pub fn next_sqrt_price_from_output(
     zero_for_one: bool,
 ) -> Result<W, PoolError> {
     if p.is_zero() || l == 0 {
-        return Err(PoolError::Revert("zero price or liquidity"));
+        return Err(PoolError::Revert(PoolRevert::ZeroPriceOrLiquidity));
     }
     if zero_for_one {
         next_from_amount1(p, l, amount_out, false)
@@ -233,7 +233,7 @@ fn clearly_short(current: W, target: W, l: u128, less_fee: W, zero_for_one: bool
 
 /// One step of a swap (`SwapMath.computeSwapStep`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Step {
+pub(crate) struct Step {
     /// The price after the step.
     pub sqrt_price_x96: W,
     /// Input taken, fee excluded (rounded up).
@@ -303,7 +303,7 @@ fn exact_in_target(
 /// # Errors
 /// What the contract reverts on (overflow in the deltas or the next price).
 #[inline]
-pub fn compute_swap_step(
+pub(crate) fn compute_swap_step(
     current: W,
     target: W,
     l: u128,

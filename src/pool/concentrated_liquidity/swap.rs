@@ -7,36 +7,51 @@ use super::{
     add_delta, floor_div, tick_after_move, to_int256, wrapping_add, ClSwap, ConcentratedLiquidity,
     SwapAmount, I256_MIN_MAG,
 };
-use crate::error::PoolError;
+use crate::error::{PoolError, PoolRevert};
 use crate::math::{self, W};
 use core::ops::Shr;
 use primitive_types::U256;
 
 impl ConcentratedLiquidity {
     /// `tickBitmap.nextInitializedTickWithinOneWord`: the next initialised tick at or below
-    /// (`lte`) or above the current tick within its 256-tick-spacing word, or the word's edge.
-    pub(super) fn next_tick_in_word(&self, tick: i32, lte: bool) -> (i32, Option<usize>) {
+    /// (`lte`) or above the current tick within its 256-tick-spacing word, or the word's edge,
+    /// with the index of the tick found.
+    ///
+    /// `hint` is the number of known ticks at or below `tick` (the swap loop keeps it as it
+    /// crosses); a wrong hint is detected and searched for. The known ticks are on the
+    /// spacing, so none lies between `tick` and the nearest multiple of the spacing that way:
+    /// the candidate is the tick just below the hint (`lte`) or at it.
+    pub(super) fn next_tick_in_word(
+        &self,
+        tick: i32,
+        lte: bool,
+        hint: usize,
+    ) -> (i32, Option<usize>) {
+        let ticks = self.ticks();
+        let below = hint
+            .checked_sub(1)
+            .map_or(true, |j| ticks.get(j).is_some_and(|t| t.index <= tick));
+        let above = ticks
+            .get(hint)
+            .map_or(hint <= ticks.len(), |t| t.index > tick);
+        let k = if below && above {
+            hint
+        } else {
+            ticks.partition_point(|t| t.index <= tick)
+        };
         let s = self.tick_spacing;
         let compressed = floor_div(tick, s);
         // |compressed| <= 887272 and 256·s <= 2^22: every product below fits i32.
         #[allow(clippy::arithmetic_side_effects)]
         if lte {
-            let word_lo = (compressed >> 8) << 8;
-            let (lo, hi) = (word_lo * s, compressed * s);
-            let k = self.ticks().partition_point(|t| t.index <= hi);
-            match k
-                .checked_sub(1)
-                .and_then(|k| self.ticks().get(k).map(|t| (k, t)))
-            {
-                Some((k, t)) if t.index >= lo => (t.index, Some(k)),
+            let lo = ((compressed >> 8) << 8) * s;
+            match k.checked_sub(1).and_then(|j| ticks.get(j).map(|t| (j, t))) {
+                Some((j, t)) if t.index >= lo => (t.index, Some(j)),
                 _ => (lo, None),
             }
         } else {
-            let c1 = compressed + 1;
-            let word_hi = ((c1 >> 8) << 8) + 255;
-            let (lo, hi) = (c1 * s, word_hi * s);
-            let k = self.ticks().partition_point(|t| t.index < lo);
-            match self.ticks().get(k) {
+            let hi = ((((compressed + 1) >> 8) << 8) + 255) * s;
+            match ticks.get(k) {
                 Some(t) if t.index <= hi => (t.index, Some(k)),
                 _ => (hi, None),
             }
@@ -87,6 +102,7 @@ impl ConcentratedLiquidity {
             liquidity: self.liquidity,
             fee_growth: self.fee_growth_global[usize::from(!zero_for_one)],
             protocol: 0,
+            below: self.ticks().partition_point(|t| t.index <= self.tick),
         };
         while !s.remaining.is_zero() && s.price != limit {
             self.loop_step(&mut s, &dir)?;
@@ -108,10 +124,10 @@ impl ConcentratedLiquidity {
             SwapAmount::ExactOut(a) => (false, W::from_u256(a)),
         };
         if specified.is_zero() {
-            return Err(PoolError::Revert("AS"));
+            return Err(PoolError::Revert(PoolRevert::ZeroAmountSpecified));
         }
         if (exact_in && specified >= I256_MIN_MAG) || specified > I256_MIN_MAG {
-            return Err(PoolError::Revert("amountSpecified outside int256"));
+            return Err(PoolError::Revert(PoolRevert::AmountSpecifiedOutsideInt256));
         }
         let p0 = self.sqrt_price_x96;
         let limit_ok = if zero_for_one {
@@ -120,7 +136,7 @@ impl ConcentratedLiquidity {
             limit > p0 && limit < MAX_SQRT_RATIO
         };
         if !limit_ok {
-            return Err(PoolError::Revert("SPL"));
+            return Err(PoolError::Revert(PoolRevert::SqrtPriceLimit));
         }
         Ok((exact_in, specified))
     }
@@ -131,7 +147,7 @@ impl ConcentratedLiquidity {
     fn loop_step(&self, s: &mut LoopState, dir: &Direction) -> Result<(), PoolError> {
         let zero_for_one = dir.zero_for_one;
         let start = s.price;
-        let (next, initialized) = self.next_tick_in_word(s.tick, zero_for_one);
+        let (next, initialized) = self.next_tick_in_word(s.tick, zero_for_one, s.below);
         let next = next.clamp(MIN_TICK, MAX_TICK);
         // An initialised tick's √ratio is in the table; a word's edge is computed.
         let p_next = match initialized.and_then(|k| self.table.ratios.get(k)) {
@@ -163,6 +179,8 @@ impl ConcentratedLiquidity {
                     net
                 };
                 s.liquidity = add_delta(s.liquidity, net)?;
+                // Crossed tick k: down, it is no longer at or below the tick; up, it is.
+                s.below = if zero_for_one { k } else { k.saturating_add(1) };
             }
             // next is within ±887272, so next − 1 fits.
             s.tick = if zero_for_one {
@@ -171,7 +189,7 @@ impl ConcentratedLiquidity {
                 next
             };
         } else if s.price != start {
-            s.tick = tick_after_move(s.tick, s.price)?;
+            s.tick = tick_after_move(s.tick, next, s.price, zero_for_one)?;
         }
         Ok(())
     }
@@ -414,6 +432,8 @@ struct LoopState {
     fee_growth: W,
     /// Protocol fees taken (`uint128`, wrapping).
     protocol: u128,
+    /// The number of known ticks at or below `tick` (a hint for the next tick's search).
+    below: usize,
 }
 
 impl LoopState {
@@ -428,13 +448,13 @@ impl LoopState {
             self.remaining = math::w_sub(self.remaining, paid)?;
             self.calculated = math::w_add(self.calculated, out)?;
             if self.calculated > I256_MIN_MAG {
-                return Err(PoolError::Revert("amountCalculated below int256"));
+                return Err(PoolError::Revert(PoolRevert::AmountCalculatedBelowInt256));
             }
         } else {
             self.remaining = math::w_sub(self.remaining, out)?;
             self.calculated = math::w_add(self.calculated, paid)?;
             if self.calculated >= I256_MIN_MAG {
-                return Err(PoolError::Revert("amountCalculated above int256"));
+                return Err(PoolError::Revert(PoolRevert::AmountCalculatedAboveInt256));
             }
         }
         self.net_in = wrapping_add(self.net_in, step.amount_in);
