@@ -79,7 +79,11 @@ fn oracle_d(xp: &[BigUint], amp: &BigUint, v: Variant) -> Option<BigUint> {
     for _ in 0..255 {
         let mut dp = d.clone();
         for x in xp {
-            let den = if v == Variant::Ng { x.clone() } else { chk(x * &n)? };
+            let den = if v == Variant::Ng {
+                x.clone()
+            } else {
+                chk(x * &n)?
+            };
             dp = div(&chk(&dp * &d)?, &den)?;
         }
         if v == Variant::Ng {
@@ -87,9 +91,7 @@ fn oracle_d(xp: &[BigUint], amp: &BigUint, v: Variant) -> Option<BigUint> {
         }
         let prev = d.clone();
         let num = chk(chk(div(&chk(&ann * &s)?, &ap)? + chk(&dp * &n)?)? * &d)?;
-        let den = chk(
-            div(&chk(sub(&ann, &ap)? * &d)?, &ap)? + chk((&n + BigUint::one()) * &dp)?,
-        )?;
+        let den = chk(div(&chk(sub(&ann, &ap)? * &d)?, &ap)? + chk((&n + BigUint::one()) * &dp)?)?;
         d = div(&num, &den)?;
         if close(&d, &prev) {
             return Some(d);
@@ -257,7 +259,9 @@ fuzz_target!(|inp: Input| {
                 let (i, j) = (usize::from(i % k), usize::from(j % k));
                 let dy = U256::from(dy);
                 if let Ok(dx) = pool.amount_in(i, j, dy) {
-                    let q = pool.get_dy(i, j, dx).expect("forward of an exact-out answer");
+                    let q = pool
+                        .get_dy(i, j, dx)
+                        .expect("forward of an exact-out answer");
                     // NG's exchange may still revert in its oracle refresh.
                     let x = pool.exchange(i, j, dx).ok().map(|r| r.0);
                     assert!(
@@ -273,7 +277,10 @@ fuzz_target!(|inp: Input| {
                     );
                 }
             }
-            Op::Add { amounts: ref a, shift } => {
+            Op::Add {
+                amounts: ref a,
+                shift,
+            } => {
                 let a = amounts(&pool, a, shift);
                 let quote = pool.calc_token_amount(&a, true);
                 if let Ok((minted, after)) = pool.add_liquidity(&a) {
@@ -307,7 +314,10 @@ fuzz_target!(|inp: Input| {
                     pool = after;
                 }
             }
-            Op::CalcTokenAmount { amounts: ref a, deposit } => {
+            Op::CalcTokenAmount {
+                amounts: ref a,
+                deposit,
+            } => {
                 let a = amounts(&pool, a, 0);
                 let _ = pool.calc_token_amount(&a, deposit);
             }

@@ -20,9 +20,68 @@ use swapzap::snapshot::Snapshot;
 use swapzap::units::TokenId;
 use swapzap::U256;
 
-fn bundled() -> &'static Value {
-    static V: OnceLock<Value> = OnceLock::new();
-    V.get_or_init(|| serde_json::from_str(include_str!("../../data/snapshot.json")).unwrap())
+/// The bundled snapshot, parsed once per process: its JSON (what mutations start from), its
+/// typed form and its graph.
+struct Base {
+    json: Value,
+    snapshot: Snapshot,
+    graph: PoolGraph,
+}
+
+fn base() -> &'static Base {
+    static B: OnceLock<Base> = OnceLock::new();
+    B.get_or_init(|| {
+        let json: Value = serde_json::from_str(include_str!("../../data/snapshot.json")).unwrap();
+        let snapshot: Snapshot = serde_json::from_value(json.clone()).unwrap();
+        let graph = PoolGraph::from_snapshot(&snapshot).unwrap();
+        Base {
+            json,
+            snapshot,
+            graph,
+        }
+    })
+}
+
+/// `serde_json::from_value::<Snapshot>(v)` for a mutation of the bundled snapshot, without
+/// deserialising again what the mutations left as it was. The derived `Deserialize` of
+/// `Snapshot` reads its lists element by element, and mutations only rewrite `tokens` and
+/// `pools`, so a token list equal to the bundled one, or a pool equal to one of the bundled
+/// pools, deserialises to the bundled value; everything else goes through serde as before.
+fn parse_mutated(v: Value) -> Option<Snapshot> {
+    let b = base();
+    let Value::Object(mut top) = v else {
+        return serde_json::from_value(v).ok();
+    };
+    let top_as_bundled = top.len() == 3
+        && top.get("chain_id") == b.json.get("chain_id")
+        && top.contains_key("tokens")
+        && top.get("pools").is_some_and(Value::is_array);
+    if !top_as_bundled {
+        // not reached (mutations keep the top level), but parsed as before all the same
+        return serde_json::from_value(Value::Object(top)).ok();
+    }
+    let tokens = top.remove("tokens")?;
+    let Some(Value::Array(pools)) = top.remove("pools") else {
+        return None;
+    };
+    let tokens = if Some(&tokens) == b.json.get("tokens") {
+        b.snapshot.tokens.clone()
+    } else {
+        serde_json::from_value(tokens).ok()?
+    };
+    let base_pools = b.json["pools"].as_array()?;
+    let mut out = Vec::with_capacity(pools.len());
+    for p in pools {
+        match base_pools.iter().position(|q| *q == p) {
+            Some(k) => out.push(b.snapshot.pools.get(k)?.clone()),
+            None => out.push(serde_json::from_value(p).ok()?),
+        }
+    }
+    Some(Snapshot {
+        chain_id: b.snapshot.chain_id,
+        tokens,
+        pools: out,
+    })
 }
 
 /// Numbers likely to hit a limit of some pool family.
@@ -290,17 +349,25 @@ fuzz_target!(|inp: Input| {
             }
         }
         Input::Mutated { mutations, quotes } => {
-            let mut v = bundled().clone();
+            let quotes = quotes.iter().take(3);
+            if mutations.is_empty() {
+                // the bundled snapshot itself: its graph is built once per process
+                for q in quotes {
+                    quote_checked(&base().graph, q);
+                }
+                return;
+            }
+            let mut v = base().json.clone();
             for m in mutations.iter().take(8) {
                 mutate(&mut v, m);
             }
-            let Ok(s) = serde_json::from_value::<Snapshot>(v) else {
+            let Some(s) = parse_mutated(v) else {
                 return;
             };
             let Ok(g) = PoolGraph::from_snapshot(&s) else {
                 return;
             };
-            for q in quotes.iter().take(3) {
+            for q in quotes {
                 quote_checked(&g, q);
             }
         }

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 use std::sync::Arc;
-use swapzap::error::{BadRouteRequest, Error, RequestError, RouteError};
+use swapzap::error::{BadRouteRequest, Error, PlanProblem, RequestError, RouteError};
 use swapzap::graph::{PoolGraph, PoolInfo};
 use swapzap::plan::{Plan as RustPlan, PlanRequest};
 use swapzap::route::{self, GasModel, RouteRequest};
@@ -637,12 +637,10 @@ impl Plan {
                         .zip(&want.inputs)
                         .all(|(s, c)| s.0 == c.0 && s.1 <= c.1);
                 if !within {
-                    return Err(invalid(
-                        "exact-out: the plan spends more than the request allows",
-                    ));
+                    return Err(invalid(PlanProblem::ExactOutOverspends));
                 }
                 if self.plan.outputs.first().map_or(true, |o| o.amount < w) {
-                    return Err(invalid("exact-out: the output is below the wanted amount"));
+                    return Err(invalid(PlanProblem::ExactOutBelowWanted));
                 }
                 want.inputs = spent;
             }

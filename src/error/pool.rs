@@ -1,6 +1,6 @@
 //! Pool operation failures (codes 2000-2999).
 
-use super::MathError;
+use super::{MathError, PoolArgument, PoolRevert, PoolUnsupported};
 use core::fmt;
 
 /// A pool operation that the contract would revert, or that cannot be answered.
@@ -48,11 +48,13 @@ pub enum PoolError {
     /// A Curve NG operation whose price-oracle refresh reverts (a coin drained to zero, or D
     /// at or above 2^128).
     OracleRevert,
-    /// The operation is not defined for this pool family or variant.
-    Unsupported(&'static str),
-    /// A contract `require` failed; the text is the contract's own message (Uniswap V3 `SPL`,
-    /// `AS`, `LS`, `TLU`, ...) or names the check when the contract gives none.
-    Revert(&'static str),
+    /// The operation is not defined for this pool family or variant (which, in
+    /// [`PoolUnsupported`]).
+    Unsupported(PoolUnsupported),
+    /// A contract `require` failed: the check, with its values, in [`PoolRevert`] (whose
+    /// [`PoolRevert::contract_code`] is the contract's own message where it has one: Uniswap
+    /// V3 `SPL`, `AS`, `LS`, `TLU`, ...).
+    Revert(PoolRevert),
     /// A concentrated-liquidity swap needs ticks beyond the tick arrays it was given, the
     /// current tick lies outside them, or the arrays are missing or not contiguous (Orca
     /// "Invalid tick array sequence", "Tick index out of bounds").
@@ -61,8 +63,8 @@ pub enum PoolError {
     SqrtPriceOutOfBounds,
     /// A price limit out of bounds or on the wrong side of the current price.
     PriceLimit,
-    /// An argument out of its range (the reason names it).
-    InvalidArgument(&'static str),
+    /// An argument out of its range (which, with its value, in [`PoolArgument`]).
+    InvalidArgument(PoolArgument),
 }
 
 /// Why a pool state cannot exist ([`PoolError::InvalidState`]): the field and the bound it
@@ -195,6 +197,74 @@ impl PoolStateProblem {
 impl fmt::Display for PoolStateProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.reason())
+    }
+}
+
+impl PoolError {
+    #[cfg(any(feature = "serde", test))] // read back by the plan JSON
+    /// The errors without values, which read back exactly from their text.
+    pub(crate) const PLAIN: [Self; 19] = [
+        Self::Math(MathError::Overflow),
+        Self::Math(MathError::Underflow),
+        Self::Math(MathError::DivisionByZero),
+        Self::SameToken,
+        Self::InsufficientInputAmount,
+        Self::InsufficientOutputAmount,
+        Self::InsufficientLiquidity,
+        Self::InvariantViolated,
+        Self::ReserveOverflow,
+        Self::NoConvergence,
+        Self::InsufficientLiquidityMinted,
+        Self::InsufficientLiquidityBurned,
+        Self::BurnExceedsSupply,
+        Self::InvalidFirstDeposit,
+        Self::UnreachableOutput,
+        Self::OracleRevert,
+        Self::TickArraySequence,
+        Self::SqrtPriceOutOfBounds,
+        Self::PriceLimit,
+    ];
+
+    #[cfg(any(feature = "serde", test))] // read back by the plan JSON
+    /// The error whose `Display` text is `text` (a plan's JSON keeps only the text): exact
+    /// for the errors and reasons without values; an error whose reason carries values (a
+    /// tick, a coin index, a state check) reads back as its variant with the reason
+    /// `ReadBack` (indices 0).
+    #[must_use]
+    pub(crate) fn from_text(text: &str) -> Option<Self> {
+        let same = |e: &Self| alloc::string::ToString::to_string(e) == text;
+        let reasons = PoolRevert::PLAIN
+            .map(Self::Revert)
+            .into_iter()
+            .chain(PoolUnsupported::ALL.map(Self::Unsupported));
+        if let Some(e) = Self::PLAIN.into_iter().chain(reasons).find(same) {
+            return Some(e);
+        }
+        let lost = [
+            (
+                "invalid pool state: ",
+                Self::InvalidState(PoolStateProblem::ReadBack),
+            ),
+            (
+                "unsupported operation: ",
+                Self::Unsupported(PoolUnsupported::ReadBack),
+            ),
+            ("contract reverts: ", Self::Revert(PoolRevert::ReadBack)),
+            (
+                "invalid argument: ",
+                Self::InvalidArgument(PoolArgument::ReadBack),
+            ),
+            (
+                "coin index ",
+                Self::TokenIndex {
+                    index: 0,
+                    n_coins: 0,
+                },
+            ),
+        ];
+        lost.into_iter()
+            .find(|(prefix, _)| text.starts_with(prefix))
+            .map(|(_, e)| e)
     }
 }
 

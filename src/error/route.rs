@@ -1,6 +1,6 @@
 //! Routing failures (codes 4000-4999): a request, plan or search the router cannot serve.
 
-use super::{ErrorClass, MathError, PoolError};
+use super::{ErrorClass, MathError, PlanProblem, PoolError};
 use crate::units::{PoolId, TokenId};
 use alloc::string::String;
 use core::fmt;
@@ -47,8 +47,8 @@ pub enum RouteError {
     InvalidPlan {
         /// index of the failing step (`None` for totals)
         step: Option<usize>,
-        /// what is wrong
-        why: &'static str,
+        /// the check that fails
+        why: PlanProblem,
     },
     /// Integer arithmetic failed where amounts are summed.
     Math(MathError),
@@ -108,8 +108,8 @@ pub enum RouteError {
         field: PlanField,
         /// the index within the field (`steps[k]`, `outputs[k]`, ...), when one element is wrong
         index: Option<usize>,
-        /// what is wrong
-        why: &'static str,
+        /// the check that fails
+        why: PlanProblem,
     },
 }
 
@@ -362,10 +362,7 @@ impl fmt::Display for RouteError {
             ),
             Self::UnknownSource { id, suggestion } => {
                 write!(f, "no pool of the snapshot has the source id {id:?} of sourceWhitelist")?;
-                if let Some(s) = suggestion {
-                    write!(f, "; did you mean {s:?}?")?;
-                }
-                Ok(())
+                super::did_you_mean(f, suggestion.as_deref())
             }
             Self::SearchBudgetExceeded => f.write_str("route search ran out of budget; retry"),
             Self::ExactOutUnreachable { wanted, best } => write!(

@@ -2,7 +2,7 @@
 //! `PoolGraph::from_snapshot` refuses. They are the server's data, so they are retryable once
 //! the snapshot is refreshed (4002 keeps the class its code always had).
 
-use super::{ErrorClass, PoolError};
+use super::{ErrorClass, PoolError, PoolStateProblem};
 use alloc::string::String;
 use core::fmt;
 
@@ -32,7 +32,7 @@ pub enum SnapshotError {
         /// the pool's id string
         pool: String,
         /// what is wrong
-        why: &'static str,
+        why: BadPoolProblem,
     },
     /// An address that is not `0x` + 40 hex digits (EVM chains) or base58 of 32 bytes
     /// (chain 101).
@@ -63,13 +63,133 @@ pub enum SnapshotError {
         /// the pool's field
         field: &'static str,
         /// what disagrees
-        why: &'static str,
+        why: Disagreement,
     },
     /// More tokens or pools than dense 32-bit ids can number.
     TooManyEntries {
         /// the number of tokens or pools reached
         count: usize,
     },
+}
+
+/// What is wrong with a snapshot pool's shape or fields ([`SnapshotError::BadPool`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BadPoolProblem {
+    /// A coin listed twice.
+    CoinTwice,
+    /// Fewer than 2 or more than 8 coins.
+    CoinCount,
+    /// `reserves` and `tokens` of different lengths.
+    ReservesLength,
+    /// A constant-product, solidly or concentrated-liquidity pool without exactly 2 coins.
+    NotTwoCoins,
+    /// A constant-product pool without `fee`.
+    CpFeeMissing,
+    /// A constant-product `fee` that is not `{num, den}`.
+    CpFeeNotFraction,
+    /// A solidly pool without `stable`.
+    SolidlyStableMissing,
+    /// Solidly `decimals` without 2 entries.
+    SolidlyDecimalsCount,
+    /// A stable-swap `fee` that is not an integer in 1e10 units.
+    StableswapFeeUnits,
+    /// A Curve `variant` other than classic, 3pool or ng.
+    UnknownCurveVariant,
+    /// `rates` and `tokens` of different lengths.
+    RatesLength,
+    /// A required field missing (the field, as the snapshot names it).
+    MissingField(&'static str),
+    /// A chain-101 pool without `fees`.
+    FeesMissing,
+    /// An SPL Token Swap curve other than `constant_product`.
+    SplCurve,
+    /// A Saber amplification ramp without `current_ts`.
+    SaberRampWithoutTs,
+    /// A Saber pair of coins of different decimals.
+    SaberDecimals,
+    /// A Whirlpool `tick_current_index` that is not the tick of `sqrt_price`.
+    TickNotAtPrice,
+    /// A Whirlpool without `tick_arrays`.
+    TickArraysMissing,
+    /// Whirlpool `tick_arrays` that are not contiguous.
+    TickArraysNotContiguous,
+    /// A concentrated-liquidity state its constructor refuses otherwise than by a state check.
+    ClStateRejected,
+    /// A state check of the family's constructor (the field and its bound).
+    State(PoolStateProblem),
+    /// A liquidity source id that is empty or not hyphenated.
+    SourceId,
+}
+
+impl fmt::Display for BadPoolProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Self::MissingField(name) = self {
+            return write!(f, "{name} missing");
+        }
+        f.write_str(match self {
+            Self::CoinTwice => "a coin appears twice",
+            Self::CoinCount => "a pool needs 2 to 8 coins",
+            Self::ReservesLength => "reserves and tokens differ in length",
+            Self::NotTwoCoins => {
+                "constant-product, solidly and concentrated-liquidity pools have 2 coins"
+            }
+            Self::CpFeeMissing => "constant-product pool without `fee` ({num, den})",
+            Self::CpFeeNotFraction => "constant-product fee must be {num, den}",
+            Self::SolidlyStableMissing => "solidly pool without `stable`",
+            Self::SolidlyDecimalsCount => "solidly decimals need 2 entries",
+            Self::StableswapFeeUnits => "stableswap fee must be an integer in 1e10 units",
+            Self::UnknownCurveVariant => "unknown Curve variant",
+            Self::RatesLength => "rates and tokens differ in length",
+            Self::MissingField(_) => "",
+            Self::FeesMissing => "fees missing",
+            Self::SplCurve => "SPL Token Swap: only the constant_product curve",
+            Self::SaberRampWithoutTs => "Saber ramp without current_ts",
+            Self::SaberDecimals => "Saber pairs coins of the same decimals",
+            Self::TickNotAtPrice => "tick_current_index does not match sqrt_price",
+            Self::TickArraysMissing => "tick_arrays missing",
+            Self::TickArraysNotContiguous => "tick_arrays not contiguous",
+            Self::ClStateRejected => "concentrated-liquidity state rejected",
+            Self::State(problem) => problem.reason(),
+            Self::SourceId => {
+                "liquidity source id must be non-empty and hyphenated (no underscore, no space)"
+            }
+        })
+    }
+}
+
+/// How a snapshot pool contradicts the token table or another pool
+/// ([`SnapshotError::Inconsistent`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Disagreement {
+    /// A constant-product or solidly pair whose `lp_token` is not its own address.
+    PairNotItsOwnLp,
+    /// An LP token that is one of the pool's coins.
+    LpIsACoin,
+    /// The LP token of an earlier pool.
+    LpOfEarlierPool,
+    /// The pool's decimals differ from the token table's.
+    DecimalsDiffer,
+    /// A Curve coin with more than 36 decimals.
+    CurveDecimalsAbove36,
+    /// A Curve rate not within a factor 10 of `10^(36 − decimals)`.
+    RateOffDecimals,
+}
+
+impl fmt::Display for Disagreement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::PairNotItsOwnLp => "a constant-product or solidly pair is its own LP token",
+            Self::LpIsACoin => "the LP token is one of the pool's coins",
+            Self::LpOfEarlierPool => "the LP token of an earlier pool",
+            Self::DecimalsDiffer => "the pool's decimals differ from the token table's",
+            Self::CurveDecimalsAbove36 => "a Curve coin has at most 36 decimals",
+            Self::RateOffDecimals => {
+                "the rate is not within a factor 10 of 10^(36 - the token's decimals)"
+            }
+        })
+    }
 }
 
 impl fmt::Display for SnapshotError {

@@ -5,6 +5,7 @@ use super::families::build_exact;
 use super::{normalise, DerivedSlot, PoolGraph, PoolInfo, Quarantined, TokenInfo};
 use crate::error::PoolError;
 use crate::error::SnapshotError;
+use crate::error::{BadPoolProblem, Disagreement};
 use crate::pool::Pool;
 use crate::snapshot::{PoolKind, Snapshot, SnapshotPool};
 use crate::units::{parse_u256_dec, PoolId, TokenId};
@@ -178,7 +179,7 @@ impl PoolGraph {
                     address: a.clone(),
                 })?;
             if toks.contains(&t) {
-                return Err(bad_pool(&p.id, "a coin appears twice"));
+                return Err(bad_pool(&p.id, BadPoolProblem::CoinTwice));
             }
             toks.push(t);
         }
@@ -208,7 +209,7 @@ impl PoolGraph {
                         p,
                         a,
                         "lp_token",
-                        "a constant-product or solidly pair is its own LP token",
+                        Disagreement::PairNotItsOwnLp,
                     ));
                 }
                 a
@@ -224,7 +225,7 @@ impl PoolGraph {
                 p,
                 lp_addr,
                 "lp_token",
-                "the LP token is one of the pool's coins",
+                Disagreement::LpIsACoin,
             ));
         }
         let id =
@@ -238,7 +239,7 @@ impl PoolGraph {
                 p,
                 lp_addr,
                 "lp_token",
-                "the LP token of an earlier pool",
+                Disagreement::LpOfEarlierPool,
             ));
         }
         Ok((lp, id))
@@ -246,7 +247,7 @@ impl PoolGraph {
 }
 
 /// A [`SnapshotError::BadPool`] for pool `pool`.
-pub(super) fn bad_pool(pool: &str, why: &'static str) -> SnapshotError {
+pub(super) fn bad_pool(pool: &str, why: BadPoolProblem) -> SnapshotError {
     SnapshotError::BadPool {
         pool: pool.to_string(),
         why,
@@ -274,17 +275,14 @@ pub(super) fn refused(pool: &str, error: PoolError) -> SnapshotError {
 fn check_shape(p: &SnapshotPool) -> Result<(), SnapshotError> {
     let n = p.tokens.len();
     if !(2..=8).contains(&n) {
-        return Err(bad_pool(&p.id, "a pool needs 2 to 8 coins"));
+        return Err(bad_pool(&p.id, BadPoolProblem::CoinCount));
     }
     let cl = p.kind == PoolKind::ConcentratedLiquidity;
     if p.reserves.len() != n && !(cl && p.reserves.is_empty()) {
-        return Err(bad_pool(&p.id, "reserves and tokens differ in length"));
+        return Err(bad_pool(&p.id, BadPoolProblem::ReservesLength));
     }
     if p.kind != PoolKind::Stableswap && n != 2 {
-        return Err(bad_pool(
-            &p.id,
-            "constant-product, solidly and concentrated-liquidity pools have 2 coins",
-        ));
+        return Err(bad_pool(&p.id, BadPoolProblem::NotTwoCoins));
     }
     Ok(())
 }
@@ -303,7 +301,7 @@ fn inconsistent(
     p: &SnapshotPool,
     token: String,
     field: &'static str,
-    why: &'static str,
+    why: Disagreement,
 ) -> SnapshotError {
     SnapshotError::Inconsistent {
         pool: p.id.clone(),
@@ -326,7 +324,7 @@ fn check_decimals(p: &SnapshotPool, decs: &[u8]) -> Result<(), SnapshotError> {
                     p,
                     coin(k),
                     "decimals",
-                    "the pool's decimals differ from the token table's",
+                    Disagreement::DecimalsDiffer,
                 ));
             }
         }
@@ -344,7 +342,7 @@ fn check_decimals(p: &SnapshotPool, decs: &[u8]) -> Result<(), SnapshotError> {
                             p,
                             coin(k),
                             "decimals",
-                            "a Curve coin has at most 36 decimals",
+                            Disagreement::CurveDecimalsAbove36,
                         ))
                     }
                 };
@@ -356,7 +354,7 @@ fn check_decimals(p: &SnapshotPool, decs: &[u8]) -> Result<(), SnapshotError> {
                         p,
                         coin(k),
                         "rates",
-                        "the rate is not within a factor 10 of 10^(36 - the token's decimals)",
+                        Disagreement::RateOffDecimals,
                     ));
                 }
             }

@@ -2,6 +2,7 @@
 //! checked by [`super::build`]), with the fixed parameters of its float model.
 
 use super::build::{bad_number, bad_pool, num, refused, small};
+use crate::error::BadPoolProblem;
 use crate::error::PoolError;
 use crate::error::SnapshotError;
 use crate::model::FamilyParams;
@@ -28,13 +29,17 @@ pub(super) fn first_two(reserves: &[U256]) -> [U256; 2] {
     ]
 }
 
+/// What a family builder gives: the exact pool and the float search parameters, or why the
+/// snapshot pool is refused.
+type Built = Result<(Pool, FamilyParams), SnapshotError>;
+
 /// Build the exact pool and the float search parameters of one snapshot pool.
 pub(super) fn build_exact(
     p: &SnapshotPool,
     reserves: &[U256],
     decs: &[u8],
     total_supply: U256,
-) -> Result<(Pool, FamilyParams), SnapshotError> {
+) -> Built {
     match p.kind {
         PoolKind::ConstantProduct => build_cp(p, reserves, total_supply),
         PoolKind::Solidly => build_solidly(p, reserves, decs, total_supply),
@@ -47,26 +52,15 @@ pub(super) fn build_exact(
 }
 
 /// A constant-product (Uniswap V2) pair: `fee` as `{num, den}`, optional `k_last`/`fee_on`.
-fn build_cp(
-    p: &SnapshotPool,
-    reserves: &[U256],
-    total_supply: U256,
-) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_cp(p: &SnapshotPool, reserves: &[U256], total_supply: U256) -> Built {
     let id = &p.id;
     let (fnum, fden) = match &p.fee {
         Some(FeeField::Fraction(f)) => (
             small(id, "fee.num", Some(&f.num))?,
             small(id, "fee.den", Some(&f.den))?,
         ),
-        None => {
-            return Err(bad_pool(
-                id,
-                "constant-product pool without `fee` ({num, den})",
-            ))
-        }
-        Some(FeeField::Units(_)) => {
-            return Err(bad_pool(id, "constant-product fee must be {num, den}"))
-        }
+        None => return Err(bad_pool(id, BadPoolProblem::CpFeeMissing)),
+        Some(FeeField::Units(_)) => return Err(bad_pool(id, BadPoolProblem::CpFeeNotFraction)),
     };
     if fden == 0 || fnum >= fden {
         return Err(bad_number(id, "fee"));
@@ -87,16 +81,11 @@ fn build_cp(
 }
 
 /// A solidly pair: `stable`, `fee_bps`, decimals given (2 entries) or the coins' own.
-fn build_solidly(
-    p: &SnapshotPool,
-    reserves: &[U256],
-    decs: &[u8],
-    total_supply: U256,
-) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_solidly(p: &SnapshotPool, reserves: &[U256], decs: &[u8], total_supply: U256) -> Built {
     let id = &p.id;
     let stable = p
         .stable
-        .ok_or_else(|| bad_pool(id, "solidly pool without `stable`"))?;
+        .ok_or_else(|| bad_pool(id, BadPoolProblem::SolidlyStableMissing))?;
     let bps = small(id, "fee_bps", p.fee_bps.as_ref())?;
     if bps >= 10_000 {
         return Err(bad_number(id, "fee_bps"));
@@ -106,7 +95,7 @@ fn build_solidly(
             d.first().copied().unwrap_or(18),
             d.get(1).copied().unwrap_or(18),
         ],
-        Some(_) => return Err(bad_pool(id, "solidly decimals need 2 entries")),
+        Some(_) => return Err(bad_pool(id, BadPoolProblem::SolidlyDecimalsCount)),
         None => [
             decs.first().copied().unwrap_or(18),
             decs.get(1).copied().unwrap_or(18),
@@ -131,12 +120,7 @@ fn build_solidly(
 
 /// A Curve stable-swap pool: `a`, `a_precision` (default 100), `fee` (1e10 units), `rates`
 /// (default from the coins' decimals), `admin_fee`, `variant` (classic or ng).
-fn build_stableswap(
-    p: &SnapshotPool,
-    reserves: &[U256],
-    decs: &[u8],
-    total_supply: U256,
-) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_stableswap(p: &SnapshotPool, reserves: &[U256], decs: &[u8], total_supply: U256) -> Built {
     let id = &p.id;
     let a = num(id, "a", p.a.as_ref())?;
     let a_prec = match &p.a_precision {
@@ -145,12 +129,7 @@ fn build_stableswap(
     };
     let fee = match &p.fee {
         Some(FeeField::Units(s)) => num(id, "fee", Some(s))?,
-        _ => {
-            return Err(bad_pool(
-                id,
-                "stableswap fee must be an integer in 1e10 units",
-            ))
-        }
+        _ => return Err(bad_pool(id, BadPoolProblem::StableswapFeeUnits)),
     };
     let rates = stable_rates(p, reserves.len(), decs)?;
     if a.is_zero() || a_prec.is_zero() || fee >= U256::exp10(10) || rates.iter().any(U256::is_zero)
@@ -186,7 +165,7 @@ fn build_stableswap(
             })
             .map_err(|e| refused(id, e))?
         }
-        Some(_) => return Err(bad_pool(id, "unknown Curve variant")),
+        Some(_) => return Err(bad_pool(id, BadPoolProblem::UnknownCurveVariant)),
     };
     let params = FamilyParams::stable(a, a_prec, fee, &rates);
     Ok((Pool::StableSwap(ss), params))
@@ -202,7 +181,7 @@ fn stable_rates(p: &SnapshotPool, n: usize, decs: &[u8]) -> Result<Vec<U256>, Sn
                 v.push(num(id, "rates", Some(s))?);
             }
         }
-        Some(_) => return Err(bad_pool(id, "rates and tokens differ in length")),
+        Some(_) => return Err(bad_pool(id, BadPoolProblem::RatesLength)),
         None => {
             for d in decs {
                 let e = 36u8
@@ -231,7 +210,7 @@ fn signed<T: core::str::FromStr>(
 /// A concentrated-liquidity pool of the snapshot: `sqrt_price_x96`, `tick`, `liquidity`,
 /// `fee` (pips), `tick_spacing`, `ticks`. Inconsistent ticks (unsorted, off the spacing, net
 /// liquidity going negative) are [`SnapshotError::BadPool`] naming the pool and the problem.
-fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_cl(p: &SnapshotPool) -> Built {
     let id = &p.id;
     let bad_num = |field| SnapshotError::BadNumber {
         pool: id.clone(),
@@ -265,11 +244,11 @@ fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotError> {
         |e| match e {
             PoolError::InvalidState(why) => SnapshotError::BadPool {
                 pool: id.clone(),
-                why: why.reason(),
+                why: BadPoolProblem::State(why),
             },
             _ => SnapshotError::BadPool {
                 pool: id.clone(),
-                why: "concentrated-liquidity state rejected",
+                why: BadPoolProblem::ClStateRejected,
             },
         },
     )?;
@@ -293,7 +272,7 @@ fn field<T: core::str::FromStr>(
         Some(v) => v.trim().parse::<T>().map_err(|_| bad()),
         None => Err(SnapshotError::BadPool {
             pool: pool.to_string(),
-            why: name,
+            why: BadPoolProblem::MissingField(name),
         }),
     }
 }
@@ -307,7 +286,7 @@ fn fee_pair(
 ) -> Result<(u64, u64), SnapshotError> {
     let fees = p.fees.as_ref().ok_or(SnapshotError::BadPool {
         pool: p.id.clone(),
-        why: "fees missing",
+        why: BadPoolProblem::FeesMissing,
     })?;
     let n: u64 = field(&p.id, num, fees.get(num.trim_start_matches("fees.")))?;
     let d: u64 = field(&p.id, den, fees.get(den.trim_start_matches("fees.")))?;
@@ -318,6 +297,21 @@ fn fee_pair(
         });
     }
     Ok((n, d))
+}
+
+/// Reads numerator / denominator pairs of a chain-101 fee struct `$fees` from the snapshot's
+/// `fees` object with [`fee_pair`], in the order given: each key is named as its field
+/// (`fees.trade_fee_numerator` for `trade_fee_numerator`).
+macro_rules! read_fee_pairs {
+    ($p:expr, $fees:ident: $($num:ident / $den:ident),+ $(,)?) => {
+        $(
+            ($fees.$num, $fees.$den) = fee_pair(
+                $p,
+                concat!("fees.", stringify!($num)),
+                concat!("fees.", stringify!($den)),
+            )?;
+        )+
+    };
 }
 
 /// `1 − num/den` (1 for a zero denominator), for the search models.
@@ -349,11 +343,7 @@ fn fits<T: TryFrom<U256>, const N: usize>(
     v.try_into().map_err(|_| bad())
 }
 
-fn build_spl(
-    p: &SnapshotPool,
-    reserves: &[U256],
-    total_supply: U256,
-) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_spl(p: &SnapshotPool, reserves: &[U256], total_supply: U256) -> Built {
     let id = &p.id;
     if p.curve_type
         .as_deref()
@@ -361,38 +351,26 @@ fn build_spl(
     {
         return Err(SnapshotError::BadPool {
             pool: id.clone(),
-            why: "SPL Token Swap: only the constant_product curve",
+            why: BadPoolProblem::SplCurve,
         });
     }
-    let trade = fee_pair(p, "fees.trade_fee_numerator", "fees.trade_fee_denominator")?;
-    let owner = fee_pair(
-        p,
-        "fees.owner_trade_fee_numerator",
-        "fees.owner_trade_fee_denominator",
-    )?;
-    let withdraw = fee_pair(
-        p,
-        "fees.owner_withdraw_fee_numerator",
-        "fees.owner_withdraw_fee_denominator",
-    )?;
-    let host = match p
-        .fees
+    let mut fees = SplFees::default();
+    read_fee_pairs!(p, fees:
+        trade_fee_numerator / trade_fee_denominator,
+        owner_trade_fee_numerator / owner_trade_fee_denominator,
+        owner_withdraw_fee_numerator / owner_withdraw_fee_denominator,
+    );
+    if p.fees
         .as_ref()
-        .map(|f| f.contains_key("host_fee_numerator"))
+        .is_some_and(|f| f.contains_key("host_fee_numerator"))
     {
-        Some(true) => fee_pair(p, "fees.host_fee_numerator", "fees.host_fee_denominator")?,
-        _ => (0, 0),
-    };
-    let fees = SplFees {
-        trade_fee_numerator: trade.0,
-        trade_fee_denominator: trade.1,
-        owner_trade_fee_numerator: owner.0,
-        owner_trade_fee_denominator: owner.1,
-        owner_withdraw_fee_numerator: withdraw.0,
-        owner_withdraw_fee_denominator: withdraw.1,
-        host_fee_numerator: host.0,
-        host_fee_denominator: host.1,
-    };
+        read_fee_pairs!(p, fees: host_fee_numerator / host_fee_denominator);
+    }
+    let trade = (fees.trade_fee_numerator, fees.trade_fee_denominator);
+    let owner = (
+        fees.owner_trade_fee_numerator,
+        fees.owner_trade_fee_denominator,
+    );
     let r: [u128; 2] = fits(id, "reserves", reserves)?;
     let [supply]: [u128; 1] = fits(id, "total_supply", &[total_supply])?;
     let gamma = (keep(trade) + keep(owner) - 1.0).max(0.0);
@@ -402,42 +380,20 @@ fn build_spl(
     ))
 }
 
-fn build_saber(
-    p: &SnapshotPool,
-    reserves: &[U256],
-    total_supply: U256,
-) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_saber(p: &SnapshotPool, reserves: &[U256], total_supply: U256) -> Built {
     let id = &p.id;
     let bad = |why| SnapshotError::BadPool {
         pool: id.clone(),
         why,
     };
-    let trade = fee_pair(p, "fees.trade_fee_numerator", "fees.trade_fee_denominator")?;
-    let admin_trade = fee_pair(
-        p,
-        "fees.admin_trade_fee_numerator",
-        "fees.admin_trade_fee_denominator",
-    )?;
-    let withdraw = fee_pair(
-        p,
-        "fees.withdraw_fee_numerator",
-        "fees.withdraw_fee_denominator",
-    )?;
-    let admin_withdraw = fee_pair(
-        p,
-        "fees.admin_withdraw_fee_numerator",
-        "fees.admin_withdraw_fee_denominator",
-    )?;
-    let fees = SaberFees {
-        admin_trade_fee_numerator: admin_trade.0,
-        admin_trade_fee_denominator: admin_trade.1,
-        admin_withdraw_fee_numerator: admin_withdraw.0,
-        admin_withdraw_fee_denominator: admin_withdraw.1,
-        trade_fee_numerator: trade.0,
-        trade_fee_denominator: trade.1,
-        withdraw_fee_numerator: withdraw.0,
-        withdraw_fee_denominator: withdraw.1,
-    };
+    let mut fees = SaberFees::default();
+    read_fee_pairs!(p, fees:
+        trade_fee_numerator / trade_fee_denominator,
+        admin_trade_fee_numerator / admin_trade_fee_denominator,
+        withdraw_fee_numerator / withdraw_fee_denominator,
+        admin_withdraw_fee_numerator / admin_withdraw_fee_denominator,
+    );
+    let trade = (fees.trade_fee_numerator, fees.trade_fee_denominator);
     let opt_ts = |name: &'static str, s: Option<&String>| -> Result<i64, SnapshotError> {
         s.map_or(Ok(0), |v| field(id, name, Some(v)))
     };
@@ -450,7 +406,7 @@ fn build_saber(
         current_ts: match (&p.current_ts, stop) {
             (Some(v), _) => field(id, "current_ts", Some(v))?,
             (None, 0) => 0,
-            (None, _) => return Err(bad("Saber ramp without current_ts")),
+            (None, _) => return Err(bad(BadPoolProblem::SaberRampWithoutTs)),
         },
     };
     let a = match amp.amp_factor() {
@@ -464,7 +420,7 @@ fn build_saber(
     };
     if let Some(d) = &p.decimals {
         if d.len() != 2 || d.first() != d.get(1) {
-            return Err(bad("Saber pairs coins of the same decimals"));
+            return Err(bad(BadPoolProblem::SaberDecimals));
         }
     }
     let r: [u64; 2] = fits(id, "reserves", reserves)?;
@@ -481,7 +437,7 @@ fn build_saber(
     ))
 }
 
-fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_whirlpool(p: &SnapshotPool) -> Built {
     let id = &p.id;
     let state = WhirlpoolState {
         sqrt_price: field(id, "sqrt_price", p.sqrt_price.as_ref())?,
@@ -513,13 +469,13 @@ fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotErr
         })?;
     // The stored tick is the price's tick, or one below when the price sits on a tick.
     if state.tick_current_index != tick && state.tick_current_index != tick.saturating_sub(1) {
-        return Err(bad("tick_current_index does not match sqrt_price"));
+        return Err(bad(BadPoolProblem::TickNotAtPrice));
     }
     let raw = p
         .tick_arrays
         .as_ref()
         .filter(|a| !a.is_empty())
-        .ok_or(bad("tick_arrays missing"))?;
+        .ok_or(bad(BadPoolProblem::TickArraysMissing))?;
     let mut arrays = Vec::with_capacity(raw.len());
     for a in raw {
         let mut ticks = Vec::with_capacity(a.ticks.len());
@@ -548,8 +504,8 @@ fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotErr
         });
     }
     let w = Whirlpool::new(state, &arrays).map_err(|e| match e {
-        crate::error::PoolError::InvalidState(why) => bad(why.reason()),
-        _ => bad("tick_arrays not contiguous"),
+        crate::error::PoolError::InvalidState(why) => bad(BadPoolProblem::State(why)),
+        _ => bad(BadPoolProblem::TickArraysNotContiguous),
     })?;
     let gamma =
         1.0 - f64::from(state.fee_rate) / f64::from(crate::pool::whirlpool::FEE_RATE_DENOMINATOR);

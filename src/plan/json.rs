@@ -2,8 +2,8 @@
 //! the graph, amounts as decimal strings, read back by [`PlanJson::to_plan`].
 
 use super::{check_fraction, mismatch, Excluded, Output, Plan, Step, TokenAmount, ZapFee};
-use crate::error::{MathError, PoolError};
-use crate::error::{PlanField, RouteError};
+use crate::error::PoolError;
+use crate::error::{PlanField, PlanProblem, RouteError};
 use crate::graph::PoolGraph;
 use crate::units::parse_u256_dec;
 use crate::units::{PoolId, TokenId};
@@ -137,64 +137,6 @@ pub struct ExcludedJson {
     pub pool: String,
     /// the revert, as [`PoolError`]'s text
     pub reason: String,
-}
-
-/// The pool errors without a text payload, which read back exactly from their text.
-const PLAIN_POOL_ERRORS: [PoolError; 17] = [
-    PoolError::Math(MathError::Overflow),
-    PoolError::Math(MathError::Underflow),
-    PoolError::Math(MathError::DivisionByZero),
-    PoolError::SameToken,
-    PoolError::InsufficientInputAmount,
-    PoolError::InsufficientOutputAmount,
-    PoolError::InsufficientLiquidity,
-    PoolError::InvariantViolated,
-    PoolError::ReserveOverflow,
-    PoolError::NoConvergence,
-    PoolError::InsufficientLiquidityMinted,
-    PoolError::InsufficientLiquidityBurned,
-    PoolError::BurnExceedsSupply,
-    PoolError::InvalidFirstDeposit,
-    PoolError::UnreachableOutput,
-    PoolError::OracleRevert,
-    PoolError::TickArraySequence,
-];
-
-/// A pool error variant that carries a reason text.
-type WithReason = fn(&'static str) -> PoolError;
-
-/// A [`PoolError`] from its text: exact for the errors without a payload; an error whose
-/// text carries a reason (`invalid pool state: …`, `contract reverts: …`, …) reads back as
-/// its variant with the reason `"(read back)"`, since the text is not kept.
-fn pool_error_of(text: &str) -> Option<PoolError> {
-    const LOST: &str = "(read back)";
-    let plain = PLAIN_POOL_ERRORS
-        .iter()
-        .chain(&[PoolError::SqrtPriceOutOfBounds, PoolError::PriceLimit])
-        .find(|e| e.to_string() == text)
-        .copied();
-    plain.or_else(|| {
-        if text.starts_with("invalid pool state: ") {
-            return Some(PoolError::InvalidState(
-                crate::error::PoolStateProblem::ReadBack,
-            ));
-        }
-        let with: [(&str, WithReason); 3] = [
-            ("unsupported operation: ", PoolError::Unsupported),
-            ("contract reverts: ", PoolError::Revert),
-            ("invalid argument: ", PoolError::InvalidArgument),
-        ];
-        with.iter()
-            .find(|(pre, _)| text.starts_with(pre))
-            .map(|(_, mk)| mk(LOST))
-            .or_else(|| {
-                text.starts_with("coin index ")
-                    .then_some(PoolError::TokenIndex {
-                        index: 0,
-                        n_coins: 0,
-                    })
-            })
-    })
 }
 
 /// An exact fraction, numerator and denominator as decimal strings.
@@ -401,17 +343,17 @@ impl Reader<'_> {
     fn token(&self, a: &str, field: PlanField, k: usize) -> Result<TokenId, RouteError> {
         self.0
             .token_id(a)
-            .ok_or_else(|| mismatch(field, Some(k), "token address not in the snapshot"))
+            .ok_or_else(|| mismatch(field, Some(k), PlanProblem::UnknownTokenAddress))
     }
 
     fn pool(&self, id: &str, field: PlanField, k: usize) -> Result<PoolId, RouteError> {
         self.0
             .pool_id(id)
-            .ok_or_else(|| mismatch(field, Some(k), "pool not in the snapshot"))
+            .ok_or_else(|| mismatch(field, Some(k), PlanProblem::UnknownPool))
     }
 
     fn num(x: &str, field: PlanField, k: usize) -> Result<U256, RouteError> {
-        parse_u256_dec(x).ok_or_else(|| mismatch(field, Some(k), "not a decimal amount"))
+        parse_u256_dec(x).ok_or_else(|| mismatch(field, Some(k), PlanProblem::NotADecimalAmount))
     }
 
     fn amounts(&self, v: &[AmountJson], field: PlanField) -> Result<Vec<TokenAmount>, RouteError> {
@@ -441,8 +383,8 @@ impl Reader<'_> {
             .map(|(k, x)| {
                 Ok(Excluded {
                     pool: self.pool(&x.pool, field, k)?,
-                    error: pool_error_of(&x.reason)
-                        .ok_or_else(|| mismatch(field, Some(k), "not a pool error's text"))?,
+                    error: PoolError::from_text(&x.reason)
+                        .ok_or_else(|| mismatch(field, Some(k), PlanProblem::NotAPoolErrorText))?,
                 })
             })
             .collect()
@@ -503,10 +445,10 @@ impl Reader<'_> {
 
 /// The plan's slippage fraction from its JSON (required to read a plan back).
 fn slippage_of(sl: Option<&FractionJson>) -> Result<Ratio<u64>, RouteError> {
-    let sl = sl.ok_or_else(|| mismatch(PlanField::Slippage, None, "missing"))?;
+    let sl = sl.ok_or_else(|| mismatch(PlanField::Slippage, None, PlanProblem::Missing))?;
     let part = |x: &str| {
         x.parse::<u64>()
-            .map_err(|_| mismatch(PlanField::Slippage, None, "not a u64 fraction"))
+            .map_err(|_| mismatch(PlanField::Slippage, None, PlanProblem::NotU64Fraction))
     };
     let (n, d) = (part(&sl.num)?, part(&sl.den)?);
     check_fraction(n, d)?;

@@ -7,7 +7,7 @@
 
 use super::ledger::Holdings;
 use super::{Plan, Step};
-use crate::error::RouteError;
+use crate::error::{PlanProblem, RouteError, StepOp};
 use crate::graph::{PoolGraph, PoolInfo};
 use crate::pool::Pool;
 use crate::units::{PoolId, TokenId};
@@ -92,7 +92,7 @@ impl Plan {
         let mut expect = Holdings::default();
         for o in &self.outputs {
             if o.min_amount > o.amount {
-                return Err(bad("min_amount above amount"));
+                return Err(bad(PlanProblem::MinAmountAboveAmount));
             }
             expect.credit(o.token, o.amount, None)?;
         }
@@ -100,10 +100,10 @@ impl Plan {
             expect.credit(r.token, r.amount, None)?;
         }
         if hold.iter().any(|(t, h)| h != expect.get(t)) {
-            return Err(bad("final holdings differ from outputs plus refunds"));
+            return Err(bad(PlanProblem::HoldingsDiffer));
         }
         if expect.iter().any(|(t, e)| !e.is_zero() && hold.get(t) != e) {
-            return Err(bad("an output is not delivered"));
+            return Err(bad(PlanProblem::OutputNotDelivered));
         }
         Ok(())
     }
@@ -124,9 +124,7 @@ fn replay(
         .pool(pool_id)
         .ok_or(RouteError::PoolOutOfRange(pool_id))?;
     if !matches!(step, Step::Swap { .. }) && !info.supply_known {
-        return Err(bad(
-            "an LP step on a pool whose snapshot gives no total_supply",
-        ));
+        return Err(bad(PlanProblem::NoTotalSupply));
     }
     let coins = coins(graph, info, step).map_err(bad)?;
     hold.spend(graph, step, k)?;
@@ -139,7 +137,7 @@ fn replay(
 
 /// A step's checks against its pool before it spends anything, and the coin indices it
 /// names: a swap's `(in, out)`, a one-coin burn's `(out, out)`, `(0, 0)` for a mint or burn.
-fn coins(graph: &PoolGraph, info: &PoolInfo, step: &Step) -> Result<(usize, usize), &'static str> {
+fn coins(graph: &PoolGraph, info: &PoolInfo, step: &Step) -> Result<(usize, usize), PlanProblem> {
     let index = |t: TokenId, why| graph.coin_index(step.pool_id(), t).ok_or(why);
     match step {
         Step::Swap {
@@ -148,19 +146,19 @@ fn coins(graph: &PoolGraph, info: &PoolInfo, step: &Step) -> Result<(usize, usiz
             amount_in,
             ..
         } => {
-            let i = index(*token_in, "token_in is not a coin of the pool")?;
-            let j = index(*token_out, "token_out is not a coin of the pool")?;
+            let i = index(*token_in, PlanProblem::TokenInNotACoin)?;
+            let j = index(*token_out, PlanProblem::TokenOutNotACoin)?;
             if amount_in.is_zero() {
-                return Err("zero amount_in");
+                return Err(PlanProblem::ZeroAmountIn);
             }
             Ok((i, j))
         }
         Step::Mint { amounts_in, .. } if amounts_in.len() != info.tokens.len() => {
-            Err("amounts_in needs one amount per coin")
+            Err(PlanProblem::AmountsInCount)
         }
         Step::Mint { .. } | Step::Burn { .. } => Ok((0, 0)),
         Step::BurnOne { token_out, .. } => {
-            let i = index(*token_out, "token_out is not a coin of the pool")?;
+            let i = index(*token_out, PlanProblem::TokenOutNotACoin)?;
             Ok((i, i))
         }
     }
@@ -168,7 +166,7 @@ fn coins(graph: &PoolGraph, info: &PoolInfo, step: &Step) -> Result<(usize, usiz
 
 /// The exact pool operation of a step on `state`, its result compared with the step's stated
 /// amounts; the pool state after it.
-fn simulate(state: &Pool, step: &Step, (i, j): (usize, usize)) -> Result<Pool, &'static str> {
+fn simulate(state: &Pool, step: &Step, (i, j): (usize, usize)) -> Result<Pool, PlanProblem> {
     let same = |ok: bool, why| if ok { Ok(()) } else { Err(why) };
     match step {
         Step::Swap {
@@ -178,46 +176,48 @@ fn simulate(state: &Pool, step: &Step, (i, j): (usize, usize)) -> Result<Pool, &
         } => {
             let taken = state
                 .exact_offer(i, j, *amount_in)
-                .map_err(|_| "the swap reverts")?;
-            same(
-                taken == *amount_in,
-                "the pool takes less than amount_in (SPL Token Swap transfers only source_amount_swapped)",
-            )?;
+                .map_err(|error| reverts(StepOp::Swap, error))?;
+            same(taken == *amount_in, PlanProblem::TakesLessThanAmountIn)?;
             let (o, next) = state
                 .swap(i, j, *amount_in)
-                .map_err(|_| "the swap reverts")?;
-            same(
-                o == *amount_out,
-                "amount_out differs from the exact simulation",
-            )?;
+                .map_err(|error| reverts(StepOp::Swap, error))?;
+            same(o == *amount_out, PlanProblem::AmountOutDiffers)?;
             Ok(next)
         }
         Step::Mint {
             amounts_in, lp_out, ..
         } => {
-            let (lp, next) = state.mint(amounts_in).map_err(|_| "the mint reverts")?;
-            same(lp == *lp_out, "lp_out differs from the exact simulation")?;
+            let (lp, next) = state
+                .mint(amounts_in)
+                .map_err(|error| reverts(StepOp::Mint, error))?;
+            same(lp == *lp_out, PlanProblem::LpOutDiffers)?;
             Ok(next)
         }
         Step::Burn {
             lp_in, amounts_out, ..
         } => {
-            let (amts, next) = state.burn(*lp_in).map_err(|_| "the burn reverts")?;
+            let (amts, next) = state
+                .burn(*lp_in)
+                .map_err(|error| reverts(StepOp::Burn, error))?;
             same(
                 amts.as_slice() == amounts_out.as_slice(),
-                "amounts_out differ from the exact simulation",
+                PlanProblem::AmountsOutDiffer,
             )?;
             Ok(next)
         }
         Step::BurnOne {
             lp_in, amount_out, ..
         } => {
-            let (o, next) = state.burn_one(*lp_in, i).map_err(|_| "the burn reverts")?;
-            same(
-                o == *amount_out,
-                "amount_out differs from the exact simulation",
-            )?;
+            let (o, next) = state
+                .burn_one(*lp_in, i)
+                .map_err(|error| reverts(StepOp::Burn, error))?;
+            same(o == *amount_out, PlanProblem::AmountOutDiffers)?;
             Ok(next)
         }
     }
+}
+
+/// The [`PlanProblem::Reverts`] of a step's operation `op`.
+fn reverts(op: StepOp, error: crate::error::PoolError) -> PlanProblem {
+    PlanProblem::Reverts { op, error }
 }

@@ -9,7 +9,7 @@ use super::{
     min_after_slippage, mismatch, swap_gas_units, GasModel, Plan, PlanRequest, TokenAmount,
     ZAP_OUT_SHARE_TOLERANCE,
 };
-use crate::error::{PlanField as F, RouteError};
+use crate::error::{PlanField as F, PlanProblem, RouteError};
 use crate::graph::PoolGraph;
 use crate::units::TokenId;
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -28,7 +28,8 @@ impl Plan {
     ///   leave, spending only what is held ([`Plan::verify`]); the inputs less the fee are spent
     ///   exactly: what the steps leave is the outputs plus the refunds;
     /// * `refunds`: only what is left, each token once, never an output token, never zero;
-    /// * `gas_units`: the gas model's count of the swap steps ([`swap_gas_units`]);
+    /// * `gas_units`: the gas model's units ([`GasModel::units`]) summed over the swap steps by
+    ///   their pools' families (0 without a model and on chain 101);
     /// * `value`: finite; for one output its amount less the gas cost (to 1e-9 relative, the
     ///   float's own rounding); `upper_bound`, when given, not below `value`.
     ///
@@ -43,6 +44,30 @@ impl Plan {
     /// # Errors
     /// [`RouteError::PlanMismatch`] naming the field and the element or step; the errors of
     /// [`Plan::verify`] for a step are reported as [`crate::error::PlanField::Steps`] at that step.
+    ///
+    /// # Example
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use num_rational::Ratio;
+    /// use swapzap::error::{PlanField, RouteError};
+    /// use swapzap::{graph::PoolGraph, plan::PlanRequest, route, snapshot::Snapshot, U256};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+    /// let graph = PoolGraph::from_snapshot(&serde_json::from_str::<Snapshot>(&std::fs::read_to_string(path)?)?)?;
+    /// let weth = graph.token_id("0x871a5bb9551428cbf417b18853b2088ddcf3ab3a").ok_or("no WETH")?;
+    /// let usdt = graph.token_id("0xdfd3c19fc05f01668134ddc1ac095f04406fa41b").ok_or("no USDT")?;
+    /// let req = route::RouteRequest::new(vec![(weth, U256::exp10(19))], vec![(usdt, Ratio::from_integer(1))]);
+    /// let plan = route::quote(&graph, &req)?;
+    /// plan.verify_request(&graph, &PlanRequest::swap(&req))?;
+    ///
+    /// // a plan whose minimum ignores the slippage is refused on that field
+    /// let mut loose = plan.clone();
+    /// loose.outputs[0].min_amount = U256::zero();
+    /// let err = loose.verify_request(&graph, &PlanRequest::swap(&req)).err().ok_or("accepted")?;
+    /// assert!(matches!(err, RouteError::PlanMismatch { field: PlanField::MinAmount, index: Some(0), .. }));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn verify_request(&self, graph: &PoolGraph, want: &PlanRequest) -> Result<(), RouteError> {
         let got_in = self.check_inputs(want)?;
         self.check_zap_fee(want, &got_in)?;
@@ -67,21 +92,25 @@ impl Plan {
     /// plan's inputs as a map.
     fn check_inputs(&self, want: &PlanRequest) -> Result<BTreeMap<TokenId, U256>, RouteError> {
         let want_in = amount_map(want.inputs.iter().copied(), false)
-            .map_err(|_| mismatch(F::Inputs, None, "request amounts overflow"))?;
+            .map_err(|_| mismatch(F::Inputs, None, PlanProblem::RequestAmountsOverflow))?;
         let got_in = amount_map(self.inputs.iter().map(|i| (i.token, i.amount)), true)
-            .map_err(|k| mismatch(F::Inputs, k, "token listed twice"))?;
+            .map_err(|k| mismatch(F::Inputs, k, PlanProblem::TokenListedTwice))?;
         for (k, i) in self.inputs.iter().enumerate() {
             match want_in.get(&i.token) {
-                None => return Err(mismatch(F::Inputs, Some(k), "not an input of the request")),
+                None => return Err(mismatch(F::Inputs, Some(k), PlanProblem::NotARequestInput)),
                 Some(a) if *a != i.amount => {
-                    let why = "amount differs from the request's";
+                    let why = PlanProblem::InputAmountDiffers;
                     return Err(mismatch(F::Inputs, Some(k), why));
                 }
                 Some(_) => {}
             }
         }
         if got_in.len() != want_in.len() {
-            return Err(mismatch(F::Inputs, None, "a requested input is missing"));
+            return Err(mismatch(
+                F::Inputs,
+                None,
+                PlanProblem::RequestedInputMissing,
+            ));
         }
         Ok(got_in)
     }
@@ -94,10 +123,13 @@ impl Plan {
     ) -> Result<(), RouteError> {
         match (want.zap_fee_bps, &self.zap_fee) {
             (None, None) => Ok(()),
-            (None, Some(_)) => Err(mismatch(F::ZapFee, None, "a swap takes no zap fee")),
-            (Some(_), None) => Err(mismatch(F::ZapFee, None, "the zap fee is missing")),
+            (None, Some(_)) => Err(mismatch(F::ZapFee, None, PlanProblem::SwapTakesNoZapFee)),
+            (Some(_), None) => Err(mismatch(F::ZapFee, None, PlanProblem::ZapFeeMissing)),
             (Some(bps), Some(f)) if f.rate_bps != bps => {
-                let why = "rate differs from the documented rate";
+                let why = PlanProblem::ZapFeeRate {
+                    given: f.rate_bps,
+                    documented: bps,
+                };
                 Err(mismatch(F::ZapFee, None, why))
             }
             (Some(bps), Some(f)) => check_fees_taken(bps, got_in, &f.taken),
@@ -108,19 +140,19 @@ impl Plan {
     /// each `min_amount` exactly `floor(amount × (1 − slippage))`.
     fn check_outputs(&self, want: &PlanRequest) -> Result<(), RouteError> {
         if self.slippage != want.slippage {
-            return Err(mismatch(F::Slippage, None, "differs from the request's"));
+            return Err(mismatch(F::Slippage, None, PlanProblem::SlippageDiffers));
         }
         if self.outputs.len() != want.outputs.len() {
-            let why = "not one output per requested token";
+            let why = PlanProblem::OutputCount;
             return Err(mismatch(F::Outputs, None, why));
         }
         for (k, (o, w)) in self.outputs.iter().zip(&want.outputs).enumerate() {
             if o.token != w.0 {
-                let why = "token is not the request's output at this place";
+                let why = PlanProblem::OutputOutOfPlace;
                 return Err(mismatch(F::Outputs, Some(k), why));
             }
             if o.min_amount != min_after_slippage(o.amount, self.slippage)? {
-                let why = "not floor(amount × (1 − slippage))";
+                let why = PlanProblem::MinAmountNotFloor;
                 return Err(mismatch(F::MinAmount, Some(k), why));
             }
         }
@@ -132,14 +164,18 @@ impl Plan {
         let mut seen = BTreeSet::new();
         for (k, r) in self.refunds.iter().enumerate() {
             if r.amount.is_zero() {
-                return Err(mismatch(F::Refunds, Some(k), "a zero refund"));
+                return Err(mismatch(F::Refunds, Some(k), PlanProblem::ZeroRefund));
             }
             if self.outputs.iter().any(|o| o.token == r.token) {
-                let why = "an output token refunded (it belongs in outputs)";
+                let why = PlanProblem::OutputRefunded;
                 return Err(mismatch(F::Refunds, Some(k), why));
             }
             if !seen.insert(r.token) {
-                return Err(mismatch(F::Refunds, Some(k), "token refunded twice"));
+                return Err(mismatch(
+                    F::Refunds,
+                    Some(k),
+                    PlanProblem::TokenRefundedTwice,
+                ));
             }
         }
         Ok(())
@@ -154,11 +190,11 @@ impl Plan {
         gas: Option<&GasModel>,
     ) -> Result<(), RouteError> {
         if self.gas_units != swap_gas_units(&self.steps, graph, gas) {
-            let why = "differs from the gas model's count of the swap steps";
+            let why = PlanProblem::GasUnitsDiffer;
             return Err(mismatch(F::GasUnits, None, why));
         }
         if !self.value.is_finite() {
-            return Err(mismatch(F::Value, None, "not a finite number"));
+            return Err(mismatch(F::Value, None, PlanProblem::ValueNotFinite));
         }
         if let [o] = self.outputs.as_slice() {
             #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
@@ -169,13 +205,13 @@ impl Plan {
             };
             #[allow(clippy::arithmetic_side_effects)] // f64
             if (self.value - expect).abs() > tol {
-                let why = "not the output amount less the gas cost";
+                let why = PlanProblem::ValueNotOutputLessGas;
                 return Err(mismatch(F::Value, None, why));
             }
         }
         if let Some(ub) = self.upper_bound {
             if ub.is_nan() || ub < self.value {
-                return Err(mismatch(F::UpperBound, None, "below the plan's value"));
+                return Err(mismatch(F::UpperBound, None, PlanProblem::BoundBelowValue));
             }
         }
         Ok(())
@@ -188,13 +224,7 @@ impl Plan {
         let prices = match &want.output_prices {
             Some(Ok(p)) => p.as_slice(),
             Some(Err(e)) => return Err(e.clone()),
-            None => {
-                return Err(mismatch(
-                    F::Proportions,
-                    None,
-                    "the request carries no output prices",
-                ))
-            }
+            None => return Err(mismatch(F::Proportions, None, PlanProblem::NoOutputPrices)),
         };
         let values: Vec<f64> = self
             .outputs
@@ -208,7 +238,11 @@ impl Plan {
             .collect();
         let total: f64 = values.iter().sum();
         if !(total > 0.0 && total.is_finite()) {
-            return Err(mismatch(F::Proportions, None, "the outputs have no value"));
+            return Err(mismatch(
+                F::Proportions,
+                None,
+                PlanProblem::OutputsWithoutValue,
+            ));
         }
         for (k, ((v, p), (_, w))) in values.iter().zip(prices).zip(&want.outputs).enumerate() {
             #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
@@ -220,7 +254,7 @@ impl Plan {
                 return Err(mismatch(
                     F::Proportions,
                     Some(k),
-                    "value share at the documented prices differs from the proportion by more than 1e-3",
+                    PlanProblem::ShareOffProportion,
                 ));
             }
         }
@@ -243,15 +277,15 @@ fn check_fees_taken(
         }
     }
     let taken = amount_map(taken_list.iter().map(|t| (t.token, t.amount)), true)
-        .map_err(|k| mismatch(F::ZapFee, k, "token charged twice"))?;
+        .map_err(|k| mismatch(F::ZapFee, k, PlanProblem::TokenChargedTwice))?;
     for (k, t) in taken_list.iter().enumerate() {
         if fees.get(&t.token) != Some(&t.amount) {
-            let why = "not floor(input amount × rate / 10000)";
+            let why = PlanProblem::ZapFeeNotFloor;
             return Err(mismatch(F::ZapFee, Some(k), why));
         }
     }
     if taken.len() != fees.len() {
-        return Err(mismatch(F::ZapFee, None, "an input's fee is missing"));
+        return Err(mismatch(F::ZapFee, None, PlanProblem::InputFeeMissing));
     }
     Ok(())
 }

@@ -20,7 +20,7 @@
 //! modelled.
 
 use super::{pair, Amounts, DIV0, OVERFLOW, UNDERFLOW};
-use crate::error::PoolError;
+use crate::error::{PoolError, PoolRevert};
 use crate::math::wide::{to_u128, W};
 use crate::math::{w_add, w_div, w_mul, w_sub};
 use primitive_types::U256;
@@ -153,7 +153,7 @@ impl SplTokenSwap {
         }
     }
 
-    two_coin_accessors!("The swap-account balances.", "Pool-token supply.");
+    two_coin_accessors!(balances, "The swap-account balances.", "Pool-token supply.");
 
     /// The fee fields.
     #[must_use]
@@ -277,15 +277,11 @@ impl SplTokenSwap {
     pub fn owner_fee_pool_tokens(&self, i: usize, owner_fee: u128) -> Result<u128, PoolError> {
         let minted = self
             .withdraw_single_token_type_exact_out(i, owner_fee)
-            .map_err(|_| {
-                PoolError::Revert("SPL swap: FeeCalculationFailure (owner-fee pool tokens)")
-            })?;
+            .map_err(|_| PoolError::Revert(PoolRevert::SplOwnerFeeCalculation))?;
         if minted > 0 {
             let fits = matches!(self.total_supply.checked_add(minted), Some(t) if t <= u128::from(u64::MAX));
             if !fits {
-                return Err(PoolError::Revert(
-                    "SPL swap: owner-fee pool tokens or the supply after them above u64",
-                ));
+                return Err(PoolError::Revert(PoolRevert::SplOwnerFeeAboveU64));
             }
         }
         Ok(minted)

@@ -19,7 +19,7 @@
 //! route), in whole tokens of the numeraire. Unpriced tokens have TVL 0. Ties (same TVL, same
 //! symbol) are broken by address, so a page is deterministic. LP tokens are listed, marked.
 
-use crate::error::{RequestError, RouteError, SnapshotError};
+use crate::error::{BadPoolProblem, QueryProblem, RequestError, RouteError, SnapshotError};
 use crate::graph::PoolGraph;
 use crate::math::float::{pow10, to_f64};
 use crate::service::pricing::{balance_in, price_table, TokenPrice, DEFAULT_MAX_HOPS};
@@ -76,7 +76,7 @@ impl Default for TokenQuery {
     }
 }
 
-fn bad(name: &'static str, value: &str, why: &'static str) -> RequestError {
+fn bad(name: &'static str, value: &str, why: QueryProblem) -> RequestError {
     RequestError::InvalidQueryParam {
         name,
         value: value.to_string(),
@@ -86,9 +86,10 @@ fn bad(name: &'static str, value: &str, why: &'static str) -> RequestError {
 
 fn parse_count(name: &'static str, s: &str) -> Result<usize, RequestError> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad(name, s, "not a non-negative decimal integer"));
+        return Err(bad(name, s, QueryProblem::NotACount));
     }
-    s.parse::<usize>().map_err(|_| bad(name, s, "too large"))
+    s.parse::<usize>()
+        .map_err(|_| bad(name, s, QueryProblem::TooLarge))
 }
 
 impl TokenQuery {
@@ -108,21 +109,21 @@ impl TokenQuery {
         let order_by = match order_by {
             None | Some("tvl") => OrderBy::Tvl,
             Some("symbol") => OrderBy::Symbol,
-            Some(s) => return Err(bad("order_by", s, "expected tvl or symbol")),
+            Some(s) => return Err(bad("order_by", s, QueryProblem::OrderBy)),
         };
         let order_dir = match order_dir {
             None if order_by == OrderBy::Tvl => OrderDir::Desc,
             None => OrderDir::Asc,
             Some("asc") => OrderDir::Asc,
             Some("desc") => OrderDir::Desc,
-            Some(s) => return Err(bad("order_dir", s, "expected asc or desc")),
+            Some(s) => return Err(bad("order_dir", s, QueryProblem::OrderDir)),
         };
         let limit = match limit {
             None => DEFAULT_LIMIT,
             Some(s) => {
                 let n = parse_count("limit", s)?;
                 if n == 0 || n > MAX_LIMIT {
-                    return Err(bad("limit", s, "outside 1 ..= 1000"));
+                    return Err(bad("limit", s, QueryProblem::LimitRange { max: MAX_LIMIT }));
                 }
                 n
             }
@@ -256,8 +257,7 @@ pub fn liquidity_sources(graph: &PoolGraph) -> Result<Vec<SourceEntry>, Snapshot
         if !is_valid_source_id(&p.source) {
             return Err(SnapshotError::BadPool {
                 pool: p.id.clone(),
-                why:
-                    "liquidity source id must be non-empty and hyphenated (no underscore, no space)",
+                why: BadPoolProblem::SourceId,
             });
         }
         match out.binary_search_by(|e| e.id.as_str().cmp(&p.source)) {

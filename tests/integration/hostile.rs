@@ -113,7 +113,8 @@ fn missing_constant_product_fee_is_an_error_not_three_per_mille() {
     match graph(snapshot(vec![p])) {
         Err(SnapshotError::BadPool { pool, why }) => {
             assert_eq!(pool, format!("uniswap-v2:{PAIR}"));
-            assert!(why.contains("fee"), "{why}");
+            assert_eq!(why, swapzap::error::BadPoolProblem::CpFeeMissing);
+            assert!(why.to_string().contains("fee"), "{why}");
         }
         other => panic!("{other:?}"),
     }

@@ -35,15 +35,15 @@ pub mod sqrt_price_math;
 mod swap;
 pub mod tick_math;
 
-use crate::error::PoolError;
+use crate::error::{PoolError, PoolRevert};
 use crate::math::{self, W};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use primitive_types::U256;
 use sqrt_price_math::{amount0_delta, amount1_delta, FEE_DENOMINATOR};
 use tick_math::{
-    sqrt_ratio_at_tick, sqrt_ratio_at_tick_le, tick_at_sqrt_ratio, MAX_SQRT_RATIO, MAX_TICK,
-    MIN_SQRT_RATIO, MIN_TICK,
+    sqrt_ratio_at_tick, tick_at_sqrt_ratio_between, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO,
+    MIN_TICK,
 };
 
 /// An initialised tick.
@@ -153,10 +153,10 @@ pub struct ConcentratedLiquidity {
 fn add_delta(x: u128, y: i128) -> Result<u128, PoolError> {
     if y < 0 {
         x.checked_sub(y.unsigned_abs())
-            .ok_or(PoolError::Revert("LS"))
+            .ok_or(PoolError::Revert(PoolRevert::LiquiditySub))
     } else {
         x.checked_add(y.unsigned_abs())
-            .ok_or(PoolError::Revert("LA"))
+            .ok_or(PoolError::Revert(PoolRevert::LiquidityAdd))
     }
 }
 
@@ -166,10 +166,10 @@ fn add_delta(x: u128, y: i128) -> Result<u128, PoolError> {
 fn sub_delta(x: u128, y: i128) -> Result<u128, PoolError> {
     if y < 0 {
         x.checked_add(y.unsigned_abs())
-            .ok_or(PoolError::Revert("LA"))
+            .ok_or(PoolError::Revert(PoolRevert::LiquidityAdd))
     } else {
         x.checked_sub(y.unsigned_abs())
-            .ok_or(PoolError::Revert("LS"))
+            .ok_or(PoolError::Revert(PoolRevert::LiquiditySub))
     }
 }
 
@@ -193,7 +193,7 @@ const I256_MIN_MAG: W = W {
 #[inline]
 fn to_int256(x: W) -> Result<W, PoolError> {
     if x >= I256_MIN_MAG {
-        Err(PoolError::Revert("int256 cast"))
+        Err(PoolError::Revert(PoolRevert::Int256Cast))
     } else {
         Ok(x)
     }
@@ -211,18 +211,20 @@ fn signed_delta(token1: bool, a: W, b: W, delta: i128) -> Result<W, PoolError> {
     to_int256(v)
 }
 
-/// `getTickAtSqrtRatio(p)` after the price moved within a step from a state at `tick` to `p`:
-/// when √ratio(tick) <= p < √ratio(tick + 1) the tick is unchanged (two comparisons by
-/// multiplication, [`sqrt_ratio_at_tick_le`]), otherwise it is searched.
+/// `getTickAtSqrtRatio(p)` after a step moved the price from a state at `tick` to `p`, short
+/// of the step's target at tick `next` (the next known tick or the word's edge, clamped).
+///
+/// A state's price lies in [√ratio(tick), √ratio(tick + 1)] (the constructor checks it and the
+/// loop keeps it), so going down (`zero_for_one`) the new tick is in `next..=tick` (`p` is at
+/// or above the target, which is at or above √ratio(next), and below the start), going up in
+/// `tick..=next − 1` (`p` is above the start and below √ratio(next)): the search settles it
+/// within those bounds ([`tick_at_sqrt_ratio_between`]), usually with two exact comparisons.
 #[inline]
-fn tick_after_move(tick: i32, p: W) -> Result<i32, PoolError> {
-    if sqrt_ratio_at_tick_le(tick, p)?
-        && tick < MAX_TICK
-        && !sqrt_ratio_at_tick_le(tick.saturating_add(1), p)?
-    {
-        Ok(tick)
+fn tick_after_move(tick: i32, next: i32, p: W, zero_for_one: bool) -> Result<i32, PoolError> {
+    if zero_for_one {
+        tick_at_sqrt_ratio_between(p, next, tick)
     } else {
-        tick_at_sqrt_ratio(p)
+        tick_at_sqrt_ratio_between(p, tick, next.saturating_sub(1))
     }
 }
 

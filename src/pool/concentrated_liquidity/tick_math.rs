@@ -7,7 +7,7 @@
 //! evaluations of [`sqrt_ratio_at_tick`] settle it, so the float never decides the answer.
 #![allow(clippy::arithmetic_side_effects)] // every op below is guarded; see the comment at each.
 
-use crate::error::PoolError;
+use crate::error::{PoolError, PoolRevert};
 use crate::math::wide::mul_128;
 use crate::math::W;
 
@@ -48,17 +48,65 @@ const FACTORS: [u128; 20] = [
     0x0000000048a170391f7dc42444e8fa2,
 ];
 
+/// The contract's accumulator after the factors of the low 8 bits of |tick| (index: those
+/// bits; 0 stands for the start value 2^128, which no product reaches). The contract multiplies
+/// the factors from bit 0 upwards, flooring each product, so its accumulator after bit 7
+/// depends on the low 8 bits alone: the table holds exactly those values, computed at compile
+/// time by the same products.
+const LOW8: [u128; 256] = {
+    let mut table = [0u128; 256];
+    let mut k = 1;
+    while k < 256 {
+        let mut r = 0u128;
+        let mut i = 0;
+        while i < 8 {
+            if k & (1 << i) != 0 {
+                r = if r == 0 {
+                    FACTORS[i]
+                } else {
+                    mul_128(r, FACTORS[i]).0
+                };
+            }
+            i += 1;
+        }
+        table[k] = r;
+        k += 1;
+    }
+    table
+};
+
 /// The contract's Q128 accumulator for |tick| = `abs` before the inversion of positive ticks
-/// (`None` for the starting value 2^128, at tick 0, which does not fit a u128).
+/// (`None` for the starting value 2^128, at tick 0, which does not fit a u128): the low 8
+/// bits from [`LOW8`], then one product per set bit above them, in the contract's order.
 #[inline]
 fn q128_product(abs: u32) -> Option<u128> {
     // The product of a factor c with the start 2^128, shifted right by 128, is c itself.
+    let mut ratio = LOW8.get((abs & 0xff) as usize).copied().filter(|&r| r != 0);
+    let mut bits = abs >> 8;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let Some(&c) = FACTORS.get(i + 8) else {
+            // |tick| < 2^20: no bit above 19 is set.
+            break;
+        };
+        ratio = Some(match ratio {
+            None => c,
+            // Both < 2^128: the high half of the product is the contract's `>> 128`.
+            Some(r) => mul_128(r, c).0,
+        });
+    }
+    ratio
+}
+
+/// [`q128_product`] the contract's way, one bit at a time (the reference of the table).
+#[cfg(test)]
+fn q128_product_plain(abs: u32) -> Option<u128> {
     let mut ratio: Option<u128> = None;
     for (i, &c) in FACTORS.iter().enumerate() {
         if abs & (1u32 << i) != 0 {
             ratio = Some(match ratio {
                 None => c,
-                // Both < 2^128: the high half of the product is the contract's `>> 128`.
                 Some(r) => mul_128(r, c).0,
             });
         }
@@ -74,12 +122,12 @@ fn q128_product(abs: u32) -> Option<u128> {
 /// reaches 2^256. Otherwise it is `ceil(r / 2^32) <= p` ⟺ `r <= p·2^32`.
 ///
 /// # Errors
-/// [`PoolError::Revert`]`("T")` when |tick| > 887272.
+/// [`PoolError::Revert`] `T` ([`PoolRevert::TickOutOfRange`]) when |tick| > 887272.
 #[inline]
-pub fn sqrt_ratio_at_tick_le(tick: i32, p: W) -> Result<bool, PoolError> {
+pub(crate) fn sqrt_ratio_at_tick_le(tick: i32, p: W) -> Result<bool, PoolError> {
     let abs = tick.unsigned_abs();
     if abs > MAX_TICK.unsigned_abs() {
-        return Err(PoolError::Revert("T"));
+        return Err(PoolError::Revert(PoolRevert::TickOutOfRange { tick }));
     }
     if p.hi >> 96 != 0 {
         // p >= 2^224, above every √ratio (all below 2^161).
@@ -103,12 +151,12 @@ pub fn sqrt_ratio_at_tick_le(tick: i32, p: W) -> Result<bool, PoolError> {
 /// `TickMath.getSqrtRatioAtTick`: √(1.0001^tick) · 2^96, as the contract rounds it.
 ///
 /// # Errors
-/// [`PoolError::Revert`]`("T")` when |tick| > 887272.
+/// [`PoolError::Revert`] `T` ([`PoolRevert::TickOutOfRange`]) when |tick| > 887272.
 #[inline]
 pub fn sqrt_ratio_at_tick(tick: i32) -> Result<W, PoolError> {
     let abs = tick.unsigned_abs();
     if abs > MAX_TICK.unsigned_abs() {
-        return Err(PoolError::Revert("T"));
+        return Err(PoolError::Revert(PoolRevert::TickOutOfRange { tick }));
     }
     let q128 = match q128_product(abs) {
         // tick == 0: ratio is exactly 2^128.
@@ -137,27 +185,38 @@ pub fn sqrt_ratio_at_tick(tick: i32) -> Result<W, PoolError> {
 /// `TickMath.getTickAtSqrtRatio`: the greatest tick `t` with `sqrt_ratio_at_tick(t) <= p`.
 ///
 /// # Errors
-/// [`PoolError::Revert`]`("R")` unless `MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO`.
+/// [`PoolError::Revert`] `R` ([`PoolRevert::SqrtRatioOutOfRange`]) unless `MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO`.
 #[inline]
 pub fn tick_at_sqrt_ratio(p: W) -> Result<i32, PoolError> {
     if p < MIN_SQRT_RATIO || p >= MAX_SQRT_RATIO {
-        return Err(PoolError::Revert("R"));
+        return Err(PoolError::Revert(PoolRevert::SqrtRatioOutOfRange));
     }
-    // Guess: tick ≈ 2·log(p / 2^96) / log(1.0001), then settle it exactly. The guess is within
-    // a tick or two of the answer; the loops below move it to the exact one either way.
-    let guess = log2_w(p) - 96.0;
-    // 2 / log2(1.0001)
-    let est = guess * 13_863.643_561_492_497;
-    // `as` truncates toward zero and saturates (no `floor` without std); the loops below
-    // settle the last tick.
-    let mut t = (est as i64).clamp(i64::from(MIN_TICK), i64::from(MAX_TICK - 1)) as i32;
-    // √ratio is strictly increasing on [MIN_TICK, MAX_TICK] and √ratio(MIN_TICK) =
-    // MIN_SQRT_RATIO <= p < MAX_SQRT_RATIO = √ratio(MAX_TICK), so both loops end in
-    // [MIN_TICK, MAX_TICK − 1].
-    while t > MIN_TICK && !sqrt_ratio_at_tick_le(t, p)? {
+    tick_at_sqrt_ratio_between(p, MIN_TICK, MAX_TICK - 1)
+}
+
+/// The greatest tick `t` in `lo..=hi` with `sqrt_ratio_at_tick(t) <= p`, for bounds the caller
+/// knows, `sqrt_ratio_at_tick(lo) <= p < sqrt_ratio_at_tick(hi + 1)` (then it is
+/// [`tick_at_sqrt_ratio`]`(p)`; with bounds that do not hold, the nearest bound). A float logarithm
+/// guesses the tick and exact comparisons settle it: two of them when the guess is right and
+/// strictly inside the bounds, one at a bound.
+///
+/// # Errors
+/// [`PoolError::Revert`]`("T")` for a bound beyond ±887272.
+#[inline]
+pub(crate) fn tick_at_sqrt_ratio_between(p: W, lo: i32, hi: i32) -> Result<i32, PoolError> {
+    // Guess: tick ≈ 2·log(p / 2^96) / log(1.0001) (2 / log2(1.0001) below), floored.
+    let est = (log2_w(p) - 96.0) * 13_863.643_561_492_497;
+    // `as` truncates toward zero and saturates (no `floor` without std): step down once for
+    // a negative fraction. |est| < 2^21, so `t as f64` is exact.
+    let t = est as i64;
+    let t = if (t as f64) > est { t - 1 } else { t };
+    let mut t = t.clamp(i64::from(lo), i64::from(hi.max(lo))) as i32;
+    // √ratio is strictly increasing, so the loops end on the greatest tick of the bounds at
+    // or below p; a wrong guess only costs more comparisons.
+    while t > lo && !sqrt_ratio_at_tick_le(t, p)? {
         t -= 1;
     }
-    while t < MAX_TICK - 1 && sqrt_ratio_at_tick_le(t + 1, p)? {
+    while t < hi && sqrt_ratio_at_tick_le(t + 1, p)? {
         t += 1;
     }
     Ok(t)
@@ -245,6 +304,47 @@ mod tests {
             t += if t.abs() < 3000 { 1 } else { 331 };
         }
         assert!(sqrt_ratio_at_tick_le(MAX_TICK + 1, W::ONE).is_err());
+    }
+
+    /// The table of the low 8 bits gives the contract's accumulator for every tick.
+    #[test]
+    fn q128_product_table_matches_the_contracts_order_for_every_tick() {
+        for abs in 0..=MAX_TICK.unsigned_abs() {
+            assert_eq!(q128_product(abs), q128_product_plain(abs), "|tick| {abs}");
+        }
+    }
+
+    /// The bounded search equals the unbounded one whenever its bounds hold, including bounds
+    /// that exclude the float guess and a bound on the answer itself.
+    #[test]
+    fn bounded_search_matches_the_full_search() {
+        let mut t = MIN_TICK + 2;
+        while t < MAX_TICK - 2 {
+            let r = sqrt_ratio_at_tick(t).unwrap();
+            let next = sqrt_ratio_at_tick(t + 1).unwrap();
+            for p in [
+                r,
+                r.checked_add(W::ONE).unwrap(),
+                next.checked_sub(W::ONE).unwrap(),
+            ] {
+                let want = tick_at_sqrt_ratio(p).unwrap();
+                assert_eq!(want, t);
+                for (lo, hi) in [
+                    (t, t),
+                    (t - 2, t),
+                    (t, t + 2),
+                    (t - 2, t + 2),
+                    (MIN_TICK, t),
+                ] {
+                    assert_eq!(
+                        tick_at_sqrt_ratio_between(p, lo, hi).unwrap(),
+                        want,
+                        "{t} {lo} {hi}"
+                    );
+                }
+            }
+            t += if t.abs() < 2000 { 1 } else { 877 };
+        }
     }
 
     #[test]

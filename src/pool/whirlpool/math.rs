@@ -5,7 +5,7 @@ use super::{
     BPS_DENOMINATOR, DIV0, EXCEEDS_U64, FEE_RATE_DENOMINATOR, MAX_SQRT_PRICE, MAX_TICK_INDEX,
     MIN_SQRT_PRICE, MIN_TICK_INDEX, OVERFLOW,
 };
-use crate::error::PoolError;
+use crate::error::{PoolArgument, PoolError};
 use crate::math::wide::{mul_128, W};
 
 /// `floor(2^96 · 1.0001^(2^k / 2))` for k = 0..=18: the factor of bit k of a positive tick.
@@ -313,7 +313,7 @@ pub fn min_amount_with_slippage(amount: u64, bps: u16) -> Result<u64, PoolError>
     let keep = BPS_DENOMINATOR
         .checked_sub(bps)
         .ok_or(PoolError::InvalidArgument(
-            "slippage tolerance above 10000 bps",
+            PoolArgument::SlippageToleranceBps { bps },
         ))?;
     mul_div_u64(amount, u128::from(keep), u128::from(BPS_DENOMINATOR), false)
 }
@@ -325,7 +325,7 @@ pub fn min_amount_with_slippage(amount: u64, bps: u16) -> Result<u64, PoolError>
 pub fn max_amount_with_slippage(amount: u64, bps: u16) -> Result<u64, PoolError> {
     if bps > BPS_DENOMINATOR {
         return Err(PoolError::InvalidArgument(
-            "slippage tolerance above 10000 bps",
+            PoolArgument::SlippageToleranceBps { bps },
         ));
     }
     let up = u128::from(BPS_DENOMINATOR).saturating_add(u128::from(bps));

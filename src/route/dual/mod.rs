@@ -24,26 +24,20 @@ mod linalg;
 mod newton;
 mod sweep;
 
+use super::edges::LEdge;
 use super::model::{Arb, EdgeModel};
 use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::Cell;
 use linalg::dot;
 
-/// One directed edge of the pruned problem (local token indices).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct DEdge {
-    pub ti: usize,
-    pub to: usize,
-    pub m: EdgeModel,
-    pub rate0: f64,
-}
-
 /// The pruned problem in local indices.
 #[derive(Debug)]
 pub(crate) struct Dual<'a> {
     pub n: usize,
-    pub edges: &'a [DEdge],
+    pub edges: &'a [LEdge],
+    /// `models[k]`: the float model of `edges[k]`
+    models: &'a [&'a EdgeModel],
     pub b: &'a [f64],
     pub c: &'a [f64],
     /// edges leaving / entering each token (CSR: `adj[start[k]..start[k + 1]]`, out then in)
@@ -67,7 +61,14 @@ pub(crate) struct Eval {
 }
 
 impl<'a> Dual<'a> {
-    pub fn new(n: usize, edges: &'a [DEdge], b: &'a [f64], c: &'a [f64]) -> Self {
+    /// The problem on `n` local tokens, the working-set edges and their models (same order),
+    /// the inputs `b` and the objective weights `c` per token.
+    pub fn new(
+        n: usize,
+        (edges, models): (&'a [LEdge], &'a [&'a EdgeModel]),
+        b: &'a [f64],
+        c: &'a [f64],
+    ) -> Self {
         // CSR adjacency by counting sort: out-edges of every token, then in-edges
         let (out_start, out_adj) = csr(n, edges.iter().map(|e| e.ti));
         let (in_start, in_adj) = csr(n, edges.iter().map(|e| e.to));
@@ -88,6 +89,7 @@ impl<'a> Dual<'a> {
         Dual {
             n,
             edges,
+            models,
             b,
             c,
             adj,
@@ -113,14 +115,15 @@ impl<'a> Dual<'a> {
     fn arb_of(&self, k: usize, nu: &[f64]) -> Arb {
         let e = &self.edges[k];
         if nu[e.to] * e.rate0 > nu[e.ti] {
-            if let EdgeModel::Sw(s) = &e.m {
-                let a = e.m.arb_hint(nu[e.ti], nu[e.to], self.warm[k].get());
+            let m = self.models[k];
+            if let EdgeModel::Sw(s) = m {
+                let a = m.arb_hint(nu[e.ti], nu[e.to], self.warm[k].get());
                 if a.x > 0.0 {
                     self.warm[k].set(a.x * s.ci());
                 }
                 a
             } else {
-                e.m.arb(nu[e.ti], nu[e.to])
+                m.arb(nu[e.ti], nu[e.to])
             }
         } else {
             Arb::default()
@@ -254,7 +257,7 @@ impl<'a> Dual<'a> {
     /// inputs and the outputs. A supplied token (b > 0) without an active edge has no
     /// curvature: Newton cannot move its price, and a sweep further down the chain may have
     /// pushed its edges back out of the money, so it is balanced by its own coordinate first
-    /// (h only falls). Also fills `st.cand`: the edges a step on the rset prices can change.
+    /// (h only falls).
     fn active_set(&self, nu: &mut [f64], is_out: &[bool], st: &mut Newton) -> Vec<usize> {
         let n = self.n;
         let mut in_r = vec![false; n];
@@ -276,19 +279,6 @@ impl<'a> Dual<'a> {
                 *r = true;
             }
         }
-        // the edges a step on the rset prices can change: those touching an rset token
-        // (every other edge is inactive and keeps both its prices)
-        // (without branches: the pattern is unpredictable, and each index is written
-        // unconditionally and kept by advancing the count)
-        let cand = &mut st.cand;
-        cand.clear();
-        cand.resize(self.hot.len(), 0);
-        let mut nc = 0usize;
-        for (e, &(ti, to, _)) in self.hot.iter().enumerate() {
-            cand[nc] = e;
-            nc += usize::from(in_r[ti as usize] | in_r[to as usize]);
-        }
-        cand.truncate(nc);
         (0..n).filter(|k| in_r[*k]).collect()
     }
 
@@ -324,8 +314,11 @@ struct Newton {
     progress: Progress,
     /// sweeps taken where no Newton step was found
     stall: usize,
-    /// the edges a step on the current active set can change
+    /// the edges that can be active somewhere on the current line search's segment
+    /// ([`Dual::ray_candidates`])
     cand: Vec<usize>,
+    /// the current step per token (0 off the Newton set), for [`Dual::ray_candidates`]
+    step: Vec<f64>,
     /// line-search buffers: an evaluation, the trial point, the secant point
     evn: Eval,
     nn: Vec<f64>,
@@ -348,6 +341,7 @@ impl Newton {
             },
             stall: 0,
             cand: Vec::new(),
+            step: Vec::new(),
             evn: Eval::default(),
             nn: nu.to_vec(),
             nx: nu.to_vec(),

@@ -1,0 +1,111 @@
+//! Route timing harness: the route bench's 24 requests (and its heavy trades) on one generated
+//! market, best of N runs per request, the median over the requests, and a fingerprint of the
+//! plans (to check that a change keeps them). Also a loop for `perf record`.
+//!
+//! ```text
+//! cargo run --release --example route_timing -- 2000 15          # pools, runs per request
+//! cargo run --release --example route_timing -- 20000 3 heavy    # the heavy trades
+//! cargo run --release --example route_timing -- 20000 3 plans    # print each plan's outputs and bound
+//! ```
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects,
+    clippy::print_stdout
+)]
+
+#[path = "../tests/integration/route_gen.rs"]
+mod route_gen;
+
+use std::hash::{Hash, Hasher};
+use std::time::{Duration, Instant};
+use swapzap::graph::PoolGraph;
+use swapzap::route;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let pools: usize = args.get(1).map_or(2000, |s| s.parse().unwrap());
+    let runs: usize = args.get(2).map_or(5, |s| s.parse().unwrap());
+    let mode = args.get(3).map_or("", String::as_str);
+    let tokens = match pools {
+        40 => 10,
+        100 => 25,
+        400 => 60,
+        800 => 120,
+        1200 => 180,
+        1600 => 250,
+        2000 => 300,
+        5000 => 600,
+        10000 => 1000,
+        20000 => 1500,
+        _ => panic!("unknown size"),
+    };
+    let m = route_gen::market(1000 + pools as u64, tokens, pools);
+    let t0 = Instant::now();
+    let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+    let build = t0.elapsed();
+    let reqs = if mode.contains("heavy") {
+        route_gen::heavy_requests(&m, tokens, pools as u64)
+    } else {
+        route_gen::bench_requests(&m, tokens, pools as u64)
+    };
+    // the edge index is built on the first quote
+    let _ = route::quote(&g, &reqs[0]);
+    let cpu0 = cpu_ns();
+    let mut times = Vec::new();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for (k, r) in reqs.iter().enumerate() {
+        let mut best = Duration::MAX;
+        let mut res = None;
+        for _ in 0..runs {
+            let t0 = Instant::now();
+            let p = std::hint::black_box(route::quote(&g, r));
+            best = best.min(t0.elapsed());
+            res = Some(p);
+        }
+        let res = res.unwrap();
+        match &res {
+            Ok(p) => {
+                format!("{:?}", p.steps).hash(&mut h);
+                format!("{:?}", p.outputs).hash(&mut h);
+                if mode.contains("plans") {
+                    println!(
+                        "{k:2} out {} bound {:.9e} gap {:.3e} steps {} {:.3?}",
+                        p.outputs[0].amount,
+                        p.upper_bound.unwrap_or(f64::NAN),
+                        p.bound_gap().unwrap_or(f64::NAN),
+                        p.steps.len(),
+                        best
+                    );
+                }
+            }
+            Err(e) => {
+                format!("{e:?}").hash(&mut h);
+                if mode.contains("plans") {
+                    println!("{k:2} error {e:?}");
+                }
+            }
+        }
+        times.push(best);
+    }
+    let cpu = cpu_ns().saturating_sub(cpu0) as f64 / 1e6 / (runs * reqs.len()) as f64;
+    let mut s = times.clone();
+    s.sort();
+    println!(
+        "{pools} pools ({tokens} tokens){}: median {:.3?}, max {:.3?}, sum {:.3?}, mean CPU {cpu:.3} ms, graph {:.3?}, plans {:016x}",
+        if mode.contains("heavy") { " heavy" } else { "" },
+        s[s.len() / 2],
+        s[s.len() - 1],
+        times.iter().sum::<Duration>(),
+        build,
+        h.finish()
+    );
+}
+
+/// CPU time of this thread so far (ns; 0 where `/proc` has no schedstat).
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|x| x.parse().ok()))
+        .unwrap_or(0)
+}
