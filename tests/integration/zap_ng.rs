@@ -222,6 +222,7 @@ fn ng_zap_in_reaches_the_brute_force_best_on_generated_states() {
 /// The same on 2000 more states from five other seeds (minutes: run it with `--ignored`).
 #[test]
 #[ignore]
+#[allow(clippy::print_stderr)] // progress of a run of minutes, one line per seed
 fn ng_zap_in_reaches_the_brute_force_best_on_more_seeds() {
     let mut all = Vec::new();
     for seed in 1..=5u64 {

@@ -59,10 +59,7 @@ struct Scan {
 
 impl Scan {
     fn new(md: &Curve, af: &[f64], (i, j): (usize, usize), f0: f64) -> Option<Self> {
-        let ai = *af.get(i)?;
-        if !(ai > 0.0) {
-            return None;
-        }
+        let ai = af.get(i).copied().filter(|x| *x > 0.0)?;
         let mut s = [0.0f64; GRID + 1];
         let mut v = [f0; GRID + 1];
         for (k, x) in grid(ai).into_iter().enumerate() {
