@@ -15,7 +15,6 @@
 )]
 
 #[path = "../tests/integration/route_gen.rs"]
-#[allow(dead_code)]
 mod route_gen;
 
 use std::hash::{Hash, Hasher};

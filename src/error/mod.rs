@@ -7,6 +7,15 @@
 //! [`Error`], its [`ErrorClass`] and the spec's [`ErrorBody`]. Nothing here imports a module
 //! above the units layer (`crate::units`, `crate::chain`) but `crate::math`.
 //!
+//! Reasons are typed, never free text: a variant that says why carries an enum naming the
+//! check, with the values that help (the tick, the bounds, the value given). A pool's revert
+//! is a [`PoolRevert`] (with the contract's own code, such as Uniswap V3's `SPL`, in
+//! [`PoolRevert::contract_code`]), an unsupported operation a [`PoolUnsupported`], an argument
+//! out of range a [`PoolArgument`], a refused pool state a [`PoolStateProblem`] (`revert`,
+//! `pool`); a plan check a [`PlanProblem`] (`plan`); a snapshot pool's shape a
+//! [`BadPoolProblem`] and a contradiction a [`Disagreement`] (`snapshot`); a listing query a
+//! [`QueryProblem`] (`request`). Names of JSON or snapshot fields stay the wire's strings.
+//!
 #![doc = include_str!("../../docs/error-codes.md")]
 
 mod plan;
@@ -262,6 +271,14 @@ impl From<RouteError> for Error {
 impl From<ZapError> for Error {
     fn from(e: ZapError) -> Self {
         Self::Zap(e)
+    }
+}
+
+/// `; did you mean "…"?` after an unknown source id, when a known id is close.
+fn did_you_mean(f: &mut fmt::Formatter<'_>, suggestion: Option<&str>) -> fmt::Result {
+    match suggestion {
+        Some(s) => write!(f, "; did you mean {s:?}?"),
+        None => Ok(()),
     }
 }
 

@@ -201,6 +201,7 @@ impl fmt::Display for PoolStateProblem {
 }
 
 impl PoolError {
+    #[cfg(any(feature = "serde", test))] // read back by the plan JSON
     /// The errors without values, which read back exactly from their text.
     pub(crate) const PLAIN: [Self; 19] = [
         Self::Math(MathError::Overflow),
@@ -224,6 +225,7 @@ impl PoolError {
         Self::PriceLimit,
     ];
 
+    #[cfg(any(feature = "serde", test))] // read back by the plan JSON
     /// The error whose `Display` text is `text` (a plan's JSON keeps only the text): exact
     /// for the errors and reasons without values; an error whose reason carries values (a
     /// tick, a coin index, a state check) reads back as its variant with the reason

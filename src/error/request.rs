@@ -457,67 +457,35 @@ impl fmt::Display for RequestError {
                 f,
                 "chainId {request} does not match the snapshot's chain {snapshot}"
             ),
-            Self::InvalidAddress { field, problem } => {
-                if *field == Field::UserAddr {
-                    write!(f, "Invalid userAddr: {problem}")
-                } else {
-                    write!(f, "Invalid token address at {field}: {problem}")
-                }
-            }
+            Self::InvalidAddress { field, problem } => invalid_address(f, *field, *problem),
             Self::BadChecksum { field } => write!(
                 f,
                 "Invalid {} at {field}: mixed-case address with a wrong EIP-55 checksum (check for a typo)",
-                if *field == Field::UserAddr { "userAddr" } else { "token address" }
+                address_kind(*field)
             ),
             Self::NotChecksummed { field } => write!(
                 f,
                 "Invalid {}: {field} must be an EIP-55 checksummed address",
-                if *field == Field::UserAddr { "userAddr" } else { "token address" }
+                address_kind(*field)
             ),
-            Self::EvmAddressOnChain101 { field } => {
-                if *field == Field::UserAddr {
-                    f.write_str("Invalid userAddr: an EVM 0x address was given; chain 101 needs a base58 wallet address")
-                } else {
-                    write!(f, "Invalid token address at {field}: an EVM 0x address was given; chain 101 needs a base58 mint address (check /info/tokens/101)")
-                }
-            }
+            Self::EvmAddressOnChain101 { field } => evm_address_on_chain_101(f, *field),
             Self::InvalidAmount { index, problem } => {
                 write!(f, "Invalid amount at inputTokens[{index}].amount: {problem}")
             }
-            Self::InvalidProportion { index, problem } => {
-                write!(f, "Invalid proportion at outputTokens[{index}].proportion: {problem}")?;
-                if *problem == DecimalProblem::TooLarge {
-                    f.write_str(" (at most 1)")?;
-                }
-                Ok(())
-            }
+            Self::InvalidProportion { index, problem } => invalid_proportion(f, *index, *problem),
             Self::ProportionsDoNotSumToOne { sum_e18 } => {
                 f.write_str("outputTokens proportions must sum to exactly 1; they sum to ")?;
                 fmt_e18(f, *sum_e18)
             }
-            Self::InvalidSlippage { problem } => {
-                write!(f, "Invalid slippageLimitPercent: {problem}")?;
-                if *problem == DecimalProblem::TooLarge {
-                    write!(f, " (at most {} percent)", MAX_SLIPPAGE_PERCENT)?;
-                }
-                Ok(())
+            Self::InvalidSlippage { problem } => invalid_slippage(f, *problem),
+            Self::TooManyInputTokens { given, max } => too_many(f, "inputTokens", *given, *max),
+            Self::TooManyOutputTokens { given, max } => too_many(f, "outputTokens", *given, *max),
+            Self::DuplicateInputToken { first, second } => {
+                duplicate(f, "inputTokens", *first, *second, "amounts")
             }
-            Self::NoInputTokens => f.write_str("inputTokens must not be empty"),
-            Self::NoOutputTokens => f.write_str("outputTokens must not be empty"),
-            Self::TooManyInputTokens { given, max } => {
-                write!(f, "inputTokens has {given} entries, at most {max} are accepted")
+            Self::DuplicateOutputToken { first, second } => {
+                duplicate(f, "outputTokens", *first, *second, "proportions")
             }
-            Self::TooManyOutputTokens { given, max } => {
-                write!(f, "outputTokens has {given} entries, at most {max} are accepted")
-            }
-            Self::DuplicateInputToken { first, second } => write!(
-                f,
-                "inputTokens[{second}] repeats the token of inputTokens[{first}]; merge the amounts"
-            ),
-            Self::DuplicateOutputToken { first, second } => write!(
-                f,
-                "outputTokens[{second}] repeats the token of outputTokens[{first}]; merge the proportions"
-            ),
             Self::InputIsOutput { input, output } => write!(
                 f,
                 "outputTokens[{output}] is also inputTokens[{input}]; a token cannot be both sold and bought"
@@ -528,33 +496,120 @@ impl fmt::Display for RequestError {
                 suggestion,
             } => {
                 write!(f, "Unknown liquidity source id {id:?} at {field} (ids are case-sensitive and hyphenated)")?;
-                if let Some(s) = suggestion {
-                    write!(f, "; did you mean {s:?}?")?;
-                }
-                Ok(())
+                super::did_you_mean(f, suggestion.as_deref())
             }
-            Self::EmptyWhitelist => {
-                f.write_str("sourceWhitelist is empty; omit it to allow every source")
-            }
-            Self::AllSourcesExcluded => {
-                f.write_str("sourceWhitelist and sourceBlacklist together exclude every liquidity source")
-            }
-            Self::InvalidPathId => f.write_str("Invalid pathId"),
             Self::StaleQuote { age_ms } => write!(
                 f,
                 "Stale quote: received {age_ms} ms ago, quotes are valid for 60 seconds; request a new quote and assemble its pathId"
             ),
-            Self::UserAddrMismatch => {
-                f.write_str("userAddr differs from the userAddr the quote was made for")
-            }
-            Self::QuoteWithoutUserAddr => f.write_str(
-                "the quote was made without userAddr and cannot be assembled; quote again with userAddr",
-            ),
             Self::InvalidQueryParam { name, value, why } => {
                 write!(f, "query parameter {name}={value:?}: {why}")
             }
+            Self::NoInputTokens
+            | Self::NoOutputTokens
+            | Self::EmptyWhitelist
+            | Self::AllSourcesExcluded
+            | Self::InvalidPathId
+            | Self::UserAddrMismatch
+            | Self::QuoteWithoutUserAddr => f.write_str(self.fixed_text()),
         }
     }
+}
+
+impl RequestError {
+    /// The message of a variant without data (empty for the others).
+    fn fixed_text(&self) -> &'static str {
+        match self {
+            Self::NoInputTokens => "inputTokens must not be empty",
+            Self::NoOutputTokens => "outputTokens must not be empty",
+            Self::EmptyWhitelist => "sourceWhitelist is empty; omit it to allow every source",
+            Self::AllSourcesExcluded => {
+                "sourceWhitelist and sourceBlacklist together exclude every liquidity source"
+            }
+            Self::InvalidPathId => "Invalid pathId",
+            Self::UserAddrMismatch => "userAddr differs from the userAddr the quote was made for",
+            Self::QuoteWithoutUserAddr => {
+                "the quote was made without userAddr and cannot be assembled; quote again with userAddr"
+            }
+            _ => "",
+        }
+    }
+}
+
+/// What an address field holds, for messages: `userAddr` or a token address.
+fn address_kind(field: Field) -> &'static str {
+    if field == Field::UserAddr {
+        "userAddr"
+    } else {
+        "token address"
+    }
+}
+
+/// [`RequestError::InvalidAddress`].
+fn invalid_address(
+    f: &mut fmt::Formatter<'_>,
+    field: Field,
+    problem: AddressProblem,
+) -> fmt::Result {
+    if field == Field::UserAddr {
+        write!(f, "Invalid userAddr: {problem}")
+    } else {
+        write!(f, "Invalid token address at {field}: {problem}")
+    }
+}
+
+/// [`RequestError::EvmAddressOnChain101`].
+fn evm_address_on_chain_101(f: &mut fmt::Formatter<'_>, field: Field) -> fmt::Result {
+    if field == Field::UserAddr {
+        f.write_str("Invalid userAddr: an EVM 0x address was given; chain 101 needs a base58 wallet address")
+    } else {
+        write!(f, "Invalid token address at {field}: an EVM 0x address was given; chain 101 needs a base58 mint address (check /info/tokens/101)")
+    }
+}
+
+/// [`RequestError::InvalidProportion`], with the bound when the proportion is too large.
+fn invalid_proportion(
+    f: &mut fmt::Formatter<'_>,
+    index: usize,
+    problem: DecimalProblem,
+) -> fmt::Result {
+    write!(
+        f,
+        "Invalid proportion at outputTokens[{index}].proportion: {problem}"
+    )?;
+    if problem == DecimalProblem::TooLarge {
+        f.write_str(" (at most 1)")?;
+    }
+    Ok(())
+}
+
+/// [`RequestError::InvalidSlippage`], with the bound when the slippage is too large.
+fn invalid_slippage(f: &mut fmt::Formatter<'_>, problem: DecimalProblem) -> fmt::Result {
+    write!(f, "Invalid slippageLimitPercent: {problem}")?;
+    if problem == DecimalProblem::TooLarge {
+        write!(f, " (at most {} percent)", MAX_SLIPPAGE_PERCENT)?;
+    }
+    Ok(())
+}
+
+/// [`RequestError::TooManyInputTokens`] / [`RequestError::TooManyOutputTokens`].
+fn too_many(f: &mut fmt::Formatter<'_>, list: &str, given: usize, max: usize) -> fmt::Result {
+    write!(f, "{list} has {given} entries, at most {max} are accepted")
+}
+
+/// [`RequestError::DuplicateInputToken`] / [`RequestError::DuplicateOutputToken`]: the
+/// list, the two places, and what to merge.
+fn duplicate(
+    f: &mut fmt::Formatter<'_>,
+    list: &str,
+    first: usize,
+    second: usize,
+    merge: &str,
+) -> fmt::Result {
+    write!(
+        f,
+        "{list}[{second}] repeats the token of {list}[{first}]; merge the {merge}"
+    )
 }
 
 #[cfg(feature = "std")]

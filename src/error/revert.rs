@@ -95,6 +95,7 @@ pub enum PoolRevert {
 }
 
 impl PoolRevert {
+    #[cfg(any(feature = "serde", test))] // read back by the plan JSON
     /// The reverts without values, which read back exactly from their text.
     pub(crate) const PLAIN: [Self; 20] = [
         Self::SqrtRatioOutOfRange,
@@ -204,6 +205,7 @@ pub enum PoolUnsupported {
 }
 
 impl PoolUnsupported {
+    #[cfg(any(feature = "serde", test))] // read back by the plan JSON
     /// Every variant (they carry no values, so each reads back exactly from its text).
     pub(crate) const ALL: [Self; 4] = [
         Self::ConcentratedLiquidityLp,

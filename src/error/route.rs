@@ -362,10 +362,7 @@ impl fmt::Display for RouteError {
             ),
             Self::UnknownSource { id, suggestion } => {
                 write!(f, "no pool of the snapshot has the source id {id:?} of sourceWhitelist")?;
-                if let Some(s) = suggestion {
-                    write!(f, "; did you mean {s:?}?")?;
-                }
-                Ok(())
+                super::did_you_mean(f, suggestion.as_deref())
             }
             Self::SearchBudgetExceeded => f.write_str("route search ran out of budget; retry"),
             Self::ExactOutUnreachable { wanted, best } => write!(

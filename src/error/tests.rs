@@ -19,105 +19,130 @@ fn tag(e: &Error) -> &'static str {
             MathError::Underflow => "Math::Underflow",
             MathError::DivisionByZero => "Math::DivisionByZero",
         },
-        Error::Pool(p) => match p {
-            PoolError::Math(_) => "Pool::Math",
-            PoolError::TokenIndex { .. } => "Pool::TokenIndex",
-            PoolError::SameToken => "Pool::SameToken",
-            PoolError::InvalidState(_) => "Pool::InvalidState",
-            PoolError::InsufficientInputAmount => "Pool::InsufficientInputAmount",
-            PoolError::InsufficientOutputAmount => "Pool::InsufficientOutputAmount",
-            PoolError::InsufficientLiquidity => "Pool::InsufficientLiquidity",
-            PoolError::InvariantViolated => "Pool::InvariantViolated",
-            PoolError::ReserveOverflow => "Pool::ReserveOverflow",
-            PoolError::NoConvergence => "Pool::NoConvergence",
-            PoolError::InsufficientLiquidityMinted => "Pool::InsufficientLiquidityMinted",
-            PoolError::InsufficientLiquidityBurned => "Pool::InsufficientLiquidityBurned",
-            PoolError::BurnExceedsSupply => "Pool::BurnExceedsSupply",
-            PoolError::InvalidFirstDeposit => "Pool::InvalidFirstDeposit",
-            PoolError::UnreachableOutput => "Pool::UnreachableOutput",
-            PoolError::OracleRevert => "Pool::OracleRevert",
-            PoolError::Unsupported(_) => "Pool::Unsupported",
-            PoolError::Revert(_) => "Pool::Revert",
-            PoolError::TickArraySequence => "Pool::TickArraySequence",
-            PoolError::SqrtPriceOutOfBounds => "Pool::SqrtPriceOutOfBounds",
-            PoolError::PriceLimit => "Pool::PriceLimit",
-            PoolError::InvalidArgument(_) => "Pool::InvalidArgument",
-        },
-        Error::Request(r) => match r {
-            RequestError::MalformedBody { .. } => "Request::MalformedBody",
-            RequestError::UnsupportedChain { .. } => "Request::UnsupportedChain",
-            RequestError::WrongDeployment { .. } => "Request::WrongDeployment",
-            RequestError::ChainMismatch { .. } => "Request::ChainMismatch",
-            RequestError::InvalidAddress { .. } => "Request::InvalidAddress",
-            RequestError::BadChecksum { .. } => "Request::BadChecksum",
-            RequestError::NotChecksummed { .. } => "Request::NotChecksummed",
-            RequestError::EvmAddressOnChain101 { .. } => "Request::EvmAddressOnChain101",
-            RequestError::InvalidAmount { .. } => "Request::InvalidAmount",
-            RequestError::InvalidProportion { .. } => "Request::InvalidProportion",
-            RequestError::ProportionsDoNotSumToOne { .. } => "Request::ProportionsDoNotSumToOne",
-            RequestError::InvalidSlippage { .. } => "Request::InvalidSlippage",
-            RequestError::NoInputTokens => "Request::NoInputTokens",
-            RequestError::NoOutputTokens => "Request::NoOutputTokens",
-            RequestError::TooManyInputTokens { .. } => "Request::TooManyInputTokens",
-            RequestError::TooManyOutputTokens { .. } => "Request::TooManyOutputTokens",
-            RequestError::DuplicateInputToken { .. } => "Request::DuplicateInputToken",
-            RequestError::DuplicateOutputToken { .. } => "Request::DuplicateOutputToken",
-            RequestError::InputIsOutput { .. } => "Request::InputIsOutput",
-            RequestError::UnknownSource { .. } => "Request::UnknownSource",
-            RequestError::EmptyWhitelist => "Request::EmptyWhitelist",
-            RequestError::AllSourcesExcluded => "Request::AllSourcesExcluded",
-            RequestError::InvalidPathId => "Request::InvalidPathId",
-            RequestError::StaleQuote { .. } => "Request::StaleQuote",
-            RequestError::UserAddrMismatch => "Request::UserAddrMismatch",
-            RequestError::QuoteWithoutUserAddr => "Request::QuoteWithoutUserAddr",
-            RequestError::InvalidQueryParam { .. } => "Request::InvalidQueryParam",
-        },
-        Error::Snapshot(s) => match s {
-            SnapshotError::UnknownToken { .. } => "Snapshot::UnknownToken",
-            SnapshotError::Duplicate(_) => "Snapshot::Duplicate",
-            SnapshotError::BadNumber { .. } => "Snapshot::BadNumber",
-            SnapshotError::BadPool { .. } => "Snapshot::BadPool",
-            SnapshotError::BadAddress(_) => "Snapshot::BadAddress",
-            SnapshotError::PoolState { .. } => "Snapshot::PoolState",
-            SnapshotError::BadToken { .. } => "Snapshot::BadToken",
-            SnapshotError::Inconsistent { .. } => "Snapshot::Inconsistent",
-            SnapshotError::TooManyEntries { .. } => "Snapshot::TooManyEntries",
-        },
-        Error::Route(r) => match r {
-            RouteError::UnknownToken { .. } => "Route::UnknownToken",
-            RouteError::TokenOutOfRange(_) => "Route::TokenOutOfRange",
-            RouteError::PoolOutOfRange(_) => "Route::PoolOutOfRange",
-            RouteError::PoolFamilyMismatch { .. } => "Route::PoolFamilyMismatch",
-            RouteError::BadRequest(_) => "Route::BadRequest",
-            RouteError::NoRoute => "Route::NoRoute",
-            RouteError::Simulation { .. } => "Route::Simulation",
-            RouteError::InvalidPlan { .. } => "Route::InvalidPlan",
-            RouteError::Math(_) => "Route::Math",
-            RouteError::InsufficientLiquidity { .. } => "Route::InsufficientLiquidity",
-            RouteError::TooManyHops { .. } => "Route::TooManyHops",
-            RouteError::AllRoutesFiltered { .. } => "Route::AllRoutesFiltered",
-            RouteError::AmountTooSmall { .. } => "Route::AmountTooSmall",
-            RouteError::UnknownSource { .. } => "Route::UnknownSource",
-            RouteError::SearchBudgetExceeded => "Route::SearchBudgetExceeded",
-            RouteError::ExactOutUnreachable { .. } => "Route::ExactOutUnreachable",
-            RouteError::NoSupply(_) => "Route::NoSupply",
-            RouteError::PlanMismatch { .. } => "Route::PlanMismatch",
-        },
-        Error::Zap(z) => match z {
-            ZapError::AmountCount { .. } => "Zap::AmountCount",
-            ZapError::EmptyInput => "Zap::EmptyInput",
-            ZapError::NothingToMint => "Zap::NothingToMint",
-            ZapError::Unsupported(_) => "Zap::Unsupported",
-            ZapError::UnknownToken(_) => "Zap::UnknownToken",
-            ZapError::NotAnLp(_) => "Zap::NotAnLp",
-            ZapError::Proportions => "Zap::Proportions",
-            ZapError::Pool(_) => "Zap::Pool",
-            ZapError::Math(_) => "Zap::Math",
-            ZapError::NoRoute { .. } => "Zap::NoRoute",
-            ZapError::Route(_) => "Zap::Route",
-            ZapError::NotAZap => "Zap::NotAZap",
-            ZapError::BadOption { .. } => "Zap::BadOption",
-        },
+        Error::Pool(p) => pool_tag(p),
+        Error::Request(r) => request_tag(r),
+        Error::Snapshot(s) => snapshot_tag(s),
+        Error::Route(r) => route_tag(r),
+        Error::Zap(z) => zap_tag(z),
+    }
+}
+
+/// [`tag`] of a [`PoolError`].
+fn pool_tag(p: &PoolError) -> &'static str {
+    match p {
+        PoolError::Math(_) => "Pool::Math",
+        PoolError::TokenIndex { .. } => "Pool::TokenIndex",
+        PoolError::SameToken => "Pool::SameToken",
+        PoolError::InvalidState(_) => "Pool::InvalidState",
+        PoolError::InsufficientInputAmount => "Pool::InsufficientInputAmount",
+        PoolError::InsufficientOutputAmount => "Pool::InsufficientOutputAmount",
+        PoolError::InsufficientLiquidity => "Pool::InsufficientLiquidity",
+        PoolError::InvariantViolated => "Pool::InvariantViolated",
+        PoolError::ReserveOverflow => "Pool::ReserveOverflow",
+        PoolError::NoConvergence => "Pool::NoConvergence",
+        PoolError::InsufficientLiquidityMinted => "Pool::InsufficientLiquidityMinted",
+        PoolError::InsufficientLiquidityBurned => "Pool::InsufficientLiquidityBurned",
+        PoolError::BurnExceedsSupply => "Pool::BurnExceedsSupply",
+        PoolError::InvalidFirstDeposit => "Pool::InvalidFirstDeposit",
+        PoolError::UnreachableOutput => "Pool::UnreachableOutput",
+        PoolError::OracleRevert => "Pool::OracleRevert",
+        PoolError::Unsupported(_) => "Pool::Unsupported",
+        PoolError::Revert(_) => "Pool::Revert",
+        PoolError::TickArraySequence => "Pool::TickArraySequence",
+        PoolError::SqrtPriceOutOfBounds => "Pool::SqrtPriceOutOfBounds",
+        PoolError::PriceLimit => "Pool::PriceLimit",
+        PoolError::InvalidArgument(_) => "Pool::InvalidArgument",
+    }
+}
+
+/// [`tag`] of a [`RequestError`].
+fn request_tag(r: &RequestError) -> &'static str {
+    match r {
+        RequestError::MalformedBody { .. } => "Request::MalformedBody",
+        RequestError::UnsupportedChain { .. } => "Request::UnsupportedChain",
+        RequestError::WrongDeployment { .. } => "Request::WrongDeployment",
+        RequestError::ChainMismatch { .. } => "Request::ChainMismatch",
+        RequestError::InvalidAddress { .. } => "Request::InvalidAddress",
+        RequestError::BadChecksum { .. } => "Request::BadChecksum",
+        RequestError::NotChecksummed { .. } => "Request::NotChecksummed",
+        RequestError::EvmAddressOnChain101 { .. } => "Request::EvmAddressOnChain101",
+        RequestError::InvalidAmount { .. } => "Request::InvalidAmount",
+        RequestError::InvalidProportion { .. } => "Request::InvalidProportion",
+        RequestError::ProportionsDoNotSumToOne { .. } => "Request::ProportionsDoNotSumToOne",
+        RequestError::InvalidSlippage { .. } => "Request::InvalidSlippage",
+        RequestError::NoInputTokens => "Request::NoInputTokens",
+        RequestError::NoOutputTokens => "Request::NoOutputTokens",
+        RequestError::TooManyInputTokens { .. } => "Request::TooManyInputTokens",
+        RequestError::TooManyOutputTokens { .. } => "Request::TooManyOutputTokens",
+        RequestError::DuplicateInputToken { .. } => "Request::DuplicateInputToken",
+        RequestError::DuplicateOutputToken { .. } => "Request::DuplicateOutputToken",
+        RequestError::InputIsOutput { .. } => "Request::InputIsOutput",
+        RequestError::UnknownSource { .. } => "Request::UnknownSource",
+        RequestError::EmptyWhitelist => "Request::EmptyWhitelist",
+        RequestError::AllSourcesExcluded => "Request::AllSourcesExcluded",
+        RequestError::InvalidPathId => "Request::InvalidPathId",
+        RequestError::StaleQuote { .. } => "Request::StaleQuote",
+        RequestError::UserAddrMismatch => "Request::UserAddrMismatch",
+        RequestError::QuoteWithoutUserAddr => "Request::QuoteWithoutUserAddr",
+        RequestError::InvalidQueryParam { .. } => "Request::InvalidQueryParam",
+    }
+}
+
+/// [`tag`] of a [`SnapshotError`].
+fn snapshot_tag(s: &SnapshotError) -> &'static str {
+    match s {
+        SnapshotError::UnknownToken { .. } => "Snapshot::UnknownToken",
+        SnapshotError::Duplicate(_) => "Snapshot::Duplicate",
+        SnapshotError::BadNumber { .. } => "Snapshot::BadNumber",
+        SnapshotError::BadPool { .. } => "Snapshot::BadPool",
+        SnapshotError::BadAddress(_) => "Snapshot::BadAddress",
+        SnapshotError::PoolState { .. } => "Snapshot::PoolState",
+        SnapshotError::BadToken { .. } => "Snapshot::BadToken",
+        SnapshotError::Inconsistent { .. } => "Snapshot::Inconsistent",
+        SnapshotError::TooManyEntries { .. } => "Snapshot::TooManyEntries",
+    }
+}
+
+/// [`tag`] of a [`RouteError`].
+fn route_tag(r: &RouteError) -> &'static str {
+    match r {
+        RouteError::UnknownToken { .. } => "Route::UnknownToken",
+        RouteError::TokenOutOfRange(_) => "Route::TokenOutOfRange",
+        RouteError::PoolOutOfRange(_) => "Route::PoolOutOfRange",
+        RouteError::PoolFamilyMismatch { .. } => "Route::PoolFamilyMismatch",
+        RouteError::BadRequest(_) => "Route::BadRequest",
+        RouteError::NoRoute => "Route::NoRoute",
+        RouteError::Simulation { .. } => "Route::Simulation",
+        RouteError::InvalidPlan { .. } => "Route::InvalidPlan",
+        RouteError::Math(_) => "Route::Math",
+        RouteError::InsufficientLiquidity { .. } => "Route::InsufficientLiquidity",
+        RouteError::TooManyHops { .. } => "Route::TooManyHops",
+        RouteError::AllRoutesFiltered { .. } => "Route::AllRoutesFiltered",
+        RouteError::AmountTooSmall { .. } => "Route::AmountTooSmall",
+        RouteError::UnknownSource { .. } => "Route::UnknownSource",
+        RouteError::SearchBudgetExceeded => "Route::SearchBudgetExceeded",
+        RouteError::ExactOutUnreachable { .. } => "Route::ExactOutUnreachable",
+        RouteError::NoSupply(_) => "Route::NoSupply",
+        RouteError::PlanMismatch { .. } => "Route::PlanMismatch",
+    }
+}
+
+/// [`tag`] of a [`ZapError`].
+fn zap_tag(z: &ZapError) -> &'static str {
+    match z {
+        ZapError::AmountCount { .. } => "Zap::AmountCount",
+        ZapError::EmptyInput => "Zap::EmptyInput",
+        ZapError::NothingToMint => "Zap::NothingToMint",
+        ZapError::Unsupported(_) => "Zap::Unsupported",
+        ZapError::UnknownToken(_) => "Zap::UnknownToken",
+        ZapError::NotAnLp(_) => "Zap::NotAnLp",
+        ZapError::Proportions => "Zap::Proportions",
+        ZapError::Pool(_) => "Zap::Pool",
+        ZapError::Math(_) => "Zap::Math",
+        ZapError::NoRoute { .. } => "Zap::NoRoute",
+        ZapError::Route(_) => "Zap::Route",
+        ZapError::NotAZap => "Zap::NotAZap",
+        ZapError::BadOption { .. } => "Zap::BadOption",
     }
 }
 
@@ -125,221 +150,226 @@ fn tag(e: &Error) -> &'static str {
 const VARIANTS: usize = 3 + 22 + 27 + 9 + 18 + 13;
 
 /// One error of every variant.
-#[allow(clippy::too_many_lines)]
 fn samples() -> Vec<Error> {
-    let (t0, t1) = (TokenId(0), TokenId(1));
-    let f = Field::UserAddr;
-    let pool = || String::from("0xpool");
-    let mut v: Vec<Error> = Vec::new();
-    v.extend(
-        [
-            MathError::Overflow,
-            MathError::Underflow,
-            MathError::DivisionByZero,
-        ]
-        .map(Error::from),
-    );
-    v.extend(
-        [
-            PoolError::Math(MathError::Overflow),
-            PoolError::TokenIndex {
-                index: 2,
-                n_coins: 2,
-            },
-            PoolError::SameToken,
-            PoolError::InvalidState(PoolStateProblem::FeeAtOrAboveDenominator),
-            PoolError::InsufficientInputAmount,
-            PoolError::InsufficientOutputAmount,
-            PoolError::InsufficientLiquidity,
-            PoolError::InvariantViolated,
-            PoolError::ReserveOverflow,
-            PoolError::NoConvergence,
-            PoolError::InsufficientLiquidityMinted,
-            PoolError::InsufficientLiquidityBurned,
-            PoolError::BurnExceedsSupply,
-            PoolError::InvalidFirstDeposit,
-            PoolError::UnreachableOutput,
-            PoolError::OracleRevert,
-            PoolError::Unsupported(PoolUnsupported::OneCoinWithdrawal),
-            PoolError::Revert(PoolRevert::TickOutOfRange { tick: 887_273 }),
-            PoolError::TickArraySequence,
-            PoolError::SqrtPriceOutOfBounds,
-            PoolError::PriceLimit,
-            PoolError::InvalidArgument(PoolArgument::SlippageToleranceBps { bps: 10_001 }),
-        ]
-        .map(Error::from),
-    );
-    v.extend(
-        [
-            RequestError::MalformedBody { reason: "x".into() },
-            RequestError::UnsupportedChain { chain_id: 0 },
-            RequestError::WrongDeployment {
-                chain_id: 1,
-                deployment: Deployment::Chain101,
-            },
-            RequestError::ChainMismatch {
-                request: 1,
-                snapshot: 8453,
-            },
-            RequestError::InvalidAddress {
-                field: f,
-                problem: AddressProblem::Empty,
-            },
-            RequestError::BadChecksum { field: f },
-            RequestError::NotChecksummed { field: f },
-            RequestError::EvmAddressOnChain101 { field: f },
-            RequestError::InvalidAmount {
-                index: 0,
-                problem: AmountProblem::Zero,
-            },
-            RequestError::InvalidProportion {
-                index: 0,
-                problem: DecimalProblem::TooLarge,
-            },
-            RequestError::ProportionsDoNotSumToOne {
-                sum_e18: 500_000_000_000_000_000,
-            },
-            RequestError::InvalidSlippage {
-                problem: DecimalProblem::TooLarge,
-            },
-            RequestError::NoInputTokens,
-            RequestError::NoOutputTokens,
-            RequestError::TooManyInputTokens { given: 17, max: 16 },
-            RequestError::TooManyOutputTokens { given: 17, max: 16 },
-            RequestError::DuplicateInputToken {
-                first: 0,
-                second: 1,
-            },
-            RequestError::DuplicateOutputToken {
-                first: 0,
-                second: 1,
-            },
-            RequestError::InputIsOutput {
-                input: 0,
-                output: 0,
-            },
-            RequestError::UnknownSource {
-                field: Field::SourceWhitelist(0),
-                id: "Uniswap_V2".into(),
-                suggestion: Some("uniswap-v2".into()),
-            },
-            RequestError::EmptyWhitelist,
-            RequestError::AllSourcesExcluded,
-            RequestError::InvalidPathId,
-            RequestError::StaleQuote { age_ms: 61_000 },
-            RequestError::UserAddrMismatch,
-            RequestError::QuoteWithoutUserAddr,
-            RequestError::InvalidQueryParam {
-                name: "limit",
-                value: "0".into(),
-                why: QueryProblem::LimitRange { max: 1000 },
-            },
-        ]
-        .map(Error::from),
-    );
-    v.extend(
-        [
-            SnapshotError::UnknownToken {
-                pool: pool(),
-                address: "0xabc".into(),
-            },
-            SnapshotError::Duplicate(pool()),
-            SnapshotError::BadNumber {
-                pool: pool(),
-                field: "reserves",
-            },
-            SnapshotError::BadPool {
-                pool: pool(),
-                why: BadPoolProblem::CoinTwice,
-            },
-            SnapshotError::BadAddress("0x12".into()),
-            SnapshotError::PoolState {
-                pool: pool(),
-                error: PoolError::ReserveOverflow,
-            },
-            SnapshotError::BadToken {
-                token: "0xabc".into(),
-                field: "decimals",
-            },
-            SnapshotError::Inconsistent {
-                pool: pool(),
-                token: "0xabc".into(),
-                field: "decimals",
-                why: Disagreement::DecimalsDiffer,
-            },
-            SnapshotError::TooManyEntries { count: 1 << 32 },
-        ]
-        .map(Error::from),
-    );
-    v.extend(
-        [
-            RouteError::UnknownToken {
-                pool: String::new(),
-                address: "0xabc".into(),
-            },
-            RouteError::TokenOutOfRange(TokenId(9)),
-            RouteError::PoolOutOfRange(PoolId(9)),
-            RouteError::PoolFamilyMismatch { pool: PoolId(3) },
-            RouteError::BadRequest(BadRouteRequest::NoInputs),
-            RouteError::NoRoute,
-            RouteError::Simulation {
-                pool: pool(),
-                error: PoolError::InsufficientLiquidity,
-            },
-            RouteError::InvalidPlan {
-                step: Some(1),
-                why: PlanProblem::AmountOutDiffers,
-            },
-            RouteError::Math(MathError::Overflow),
-            RouteError::InsufficientLiquidity { from: t0, to: t1 },
-            RouteError::TooManyHops { max: 1, needed: 2 },
-            RouteError::AllRoutesFiltered {
-                filter: RouteFilter::SourceWhitelist,
-            },
-            RouteError::AmountTooSmall { from: t0, to: t1 },
-            RouteError::UnknownSource {
-                id: "x".into(),
-                suggestion: None,
-            },
-            RouteError::SearchBudgetExceeded,
-            RouteError::ExactOutUnreachable {
-                wanted: U256::from(10u8),
-                best: U256::from(9u8),
-            },
-            RouteError::NoSupply(pool()),
-            RouteError::PlanMismatch {
-                field: PlanField::Steps,
-                index: Some(0),
-                why: PlanProblem::TokenListedTwice,
-            },
-        ]
-        .map(Error::from),
-    );
-    v.extend(
-        [
-            ZapError::AmountCount {
-                expected: 2,
-                got: 3,
-            },
-            ZapError::EmptyInput,
-            ZapError::NothingToMint,
-            ZapError::Unsupported(ZapUnsupported::NotTwoCoins { given: 3 }),
-            ZapError::UnknownToken(t0),
-            ZapError::NotAnLp(t1),
-            ZapError::Proportions,
-            ZapError::Pool(PoolError::SameToken),
-            ZapError::Math(MathError::Overflow),
-            ZapError::NoRoute { from: t0, to: t1 },
-            ZapError::Route(RouteError::NoRoute),
-            ZapError::NotAZap,
-            ZapError::BadOption {
-                field: "max_swaps",
-                max: 8,
-            },
-        ]
-        .map(Error::from),
-    );
+    let mut v: Vec<Error> = [
+        MathError::Overflow,
+        MathError::Underflow,
+        MathError::DivisionByZero,
+    ]
+    .map(Error::from)
+    .into();
+    v.extend(pool_samples().into_iter().map(Error::from));
+    v.extend(request_samples().into_iter().map(Error::from));
+    v.extend(snapshot_samples().into_iter().map(Error::from));
+    v.extend(route_samples().into_iter().map(Error::from));
+    v.extend(zap_samples().into_iter().map(Error::from));
     v
+}
+
+/// One [`PoolError`] of every variant: the plain ones of [`PoolError::PLAIN`] (one
+/// arithmetic error of the three), then those with a reason or values.
+fn pool_samples() -> Vec<PoolError> {
+    let mut v: Vec<PoolError> = PoolError::PLAIN
+        .into_iter()
+        .filter(|e| !matches!(e, PoolError::Math(m) if *m != MathError::Overflow))
+        .collect();
+    v.extend([
+        PoolError::TokenIndex {
+            index: 2,
+            n_coins: 2,
+        },
+        PoolError::InvalidState(PoolStateProblem::FeeAtOrAboveDenominator),
+        PoolError::Unsupported(PoolUnsupported::OneCoinWithdrawal),
+        PoolError::Revert(PoolRevert::TickOutOfRange { tick: 887_273 }),
+        PoolError::InvalidArgument(PoolArgument::SlippageToleranceBps { bps: 10_001 }),
+    ]);
+    v
+}
+
+/// One [`RequestError`] of every variant.
+fn request_samples() -> Vec<RequestError> {
+    let f = Field::UserAddr;
+    let mut v = request_list_samples();
+    v.extend([
+        RequestError::MalformedBody { reason: "x".into() },
+        RequestError::UnsupportedChain { chain_id: 0 },
+        RequestError::WrongDeployment {
+            chain_id: 1,
+            deployment: Deployment::Chain101,
+        },
+        RequestError::ChainMismatch {
+            request: 1,
+            snapshot: 8453,
+        },
+        RequestError::InvalidAddress {
+            field: f,
+            problem: AddressProblem::Empty,
+        },
+        RequestError::BadChecksum { field: f },
+        RequestError::NotChecksummed { field: f },
+        RequestError::EvmAddressOnChain101 { field: f },
+        RequestError::UnknownSource {
+            field: Field::SourceWhitelist(0),
+            id: "Uniswap_V2".into(),
+            suggestion: Some("uniswap-v2".into()),
+        },
+        RequestError::EmptyWhitelist,
+        RequestError::AllSourcesExcluded,
+        RequestError::InvalidPathId,
+        RequestError::StaleQuote { age_ms: 61_000 },
+        RequestError::UserAddrMismatch,
+        RequestError::QuoteWithoutUserAddr,
+        RequestError::InvalidQueryParam {
+            name: "limit",
+            value: "0".into(),
+            why: QueryProblem::LimitRange { max: 1000 },
+        },
+    ]);
+    v
+}
+
+/// The [`RequestError`]s of the token lists, amounts, proportions and slippage.
+fn request_list_samples() -> Vec<RequestError> {
+    Vec::from([
+        RequestError::InvalidAmount {
+            index: 0,
+            problem: AmountProblem::Zero,
+        },
+        RequestError::InvalidProportion {
+            index: 0,
+            problem: DecimalProblem::TooLarge,
+        },
+        RequestError::ProportionsDoNotSumToOne {
+            sum_e18: 500_000_000_000_000_000,
+        },
+        RequestError::InvalidSlippage {
+            problem: DecimalProblem::TooLarge,
+        },
+        RequestError::NoInputTokens,
+        RequestError::NoOutputTokens,
+        RequestError::TooManyInputTokens { given: 17, max: 16 },
+        RequestError::TooManyOutputTokens { given: 17, max: 16 },
+        RequestError::DuplicateInputToken {
+            first: 0,
+            second: 1,
+        },
+        RequestError::DuplicateOutputToken {
+            first: 0,
+            second: 1,
+        },
+        RequestError::InputIsOutput {
+            input: 0,
+            output: 0,
+        },
+    ])
+}
+
+/// One [`SnapshotError`] of every variant.
+fn snapshot_samples() -> Vec<SnapshotError> {
+    let pool = || String::from("0xpool");
+    Vec::from([
+        SnapshotError::UnknownToken {
+            pool: pool(),
+            address: "0xabc".into(),
+        },
+        SnapshotError::Duplicate(pool()),
+        SnapshotError::BadNumber {
+            pool: pool(),
+            field: "reserves",
+        },
+        SnapshotError::BadPool {
+            pool: pool(),
+            why: BadPoolProblem::CoinTwice,
+        },
+        SnapshotError::BadAddress("0x12".into()),
+        SnapshotError::PoolState {
+            pool: pool(),
+            error: PoolError::ReserveOverflow,
+        },
+        SnapshotError::BadToken {
+            token: "0xabc".into(),
+            field: "decimals",
+        },
+        SnapshotError::Inconsistent {
+            pool: pool(),
+            token: "0xabc".into(),
+            field: "decimals",
+            why: Disagreement::DecimalsDiffer,
+        },
+        SnapshotError::TooManyEntries { count: 1 << 32 },
+    ])
+}
+
+/// One [`RouteError`] of every variant.
+fn route_samples() -> Vec<RouteError> {
+    let (t0, t1) = (TokenId(0), TokenId(1));
+    Vec::from([
+        RouteError::UnknownToken {
+            pool: String::new(),
+            address: "0xabc".into(),
+        },
+        RouteError::TokenOutOfRange(TokenId(9)),
+        RouteError::PoolOutOfRange(PoolId(9)),
+        RouteError::PoolFamilyMismatch { pool: PoolId(3) },
+        RouteError::BadRequest(BadRouteRequest::NoInputs),
+        RouteError::NoRoute,
+        RouteError::Simulation {
+            pool: String::from("0xpool"),
+            error: PoolError::InsufficientLiquidity,
+        },
+        RouteError::InvalidPlan {
+            step: Some(1),
+            why: PlanProblem::AmountOutDiffers,
+        },
+        RouteError::Math(MathError::Overflow),
+        RouteError::InsufficientLiquidity { from: t0, to: t1 },
+        RouteError::TooManyHops { max: 1, needed: 2 },
+        RouteError::AllRoutesFiltered {
+            filter: RouteFilter::SourceWhitelist,
+        },
+        RouteError::AmountTooSmall { from: t0, to: t1 },
+        RouteError::UnknownSource {
+            id: "x".into(),
+            suggestion: None,
+        },
+        RouteError::SearchBudgetExceeded,
+        RouteError::ExactOutUnreachable {
+            wanted: U256::from(10u8),
+            best: U256::from(9u8),
+        },
+        RouteError::NoSupply(String::from("0xpool")),
+        RouteError::PlanMismatch {
+            field: PlanField::Steps,
+            index: Some(0),
+            why: PlanProblem::TokenListedTwice,
+        },
+    ])
+}
+
+/// One [`ZapError`] of every variant.
+fn zap_samples() -> Vec<ZapError> {
+    let (t0, t1) = (TokenId(0), TokenId(1));
+    Vec::from([
+        ZapError::AmountCount {
+            expected: 2,
+            got: 3,
+        },
+        ZapError::EmptyInput,
+        ZapError::NothingToMint,
+        ZapError::Unsupported(ZapUnsupported::NotTwoCoins { given: 3 }),
+        ZapError::UnknownToken(t0),
+        ZapError::NotAnLp(t1),
+        ZapError::Proportions,
+        ZapError::Pool(PoolError::SameToken),
+        ZapError::Math(MathError::Overflow),
+        ZapError::NoRoute { from: t0, to: t1 },
+        ZapError::Route(RouteError::NoRoute),
+        ZapError::NotAZap,
+        ZapError::BadOption {
+            field: "max_swaps",
+            max: 8,
+        },
+    ])
 }
 
 /// The rows of the code table: code → (class, HTTP status), both as written.

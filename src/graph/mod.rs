@@ -13,6 +13,8 @@
 
 mod build;
 mod families;
+#[cfg(all(test, feature = "serde", feature = "std"))]
+mod tests;
 
 use crate::error::{RouteError, SnapshotError};
 use crate::model::{FamilyParams, FloatPool};
@@ -25,7 +27,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 /// The chain id of the non-EVM deployment (base58 addresses, no gas pricing, no blacklist).
-pub use crate::chain::CHAIN_101;
+pub(crate) use crate::chain::CHAIN_101;
 
 /// A token of the graph.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -271,7 +273,7 @@ impl PoolGraph {
 
     /// The float search model of a pool on its current state (never used for amounts).
     #[must_use]
-    pub fn float_model(&self, p: PoolId) -> Option<FloatPool> {
+    pub(crate) fn float_model(&self, p: PoolId) -> Option<FloatPool> {
         Some(FloatPool::for_pool(
             self.family_params(p)?,
             &self.pools.get(p.index())?.pool,

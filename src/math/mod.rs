@@ -8,8 +8,8 @@
 //! `primitive-types` stays at the API, but its division is slow (a generic long division over
 //! four limbs). Pool math mostly multiplies values below 2^128 and divides by values below 2^128,
 //! so every function here first tries a fast path in native `u128` arithmetic: a widening
-//! 128×128 → 256 product ([`wide::mul_128`]) and a 256-by-128 division
-//! ([`wide::div_256_by_128`]). Inputs outside those ranges take the general `U256`/`U512` path.
+//! 128×128 → 256 product (`wide::mul_128`) and a 256-by-128 division
+//! (`wide::div_256_by_128`). Inputs outside those ranges take the general `U256`/`U512` path.
 //! Both paths return the same value; the fast paths are only faster.
 #![allow(clippy::arithmetic_side_effects)] // every op below is guarded; see the comment at each.
 

@@ -420,7 +420,9 @@ impl EdgeModel {
         }
     }
 
-    /// Liquidity depth of the input side, in input base units (for scaling only).
+    /// Liquidity depth of the input side, in input base units (for scaling only; the graph's
+    /// model tests use it).
+    #[cfg(test)]
     #[must_use]
     pub fn depth_in(&self) -> f64 {
         match *self {

@@ -28,7 +28,8 @@ impl Plan {
     ///   leave, spending only what is held ([`Plan::verify`]); the inputs less the fee are spent
     ///   exactly: what the steps leave is the outputs plus the refunds;
     /// * `refunds`: only what is left, each token once, never an output token, never zero;
-    /// * `gas_units`: the gas model's count of the swap steps ([`swap_gas_units`]);
+    /// * `gas_units`: the gas model's units ([`GasModel::units`]) summed over the swap steps by
+    ///   their pools' families (0 without a model and on chain 101);
     /// * `value`: finite; for one output its amount less the gas cost (to 1e-9 relative, the
     ///   float's own rounding); `upper_bound`, when given, not below `value`.
     ///
@@ -43,6 +44,30 @@ impl Plan {
     /// # Errors
     /// [`RouteError::PlanMismatch`] naming the field and the element or step; the errors of
     /// [`Plan::verify`] for a step are reported as [`crate::error::PlanField::Steps`] at that step.
+    ///
+    /// # Example
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use num_rational::Ratio;
+    /// use swapzap::error::{PlanField, RouteError};
+    /// use swapzap::{graph::PoolGraph, plan::PlanRequest, route, snapshot::Snapshot, U256};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+    /// let graph = PoolGraph::from_snapshot(&serde_json::from_str::<Snapshot>(&std::fs::read_to_string(path)?)?)?;
+    /// let weth = graph.token_id("0x871a5bb9551428cbf417b18853b2088ddcf3ab3a").ok_or("no WETH")?;
+    /// let usdt = graph.token_id("0xdfd3c19fc05f01668134ddc1ac095f04406fa41b").ok_or("no USDT")?;
+    /// let req = route::RouteRequest::new(vec![(weth, U256::exp10(19))], vec![(usdt, Ratio::from_integer(1))]);
+    /// let plan = route::quote(&graph, &req)?;
+    /// plan.verify_request(&graph, &PlanRequest::swap(&req))?;
+    ///
+    /// // a plan whose minimum ignores the slippage is refused on that field
+    /// let mut loose = plan.clone();
+    /// loose.outputs[0].min_amount = U256::zero();
+    /// let err = loose.verify_request(&graph, &PlanRequest::swap(&req)).err().ok_or("accepted")?;
+    /// assert!(matches!(err, RouteError::PlanMismatch { field: PlanField::MinAmount, index: Some(0), .. }));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn verify_request(&self, graph: &PoolGraph, want: &PlanRequest) -> Result<(), RouteError> {
         let got_in = self.check_inputs(want)?;
         self.check_zap_fee(want, &got_in)?;

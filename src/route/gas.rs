@@ -9,9 +9,10 @@
 //! request is therefore never worse off than the same request capped at any of these hop
 //! counts. The bound stays the request's own (over gross output, so also over net).
 
-use super::dual::{DEdge, Eval};
+use super::dual::Eval;
+use super::edges::LEdge;
 use super::quote_exact_in;
-use super::working_set::{Ctx, Local};
+use super::working_set::Ctx;
 use super::{RouteRequest, DEFAULT_MAX_HOPS};
 use crate::graph::{PoolGraph, CHAIN_101};
 use crate::plan::{GasModel, Plan, Step};
@@ -74,23 +75,22 @@ impl Ctx<'_> {
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
 impl Ctx<'_> {
-    /// The active edge of `ev` (an index into `dedges`, whose edge `k` is working-set edge
-    /// `idx[k]`) whose arbitrage profit at the prices `nu` falls shortest of its step's gas;
-    /// `None` when every active edge pays for its step.
+    /// The active edge of `ev` (an index into `ledges`, the working set of the round, `loc`
+    /// the local index of each graph token) whose arbitrage profit at the prices `nu` falls
+    /// shortest of its step's gas; `None` when every active edge pays for its step.
     pub(super) fn least_paying(
         &self,
         gm: GasModel,
         ev: &Eval,
         nu: &[f64],
-        dedges: &[DEdge],
-        idx: &[usize],
-        lc: &Local,
+        ledges: &[LEdge],
+        loc: &[usize],
     ) -> Option<usize> {
         let mut worst: Option<(f64, usize)> = None;
         for &(k, a) in &ev.act {
-            let profit = nu[dedges[k].to] * a.o - nu[dedges[k].ti] * a.x;
-            let kind = lc.ledges[idx[k]].kind;
-            let cost = gm.units(kind) as f64 * gm.gas_price * self.cost_scale(nu, &lc.loc);
+            let e = &ledges[k];
+            let profit = nu[e.to] * a.o - nu[e.ti] * a.x;
+            let cost = gm.units(e.kind) as f64 * gm.gas_price * self.cost_scale(nu, loc);
             let short = profit - cost;
             if short < 0.0 && worst.map_or(true, |(w, _)| short < w) {
                 worst = Some((short, k));

@@ -29,7 +29,7 @@
 //! 5. **Gas** (optional, EVM chains): each step costs `gas units × gas price` in units of the
 //!    (first) output; the active edge whose arbitrage profit at the optimal prices falls
 //!    shortest of its step's gas is dropped and the problem re-solved, one edge at a time; the
-//!    same request is also quoted under every hop cap from 1 to [`GAS_HOP_CAPS`], and the
+//!    same request is also quoted under every hop cap from 1 to 6 (`GAS_HOP_CAPS`), and the
 //!    exactly simulated plan (or single path) with the best output net of gas is returned, so
 //!    it never nets less than the request capped at any of those hop counts. Chain 101 has no
 //!    gas pricing.
@@ -98,8 +98,6 @@ mod request;
 mod single_path;
 mod working_set;
 pub use crate::plan::GasModel;
-pub use exact_out::EXACT_OUT_PRECISION;
-pub use gas::GAS_HOP_CAPS;
 pub use mid::output_mid_prices;
 pub use request::RouteRequest;
 // the float models live in the `model` layer; `super::model` names them for the route files
@@ -122,7 +120,7 @@ pub const DEFAULT_MAX_HOPS: usize = 6;
 pub const MAX_HOPS_LIMIT: usize = 32;
 
 /// Relative margin added to the dual bound (float error and Curve sequential execution).
-pub const BOUND_MARGIN: f64 = 1e-7;
+pub(crate) const BOUND_MARGIN: f64 = 1e-7;
 
 /// Quote one request: the best exact plan found and its optimality bound.
 ///

@@ -7,6 +7,7 @@
 
 use super::dual::{Dual, Eval};
 use super::finish::Candidate;
+use super::model::EdgeModel;
 use super::working_set::{Ctx, Local, Solved};
 use crate::error::RouteError;
 use crate::plan::GasModel;
@@ -91,14 +92,21 @@ impl Ctx<'_> {
         reverts: &mut Vec<Excluded>,
     ) -> Result<Option<Candidate>, RouteError> {
         let nl = lc.glob.len();
-        let mut dedges = core::mem::take(&mut lc.dedges);
-        // `idx[k]` is the working-set edge of `dedges[k]`; a gas round removes its dropped edge
-        // from both
+        let mut ledges = core::mem::take(&mut lc.ledges);
+        // the gas rounds' copy of the models (filled on the first drop; before it the quote's)
+        let mut models: Vec<&EdgeModel> = Vec::new();
+        // `idx[k]` is the working-set edge of `ledges[k]`; a gas round removes its dropped edge
+        // from all three
         let mut idx: Vec<usize> = (0..self.edges.len()).collect();
         let mut best: Option<Candidate> = None;
         let mut no_gain = 0;
         for round in 0..RECOVER_ROUNDS {
-            let du = Dual::new(nl, &dedges, &lc.b, &lc.c);
+            let ms = if models.is_empty() {
+                &self.models
+            } else {
+                &models
+            };
+            let du = Dual::new(nl, (&ledges, ms), &lc.b, &lc.c);
             // round 0 reuses the certified solution; a gas round re-solves without its edge
             if round > 0 {
                 du.solve(&mut nu, &lc.order, &lc.is_out, 80);
@@ -118,11 +126,15 @@ impl Ctx<'_> {
                 }
             }
             let Some(gm) = gas else { break };
-            let Some(drop) = self.least_paying(gm, &ev, &nu, &dedges, &idx, &lc) else {
+            let Some(drop) = self.least_paying(gm, &ev, &nu, &ledges, &lc.loc) else {
                 break;
             };
+            if models.is_empty() {
+                models.clone_from(&self.models);
+            }
             idx.remove(drop);
-            dedges.remove(drop);
+            ledges.remove(drop);
+            models.remove(drop);
             if round > 0 {
                 no_gain += 1;
             }

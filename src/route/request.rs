@@ -30,7 +30,7 @@ pub struct RouteRequest {
     /// Exact-out: deliver at least this amount (base units) of the only output, spending as
     /// little of the only input as possible; the input amount is then the most the user will
     /// spend. The plan's `inputs` say what it spends: the least amount, to within
-    /// 1 / [`EXACT_OUT_PRECISION`](super::EXACT_OUT_PRECISION) of itself, whose exact simulation delivers the wanted
+    /// 1 / 10^7 (`EXACT_OUT_PRECISION`) of itself, whose exact simulation delivers the wanted
     /// amount (found by exact-in quotes; see `route/exact_out.rs`). `None`: exact-in.
     pub exact_out: Option<U256>,
 }

@@ -4,9 +4,10 @@
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+use super::edges::LEdge;
 use super::finish::Candidate;
 use super::propagate::PoolStates;
-use super::working_set::{Ctx, LEdge};
+use super::working_set::Ctx;
 use crate::error::RouteError;
 use crate::math::float::to_f64;
 use crate::plan::GasModel;

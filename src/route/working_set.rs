@@ -6,8 +6,8 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::certify::COLGEN_ROUNDS;
-use super::dual::{DEdge, Dual};
-use super::edges::{Adj, Edge, EdgeCache};
+use super::dual::Dual;
+use super::edges::{Adj, Edge, EdgeCache, LEdge};
 use super::mid::Mids;
 use super::model::EdgeModel;
 use super::prepare::{prepare, Prepared};
@@ -15,7 +15,6 @@ use super::{RouteRequest, DEFAULT_MAX_HOPS};
 use crate::error::{RouteError, RouteFilter};
 use crate::graph::{PoolGraph, CHAIN_101};
 use crate::math::float::to_f64;
-use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
 use alloc::collections::VecDeque;
 use alloc::vec;
@@ -305,8 +304,8 @@ pub(super) struct Local {
     pub(super) loc: Vec<usize>,
     /// graph token of each local index
     pub(super) glob: Vec<TokenId>,
+    /// the working set's edges (`Ctx::edges` in local indices; models: `Ctx::models`)
     pub(super) ledges: Vec<LEdge>,
-    pub(super) dedges: Vec<DEdge>,
     /// inputs per local token
     pub(super) b: Vec<f64>,
     /// objective weights per local token (outputs)
@@ -314,17 +313,6 @@ pub(super) struct Local {
     pub(super) is_out: Vec<bool>,
     /// the Gauss–Seidel order (by hop distance from the inputs)
     pub(super) order: Vec<usize>,
-}
-
-/// A pruned edge in local token indices with the fields the passes over all edges read, a
-/// quarter of the whole edge.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct LEdge {
-    pub(super) ti: usize,
-    pub(super) to: usize,
-    pub(super) rate0: f64,
-    pub(super) kind: PoolKind,
-    pub(super) cheap_out: bool,
 }
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
@@ -377,23 +365,10 @@ impl Ctx<'_> {
                 *k,
             )
         });
-        let dedges: Vec<DEdge> = self
-            .edges
-            .iter()
-            .zip(&self.models)
-            .zip(&ledges)
-            .map(|((e, m), l)| DEdge {
-                ti: l.ti,
-                to: l.to,
-                m: **m,
-                rate0: e.rate0,
-            })
-            .collect();
         Local {
             loc,
             glob,
             ledges,
-            dedges,
             b,
             c,
             is_out,
@@ -455,10 +430,12 @@ impl Ctx<'_> {
                     *v = if tiny.is_finite() { tiny * 1e-6 } else { 1.0 };
                 }
             }
-            let du = Dual::new(lc.glob.len(), &lc.dedges, &lc.b, &lc.c);
+            let du = Dual::new(lc.glob.len(), (&lc.ledges, &self.models), &lc.b, &lc.c);
             du.solve(&mut nu, &lc.order, &lc.is_out, 80);
             round += 1;
-            let cert = self.certify(&lc, &nu, &du.eval(&nu).act, round >= COLGEN_ROUNDS);
+            let act = du.eval(&nu).act;
+            drop(du);
+            let cert = self.certify(&lc, &nu, &act, round >= COLGEN_ROUNDS);
             if cert.add.is_empty() || round >= COLGEN_ROUNDS {
                 return Solved {
                     lc,

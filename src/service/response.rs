@@ -37,14 +37,6 @@ use alloc::{
 };
 use primitive_types::U256;
 
-/// The zap fee of `swapMulti` on `amount`: [`crate::zap::zap_fee`] at
-/// [`crate::zap::ZAP_FEE_BPS`] (0.01 %), rounded down (the user keeps the remainder).
-#[must_use]
-pub fn zap_fee_amount(amount: U256) -> U256 {
-    // amount · 1 / 10_000 cannot fail; the fallback keeps the signature total.
-    crate::zap::zap_fee(amount, crate::zap::ZAP_FEE_BPS).unwrap_or_default()
-}
-
 /// A token and an amount, as in the body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(
@@ -288,7 +280,7 @@ impl RouteGraph {
 
 /// `base + sum(step_units)`, saturating at `u64::MAX` (an estimate never wraps).
 #[must_use]
-pub fn estimate_gas(base: u64, step_units: impl IntoIterator<Item = u64>) -> u64 {
+pub(crate) fn estimate_gas(base: u64, step_units: impl IntoIterator<Item = u64>) -> u64 {
     step_units
         .into_iter()
         .fold(base, |acc, u| acc.saturating_add(u))
@@ -546,4 +538,22 @@ fn route_graph(
             .map(|i| i.symbol.clone())
             .filter(|s| !s.is_empty())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::estimate_gas;
+    use crate::plan::GasTable;
+
+    #[test]
+    fn gas_estimate_adds_step_units_and_saturates() {
+        let t = GasTable::default();
+        assert_eq!(
+            estimate_gas(t.base, [t.constant_product, t.stableswap]),
+            50_000 + 60_000 + 110_000
+        );
+        assert_eq!(t.swap(crate::snapshot::PoolKind::Solidly), 80_000);
+        assert_eq!(estimate_gas(u64::MAX - 1, [5, 5]), u64::MAX);
+        assert_eq!(estimate_gas(7, []), 7);
+    }
 }

@@ -24,7 +24,7 @@ pub enum ZapKind {
 
 /// How a body splits into a zap: the graph's ids of its tokens, and the kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ZapShape {
+pub(crate) struct ZapShape {
     /// the kind
     pub kind: ZapKind,
     /// inputs as graph ids, in the body's order
@@ -59,7 +59,7 @@ pub struct ZapPlan {
 /// # Errors
 /// Those above, and [`ZapError::Route`] with [`crate::error::RouteError::UnknownToken`] for an
 /// address the graph does not hold.
-pub fn zap_shape(graph: &PoolGraph, req: &Request) -> Result<ZapShape, ZapError> {
+pub(crate) fn zap_shape(graph: &PoolGraph, req: &Request) -> Result<ZapShape, ZapError> {
     let r = RouteRequest::from_request(req, graph)?;
     let is_lp = |t: &TokenId| graph.pool_of_lp(*t).is_some();
     let lp_outputs = r.outputs.iter().filter(|(t, _)| is_lp(t)).count();
@@ -99,7 +99,7 @@ pub fn is_zap_body(graph: &PoolGraph, req: &Request) -> bool {
 ///
 /// # Errors
 /// [`ZapError::Route`] for a slippage that cannot be represented, or an unknown token.
-pub fn options_for(
+pub(crate) fn options_for(
     graph: &PoolGraph,
     req: &Request,
     base: &ZapOptions,
@@ -114,11 +114,20 @@ pub fn options_for(
 
 /// Plan a validated spec zap body on `graph`: zap-in (tokens and LP tokens into one LP,
 /// LP-to-LP included) or zap-out (LP tokens and tokens into tokens by proportions), as
-/// [`zap_shape`] decides. The body's slippage and source filters apply ([`options_for`]);
-/// `base` gives the rest (optimiser, hops, fee, gas).
+/// the body's shape decides:
+///
+/// * one output, an LP token (its proportion is 1 by validation): [`ZapKind::In`], from any
+///   mix of tokens and LP tokens;
+/// * outputs all plain tokens and at least one LP token among the inputs: [`ZapKind::Out`];
+/// * no LP token anywhere: not a zap ([`ZapError::NotAZap`], use the swap quote);
+/// * an LP token among several outputs: [`ZapError::Unsupported`] (the spec zaps into one LP).
+///
+/// The body's slippage, source whitelist and blacklist (not on chain 101) apply to the swap
+/// legs; `base` gives the rest (optimiser, hops, fee, gas).
 ///
 /// # Errors
-/// Those of [`zap_shape`], [`zap_in`] and [`zap_out`].
+/// Those above, [`ZapError::Route`] with [`crate::error::RouteError::UnknownToken`] for an
+/// address the graph does not hold, and those of [`zap_in`] and [`zap_out`].
 ///
 /// # Example
 /// ```

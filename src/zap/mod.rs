@@ -270,6 +270,32 @@ pub enum Strategy {
 /// when all are zero; [`ZapError::NothingToMint`] when no plan mints anything (dust, or every
 /// plan reverts); [`ZapError::Pool`] when the pool state cannot be used;
 /// [`ZapError::BadOption`] for a setting of `cfg` beyond its range ([`ZapConfig::check`]).
+///
+/// # Example
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use swapzap::pool::{ConstantProduct, Pool};
+/// use swapzap::zap::{zap_in_pool, ZapConfig};
+/// use swapzap::U256;
+///
+/// // a Uniswap V2 pair (0.3 % fee) holding 10^6 and 2·10^6 with 10^6 LP; zap in 10^4 of coin 0
+/// let (r, supply) = ([U256::from(1_000_000u64), U256::from(2_000_000u64)], U256::from(1_000_000u64));
+/// let pool = Pool::ConstantProduct(ConstantProduct::new(r, 3, 1000, supply)?);
+/// let a = U256::from(10_000u64);
+/// let z = zap_in_pool(&pool, &[a, U256::zero()], &ZapConfig::exact())?;
+/// // one-sided: part of coin 0 is swapped into coin 1 first
+/// let swap = z.swap.ok_or("one-sided zaps swap")?;
+/// assert_eq!((swap.from, swap.to), (0, 1));
+/// // every unit is accounted for: deposited or kept
+/// assert_eq!(z.deposit[0] + z.leftover[0] + swap.amount_in, a);
+/// assert_eq!(z.deposit[1] + z.leftover[1], swap.amount_out);
+/// // and the LP minted is the pair's own mint of the deposit on the state after the swap
+/// let (out, after) = pool.swap(0, 1, swap.amount_in)?;
+/// assert_eq!(out, swap.amount_out);
+/// assert_eq!(after.mint(&z.deposit)?.0, z.minted);
+/// # Ok(())
+/// # }
+/// ```
 pub fn zap_in_pool(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<ZapIn, ZapError> {
     cfg.check()?;
     if amounts.len() != pool.n_coins() {

@@ -1429,8 +1429,8 @@ mod response {
     use serde_json::json;
     use swapzap::math::float::to_f64;
     use swapzap::service::response::{
-        estimate_gas, optimality_gap, zap_fee_amount, GasTable, Leg, LegKind, OutputBody,
-        QuoteResponse, RouteGraph, TokenAmountBody, ZapFeeBody,
+        optimality_gap, Leg, LegKind, OutputBody, QuoteResponse, RouteGraph, TokenAmountBody,
+        ZapFeeBody,
     };
     use swapzap::U256;
 
@@ -1513,25 +1513,15 @@ mod response {
 
     #[test]
     fn zap_fee_is_one_basis_point_rounded_down() {
-        assert_eq!(zap_fee_amount(U256::from(1_000_000u64)), U256::from(100u64));
-        assert_eq!(zap_fee_amount(U256::from(9_999u64)), U256::zero());
-        assert_eq!(zap_fee_amount(U256::from(19_999u64)), U256::one());
+        use swapzap::zap::{zap_fee, ZAP_FEE_BPS};
+        let zap_fee_amount = |a: u64| zap_fee(U256::from(a), ZAP_FEE_BPS).unwrap();
+        assert_eq!(zap_fee_amount(1_000_000), U256::from(100u64));
+        assert_eq!(zap_fee_amount(9_999), U256::zero());
+        assert_eq!(zap_fee_amount(19_999), U256::one());
         assert_eq!(ZapFeeBody::from_bps(1, vec![]).percent, "0.01");
         assert_eq!(ZapFeeBody::from_bps(30, vec![]).percent, "0.3");
         assert_eq!(ZapFeeBody::from_bps(100, vec![]).percent, "1");
         assert_eq!(ZapFeeBody::from_bps(125, vec![]).percent, "1.25");
-    }
-
-    #[test]
-    fn gas_estimate_adds_step_units_and_saturates() {
-        let t = GasTable::default();
-        assert_eq!(
-            estimate_gas(t.base, [t.constant_product, t.stableswap]),
-            50_000 + 60_000 + 110_000
-        );
-        assert_eq!(t.swap(swapzap::snapshot::PoolKind::Solidly), 80_000);
-        assert_eq!(estimate_gas(u64::MAX - 1, [5, 5]), u64::MAX);
-        assert_eq!(estimate_gas(7, []), 7);
     }
 
     #[test]

@@ -16,7 +16,7 @@ const LO64: u128 = u64::MAX as u128;
 /// `x` as a `u128` when it is below 2^128.
 #[inline]
 #[must_use]
-pub fn to_u128(x: &U256) -> Option<u128> {
+pub(crate) fn to_u128(x: &U256) -> Option<u128> {
     let l = x.0;
     if l[2] == 0 && l[3] == 0 {
         Some(u128::from(l[0]) | (u128::from(l[1]) << 64))
@@ -28,7 +28,7 @@ pub fn to_u128(x: &U256) -> Option<u128> {
 /// `(hi, lo)` 128-bit halves of `x`.
 #[inline]
 #[must_use]
-pub fn split(x: &U256) -> (u128, u128) {
+pub(crate) fn split(x: &U256) -> (u128, u128) {
     let l = x.0;
     (
         u128::from(l[2]) | (u128::from(l[3]) << 64),
@@ -39,21 +39,22 @@ pub fn split(x: &U256) -> (u128, u128) {
 /// The `U256` with value `x`.
 #[inline]
 #[must_use]
-pub fn from_u128(x: u128) -> U256 {
+#[cfg(test)]
+pub(crate) fn from_u128(x: u128) -> U256 {
     U256([x as u64, (x >> 64) as u64, 0, 0])
 }
 
 /// The `U256` with value `hi * 2^128 + lo`.
 #[inline]
 #[must_use]
-pub fn from_parts(hi: u128, lo: u128) -> U256 {
+pub(crate) fn from_parts(hi: u128, lo: u128) -> U256 {
     U256([lo as u64, (lo >> 64) as u64, hi as u64, (hi >> 64) as u64])
 }
 
 /// The full product `a * b` as `(hi, lo)` 128-bit halves.
 #[inline(always)]
 #[must_use]
-pub const fn mul_128(a: u128, b: u128) -> (u128, u128) {
+pub(crate) const fn mul_128(a: u128, b: u128) -> (u128, u128) {
     let (a1, a0) = (a >> 64, a & LO64);
     let (b1, b0) = (b >> 64, b & LO64);
     if a1 == 0 && b1 == 0 {
@@ -82,7 +83,7 @@ pub const fn mul_128(a: u128, b: u128) -> (u128, u128) {
 /// algorithms 4 and 5: 2-by-1 and 3-by-2 division with a precomputed reciprocal).
 #[inline]
 #[must_use]
-pub fn div_256_by_128(u1: u128, u0: u128, v: u128) -> (u128, u128) {
+pub(crate) fn div_256_by_128(u1: u128, u0: u128, v: u128) -> (u128, u128) {
     debug_assert!(v != 0 && u1 < v);
     if u1 == 0 {
         let q = u0 / v;
@@ -400,7 +401,7 @@ impl W {
 /// `a * b` for `b < 2^128`, `None` at 2^256.
 #[inline(always)]
 #[must_use]
-pub fn mul_w_128(a: W, b: u128) -> Option<W> {
+pub(crate) fn mul_w_128(a: W, b: u128) -> Option<W> {
     let (h1, l1) = mul_128(a.hi, b);
     if h1 != 0 {
         return None;
@@ -415,7 +416,7 @@ pub fn mul_w_128(a: W, b: u128) -> Option<W> {
 /// `n / d` and `n % d` for a divisor below 2^128 (`d != 0`).
 #[inline]
 #[must_use]
-pub fn div_w_by_128(n: W, d: u128) -> (W, u128) {
+pub(crate) fn div_w_by_128(n: W, d: u128) -> (W, u128) {
     if n.hi == 0 {
         let q = n.lo / d;
         return (W::small(q), n.lo - q * d);
@@ -436,7 +437,7 @@ pub fn div_w_by_128(n: W, d: u128) -> (W, u128) {
 /// The full 512-bit product `a * b` as `(high, low)` 256-bit halves.
 #[inline]
 #[must_use]
-pub fn mul_256_full(a: W, b: W) -> (W, W) {
+pub(crate) fn mul_256_full(a: W, b: W) -> (W, W) {
     let (ll1, ll0) = mul_128(a.lo, b.lo);
     if a.hi == 0 && b.hi == 0 {
         return (W::ZERO, W { hi: ll1, lo: ll0 });
@@ -586,14 +587,14 @@ fn div_2by1_preinv(u1: u64, u0: u64, d: u64, v: u64) -> (u64, u64) {
 /// 2^128.
 #[inline]
 #[must_use]
-pub fn mul_div_128(a: u128, b: u128, d: u128) -> Option<u128> {
+pub(crate) fn mul_div_128(a: u128, b: u128, d: u128) -> Option<u128> {
     div_w_128(mul_128_w(a, b), d)
 }
 
 /// The full 256-bit product of two `u128` as a [`W`].
 #[inline(always)]
 #[must_use]
-pub fn mul_128_w(a: u128, b: u128) -> W {
+pub(crate) fn mul_128_w(a: u128, b: u128) -> W {
     let (hi, lo) = mul_128(a, b);
     W { hi, lo }
 }
@@ -602,7 +603,7 @@ pub fn mul_128_w(a: u128, b: u128) -> W {
 /// `d == 0`.
 #[inline]
 #[must_use]
-pub fn div_w_128(n: W, d: u128) -> Option<u128> {
+pub(crate) fn div_w_128(n: W, d: u128) -> Option<u128> {
     if d == 0 || n.hi >= d {
         return None;
     }
@@ -613,7 +614,7 @@ pub fn div_w_128(n: W, d: u128) -> Option<u128> {
 /// `get_D` loop divides by each `x_k · n` every round): at or above 2^64 it keeps its
 /// normalised form and 3-by-2 reciprocal, so each division is multiplications only.
 #[derive(Clone, Copy, Debug)]
-pub struct Div128 {
+pub(crate) struct Div128 {
     d: u128,
     s: u32,
     vn: u128,
@@ -665,7 +666,7 @@ impl Div128 {
 
 /// Floor square root of a `u128` (Newton from above, in native arithmetic).
 #[must_use]
-pub fn sqrt_u128(x: u128) -> u128 {
+pub(crate) fn sqrt_u128(x: u128) -> u128 {
     if x < 2 {
         return x;
     }

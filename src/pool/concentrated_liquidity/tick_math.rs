@@ -124,7 +124,7 @@ fn q128_product_plain(abs: u32) -> Option<u128> {
 /// # Errors
 /// [`PoolError::Revert`] `T` ([`PoolRevert::TickOutOfRange`]) when |tick| > 887272.
 #[inline]
-pub fn sqrt_ratio_at_tick_le(tick: i32, p: W) -> Result<bool, PoolError> {
+pub(crate) fn sqrt_ratio_at_tick_le(tick: i32, p: W) -> Result<bool, PoolError> {
     let abs = tick.unsigned_abs();
     if abs > MAX_TICK.unsigned_abs() {
         return Err(PoolError::Revert(PoolRevert::TickOutOfRange { tick }));

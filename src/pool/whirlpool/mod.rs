@@ -28,9 +28,8 @@ use crate::error::{MathError, PoolError, PoolUnsupported};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 pub use math::{
-    amount_delta_a, amount_delta_b, max_amount_with_slippage, min_amount_with_slippage,
-    next_sqrt_price_from_a, next_sqrt_price_from_b, sqrt_price_to_tick_index,
-    tick_index_to_sqrt_price,
+    amount_delta_a, amount_delta_b, next_sqrt_price_from_a, next_sqrt_price_from_b,
+    sqrt_price_to_tick_index, tick_index_to_sqrt_price,
 };
 use primitive_types::U256;
 
@@ -47,7 +46,7 @@ pub const TICK_ARRAY_SIZE: i32 = 88;
 /// Denominator of `fee_rate` (hundredths of a basis point).
 pub const FEE_RATE_DENOMINATOR: u32 = 1_000_000;
 /// Denominator of slippage tolerances (basis points).
-pub const BPS_DENOMINATOR: u16 = 10_000;
+pub(crate) const BPS_DENOMINATOR: u16 = 10_000;
 
 const OVERFLOW: PoolError = PoolError::Math(MathError::Overflow);
 const UNDERFLOW: PoolError = PoolError::Math(MathError::Underflow);

@@ -24,26 +24,20 @@ mod linalg;
 mod newton;
 mod sweep;
 
+use super::edges::LEdge;
 use super::model::{Arb, EdgeModel};
 use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::Cell;
 use linalg::dot;
 
-/// One directed edge of the pruned problem (local token indices).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct DEdge {
-    pub ti: usize,
-    pub to: usize,
-    pub m: EdgeModel,
-    pub rate0: f64,
-}
-
 /// The pruned problem in local indices.
 #[derive(Debug)]
 pub(crate) struct Dual<'a> {
     pub n: usize,
-    pub edges: &'a [DEdge],
+    pub edges: &'a [LEdge],
+    /// `models[k]`: the float model of `edges[k]`
+    models: &'a [&'a EdgeModel],
     pub b: &'a [f64],
     pub c: &'a [f64],
     /// edges leaving / entering each token (CSR: `adj[start[k]..start[k + 1]]`, out then in)
@@ -67,7 +61,14 @@ pub(crate) struct Eval {
 }
 
 impl<'a> Dual<'a> {
-    pub fn new(n: usize, edges: &'a [DEdge], b: &'a [f64], c: &'a [f64]) -> Self {
+    /// The problem on `n` local tokens, the working-set edges and their models (same order),
+    /// the inputs `b` and the objective weights `c` per token.
+    pub fn new(
+        n: usize,
+        (edges, models): (&'a [LEdge], &'a [&'a EdgeModel]),
+        b: &'a [f64],
+        c: &'a [f64],
+    ) -> Self {
         // CSR adjacency by counting sort: out-edges of every token, then in-edges
         let (out_start, out_adj) = csr(n, edges.iter().map(|e| e.ti));
         let (in_start, in_adj) = csr(n, edges.iter().map(|e| e.to));
@@ -88,6 +89,7 @@ impl<'a> Dual<'a> {
         Dual {
             n,
             edges,
+            models,
             b,
             c,
             adj,
@@ -113,14 +115,15 @@ impl<'a> Dual<'a> {
     fn arb_of(&self, k: usize, nu: &[f64]) -> Arb {
         let e = &self.edges[k];
         if nu[e.to] * e.rate0 > nu[e.ti] {
-            if let EdgeModel::Sw(s) = &e.m {
-                let a = e.m.arb_hint(nu[e.ti], nu[e.to], self.warm[k].get());
+            let m = self.models[k];
+            if let EdgeModel::Sw(s) = m {
+                let a = m.arb_hint(nu[e.ti], nu[e.to], self.warm[k].get());
                 if a.x > 0.0 {
                     self.warm[k].set(a.x * s.ci());
                 }
                 a
             } else {
-                e.m.arb(nu[e.ti], nu[e.to])
+                m.arb(nu[e.ti], nu[e.to])
             }
         } else {
             Arb::default()

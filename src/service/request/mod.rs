@@ -38,8 +38,8 @@
 //! | `inputTokens` | 1 to [`MAX_INPUT_TOKENS`] entries, no token twice |
 //! | `outputTokens` | 1 to [`MAX_OUTPUT_TOKENS`] entries, no token twice, none also an input |
 //! | `amount` | canonical base-unit integer string: digits only, no leading zero, `> 0`, `< 2^256` |
-//! | `proportion` | exact decimal, `> 0`, at most [`DECIMAL_PLACES`] decimals; they sum exactly to 1 |
-//! | `slippageLimitPercent` | exact decimal percent, `0 <= s <=` [`MAX_SLIPPAGE_PERCENT`], at most [`DECIMAL_PLACES`] decimals |
+//! | `proportion` | exact decimal, `> 0`, at most 18 decimals; they sum exactly to 1 |
+//! | `slippageLimitPercent` | exact decimal percent, `0 <= s <=` [`MAX_SLIPPAGE_PERCENT`], at most 18 decimals |
 //! | `userAddr` | optional at quote time; EVM: exact EIP-55 checksum form; chain 101: base58, 32 bytes |
 //! | token addresses | EVM: 0x + 40 hex, all-lower, all-upper or a valid EIP-55 mixed case; chain 101: base58, 32 bytes |
 //! | `sourceWhitelist` | non-empty; every id a known source id (case-sensitive, hyphenated) |
@@ -95,13 +95,14 @@ mod typed;
 mod validate;
 
 pub use address::{Address, AddressError};
-pub use assemble::{check_assemble, is_stale, quote_age_ms, Assemble, MAX_PATH_ID_LEN};
+pub use assemble::{check_assemble, is_stale, Assemble, MAX_PATH_ID_LEN};
 pub use body::{AssembleRequest, InputToken, OutputToken, QuoteRequest};
 pub(crate) use decimal::format_e18;
 pub use decimal::{JsonDecimal, Proportion, Slippage};
 pub use typed::{InputAmount, OutputShare, Request, SourceFilter};
 
-pub use crate::chain::{Deployment, CHAIN_101, MAX_SLIPPAGE_PERCENT};
+pub use crate::chain::Deployment;
+pub(crate) use crate::chain::{CHAIN_101, MAX_SLIPPAGE_PERCENT};
 
 /// Most entries in `inputTokens`.
 pub const MAX_INPUT_TOKENS: usize = 16;
@@ -111,14 +112,11 @@ pub const MAX_OUTPUT_TOKENS: usize = 16;
 
 /// Most decimal places read in a proportion or a slippage percent (trailing zeros beyond it
 /// are fine). Both are held exactly in units of `10^-18`.
-pub const DECIMAL_PLACES: u32 = 18;
+pub(crate) const DECIMAL_PLACES: u32 = 18;
 
 /// `10^18`: one whole in the fixed-point units of [`Proportion`] and [`Slippage`].
-pub const ONE_E18: u128 = 1_000_000_000_000_000_000;
+pub(crate) const ONE_E18: u128 = 1_000_000_000_000_000_000;
 
 /// How long a quote can be assembled, in milliseconds (spec: 60 seconds from when the quote is
 /// received).
 pub const QUOTE_TTL_MS: u64 = 60_000;
-
-/// [`QUOTE_TTL_MS`] in seconds.
-pub const QUOTE_TTL_SECS: u64 = 60;

@@ -194,6 +194,28 @@ fn coin_prices(pool: &Pool) -> Vec<f64> {
 ///
 /// # Errors
 /// As [`zap_in`].
+///
+/// # Example
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use swapzap::{graph::PoolGraph, plan::Step, snapshot::Snapshot, zap, U256};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+/// let graph = PoolGraph::from_snapshot(&serde_json::from_str::<Snapshot>(&std::fs::read_to_string(path)?)?)?;
+/// let id = |a: &str| graph.token_id(a).ok_or("not in the snapshot");
+/// // the bundled Uniswap V2 WETH/USDC pair's LP token (the pair's own address) into the LP of
+/// // the bundled Curve USDC/USDT pool
+/// let pair_lp = id("0x1e48158bcf643bec030d22e9a6477d2670a148ff")?;
+/// let curve_lp = id("0x89fece4f54010d7cfb3003a5ccae7d7fda3b9042")?;
+/// let z = zap::lp_to_lp(&graph, &[(pair_lp, U256::exp10(15))], curve_lp, &zap::ZapOptions::default())?;
+/// // the pair's LP is burned first, then its coins are routed and minted into the target
+/// assert!(matches!(z.plan.steps.first(), Some(Step::Burn { .. })));
+/// assert!(matches!(z.plan.steps.last(), Some(Step::Mint { .. })));
+/// assert_eq!((z.plan.outputs[0].token, z.plan.outputs[0].amount), (curve_lp, z.minted));
+/// z.plan.verify(&graph)?;
+/// # Ok(())
+/// # }
+/// ```
 pub fn lp_to_lp(
     graph: &PoolGraph,
     inputs: &[(TokenId, U256)],
