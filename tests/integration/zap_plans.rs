@@ -8,7 +8,7 @@ use crate::zap_spec::{
 use serde_json::{json, Value};
 use swapzap::graph::PoolGraph;
 use swapzap::plan::json::PlanJson;
-use swapzap::plan::{Plan, PlanRequest, ZAP_OUT_SHARE_TOLERANCE};
+use swapzap::plan::{Plan, PlanRequest};
 use swapzap::route::GasModel;
 use swapzap::service::zap::{zap_request, ZapPlan};
 use swapzap::zap::{zap_out_prices, ZapOptions};
