@@ -19,7 +19,12 @@ use primitive_types::U256;
 /// proportions. With several outputs the split is then solved (see `solve_split`) so that the
 /// outputs' value shares at [`zap_out_prices`] (the router's mid prices on the snapshot's
 /// states, before any step) are the proportions to within 1e-6 where integer amounts allow:
-/// held outputs above their share are sold into the outputs below it.
+/// held outputs above their share are sold into the outputs below it. Where that fixed point
+/// stalls (above 1e-7), exact corrections follow (see `Shares::corrected`): a sale of the
+/// output above its share into the one below, routed swaps re-sized within the same output or
+/// by one unit of a coarse intermediate, and last a held-back intermediate (refunded).
+/// Whatever remains is at most one base unit of the dearest output beside 1e-6
+/// ([`crate::plan::ZAP_OUT_SHARE_TOLERANCE`]) on every zap-out of the tests.
 ///
 /// # Errors
 /// [`ZapError::BadOption`] for an option beyond its range ([`ZapOptions::check`]);
