@@ -534,22 +534,18 @@ impl Shares<'_> {
             ctx.apply_route(&q, &pools_of(&q)).ok()?;
             improved = true;
         }
-        if self.gap(&ctx) > SPLIT_TARGET {
-            if let Some(trimmed) = self.trimmed(&before, &ctx) {
-                ctx = trimmed;
-                improved = true;
-            }
-        }
-        if self.gap(&ctx) > SPLIT_TARGET {
-            if let Some(stepped) = self.stepped(&before, &ctx) {
-                ctx = stepped;
-                improved = true;
-            }
-        }
-        if self.gap(&ctx) > SPLIT_TARGET {
-            if let Some(held_back) = self.held_back(&before, &ctx) {
-                ctx = held_back;
-                improved = true;
+        // then the finer corrections, in turn, while the gap is above the target
+        for fix in 0..3 {
+            if self.gap(&ctx) > SPLIT_TARGET {
+                let fixed = match fix {
+                    0 => self.trimmed(&before, &ctx),
+                    1 => self.stepped(&before, &ctx),
+                    _ => self.held_back(&before, &ctx),
+                };
+                if let Some(fixed) = fixed {
+                    ctx = fixed;
+                    improved = true;
+                }
             }
         }
         (improved && self.gap(&ctx) < start).then_some(ctx)
@@ -569,13 +565,13 @@ impl Shares<'_> {
         let t_o = self.outputs.get(o)?.0;
         let mut best: Option<(f64, Ctx<'g>)> = None;
         for k in 0..steps.len() {
-            let Some(Step::Swap {
+            let Some(Sw {
                 pool,
                 token_in,
                 token_out,
                 amount_in,
                 amount_out,
-            }) = steps.get(k).cloned()
+            }) = swap_at(&steps, k)
             else {
                 continue;
             };
@@ -588,11 +584,7 @@ impl Shares<'_> {
             {
                 continue;
             }
-            let pre = replay(before, steps.get(..k)?)?;
-            let (i, j) = (
-                pre.graph.coin_index(pool, token_in)?,
-                pre.graph.coin_index(pool, token_out)?,
-            );
+            let (pre, i, j) = before_swap(before, &steps, k)?;
             let state = pre.state(pool).ok()?;
             // output o's share gap when the step is given dx (none: it reverts)
             let gap_o = |dx: U256| -> Option<f64> {
@@ -607,7 +599,7 @@ impl Shares<'_> {
                 self.signed_gaps(&h).get(o).copied()
             };
             // the most input at which o is not above its share
-            let fits = |dx: U256| gap_o(dx).map_or(false, |g| g <= 0.0);
+            let fits = |dx: U256| gap_o(dx).is_some_and(|g| g <= 0.0);
             if !fits(U256::zero()) {
                 continue;
             }
@@ -645,13 +637,13 @@ impl Shares<'_> {
         let wanted: Vec<TokenId> = self.outputs.iter().map(|o| o.0).collect();
         let mut best: Option<(f64, Ctx<'g>)> = None;
         for k in 0..steps.len() {
-            let Some(Step::Swap {
+            let Some(Sw {
                 pool,
                 token_in,
                 token_out,
                 amount_in,
                 amount_out,
-            }) = steps.get(k).cloned()
+            }) = swap_at(&steps, k)
             else {
                 continue;
             };
@@ -662,16 +654,10 @@ impl Shares<'_> {
                 continue;
             }
             let (less, _) = self.amount_to_proportion(o, &self.held(ctx))?;
-            let pre = replay(before, steps.get(..k)?)?;
-            let (i, j) = (
-                pre.graph.coin_index(pool, token_in)?,
-                pre.graph.coin_index(pool, token_out)?,
-            );
+            let (pre, i, j) = before_swap(before, &steps, k)?;
             let state = pre.state(pool).ok()?;
             let gives = |dx: U256, at_least: U256| {
-                state
-                    .swap(i, j, dx)
-                    .map_or(false, |(out, _)| out >= at_least)
+                state.swap(i, j, dx).is_ok_and(|(out, _)| out >= at_least)
             };
             // the least input that gives amount_out, and the input one unit of output away
             let least = first_true(U256::zero(), amount_in, |dx| gives(dx, amount_out));
@@ -688,10 +674,7 @@ impl Shares<'_> {
                 }
                 first_true(amount_in, held, |dx| gives(dx, more))
             };
-            let mut cand = steps.clone();
-            if let Some(Step::Swap { amount_in: a, .. }) = cand.get_mut(k) {
-                *a = resized;
-            }
+            let cand = with_amount_in(&steps, k, resized);
             let Some(moved) = reflow(before, &cand, &wanted) else {
                 continue;
             };
@@ -719,13 +702,13 @@ impl Shares<'_> {
             if max_abs(&d) <= SPLIT_TARGET {
                 break;
             }
-            let Some(Step::Swap {
+            let Some(Sw {
                 pool,
                 token_in,
-                token_out,
+                token_out: _,
                 amount_in,
                 amount_out,
-            }) = steps.get(k).cloned()
+            }) = swap_at(&steps, k)
             else {
                 continue;
             };
@@ -738,17 +721,9 @@ impl Shares<'_> {
             if r.is_zero() {
                 continue;
             }
-            let pre = replay(before, steps.get(..k)?)?;
-            let (i, j) = (
-                pre.graph.coin_index(pool, token_in)?,
-                pre.graph.coin_index(pool, token_out)?,
-            );
+            let (pre, i, j) = before_swap(before, &steps, k)?;
             let state = pre.state(pool).ok()?;
-            let same = |dx: U256| {
-                state
-                    .swap(i, j, dx)
-                    .map_or(false, |(out, _)| out == amount_out)
-            };
+            let same = |dx: U256| state.swap(i, j, dx).is_ok_and(|(out, _)| out == amount_out);
             let resized = if less {
                 // the least input at or above amount_in − r that still gives amount_out
                 first_true(amount_in.saturating_sub(r), amount_in, same)
@@ -759,10 +734,7 @@ impl Shares<'_> {
             if resized == amount_in {
                 continue;
             }
-            let mut cand = steps.clone();
-            if let Some(Step::Swap { amount_in: a, .. }) = cand.get_mut(k) {
-                *a = resized;
-            }
+            let cand = with_amount_in(&steps, k, resized);
             if let Some(c) = replay(before, &cand) {
                 if self.gap(&c) < self.gap(cur) {
                     steps = cand;
@@ -951,7 +923,7 @@ fn first_true(mut lo: U256, mut hi: U256, ok: impl Fn(U256) -> bool) -> U256 {
     }
     // ok(hi), !ok(lo)
     while hi.saturating_sub(lo) > U256::one() {
-        let mid = lo.saturating_add(hi.saturating_sub(lo) / 2);
+        let mid = lo.saturating_add(half(hi.saturating_sub(lo)));
         if ok(mid) {
             hi = mid;
         } else {
@@ -969,7 +941,7 @@ fn last_true(mut lo: U256, mut hi: U256, ok: impl Fn(U256) -> bool) -> U256 {
     }
     // ok(lo), !ok(hi)
     while hi.saturating_sub(lo) > U256::one() {
-        let mid = lo.saturating_add(hi.saturating_sub(lo) / 2);
+        let mid = lo.saturating_add(half(hi.saturating_sub(lo)));
         if ok(mid) {
             lo = mid;
         } else {
@@ -1011,4 +983,57 @@ fn reflow<'g>(before: &Ctx<'g>, steps: &[Step], outputs: &[TokenId]) -> Option<C
         c.swap(*pool, *token_in, *token_out, amount).ok()?;
     }
     Some(c)
+}
+
+/// The fields of a routed swap.
+struct Sw {
+    pool: crate::units::PoolId,
+    token_in: TokenId,
+    token_out: TokenId,
+    amount_in: U256,
+    amount_out: U256,
+}
+
+/// Step `k` of `steps` when it is a swap.
+fn swap_at(steps: &[Step], k: usize) -> Option<Sw> {
+    match steps.get(k)? {
+        Step::Swap {
+            pool,
+            token_in,
+            token_out,
+            amount_in,
+            amount_out,
+        } => Some(Sw {
+            pool: *pool,
+            token_in: *token_in,
+            token_out: *token_out,
+            amount_in: *amount_in,
+            amount_out: *amount_out,
+        }),
+        _ => None,
+    }
+}
+
+/// The plan `before` with the swaps before swap `k` replayed, and swap `k`'s coin indices in
+/// its pool.
+fn before_swap<'g>(before: &Ctx<'g>, steps: &[Step], k: usize) -> Option<(Ctx<'g>, usize, usize)> {
+    let sw = swap_at(steps, k)?;
+    let pre = replay(before, steps.get(..k)?)?;
+    let i = pre.graph.coin_index(sw.pool, sw.token_in)?;
+    let j = pre.graph.coin_index(sw.pool, sw.token_out)?;
+    Some((pre, i, j))
+}
+
+/// `steps` with swap `k` given `amount_in`.
+fn with_amount_in(steps: &[Step], k: usize, amount_in: U256) -> Vec<Step> {
+    let mut cand = steps.to_vec();
+    if let Some(Step::Swap { amount_in: a, .. }) = cand.get_mut(k) {
+        *a = amount_in;
+    }
+    cand
+}
+
+/// `x / 2`, rounded down.
+fn half(x: U256) -> U256 {
+    x.checked_div(U256::from(2u8)).unwrap_or_default()
 }
