@@ -16,6 +16,7 @@ mod pool_vectors;
 mod props_101;
 mod props_101_extremes;
 mod props_cl;
+mod props_cl_fast;
 mod props_cl_ref;
 mod props_cp;
 mod props_curve;

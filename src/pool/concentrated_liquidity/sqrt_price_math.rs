@@ -71,11 +71,45 @@ pub fn amount0_delta(a: W, b: W, l: u128, round_up: bool) -> Result<W, PoolError
     }
     let n1 = l_q96(l);
     let n2 = math::w_sub(b, a)?;
+    if let (Some(num), Some(den)) = (n1.checked_mul(n2), a.checked_mul(b)) {
+        // Both products fit 256 bits: one division. Nested divisions by positive integers
+        // compose, floor(floor(x / b) / a) = floor(x / (a·b)) and likewise ceil, so this is
+        // the contract's two roundings exactly (and its quotient cannot overflow).
+        let (q, r) = num
+            .checked_div_rem(den)
+            .ok_or(PoolError::Math(crate::error::MathError::DivisionByZero))?;
+        return if round_up && !r.is_zero() {
+            Ok(math::w_add(q, W::ONE)?)
+        } else {
+            Ok(q)
+        };
+    }
+    amount0_delta_two_divisions(a, b, n1, n2, round_up)
+}
+
+/// [`amount0_delta`] as the contract computes it, `FullMath` then a second division (`a < b`,
+/// `a > 0`): the general path, and the reference of the one-division path.
+#[inline]
+fn amount0_delta_two_divisions(a: W, b: W, n1: W, n2: W, round_up: bool) -> Result<W, PoolError> {
     if round_up {
         div_up(mul_div_up(n1, n2, b)?, a)
     } else {
         Ok(math::w_div(mul_div(n1, n2, b)?, a)?)
     }
+}
+
+/// [`amount0_delta`] always by the contract's two divisions (for the tests of the one-division
+/// path).
+///
+/// # Errors
+/// As [`amount0_delta`].
+#[doc(hidden)]
+pub fn amount0_delta_plain(a: W, b: W, l: u128, round_up: bool) -> Result<W, PoolError> {
+    let (a, b) = if a > b { (b, a) } else { (a, b) };
+    if a.is_zero() {
+        return Err(PoolError::Revert(PoolRevert::ZeroSqrtPrice));
+    }
+    amount0_delta_two_divisions(a, b, l_q96(l), math::w_sub(b, a)?, round_up)
 }
 
 /// `SqrtPriceMath.getAmount1Delta(a, b, L, roundUp)`: the token1 amount between two prices,
@@ -114,8 +148,8 @@ fn next_from_amount0(p: W, l: u128, amount: W, add: bool) -> Result<W, PoolError
     let n1 = l_q96(l);
     let product = amount.checked_mul(p);
     if add {
-        if let Some(den) = product.and_then(|prod| n1.checked_add(prod)) {
-            return mul_div_up(n1, p, den);
+        if let Some((prod, den)) = product.and_then(|prod| Some((prod, n1.checked_add(prod)?))) {
+            return next_from_amount0_added(p, n1, prod, den);
         }
         // The contract's fallback when amount·p or the sum overflows 256 bits.
         let q = math::w_div(n1, p)?;
@@ -132,6 +166,46 @@ fn next_from_amount0(p: W, l: u128, amount: W, add: bool) -> Result<W, PoolError
         }
         Ok(r)
     }
+}
+
+/// The contract's `mulDivRoundingUp(n1, p, den)` with `den = n1 + prod`, `prod = amount·p`
+/// (no overflow in either): the price after token0 comes in.
+///
+/// `n1·p = p·den − amount·p²`, so `ceil(n1·p / den) = p − floor(amount·p² / den)`: when
+/// `amount·p²` fits 256 bits that is one 256-bit division with a small quotient (the price
+/// move) instead of a 512-by-256 one. `den > amount·p` (n1 > 0), so the quotient is below `p`.
+#[inline]
+fn next_from_amount0_added(p: W, n1: W, prod: W, den: W) -> Result<W, PoolError> {
+    match prod.checked_mul(p) {
+        Some(x) => {
+            let (f, _) = x
+                .checked_div_rem(den)
+                .ok_or(PoolError::Math(crate::error::MathError::DivisionByZero))?;
+            Ok(math::w_sub(p, f)?)
+        }
+        None => mul_div_up(n1, p, den),
+    }
+}
+
+/// [`next_sqrt_price_from_input`] for token0 in, always by the contract's 512-bit `mulDiv`
+/// (for the tests of the fast path).
+///
+/// # Errors
+/// As [`next_sqrt_price_from_input`].
+#[doc(hidden)]
+pub fn next_sqrt_price_from_amount0_in_plain(p: W, l: u128, amount: W) -> Result<W, PoolError> {
+    if p.is_zero() || l == 0 {
+        return Err(PoolError::Revert(PoolRevert::ZeroPriceOrLiquidity));
+    }
+    if amount.is_zero() {
+        return Ok(p);
+    }
+    let n1 = l_q96(l);
+    if let Some(den) = amount.checked_mul(p).and_then(|prod| n1.checked_add(prod)) {
+        return mul_div_up(n1, p, den);
+    }
+    let q = math::w_div(n1, p)?;
+    div_up(n1, math::w_add(q, amount)?)
 }
 
 /// `getNextSqrtPriceFromAmount1RoundingDown`.

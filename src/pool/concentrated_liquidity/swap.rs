@@ -9,6 +9,7 @@ use super::{
 };
 use crate::error::{PoolError, PoolRevert};
 use crate::math::{self, W};
+use alloc::sync::Arc;
 use core::ops::Shr;
 use primitive_types::U256;
 
@@ -82,6 +83,21 @@ impl ConcentratedLiquidity {
         amount: SwapAmount,
         limit: W,
     ) -> Result<(ClSwap, W), PoolError> {
+        let run = self.run(zero_for_one, amount, limit, true)?;
+        self.after_loop(&run)
+    }
+
+    /// The contract's loop from this state until the amount is used up or the price is at
+    /// `limit`. With `fees` false the fee growth and protocol fees are not summed (only the
+    /// amounts are wanted), but every revert of their arithmetic is still checked.
+    #[inline]
+    fn run(
+        &self,
+        zero_for_one: bool,
+        amount: SwapAmount,
+        limit: W,
+        fees: bool,
+    ) -> Result<Run, PoolError> {
         let (exact_in, specified) = self.swap_args(zero_for_one, amount, limit)?;
         let dir = Direction {
             zero_for_one,
@@ -92,6 +108,7 @@ impl ConcentratedLiquidity {
             } else {
                 self.fee_protocol >> 4
             },
+            fees,
         };
         let mut s = LoopState {
             remaining: specified,
@@ -107,7 +124,7 @@ impl ConcentratedLiquidity {
         while !s.remaining.is_zero() && s.price != limit {
             self.loop_step(&mut s, &dir)?;
         }
-        self.after_loop(&s, specified, &dir)
+        Ok(Run { s, dir, specified })
     }
 
     /// `swap`'s checks (`AS`, the int256 range, `SPL`): whether the amount is an input, and
@@ -194,47 +211,58 @@ impl ConcentratedLiquidity {
         Ok(())
     }
 
-    /// The swap's amounts and the pool after the loop: price, tick, liquidity, fee growth,
-    /// protocol fees and the balances of the known window.
-    fn after_loop(
-        &self,
-        s: &LoopState,
-        specified: W,
-        dir: &Direction,
-    ) -> Result<(ClSwap, W), PoolError> {
-        let spent = math::w_sub(specified, s.remaining)?;
-        let (amount_in, amount_out) = if dir.exact_in {
-            (spent, s.calculated)
+    /// The swap's amounts and the pool after the loop.
+    fn after_loop(&self, run: &Run) -> Result<(ClSwap, W), PoolError> {
+        let spent = math::w_sub(run.specified, run.s.remaining)?;
+        let (amount_in, amount_out) = if run.dir.exact_in {
+            (spent, run.s.calculated)
         } else {
-            (s.calculated, spent)
+            (run.s.calculated, spent)
         };
+        let out_u = amount_out.to_u256();
+        Ok((
+            ClSwap {
+                amount_in: amount_in.to_u256(),
+                amount_out: out_u,
+                pool: self.state_after(&run.s, &run.dir, out_u),
+            },
+            run.s.net_in,
+        ))
+    }
+
+    /// The pool after a loop that paid `amount_out`: price, tick, liquidity, fee growth,
+    /// protocol fees and the balances of the known window (the ticks are shared).
+    #[inline]
+    fn state_after(&self, s: &LoopState, dir: &Direction, amount_out: U256) -> Self {
         let side = usize::from(!dir.zero_for_one);
-        let mut pool = self.clone();
-        pool.sqrt_price_x96 = s.price;
-        pool.tick = s.tick;
-        pool.liquidity = s.liquidity;
-        if let Some(g) = pool.fee_growth_global.get_mut(side) {
+        let mut fee_growth_global = self.fee_growth_global;
+        if let Some(g) = fee_growth_global.get_mut(side) {
             *g = s.fee_growth;
         }
-        if let Some(f) = pool.protocol_fees.get_mut(side) {
+        let mut protocol_fees = self.protocol_fees;
+        if let Some(f) = protocol_fees.get_mut(side) {
             *f = f.wrapping_add(s.protocol);
         }
         let (bi, bo) = if dir.zero_for_one { (0, 1) } else { (1, 0) };
-        let (in_u, out_u) = (amount_in.to_u256(), amount_out.to_u256());
-        if let Some(b) = pool.balances.get_mut(bi) {
+        let mut balances = self.balances;
+        if let Some(b) = balances.get_mut(bi) {
             *b = b.saturating_add(s.net_in.to_u256());
         }
-        if let Some(b) = pool.balances.get_mut(bo) {
-            *b = b.saturating_sub(out_u);
+        if let Some(b) = balances.get_mut(bo) {
+            *b = b.saturating_sub(amount_out);
         }
-        Ok((
-            ClSwap {
-                amount_in: in_u,
-                amount_out: out_u,
-                pool,
-            },
-            s.net_in,
-        ))
+        Self {
+            sqrt_price_x96: s.price,
+            tick: s.tick,
+            liquidity: s.liquidity,
+            fee: self.fee,
+            tick_spacing: self.tick_spacing,
+            table: Arc::clone(&self.table),
+            fee_protocol: self.fee_protocol,
+            fee_growth_global,
+            protocol_fees,
+            balances,
+        }
     }
 
     /// √ratio of the outermost known ticks.
@@ -257,19 +285,21 @@ impl ConcentratedLiquidity {
         }
     }
 
-    /// A swap of `i` into `j` bounded by the known window.
-    pub(super) fn window_swap(
+    /// The loop of a swap of `i` into `j` bounded by the known window (see [`Self::run`]).
+    #[inline]
+    fn window_run(
         &self,
         i: usize,
         j: usize,
         amount: SwapAmount,
-    ) -> Result<ClSwap, PoolError> {
+        fees: bool,
+    ) -> Result<Run, PoolError> {
         crate::pool::pair(i, j)?;
         let zero_for_one = i == 0;
         let limit = self
             .window_limit(zero_for_one)
             .ok_or(PoolError::InsufficientLiquidity)?;
-        self.swap_loop(zero_for_one, amount, limit).map(|(s, _)| s)
+        self.run(zero_for_one, amount, limit, fees)
     }
 
     /// The output of an exact-input swap of `dx` of coin `i` into coin `j`.
@@ -279,7 +309,15 @@ impl ConcentratedLiquidity {
     /// the known ticks cannot absorb all of `dx` (the contract would fill it partially);
     /// contract reverts.
     pub fn amount_out(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
-        self.swap(i, j, dx).map(|(o, _)| o)
+        if dx.is_zero() {
+            return Err(PoolError::InsufficientInputAmount);
+        }
+        let run = self.window_run(i, j, SwapAmount::ExactIn(dx), false)?;
+        // The input spent is dx exactly when nothing remains.
+        if !run.s.remaining.is_zero() {
+            return Err(PoolError::InsufficientLiquidity);
+        }
+        Ok(run.s.calculated.to_u256())
     }
 
     /// The exact-input swap: the output and the state after (see [`Self::amount_out`]).
@@ -290,11 +328,12 @@ impl ConcentratedLiquidity {
         if dx.is_zero() {
             return Err(PoolError::InsufficientInputAmount);
         }
-        let s = self.window_swap(i, j, SwapAmount::ExactIn(dx))?;
-        if s.amount_in != dx {
+        let run = self.window_run(i, j, SwapAmount::ExactIn(dx), true)?;
+        if !run.s.remaining.is_zero() {
             return Err(PoolError::InsufficientLiquidity);
         }
-        Ok((s.amount_out, s.pool))
+        let out = run.s.calculated.to_u256();
+        Ok((out, self.state_after(&run.s, &run.dir, out)))
     }
 
     /// The largest input of at most `dx` the known window absorbs whole: `dx` itself when it
@@ -313,11 +352,11 @@ impl ConcentratedLiquidity {
             if x.is_zero() {
                 return Err(PoolError::InsufficientInputAmount);
             }
-            let s = self.window_swap(i, j, SwapAmount::ExactIn(x))?;
-            if s.amount_in == x {
+            let run = self.window_run(i, j, SwapAmount::ExactIn(x), false)?;
+            if run.s.remaining.is_zero() {
                 return Ok(x);
             }
-            x = s.amount_in;
+            x = math::w_sub(run.specified, run.s.remaining)?.to_u256();
         }
         Err(PoolError::InsufficientLiquidity)
     }
@@ -331,16 +370,17 @@ impl ConcentratedLiquidity {
         if dy.is_zero() {
             return Err(PoolError::InsufficientOutputAmount);
         }
-        let s = self
-            .window_swap(i, j, SwapAmount::ExactOut(dy))
+        let run = self
+            .window_run(i, j, SwapAmount::ExactOut(dy), false)
             .map_err(|e| match e {
                 PoolError::InsufficientLiquidity => PoolError::UnreachableOutput,
                 e => e,
             })?;
-        if s.amount_out != dy {
+        // The output paid is dy exactly when nothing remains.
+        if !run.s.remaining.is_zero() {
             return Err(PoolError::UnreachableOutput);
         }
-        Ok(s.amount_in)
+        Ok(run.s.calculated.to_u256())
     }
 
     /// The least input of coin `i` whose exact-input swap pays at least `dy` of coin `j`.
@@ -415,6 +455,15 @@ struct Direction {
     exact_in: bool,
     limit: W,
     proto_n: u8,
+    /// Whether to sum fee growth and protocol fees (else only check their reverts).
+    fees: bool,
+}
+
+/// A finished loop: its state, what it was asked and the magnitude of the specified amount.
+struct Run {
+    s: LoopState,
+    dir: Direction,
+    specified: W,
 }
 
 /// The contract's `SwapState` during the loop, plus the fee-free input spent.
@@ -466,8 +515,13 @@ impl LoopState {
             self.protocol = self.protocol.wrapping_add(d.lo);
         }
         if self.liquidity > 0 {
-            let g = mul_div(fee_amount, W { hi: 1, lo: 0 }, W::small(self.liquidity))?;
-            self.fee_growth = wrapping_add(self.fee_growth, g);
+            if dir.fees {
+                let g = mul_div(fee_amount, W { hi: 1, lo: 0 }, W::small(self.liquidity))?;
+                self.fee_growth = wrapping_add(self.fee_growth, g);
+            } else if fee_amount.hi >= self.liquidity {
+                // `mulDiv(fee, 2^128, L)` reverts exactly when fee >= L·2^128.
+                return Err(crate::error::MathError::Overflow.into());
+            }
         }
         Ok(())
     }

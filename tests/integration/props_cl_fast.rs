@@ -1,0 +1,191 @@
+//! The fast paths of the concentrated-liquidity math against the general ones and against
+//! plain `U512` formulas, on random operands weighted toward the edges where a fast path must
+//! hand over (products at 2^256, prices at 2^128 and at the ends of the range, liquidity at
+//! 2^128 − 1): `getAmount0Delta` by one division, the next price after token0 comes in by
+//! `p − floor(amount·p² / den)`, and the family verbs that run the loop without fee growth.
+use proptest::prelude::*;
+use swapzap::math::W;
+use swapzap::pool::concentrated_liquidity::sqrt_price_math::{
+    amount0_delta, amount0_delta_plain, next_sqrt_price_from_amount0_in_plain,
+    next_sqrt_price_from_input,
+};
+use swapzap::pool::concentrated_liquidity::tick_math::{
+    sqrt_ratio_at_tick, tick_at_sqrt_ratio, MAX_SQRT_RATIO, MIN_SQRT_RATIO,
+};
+use swapzap::{U256, U512};
+
+/// A value of a random bit length in `lo_bits..=hi_bits` (uniform bits below the top one).
+fn sized(lo_bits: usize, hi_bits: usize) -> impl Strategy<Value = U256> {
+    (lo_bits..=hi_bits, any::<[u64; 4]>()).prop_map(|(bits, limbs)| {
+        if bits == 0 {
+            return U256::zero();
+        }
+        let x = U256(limbs) >> (256 - bits);
+        x | (U256::one() << (bits - 1))
+    })
+}
+
+/// A √price: random sizes over the whole range, or one of the edges (the range's ends, 2^96,
+/// around 2^128 where `a·b` and `amount·p²` cross 2^256).
+fn price() -> impl Strategy<Value = U256> {
+    let min = MIN_SQRT_RATIO.to_u256();
+    let max = MAX_SQRT_RATIO.to_u256();
+    let two128 = U256::one() << 128;
+    prop_oneof![
+        3 => sized(33, 160).prop_map(move |p| p.clamp(min, max - 1)),
+        1 => prop::sample::select(vec![
+            min,
+            min + 1,
+            max - 1,
+            U256::one() << 96,
+            two128 - 1,
+            two128,
+            two128 + 1,
+        ]),
+        1 => (0u64..1 << 20, any::<bool>()).prop_map(move |(d, up)| {
+            if up { two128 + d } else { two128 - d }
+        }),
+    ]
+}
+
+/// Liquidity: random sizes, or the largest values.
+fn liquidity() -> impl Strategy<Value = u128> {
+    prop_oneof![
+        4 => sized(1, 128).prop_map(|l| l.low_u128()),
+        1 => prop::sample::select(vec![1u128, u128::MAX, u128::MAX - 1, 1 << 127, 1 << 96]),
+    ]
+}
+
+fn w(x: U256) -> W {
+    W::from_u256(x)
+}
+
+fn md(a: U256, b: U256, d: U256) -> Option<U256> {
+    U256::try_from(a.full_mul(b) / U512::from(d)).ok()
+}
+
+fn md_up(a: U256, b: U256, d: U256) -> Option<U256> {
+    let p = a.full_mul(b);
+    let d = U512::from(d);
+    let q = p / d + U512::from(u8::from(!(p % d).is_zero()));
+    U256::try_from(q).ok()
+}
+
+/// `getAmount0Delta` on plain `U512`: `mulDiv(L << 96, b − a, b)` then `/ a`, each rounded.
+fn amount0_u512(a: U256, b: U256, l: u128, up: bool) -> Option<U256> {
+    let (a, b) = if a > b { (b, a) } else { (a, b) };
+    let n1 = U256::from(l) << 96;
+    if up {
+        let x = md_up(n1, b - a, b)?;
+        Some(x / a + U256::from(u8::from(!(x % a).is_zero())))
+    } else {
+        Some(md(n1, b - a, b)? / a)
+    }
+}
+
+/// `getNextSqrtPriceFromAmount0RoundingUp(p, L, amount, true)` on plain `U512`.
+fn next0_u512(p: U256, l: u128, amount: U256) -> Option<U256> {
+    if amount.is_zero() {
+        return Some(p);
+    }
+    let n1 = U256::from(l) << 96;
+    if let Some(den) = amount.checked_mul(p).and_then(|x| n1.checked_add(x)) {
+        return md_up(n1, p, den);
+    }
+    let s = (n1 / p).checked_add(amount)?;
+    Some(n1 / s + U256::from(u8::from(!(n1 % s).is_zero())))
+}
+
+/// An amount of token0 in: random sizes, or just around where `amount·p` and `amount·p²`
+/// reach 2^256 (the two hand-overs of the next-price computation).
+fn amount_for(p: U256) -> impl Strategy<Value = U256> {
+    let at_p = U256::MAX / p;
+    let at_p2 = U256::try_from(U512::from(U256::MAX) / p.full_mul(p)).unwrap_or(U256::MAX);
+    prop_oneof![
+        2 => sized(0, 255),
+        1 => (0u64..64, any::<bool>()).prop_map(move |(d, up)| {
+            if up { at_p2.saturating_add(U256::from(d)) } else { at_p2.saturating_sub(U256::from(d)) }
+        }),
+        1 => (0u64..64, any::<bool>()).prop_map(move |(d, up)| {
+            if up { at_p.saturating_add(U256::from(d)) } else { at_p.saturating_sub(U256::from(d)) }
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
+
+    /// One division by `a·b` (when both products fit) equals the contract's two divisions,
+    /// both roundings, and both equal the `U512` formula; errors where the formula overflows.
+    #[test]
+    fn amount0_delta_by_one_division_equals_the_contracts_two(
+        a in price(), b in price(), l in liquidity(), up in any::<bool>()
+    ) {
+        let fast = amount0_delta(w(a), w(b), l, up).ok().map(W::to_u256);
+        let plain = amount0_delta_plain(w(a), w(b), l, up).ok().map(W::to_u256);
+        prop_assert_eq!(fast, plain);
+        prop_assert_eq!(fast, amount0_u512(a, b, l, up));
+    }
+
+    /// Neighbouring prices (a step of a few wei or a few ticks): the products are far from
+    /// 2^256 and the one-division path is the one taken.
+    #[test]
+    fn amount0_delta_between_close_prices(
+        a in price(), d in 0u64..1 << 40, l in liquidity(), up in any::<bool>()
+    ) {
+        let b = (a + U256::from(d)).min(MAX_SQRT_RATIO.to_u256());
+        let fast = amount0_delta(w(a), w(b), l, up).ok().map(W::to_u256);
+        prop_assert_eq!(fast, amount0_delta_plain(w(a), w(b), l, up).ok().map(W::to_u256));
+        prop_assert_eq!(fast, amount0_u512(a, b, l, up));
+    }
+
+    /// `p − floor(amount·p² / den)` equals the contract's `mulDivRoundingUp(L·2^96, p, den)`
+    /// on both sides of every hand-over.
+    #[test]
+    fn next_price_after_token0_in_equals_the_512_bit_mul_div(
+        (p, amount) in price().prop_flat_map(|p| (Just(p), amount_for(p))),
+        l in liquidity(),
+    ) {
+        let fast = next_sqrt_price_from_input(w(p), l, w(amount), true).ok().map(W::to_u256);
+        let plain = next_sqrt_price_from_amount0_in_plain(w(p), l, w(amount)).ok().map(W::to_u256);
+        prop_assert_eq!(fast, plain);
+        prop_assert_eq!(fast, next0_u512(p, l, amount));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, max_global_rejects: 20_000, ..ProptestConfig::default() })]
+
+    /// `amount_out`, `amount_in_exact_out` and `exact_offer` run the loop without fee growth:
+    /// their answers and errors equal those of the full loop, and the state after a swap has
+    /// the contract's tick (`getTickAtSqrtRatio` of its price, or the tick below a crossed one).
+    #[test]
+    fn the_verbs_without_fee_growth_equal_the_full_loop(
+        pool in crate::props_cl::cl_pool(),
+        dx in (1u64.., 0usize..100).prop_map(|(m, s)| U256::from(m) << s),
+        z in any::<bool>(),
+    ) {
+        let (i, j) = if z { (0, 1) } else { (1, 0) };
+        let full = pool.swap(i, j, dx);
+        prop_assert_eq!(pool.amount_out(i, j, dx), full.as_ref().map(|(o, _)| *o).map_err(Clone::clone));
+        let limit = if z { MIN_SQRT_RATIO.to_u256() + 1 } else { MAX_SQRT_RATIO.to_u256() - 1 };
+        let unbounded = pool.execute_swap(z, swapzap::pool::concentrated_liquidity::SwapAmount::ExactIn(dx), limit);
+        if let Ok((out, after)) = full {
+            let p = after.sqrt_price_x96();
+            let t = after.tick();
+            let on_crossed = sqrt_ratio_at_tick(t + 1).unwrap().to_u256() == p;
+            prop_assert!(on_crossed || tick_at_sqrt_ratio(W::from_u256(p)).unwrap() == t);
+            // Within the window the contract's own loop agrees.
+            let u = unbounded.unwrap();
+            prop_assert_eq!(u.amount_out, out);
+            prop_assert_eq!(u.pool, after);
+            let back = pool.amount_in_exact_out(i, j, out);
+            let back_full = pool.execute_swap(z, swapzap::pool::concentrated_liquidity::SwapAmount::ExactOut(out), limit);
+            if let (Ok(b), Ok(f)) = (&back, &back_full) {
+                prop_assert_eq!(*b, f.amount_in);
+            }
+        } else {
+            prop_assert!(pool.exact_offer(i, j, dx).map_or(true, |x| x < dx));
+        }
+    }
+}
