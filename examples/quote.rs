@@ -222,16 +222,8 @@ fn main() -> ExitCode {
     out!("");
     // totals spent per token, for the share column
     let mut spent: BTreeMap<u32, U256> = BTreeMap::new();
-    for s in &plan.steps {
-        if let Step::Swap {
-            token_in,
-            amount_in,
-            ..
-        } = s
-        {
-            let e = spent.entry(token_in.0).or_default();
-            *e += *amount_in;
-        }
+    for (_, sold, _) in plan.steps.iter().filter_map(Step::as_swap) {
+        *spent.entry(sold.token.0).or_default() += sold.amount;
     }
     // the step table: every column as wide as its widest cell
     let mut rows: Vec<[String; 7]> = vec![[
@@ -244,29 +236,22 @@ fn main() -> ExitCode {
         "share".into(),
     ]];
     for (k, s) in plan.steps.iter().enumerate() {
-        if let Step::Swap {
-            pool,
-            token_in,
-            token_out,
-            amount_in,
-            amount_out,
-        } = s
-        {
-            let (source, label) = cli::pool_label(&graph, *pool);
-            let total = spent.get(&token_in.0).copied().unwrap_or_default();
+        if let Some((pool, sold, bought)) = s.as_swap() {
+            let (source, label) = cli::pool_label(&graph, pool);
+            let total = spent.get(&sold.token.0).copied().unwrap_or_default();
             let share = if total.is_zero() {
                 0.0
             } else {
-                amount_in.to_string().parse::<f64>().unwrap()
+                sold.amount.to_string().parse::<f64>().unwrap()
                     / total.to_string().parse::<f64>().unwrap()
             };
             rows.push([
                 (k + 1).to_string(),
                 source,
                 label,
-                format!("{}->{}", sym(*token_in), sym(*token_out)),
-                human(*amount_in, dec(*token_in)),
-                human(*amount_out, dec(*token_out)),
+                format!("{}->{}", sym(sold.token), sym(bought.token)),
+                human(sold.amount, dec(sold.token)),
+                human(bought.amount, dec(bought.token)),
                 format!("{:.2}%", share * 100.0),
             ]);
         }

@@ -173,23 +173,16 @@ fn table(
         let id = g.pool(p).map_or("?".to_string(), |i| i.id.clone());
         // the rebalancing swap is the target pool's swap right before the final mint
         let n = plan.steps.len();
-        let swap = plan.steps.get(n.saturating_sub(2)..).and_then(|s| match s {
-            [Step::Swap {
-                pool,
-                token_in,
-                token_out,
-                amount_in,
-                amount_out,
-            }, Step::Mint { .. }]
-                if *pool == p =>
-            {
-                Some(format!(
-                    "{} -> {}",
-                    amount(g, *token_in, *amount_in),
-                    amount(g, *token_out, *amount_out)
-                ))
-            }
+        let swap = match plan.steps.get(n.saturating_sub(2)..) {
+            Some([s, Step::Mint { .. }]) => s.as_swap().filter(|(pool, ..)| *pool == p),
             _ => None,
+        }
+        .map(|(_, sold, bought)| {
+            format!(
+                "{} -> {}",
+                amount(g, sold.token, sold.amount),
+                amount(g, bought.token, bought.amount)
+            )
         });
         let what = match (rb, swap) {
             (Rebalance::Swapped, Some(s)) => format!("swapped {s} in the target pool"),

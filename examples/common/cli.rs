@@ -229,79 +229,69 @@ pub fn step_table(g: &PoolGraph, plan: &Plan) -> Vec<String> {
         "in".into(),
         "out".into(),
     ]];
+    // a pool's coins with their amounts; an LP amount with the pool's LP token when known
+    let coins = |pool, amounts: &[U256]| {
+        let coins = g.pool(pool).map(|p| p.tokens.clone()).unwrap_or_default();
+        join(
+            coins
+                .iter()
+                .zip(amounts)
+                .map(|(t, a)| amount(g, *t, *a))
+                .collect(),
+        )
+    };
+    let lp = |pool, a: U256| g.lp_token(pool).map_or(a.to_string(), |t| amount(g, t, a));
     for (k, s) in plan.steps.iter().enumerate() {
         let (what, pool, ins, outs) = match s {
-            Step::Swap {
-                pool,
-                token_in,
-                token_out,
-                amount_in,
-                amount_out,
-            } => (
-                format!("swap {}->{}", sym(g, *token_in), sym(g, *token_out)),
-                *pool,
-                amount(g, *token_in, *amount_in),
-                amount(g, *token_out, *amount_out),
-            ),
             Step::Mint {
                 pool,
                 amounts_in,
                 lp_out,
-            } => {
-                let coins = g.pool(*pool).map(|p| p.tokens.clone()).unwrap_or_default();
-                let lp = g.lp_token(*pool).ok();
-                (
-                    "mint".into(),
-                    *pool,
-                    join(
-                        coins
-                            .iter()
-                            .zip(amounts_in)
-                            .map(|(t, a)| amount(g, *t, *a))
-                            .collect(),
-                    ),
-                    lp.map_or(lp_out.to_string(), |t| amount(g, t, *lp_out)),
-                )
-            }
+            } => (
+                "mint".into(),
+                *pool,
+                coins(*pool, amounts_in),
+                lp(*pool, *lp_out),
+            ),
             Step::Burn {
                 pool,
                 lp_in,
                 amounts_out,
-            } => {
-                let coins = g.pool(*pool).map(|p| p.tokens.clone()).unwrap_or_default();
-                let lp = g.lp_token(*pool).ok();
-                (
-                    "burn".into(),
-                    *pool,
-                    lp.map_or(lp_in.to_string(), |t| amount(g, t, *lp_in)),
-                    join(
-                        coins
-                            .iter()
-                            .zip(amounts_out)
-                            .map(|(t, a)| amount(g, *t, *a))
-                            .collect(),
-                    ),
-                )
-            }
+            } => (
+                "burn".into(),
+                *pool,
+                lp(*pool, *lp_in),
+                coins(*pool, amounts_out),
+            ),
             Step::BurnOne {
                 pool,
                 lp_in,
                 token_out,
                 amount_out,
-            } => {
-                let lp = g.lp_token(*pool).ok();
-                (
-                    format!("burn one {}", sym(g, *token_out)),
-                    *pool,
-                    lp.map_or(lp_in.to_string(), |t| amount(g, t, *lp_in)),
-                    amount(g, *token_out, *amount_out),
-                )
-            }
-            _ => (
-                "?".into(),
-                swapzap::units::PoolId(u32::MAX),
-                String::new(),
-                String::new(),
+            } => (
+                format!("burn one {}", sym(g, *token_out)),
+                *pool,
+                lp(*pool, *lp_in),
+                amount(g, *token_out, *amount_out),
+            ),
+            // a swap, or a kind of step this table does not know
+            _ => s.as_swap().map_or_else(
+                || {
+                    (
+                        "?".into(),
+                        swapzap::units::PoolId(u32::MAX),
+                        String::new(),
+                        String::new(),
+                    )
+                },
+                |(pool, sold, bought)| {
+                    (
+                        format!("swap {}->{}", sym(g, sold.token), sym(g, bought.token)),
+                        pool,
+                        amount(g, sold.token, sold.amount),
+                        amount(g, bought.token, bought.amount),
+                    )
+                },
             ),
         };
         let (source, label) = pool_label(g, pool);

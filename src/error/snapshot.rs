@@ -124,6 +124,9 @@ pub enum BadPoolProblem {
 
 impl fmt::Display for BadPoolProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Self::MissingField(name) = self {
+            return write!(f, "{name} missing");
+        }
         f.write_str(match self {
             Self::CoinTwice => "a coin appears twice",
             Self::CoinCount => "a pool needs 2 to 8 coins",
@@ -138,7 +141,7 @@ impl fmt::Display for BadPoolProblem {
             Self::StableswapFeeUnits => "stableswap fee must be an integer in 1e10 units",
             Self::UnknownCurveVariant => "unknown Curve variant",
             Self::RatesLength => "rates and tokens differ in length",
-            Self::MissingField(name) => name,
+            Self::MissingField(_) => "",
             Self::FeesMissing => "fees missing",
             Self::SplCurve => "SPL Token Swap: only the constant_product curve",
             Self::SaberRampWithoutTs => "Saber ramp without current_ts",

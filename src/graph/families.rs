@@ -29,13 +29,17 @@ pub(super) fn first_two(reserves: &[U256]) -> [U256; 2] {
     ]
 }
 
+/// What a family builder gives: the exact pool and the float search parameters, or why the
+/// snapshot pool is refused.
+type Built = Result<(Pool, FamilyParams), SnapshotError>;
+
 /// Build the exact pool and the float search parameters of one snapshot pool.
 pub(super) fn build_exact(
     p: &SnapshotPool,
     reserves: &[U256],
     decs: &[u8],
     total_supply: U256,
-) -> Result<(Pool, FamilyParams), SnapshotError> {
+) -> Built {
     match p.kind {
         PoolKind::ConstantProduct => build_cp(p, reserves, total_supply),
         PoolKind::Solidly => build_solidly(p, reserves, decs, total_supply),
@@ -48,11 +52,7 @@ pub(super) fn build_exact(
 }
 
 /// A constant-product (Uniswap V2) pair: `fee` as `{num, den}`, optional `k_last`/`fee_on`.
-fn build_cp(
-    p: &SnapshotPool,
-    reserves: &[U256],
-    total_supply: U256,
-) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_cp(p: &SnapshotPool, reserves: &[U256], total_supply: U256) -> Built {
     let id = &p.id;
     let (fnum, fden) = match &p.fee {
         Some(FeeField::Fraction(f)) => (
@@ -81,12 +81,7 @@ fn build_cp(
 }
 
 /// A solidly pair: `stable`, `fee_bps`, decimals given (2 entries) or the coins' own.
-fn build_solidly(
-    p: &SnapshotPool,
-    reserves: &[U256],
-    decs: &[u8],
-    total_supply: U256,
-) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_solidly(p: &SnapshotPool, reserves: &[U256], decs: &[u8], total_supply: U256) -> Built {
     let id = &p.id;
     let stable = p
         .stable
@@ -125,12 +120,7 @@ fn build_solidly(
 
 /// A Curve stable-swap pool: `a`, `a_precision` (default 100), `fee` (1e10 units), `rates`
 /// (default from the coins' decimals), `admin_fee`, `variant` (classic or ng).
-fn build_stableswap(
-    p: &SnapshotPool,
-    reserves: &[U256],
-    decs: &[u8],
-    total_supply: U256,
-) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_stableswap(p: &SnapshotPool, reserves: &[U256], decs: &[u8], total_supply: U256) -> Built {
     let id = &p.id;
     let a = num(id, "a", p.a.as_ref())?;
     let a_prec = match &p.a_precision {
@@ -220,7 +210,7 @@ fn signed<T: core::str::FromStr>(
 /// A concentrated-liquidity pool of the snapshot: `sqrt_price_x96`, `tick`, `liquidity`,
 /// `fee` (pips), `tick_spacing`, `ticks`. Inconsistent ticks (unsorted, off the spacing, net
 /// liquidity going negative) are [`SnapshotError::BadPool`] naming the pool and the problem.
-fn build_cl(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_cl(p: &SnapshotPool) -> Built {
     let id = &p.id;
     let bad_num = |field| SnapshotError::BadNumber {
         pool: id.clone(),
@@ -309,6 +299,21 @@ fn fee_pair(
     Ok((n, d))
 }
 
+/// Reads numerator / denominator pairs of a chain-101 fee struct `$fees` from the snapshot's
+/// `fees` object with [`fee_pair`], in the order given: each key is named as its field
+/// (`fees.trade_fee_numerator` for `trade_fee_numerator`).
+macro_rules! read_fee_pairs {
+    ($p:expr, $fees:ident: $($num:ident / $den:ident),+ $(,)?) => {
+        $(
+            ($fees.$num, $fees.$den) = fee_pair(
+                $p,
+                concat!("fees.", stringify!($num)),
+                concat!("fees.", stringify!($den)),
+            )?;
+        )+
+    };
+}
+
 /// `1 − num/den` (1 for a zero denominator), for the search models.
 #[allow(clippy::arithmetic_side_effects)] // f64
 fn keep(f: (u64, u64)) -> f64 {
@@ -338,11 +343,7 @@ fn fits<T: TryFrom<U256>, const N: usize>(
     v.try_into().map_err(|_| bad())
 }
 
-fn build_spl(
-    p: &SnapshotPool,
-    reserves: &[U256],
-    total_supply: U256,
-) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_spl(p: &SnapshotPool, reserves: &[U256], total_supply: U256) -> Built {
     let id = &p.id;
     if p.curve_type
         .as_deref()
@@ -353,35 +354,23 @@ fn build_spl(
             why: BadPoolProblem::SplCurve,
         });
     }
-    let trade = fee_pair(p, "fees.trade_fee_numerator", "fees.trade_fee_denominator")?;
-    let owner = fee_pair(
-        p,
-        "fees.owner_trade_fee_numerator",
-        "fees.owner_trade_fee_denominator",
-    )?;
-    let withdraw = fee_pair(
-        p,
-        "fees.owner_withdraw_fee_numerator",
-        "fees.owner_withdraw_fee_denominator",
-    )?;
-    let host = match p
-        .fees
+    let mut fees = SplFees::default();
+    read_fee_pairs!(p, fees:
+        trade_fee_numerator / trade_fee_denominator,
+        owner_trade_fee_numerator / owner_trade_fee_denominator,
+        owner_withdraw_fee_numerator / owner_withdraw_fee_denominator,
+    );
+    if p.fees
         .as_ref()
-        .map(|f| f.contains_key("host_fee_numerator"))
+        .is_some_and(|f| f.contains_key("host_fee_numerator"))
     {
-        Some(true) => fee_pair(p, "fees.host_fee_numerator", "fees.host_fee_denominator")?,
-        _ => (0, 0),
-    };
-    let fees = SplFees {
-        trade_fee_numerator: trade.0,
-        trade_fee_denominator: trade.1,
-        owner_trade_fee_numerator: owner.0,
-        owner_trade_fee_denominator: owner.1,
-        owner_withdraw_fee_numerator: withdraw.0,
-        owner_withdraw_fee_denominator: withdraw.1,
-        host_fee_numerator: host.0,
-        host_fee_denominator: host.1,
-    };
+        read_fee_pairs!(p, fees: host_fee_numerator / host_fee_denominator);
+    }
+    let trade = (fees.trade_fee_numerator, fees.trade_fee_denominator);
+    let owner = (
+        fees.owner_trade_fee_numerator,
+        fees.owner_trade_fee_denominator,
+    );
     let r: [u128; 2] = fits(id, "reserves", reserves)?;
     let [supply]: [u128; 1] = fits(id, "total_supply", &[total_supply])?;
     let gamma = (keep(trade) + keep(owner) - 1.0).max(0.0);
@@ -391,42 +380,20 @@ fn build_spl(
     ))
 }
 
-fn build_saber(
-    p: &SnapshotPool,
-    reserves: &[U256],
-    total_supply: U256,
-) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_saber(p: &SnapshotPool, reserves: &[U256], total_supply: U256) -> Built {
     let id = &p.id;
     let bad = |why| SnapshotError::BadPool {
         pool: id.clone(),
         why,
     };
-    let trade = fee_pair(p, "fees.trade_fee_numerator", "fees.trade_fee_denominator")?;
-    let admin_trade = fee_pair(
-        p,
-        "fees.admin_trade_fee_numerator",
-        "fees.admin_trade_fee_denominator",
-    )?;
-    let withdraw = fee_pair(
-        p,
-        "fees.withdraw_fee_numerator",
-        "fees.withdraw_fee_denominator",
-    )?;
-    let admin_withdraw = fee_pair(
-        p,
-        "fees.admin_withdraw_fee_numerator",
-        "fees.admin_withdraw_fee_denominator",
-    )?;
-    let fees = SaberFees {
-        admin_trade_fee_numerator: admin_trade.0,
-        admin_trade_fee_denominator: admin_trade.1,
-        admin_withdraw_fee_numerator: admin_withdraw.0,
-        admin_withdraw_fee_denominator: admin_withdraw.1,
-        trade_fee_numerator: trade.0,
-        trade_fee_denominator: trade.1,
-        withdraw_fee_numerator: withdraw.0,
-        withdraw_fee_denominator: withdraw.1,
-    };
+    let mut fees = SaberFees::default();
+    read_fee_pairs!(p, fees:
+        trade_fee_numerator / trade_fee_denominator,
+        admin_trade_fee_numerator / admin_trade_fee_denominator,
+        withdraw_fee_numerator / withdraw_fee_denominator,
+        admin_withdraw_fee_numerator / admin_withdraw_fee_denominator,
+    );
+    let trade = (fees.trade_fee_numerator, fees.trade_fee_denominator);
     let opt_ts = |name: &'static str, s: Option<&String>| -> Result<i64, SnapshotError> {
         s.map_or(Ok(0), |v| field(id, name, Some(v)))
     };
@@ -470,7 +437,7 @@ fn build_saber(
     ))
 }
 
-fn build_whirlpool(p: &SnapshotPool) -> Result<(Pool, FamilyParams), SnapshotError> {
+fn build_whirlpool(p: &SnapshotPool) -> Built {
     let id = &p.id;
     let state = WhirlpoolState {
         sqrt_price: field(id, "sqrt_price", p.sqrt_price.as_ref())?,

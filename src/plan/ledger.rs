@@ -1,7 +1,7 @@
 //! Token holdings while a plan's steps run: what each step spends and receives, by its stated
 //! amounts, and what is left at the end ([`unspent`]).
 
-use super::{Output, Step, TokenAmount};
+use super::{Flow, Output, Step, TokenAmount};
 use crate::error::{PlanProblem, RouteError};
 use crate::graph::PoolGraph;
 use crate::units::TokenId;
@@ -72,27 +72,7 @@ impl Holdings {
         step: &Step,
         k: usize,
     ) -> Result<(), RouteError> {
-        let at = Some(k);
-        match step {
-            Step::Swap {
-                token_in,
-                amount_in,
-                ..
-            } => self.debit(*token_in, *amount_in, at),
-            Step::Mint {
-                pool, amounts_in, ..
-            } => {
-                let info = graph.pool(*pool).ok_or(RouteError::PoolOutOfRange(*pool))?;
-                for (t, a) in info.tokens.iter().zip(amounts_in) {
-                    self.debit(*t, *a, at)?;
-                }
-                Ok(())
-            }
-            Step::Burn { pool, lp_in, .. } | Step::BurnOne { pool, lp_in, .. } => {
-                let info = graph.pool(*pool).ok_or(RouteError::PoolOutOfRange(*pool))?;
-                self.debit(info.lp_token, *lp_in, at)
-            }
-        }
+        self.apply(graph, step, step.spent(), Some(k), Self::debit)
     }
 
     /// What step `k` receives, by its stated amounts: a swap's or one-coin burn's output, a
@@ -107,28 +87,27 @@ impl Holdings {
         step: &Step,
         k: usize,
     ) -> Result<(), RouteError> {
-        let at = Some(k);
-        match step {
-            Step::Swap {
-                token_out,
-                amount_out,
-                ..
-            }
-            | Step::BurnOne {
-                token_out,
-                amount_out,
-                ..
-            } => self.credit(*token_out, *amount_out, at),
-            Step::Mint { pool, lp_out, .. } => {
-                let info = graph.pool(*pool).ok_or(RouteError::PoolOutOfRange(*pool))?;
-                self.credit(info.lp_token, *lp_out, at)
-            }
-            Step::Burn {
-                pool, amounts_out, ..
-            } => {
-                let info = graph.pool(*pool).ok_or(RouteError::PoolOutOfRange(*pool))?;
-                for (t, a) in info.tokens.iter().zip(amounts_out) {
-                    self.credit(*t, *a, at)?;
+        self.apply(graph, step, step.received(), Some(k), Self::credit)
+    }
+
+    /// `change` ([`Self::debit`] or [`Self::credit`]) of every token of `flow`, a side of
+    /// `step`: the LP token and the coins are the step's pool's.
+    fn apply(
+        &mut self,
+        graph: &PoolGraph,
+        step: &Step,
+        flow: Flow<'_>,
+        at: Option<usize>,
+        change: impl Fn(&mut Self, TokenId, U256, Option<usize>) -> Result<(), RouteError>,
+    ) -> Result<(), RouteError> {
+        let pool = step.pool_id();
+        let info = || graph.pool(pool).ok_or(RouteError::PoolOutOfRange(pool));
+        match flow {
+            Flow::Token(t, a) => change(self, t, a, at),
+            Flow::Lp(a) => change(self, info()?.lp_token, a, at),
+            Flow::Coins(amounts) => {
+                for (t, a) in info()?.tokens.iter().zip(amounts) {
+                    change(self, *t, *a, at)?;
                 }
                 Ok(())
             }

@@ -341,6 +341,17 @@ fn mismatch(field: PlanField, index: Option<usize>, why: PlanProblem) -> RouteEr
     RouteError::PlanMismatch { field, index, why }
 }
 
+/// One side of a step, by its stated amounts: what it spends or what it receives.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Flow<'a> {
+    /// An amount of one token (a swap's input or output, a one-coin burn's output).
+    Token(TokenId, U256),
+    /// An amount of the pool's LP token (a mint's output, a burn's input).
+    Lp(U256),
+    /// One amount per coin of the pool, in its coin order (a mint's deposit, a burn's coins).
+    Coins(&'a [U256]),
+}
+
 impl Step {
     /// The pool the step goes through.
     #[must_use]
@@ -350,6 +361,69 @@ impl Step {
             | Step::Mint { pool, .. }
             | Step::Burn { pool, .. }
             | Step::BurnOne { pool, .. } => *pool,
+        }
+    }
+
+    /// A swap step as its pool, what it sells and what it buys; `None` for the other steps.
+    ///
+    /// ```
+    /// # use swapzap::{plan::Step, units::{PoolId, TokenId}, U256};
+    /// let step = Step::Swap {
+    ///     pool: PoolId(0),
+    ///     token_in: TokenId(1),
+    ///     token_out: TokenId(2),
+    ///     amount_in: U256::from(10u8),
+    ///     amount_out: U256::from(9u8),
+    /// };
+    /// let (pool, sold, bought) = step.as_swap().ok_or("not a swap")?;
+    /// assert_eq!((pool, sold.token, bought.amount), (PoolId(0), TokenId(1), U256::from(9u8)));
+    /// # Ok::<(), &str>(())
+    /// ```
+    #[must_use]
+    pub fn as_swap(&self) -> Option<(PoolId, TokenAmount, TokenAmount)> {
+        match (self, self.spent(), self.received()) {
+            (Step::Swap { .. }, Flow::Token(token_in, amount_in), Flow::Token(token, amount)) => {
+                let sold = TokenAmount {
+                    token: token_in,
+                    amount: amount_in,
+                };
+                Some((self.pool_id(), sold, TokenAmount { token, amount }))
+            }
+            _ => None,
+        }
+    }
+
+    /// What the step spends: a swap's input, a mint's coins, a burn's LP.
+    #[must_use]
+    pub(crate) fn spent(&self) -> Flow<'_> {
+        match self {
+            Step::Swap {
+                token_in,
+                amount_in,
+                ..
+            } => Flow::Token(*token_in, *amount_in),
+            Step::Mint { amounts_in, .. } => Flow::Coins(amounts_in),
+            Step::Burn { lp_in, .. } | Step::BurnOne { lp_in, .. } => Flow::Lp(*lp_in),
+        }
+    }
+
+    /// What the step receives: a swap's or one-coin burn's output, a mint's LP, a burn's
+    /// coins.
+    #[must_use]
+    pub(crate) fn received(&self) -> Flow<'_> {
+        match self {
+            Step::Swap {
+                token_out,
+                amount_out,
+                ..
+            }
+            | Step::BurnOne {
+                token_out,
+                amount_out,
+                ..
+            } => Flow::Token(*token_out, *amount_out),
+            Step::Mint { lp_out, .. } => Flow::Lp(*lp_out),
+            Step::Burn { amounts_out, .. } => Flow::Coins(amounts_out),
         }
     }
 }

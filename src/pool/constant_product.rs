@@ -8,12 +8,11 @@
 //! # Invariants
 //! `fee_num < fee_den`, `fee_den > 0`, both reserves fit the pair's `uint112` storage.
 
-use super::{pair, Amounts};
+use super::pair;
 use crate::error::PoolError;
 use crate::math::wide::{mul_div_128, to_u128};
 use crate::math::{self, add, div, mul, mul_then_div, sqrt, sub};
 use primitive_types::U256;
-use smallvec::smallvec;
 
 /// LP locked forever by the first mint (`MINIMUM_LIQUIDITY`).
 pub(crate) const MINIMUM_LIQUIDITY: u64 = 1000;
@@ -118,28 +117,12 @@ impl ConstantProduct {
         self
     }
 
-    /// Number of coins (2).
-    #[must_use]
-    pub fn n_coins(&self) -> usize {
-        2
-    }
-
-    /// The reserves as a slice.
-    #[must_use]
-    pub fn balances(&self) -> &[U256] {
-        &self.reserves
-    }
+    two_coin_accessors!(reserves, "The reserves as a slice.", "LP total supply.");
 
     /// The reserves `[reserve0, reserve1]`.
     #[must_use]
     pub fn reserves(&self) -> [U256; 2] {
         self.reserves
-    }
-
-    /// LP total supply.
-    #[must_use]
-    pub fn total_supply(&self) -> U256 {
-        self.total_supply
     }
 
     /// The swap fee as `(numerator, denominator)`.
@@ -183,6 +166,17 @@ impl ConstantProduct {
     /// `UniswapV2Library.getAmountIn(amount_out, r_in, r_out)` with the pair's fee:
     /// `r_in·b·den / ((r_out − b)·γ) + 1`; the `+ 1` is always added.
     fn get_amount_in(&self, b: U256, r_in: U256, r_out: U256) -> Result<U256, PoolError> {
+        let (num, den) = self.amount_in_fraction(b, r_in, r_out)?;
+        Ok(add(div(num, den)?, U256::one())?)
+    }
+
+    /// `getAmountIn`'s checks and its fraction `(r_in·b·den, (r_out − b)·γ)`, before rounding.
+    fn amount_in_fraction(
+        &self,
+        b: U256,
+        r_in: U256,
+        r_out: U256,
+    ) -> Result<(U256, U256), PoolError> {
         if b.is_zero() {
             return Err(PoolError::InsufficientOutputAmount);
         }
@@ -195,7 +189,7 @@ impl ConstantProduct {
         }
         let num = mul(mul(r_in, b)?, U256::from(self.fee_den))?;
         let den = mul(sub(r_out, b)?, self.gamma())?;
-        Ok(add(div(num, den)?, U256::one())?)
+        Ok((num, den))
     }
 
     /// `getAmountOut` for `dx` of coin `i` into coin `j`: the Uniswap V2 library quote with the
@@ -257,17 +251,7 @@ impl ConstantProduct {
     pub fn min_amount_in(&self, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
         pair(i, j)?;
         let (r_in, r_out) = self.ordered(i);
-        if dy.is_zero() {
-            return Err(PoolError::InsufficientOutputAmount);
-        }
-        if r_in.is_zero() || r_out.is_zero() {
-            return Err(PoolError::InsufficientLiquidity);
-        }
-        if dy >= r_out {
-            return Err(PoolError::UnreachableOutput);
-        }
-        let num = mul(mul(r_in, dy)?, U256::from(self.fee_den))?;
-        let den = mul(sub(r_out, dy)?, self.gamma())?;
+        let (num, den) = self.amount_in_fraction(dy, r_in, r_out)?;
         Ok(math::div_up(num, den)?)
     }
 
@@ -296,17 +280,6 @@ impl ConstantProduct {
         } else {
             (r1, r0)
         }
-    }
-
-    /// The exact-in swap as the router runs it: `getAmountOut`, then the pair's `swap` with
-    /// exactly that output. Returns the output and the pair after (the fee stays in the pool).
-    ///
-    /// # Errors
-    /// As [`Self::amount_out`] and [`Self::swap_exact`].
-    pub fn swap(&self, i: usize, j: usize, dx: U256) -> Result<(U256, Self), PoolError> {
-        let out = self.amount_out(i, j, dx)?;
-        let pool = self.swap_exact(i, dx, out)?;
-        Ok((out, pool))
     }
 
     /// `UniswapV2Pair.swap` after `amount_in` of coin `token_in` was transferred in, asking for
@@ -458,11 +431,7 @@ impl ConstantProduct {
         let [r0, r1] = self.reserves;
         let fee_minted = self.protocol_fee_liquidity()?;
         let ts = add(self.total_supply, fee_minted)?;
-        let a0 = mul_then_div(lp, r0, ts)?;
-        let a1 = mul_then_div(lp, r1, ts)?;
-        if a0.is_zero() || a1.is_zero() {
-            return Err(PoolError::InsufficientLiquidityBurned);
-        }
+        let [a0, a1] = super::pro_rata_two(lp, [r0, r1], ts)?;
         let reserves = [sub(r0, a0)?, sub(r1, a1)?];
         let pool = Self {
             reserves,
@@ -480,30 +449,7 @@ impl ConstantProduct {
         })
     }
 
-    /// [`Self::mint_detailed`] in the shape of the [`super::Pool`] verbs: `amounts` must have
-    /// two entries.
-    ///
-    /// # Errors
-    /// [`PoolError::InvalidState`] for a slice of the wrong length; as
-    /// [`Self::mint_detailed`].
-    pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Self), PoolError> {
-        let &[a0, a1] = amounts else {
-            return Err(PoolError::InvalidState(
-                crate::error::PoolStateProblem::MintTwoAmounts,
-            ));
-        };
-        let m = self.mint_detailed([a0, a1])?;
-        Ok((m.minted, m.pool))
-    }
-
-    /// [`Self::burn_detailed`] in the shape of the [`super::Pool`] verbs.
-    ///
-    /// # Errors
-    /// As [`Self::burn_detailed`].
-    pub fn burn(&self, lp: U256) -> Result<(Amounts, Self), PoolError> {
-        let b = self.burn_detailed(lp)?;
-        Ok((smallvec![b.amounts[0], b.amounts[1]], b.pool))
-    }
+    pair_verbs!("(the fee stays in the pool).");
 
     /// d(out)/d(in) of `i` into `j` at zero size, fee included, raw units:
     /// `r_out·γ / (r_in·den)`. 0 for an empty reserve or bad indices. Search only.

@@ -21,9 +21,9 @@
 
 pub mod concentrated_liquidity;
 /// `n_coins` (2), `balances` and `total_supply` of a two-coin pool type with fields
-/// `balances: [U256; 2]` and an integer `total_supply`.
+/// `$balances: [U256; 2]` and a `total_supply` (an integer or a `U256`).
 macro_rules! two_coin_accessors {
-    ($balances_doc:literal, $supply_doc:literal) => {
+    ($balances:ident, $balances_doc:literal, $supply_doc:literal) => {
         /// Number of coins (2).
         #[must_use]
         pub fn n_coins(&self) -> usize {
@@ -33,13 +33,58 @@ macro_rules! two_coin_accessors {
         #[doc = $balances_doc]
         #[must_use]
         pub fn balances(&self) -> &[U256] {
-            &self.balances
+            &self.$balances
         }
 
         #[doc = $supply_doc]
         #[must_use]
         pub fn total_supply(&self) -> U256 {
             U256::from(self.total_supply)
+        }
+    };
+}
+
+/// `swap`, `mint` and `burn` in the shape of the [`Pool`] verbs for a two-coin EVM pair with
+/// `amount_out` and `swap_exact(i, dx, out)`, `mint_detailed([U256; 2])` (its outcome has
+/// `minted` and `pool`) and `burn_detailed(lp)` (its outcome has `amounts: [U256; 2]` and
+/// `pool`); `$fee_doc` ends the doc of `swap` with where the fee goes.
+macro_rules! pair_verbs {
+    ($fee_doc:literal) => {
+        /// The exact-in swap as the router runs it: `getAmountOut`, then the contract's `swap`
+        /// with exactly that output. Returns the output and the pool after
+        #[doc = $fee_doc]
+        ///
+        /// # Errors
+        /// As [`Self::amount_out`] and [`Self::swap_exact`].
+        pub fn swap(&self, i: usize, j: usize, dx: U256) -> Result<(U256, Self), PoolError> {
+            let out = self.amount_out(i, j, dx)?;
+            let pool = self.swap_exact(i, dx, out)?;
+            Ok((out, pool))
+        }
+
+        /// [`Self::mint_detailed`] in the shape of the [`super::Pool`] verbs: `amounts` must
+        /// have two entries.
+        ///
+        /// # Errors
+        /// [`PoolError::InvalidState`] for a slice of the wrong length; as
+        /// [`Self::mint_detailed`].
+        pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Self), PoolError> {
+            let &[a0, a1] = amounts else {
+                return Err(PoolError::InvalidState(
+                    crate::error::PoolStateProblem::MintTwoAmounts,
+                ));
+            };
+            let m = self.mint_detailed([a0, a1])?;
+            Ok((m.minted, m.pool))
+        }
+
+        /// [`Self::burn_detailed`] in the shape of the [`super::Pool`] verbs.
+        ///
+        /// # Errors
+        /// As [`Self::burn_detailed`].
+        pub fn burn(&self, lp: U256) -> Result<(super::Amounts, Self), PoolError> {
+            let b = self.burn_detailed(lp)?;
+            Ok((super::Amounts::from_slice(&b.amounts), b.pool))
         }
     };
 }
@@ -132,8 +177,15 @@ macro_rules! dispatch {
     };
 }
 
+/// `$e` on the family value, its `(value, state)` answer with the state wrapped back in
+/// [`Pool`]; with a last `pattern => expression`, that arm for the concentrated-liquidity
+/// pool instead (for verbs it does not have).
 macro_rules! dispatch_state {
     ($self:ident, $p:ident => $e:expr) => {
+        dispatch_state!($self, $p => $e,
+            Pool::ConcentratedLiquidity($p) => $e.map(|(v, s)| (v, Pool::ConcentratedLiquidity(s))))
+    };
+    ($self:ident, $p:ident => $e:expr, $cl:pat => $cl_e:expr) => {
         match $self {
             Pool::ConstantProduct($p) => $e.map(|(v, s)| (v, Pool::ConstantProduct(s))),
             Pool::Solidly($p) => $e.map(|(v, s)| (v, Pool::Solidly(s))),
@@ -141,7 +193,7 @@ macro_rules! dispatch_state {
             Pool::SplTokenSwap($p) => $e.map(|(v, s)| (v, Pool::SplTokenSwap(s))),
             Pool::Saber($p) => $e.map(|(v, s)| (v, Pool::Saber(s))),
             Pool::Whirlpool($p) => $e.map(|(v, s)| (v, Pool::Whirlpool(s))),
-            Pool::ConcentratedLiquidity($p) => $e.map(|(v, s)| (v, Pool::ConcentratedLiquidity(s))),
+            $cl => $cl_e,
         }
     };
 }
@@ -249,17 +301,8 @@ impl Pool {
     /// # Errors
     /// Whatever the contract reverts on.
     pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Pool), PoolError> {
-        match self {
-            Pool::ConstantProduct(p) => p.mint(amounts).map(|(v, s)| (v, Pool::ConstantProduct(s))),
-            Pool::Solidly(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Solidly(s))),
-            Pool::StableSwap(p) => p.mint(amounts).map(|(v, s)| (v, Pool::StableSwap(s))),
-            Pool::SplTokenSwap(p) => p.mint(amounts).map(|(v, s)| (v, Pool::SplTokenSwap(s))),
-            Pool::Saber(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Saber(s))),
-            Pool::Whirlpool(p) => p.mint(amounts).map(|(v, s)| (v, Pool::Whirlpool(s))),
-            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(
-                PoolUnsupported::ConcentratedLiquidityLp,
-            )),
-        }
+        dispatch_state!(self, p => p.mint(amounts),
+            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(PoolUnsupported::ConcentratedLiquidityLp)))
     }
 
     /// Coins returned for burning `lp` proportionally, and the state after.
@@ -267,17 +310,8 @@ impl Pool {
     /// # Errors
     /// Whatever the contract reverts on.
     pub fn burn(&self, lp: U256) -> Result<(Amounts, Pool), PoolError> {
-        match self {
-            Pool::ConstantProduct(p) => p.burn(lp).map(|(v, s)| (v, Pool::ConstantProduct(s))),
-            Pool::Solidly(p) => p.burn(lp).map(|(v, s)| (v, Pool::Solidly(s))),
-            Pool::StableSwap(p) => p.burn(lp).map(|(v, s)| (v, Pool::StableSwap(s))),
-            Pool::SplTokenSwap(p) => p.burn(lp).map(|(v, s)| (v, Pool::SplTokenSwap(s))),
-            Pool::Saber(p) => p.burn(lp).map(|(v, s)| (v, Pool::Saber(s))),
-            Pool::Whirlpool(p) => p.burn(lp).map(|(v, s)| (v, Pool::Whirlpool(s))),
-            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(
-                PoolUnsupported::ConcentratedLiquidityLp,
-            )),
-        }
+        dispatch_state!(self, p => p.burn(lp),
+            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(PoolUnsupported::ConcentratedLiquidityLp)))
     }
 
     /// Coins of `i` returned for burning `lp` into that one coin (Curve
@@ -324,6 +358,25 @@ pub(crate) fn pair(i: usize, j: usize) -> Result<(), PoolError> {
         return Err(PoolError::SameToken);
     }
     Ok(())
+}
+
+/// The coins a proportional burn of `lp` pays from two reserves over the supply `ts`:
+/// `lp·r_k / ts`, floors (`UniswapV2Pair.burn`, Aerodrome `Pool.burn`).
+///
+/// # Errors
+/// [`PoolError::InsufficientLiquidityBurned`] when a coin would pay 0; division by a zero
+/// supply, overflow.
+pub(crate) fn pro_rata_two(
+    lp: U256,
+    [r0, r1]: [U256; 2],
+    ts: U256,
+) -> Result<[U256; 2], PoolError> {
+    let a0 = crate::math::mul_then_div(lp, r0, ts)?;
+    let a1 = crate::math::mul_then_div(lp, r1, ts)?;
+    if a0.is_zero() || a1.is_zero() {
+        return Err(PoolError::InsufficientLiquidityBurned);
+    }
+    Ok([a0, a1])
 }
 
 /// The checks before an exact-out search on a two-coin pool: valid indices, `dy > 0` and

@@ -331,7 +331,7 @@ impl SaberStableSwap {
         }
     }
 
-    two_coin_accessors!("The reserves.", "LP supply.");
+    two_coin_accessors!(balances, "The reserves.", "LP supply.");
 
     /// The ramp and current time.
     #[must_use]

@@ -11,7 +11,7 @@
 //! `fee_bps < 10000`, decimals ≤ 18. The stable invariant `k` of the reserves is computed once
 //! per state (it is also what the swap's K check compares against).
 
-use super::{pair, Amounts};
+use super::pair;
 use crate::error::{MathError, PoolError};
 use crate::math::wide::{mul_div_128, to_u128};
 use crate::math::{
@@ -19,7 +19,6 @@ use crate::math::{
     E18, W, W_E18,
 };
 use primitive_types::U256;
-use smallvec::smallvec;
 
 /// LP locked forever by the first mint (`MINIMUM_LIQUIDITY`).
 pub(crate) const MINIMUM_LIQUIDITY: u64 = 1000;
@@ -147,28 +146,12 @@ impl Solidly {
         };
     }
 
-    /// Number of coins (2).
-    #[must_use]
-    pub fn n_coins(&self) -> usize {
-        2
-    }
-
-    /// The reserves as a slice.
-    #[must_use]
-    pub fn balances(&self) -> &[U256] {
-        &self.reserves
-    }
+    two_coin_accessors!(reserves, "The reserves as a slice.", "LP total supply.");
 
     /// The reserves `[reserve0, reserve1]`.
     #[must_use]
     pub fn reserves(&self) -> [U256; 2] {
         self.reserves
-    }
-
-    /// LP total supply.
-    #[must_use]
-    pub fn total_supply(&self) -> U256 {
-        self.total_supply
     }
 
     /// Token decimals.
@@ -554,17 +537,6 @@ impl Solidly {
         gross(math::float::from_f64_floor(net))
     }
 
-    /// The exact-in swap as the router runs it: `getAmountOut`, then the pool's `swap` with
-    /// exactly that output. Returns the output and the pool after (the fee has left it).
-    ///
-    /// # Errors
-    /// As [`Self::amount_out`] and [`Self::swap_exact`].
-    pub fn swap(&self, i: usize, j: usize, dx: U256) -> Result<(U256, Self), PoolError> {
-        let out = self.amount_out(i, j, dx)?;
-        let pool = self.swap_exact(i, dx, out)?;
-        Ok((out, pool))
-    }
-
     /// `Pool.swap` after `amount_in` of coin `token_in` was transferred in, asking for
     /// `amount_out` of the other coin. The fee `amount_in·fee/10000` moves out to the fee
     /// contract, then the K check compares `_k` of the balances with `_k` of the reserves.
@@ -668,11 +640,7 @@ impl Solidly {
             return Err(PoolError::BurnExceedsSupply);
         }
         let [r0, r1] = self.reserves;
-        let a0 = mul_then_div(lp, r0, self.total_supply)?;
-        let a1 = mul_then_div(lp, r1, self.total_supply)?;
-        if a0.is_zero() || a1.is_zero() {
-            return Err(PoolError::InsufficientLiquidityBurned);
-        }
+        let [a0, a1] = super::pro_rata_two(lp, [r0, r1], self.total_supply)?;
         let mut pool = self.clone();
         let (n0, n1) = (sub(r0, a0)?, sub(r1, a1)?);
         pool.reserves = [n0, n1];
@@ -684,30 +652,7 @@ impl Solidly {
         })
     }
 
-    /// [`Self::mint_detailed`] in the shape of the [`super::Pool`] verbs: `amounts` must have
-    /// two entries.
-    ///
-    /// # Errors
-    /// [`PoolError::InvalidState`] for a slice of the wrong length; as
-    /// [`Self::mint_detailed`].
-    pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Self), PoolError> {
-        let &[a0, a1] = amounts else {
-            return Err(PoolError::InvalidState(
-                crate::error::PoolStateProblem::MintTwoAmounts,
-            ));
-        };
-        let m = self.mint_detailed([a0, a1])?;
-        Ok((m.minted, m.pool))
-    }
-
-    /// [`Self::burn_detailed`] in the shape of the [`super::Pool`] verbs.
-    ///
-    /// # Errors
-    /// As [`Self::burn_detailed`].
-    pub fn burn(&self, lp: U256) -> Result<(Amounts, Self), PoolError> {
-        let b = self.burn_detailed(lp)?;
-        Ok((smallvec![b.amounts[0], b.amounts[1]], b.pool))
-    }
+    pair_verbs!("(the fee has left it).");
 
     /// d(out)/d(in) of `i` into `j` at zero size, fee included, raw units. Volatile:
     /// `r_out/r_in·(1 − fee)`. Stable: `(3x²y + y³)/(x³ + 3xy²)` on normalised reserves, times

@@ -153,7 +153,7 @@ impl SplTokenSwap {
         }
     }
 
-    two_coin_accessors!("The swap-account balances.", "Pool-token supply.");
+    two_coin_accessors!(balances, "The swap-account balances.", "Pool-token supply.");
 
     /// The fee fields.
     #[must_use]

@@ -13,7 +13,7 @@
 //! most that many hops are priced.
 
 use super::edges::Edge;
-use super::model::{Arb, EdgeModel};
+use super::model::Arb;
 use super::working_set::{allowed, Ctx, Local, UNREACHED};
 use super::BOUND_MARGIN;
 use crate::math::float::to_f64;
@@ -114,8 +114,8 @@ impl Ctx<'_> {
         kinks: &mut Vec<(f64, f64)>,
     ) -> Option<f64> {
         let cache = self.cache;
-        // the whole edge (five times the hot fields) is read only for a solidly edge's kink
-        let model = |k: usize| cache.model(k).map(|m| (m.mid0(), m.fee()));
+        // (a solidly edge's kink reads its mid rate and fee)
+        let model = |k: usize| cache.mid_fee(k);
         let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
         let mut slope = 0.0;
         kinks.clear();
@@ -391,15 +391,15 @@ impl Ctx<'_> {
         for (k, e) in cache.edges().iter().enumerate() {
             let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
             if vo > 0.0 && vi > 0.0 && self.priced(k) {
-                slack += rounding_slack(e, cache.model(k), vi, vo);
+                slack += rounding_slack(e, cache.mid_fee(k), vi, vo);
             }
         }
         (g * (1.0 + BOUND_MARGIN) + slack) / cnu
     }
 }
 
-/// Integer rounding a swap on edge `e` (model `m`) can win against its float curve, in value at
-/// input price `vi` and output price `vo`.
+/// Integer rounding a swap on edge `e` (its model's fee-free mid rate and fee: `mid_fee`) can
+/// win against its float curve, in value at input price `vi` and output price `vo`.
 ///
 /// A solidly fee rounded down: an input x is charged floor(f·x), so the output is at most the
 /// fee-free mid rate m times min(x, (1 − f)·x + 1); at the prices that is worth at most
@@ -408,11 +408,10 @@ impl Ctx<'_> {
 /// x·y = k outputs are floors: nothing. Chain 101: SPL's two fees floored (each < 1 input
 /// unit); Orca's step rounding (the fee and the price a unit either way).
 #[allow(clippy::arithmetic_side_effects)] // f64
-fn rounding_slack(e: &Edge, m: Option<&EdgeModel>, vi: f64, vo: f64) -> f64 {
+fn rounding_slack(e: &Edge, mid_fee: Option<(f64, f64)>, vi: f64, vo: f64) -> f64 {
     let fee_floor = || {
-        m.map_or(f64::INFINITY, |m| {
-            let big_m = m.mid0() * vo;
-            let f = m.fee();
+        mid_fee.map_or(f64::INFINITY, |(mid, f)| {
+            let big_m = mid * vo;
             if e.rate0 * vo > vi || !(f > 0.0) {
                 big_m
             } else if big_m > vi {
@@ -503,6 +502,7 @@ fn slack_shape(
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 mod tests {
     use super::*;
+    use crate::model::EdgeModel;
     use crate::units::{PoolId, TokenId};
 
     /// The slack as a function of one price, its shape, and the prices to check it at.
@@ -548,13 +548,13 @@ mod tests {
                 let sides: [Side<'_>; 2] = [
                     // out-edge: the input price varies over [rate0·ν_out, ∞)
                     (
-                        &|x| rounding_slack(&e, Some(&m), x, vo),
+                        &|x| rounding_slack(&e, Some((m.mid0(), m.fee())), x, vo),
                         slack_shape(&e, || Some((m.mid0(), m.fee())), vo, true),
                         [1.0 - 0.75 * f, 1.0 - 0.25 * f, 1.5].map(|r| r * mid * vo),
                     ),
                     // in-edge: the output price varies over (0, ν_in/rate0]
                     (
-                        &|x| rounding_slack(&e, Some(&m), vi, x),
+                        &|x| rounding_slack(&e, Some((m.mid0(), m.fee())), vi, x),
                         slack_shape(&e, || Some((m.mid0(), m.fee())), vi, false),
                         [0.5, 1.0 + 0.25 * f, 1.0 + 0.75 * f].map(|r| r * vi / mid),
                     ),

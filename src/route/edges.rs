@@ -106,6 +106,9 @@ pub(crate) struct EdgeCache {
     edges: Vec<Edge>,
     /// `models[k]`: the float model of `edges[k]`
     models: Vec<EdgeModel>,
+    /// `mid_fee[k]`: the fee-free zero-size rate and the fee of `models[k]`, which the
+    /// certificate's rounding slack reads per edge (16 bytes instead of a model's 100)
+    mid_fee: Vec<(f64, f64)>,
     /// edges of pool p: `pool_start[p]..pool_start[p + 1]`
     pool_start: Vec<u32>,
     /// out-edges of token t: `out_adj[out_start[t]..out_start[t + 1]]`, `tok` the output
@@ -123,7 +126,7 @@ fn push_pool_edges(
     p: &PoolInfo,
     fm: &FloatPool,
     edges: &mut Vec<Edge>,
-    models: &mut Vec<EdgeModel>,
+    (models, mid_fee): (&mut Vec<EdgeModel>, &mut Vec<(f64, f64)>),
 ) {
     if !p.routable {
         return;
@@ -145,6 +148,7 @@ fn push_pool_edges(
             if let Some(e) = Edge::new(at, (i, *ti), (j, *to), cheap_out, rate0) {
                 edges.push(e);
                 models.push(m);
+                mid_fee.push((m.mid0(), m.fee()));
             }
         }
     }
@@ -211,6 +215,7 @@ fn row<'a>(start: &[u32], v: &'a [Adj], t: usize) -> &'a [Adj] {
 static NO_EDGES: EdgeCache = EdgeCache {
     edges: Vec::new(),
     models: Vec::new(),
+    mid_fee: Vec::new(),
     pool_start: Vec::new(),
     out_start: Vec::new(),
     out_adj: Vec::new(),
@@ -248,12 +253,13 @@ impl EdgeCache {
         // two directions per pool, six for a 3-coin pool
         let mut edges = Vec::with_capacity(pools.len().saturating_mul(2));
         let mut models = Vec::with_capacity(pools.len().saturating_mul(2));
+        let mut mid_fee = Vec::with_capacity(pools.len().saturating_mul(2));
         let mut pool_start = Vec::with_capacity(pools.len().saturating_add(1));
         for (k, p) in pools.iter().enumerate() {
             pool_start.push(idx32(edges.len()));
             let pid = PoolId(idx32(k));
             if let Some(fm) = graph.float_model(pid) {
-                push_pool_edges(pid, p, &fm, &mut edges, &mut models);
+                push_pool_edges(pid, p, &fm, &mut edges, (&mut models, &mut mid_fee));
             }
         }
         pool_start.push(idx32(edges.len()));
@@ -262,6 +268,7 @@ impl EdgeCache {
         EdgeCache {
             edges,
             models,
+            mid_fee,
             pool_start,
             out_start,
             out_adj,
@@ -276,8 +283,8 @@ impl EdgeCache {
         let (Some(info), Some(fm)) = (graph.pool(p), graph.float_model(p)) else {
             return;
         };
-        let (mut fresh, mut fresh_models) = (Vec::new(), Vec::new());
-        push_pool_edges(p, info, &fm, &mut fresh, &mut fresh_models);
+        let (mut fresh, mut fresh_models, mut fresh_mf) = (Vec::new(), Vec::new(), Vec::new());
+        push_pool_edges(p, info, &fm, &mut fresh, (&mut fresh_models, &mut fresh_mf));
         let a = self.pool_start.get(p.index()).map_or(0, |x| *x as usize);
         let b = self
             .pool_start
@@ -290,7 +297,7 @@ impl EdgeCache {
             *self = EdgeCache::build(graph);
             return;
         }
-        for ((k, e), m) in (a..b).zip(fresh).zip(fresh_models) {
+        for (((k, e), m), mf) in (a..b).zip(fresh).zip(fresh_models).zip(fresh_mf) {
             let k32 = idx32(k);
             for (start, adj, t) in [
                 (&self.out_start, &mut self.out_adj, e.ti),
@@ -310,6 +317,9 @@ impl EdgeCache {
             if let Some(slot) = self.models.get_mut(k) {
                 *slot = m;
             }
+            if let Some(slot) = self.mid_fee.get_mut(k) {
+                *slot = mf;
+            }
             if let Some(slot) = self.edges.get_mut(k) {
                 *slot = e;
             }
@@ -324,6 +334,12 @@ impl EdgeCache {
     /// The float model of edge `k` (of [`Self::edges`]).
     pub fn model(&self, k: usize) -> Option<&EdgeModel> {
         self.models.get(k)
+    }
+
+    /// The fee-free zero-size rate ([`EdgeModel::mid0`]) and the fee ([`EdgeModel::fee`]) of
+    /// edge `k`'s model.
+    pub fn mid_fee(&self, k: usize) -> Option<(f64, f64)> {
+        self.mid_fee.get(k).copied()
     }
 
     /// Edges leaving token `t` (`tok` their output token).

@@ -42,38 +42,39 @@ fn bundled_chain101_quote_uses_the_three_families_and_verifies() {
     let mut states: Vec<Pool> = graph.pools().iter().map(|p| p.pool.clone()).collect();
     let mut kinds = std::collections::BTreeSet::new();
     for s in &plan.steps {
-        let Step::Swap {
-            pool,
-            token_in,
-            token_out,
-            amount_in,
-            amount_out,
-        } = s
-        else {
+        let Some((pool, sold, bought)) = s.as_swap() else {
             panic!("a route has swaps only: {s:?}");
         };
-        let i = graph.coin_index(*pool, *token_in).unwrap();
-        let j = graph.coin_index(*pool, *token_out).unwrap();
+        let i = graph.coin_index(pool, sold.token).unwrap();
+        let j = graph.coin_index(pool, bought.token).unwrap();
         let st = &mut states[pool.index()];
         let direct = match &*st {
             Pool::SplTokenSwap(p) => {
                 kinds.insert("spl");
-                U256::from(p.swap_detailed(i, amount_in.low_u128()).unwrap().amount_out)
+                U256::from(
+                    p.swap_detailed(i, sold.amount.low_u128())
+                        .unwrap()
+                        .amount_out,
+                )
             }
             Pool::Saber(p) => {
                 kinds.insert("saber");
-                U256::from(p.swap_detailed(i, amount_in.low_u64()).unwrap().amount_out)
+                U256::from(
+                    p.swap_detailed(i, sold.amount.low_u64())
+                        .unwrap()
+                        .amount_out,
+                )
             }
             Pool::Whirlpool(p) => {
                 kinds.insert("orca");
-                let q = p.quote_by_input(amount_in.low_u64(), i == 0, 0).unwrap();
-                assert_eq!(U256::from(q.token_in), *amount_in, "whole input used");
+                let q = p.quote_by_input(sold.amount.low_u64(), i == 0, 0).unwrap();
+                assert_eq!(U256::from(q.token_in), sold.amount, "whole input used");
                 U256::from(q.token_est_out)
             }
             other => panic!("not a chain-101 pool: {other:?}"),
         };
-        assert_eq!(direct, *amount_out);
-        let (_, next) = st.swap(i, j, *amount_in).unwrap();
+        assert_eq!(direct, bought.amount);
+        let (_, next) = st.swap(i, j, sold.amount).unwrap();
         *st = next;
     }
     assert_eq!(kinds.len(), 3, "families used: {kinds:?}");

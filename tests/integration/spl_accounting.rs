@@ -88,19 +88,12 @@ fn replay_with_program_math(g: &PoolGraph, plan: &Plan) {
         *hold.entry(i.token).or_default() += as_i(&i.amount);
     }
     for s in &plan.steps {
-        let Step::Swap {
-            pool,
-            token_in,
-            token_out,
-            amount_in,
-            amount_out,
-        } = s
-        else {
+        let Some((pool, sold, bought)) = s.as_swap() else {
             panic!("swaps only: {s:?}")
         };
         let (i, j) = (
-            g.coin_index(*pool, *token_in).unwrap(),
-            g.coin_index(*pool, *token_out).unwrap(),
+            g.coin_index(pool, sold.token).unwrap(),
+            g.coin_index(pool, bought.token).unwrap(),
         );
         let st = &mut states[pool.index()];
         if let Pool::SplTokenSwap(p) = &*st {
@@ -109,22 +102,22 @@ fn replay_with_program_math(g: &PoolGraph, plan: &Plan) {
                 b[i].as_u128(),
                 b[j].as_u128(),
                 &p.fees(),
-                amount_in.as_u128(),
+                sold.amount.as_u128(),
             )
             .unwrap();
             assert_eq!(
                 U256::from(taken),
-                *amount_in,
+                sold.amount,
                 "the program takes the step's input whole"
             );
-            assert_eq!(U256::from(out), *amount_out);
+            assert_eq!(U256::from(out), bought.amount);
         }
-        let (o, next) = st.swap(i, j, *amount_in).unwrap();
-        assert_eq!(o, *amount_out);
+        let (o, next) = st.swap(i, j, sold.amount).unwrap();
+        assert_eq!(o, bought.amount);
         *st = next;
-        *hold.entry(*token_in).or_default() -= as_i(amount_in);
-        *hold.entry(*token_out).or_default() += as_i(amount_out);
-        assert!(hold[token_in] >= 0, "spends more than held");
+        *hold.entry(sold.token).or_default() -= as_i(&sold.amount);
+        *hold.entry(bought.token).or_default() += as_i(&bought.amount);
+        assert!(hold[&sold.token] >= 0, "spends more than held");
     }
     for o in &plan.outputs {
         *hold.entry(o.token).or_default() -= as_i(&o.amount);

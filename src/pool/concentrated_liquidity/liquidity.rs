@@ -62,87 +62,20 @@ impl ConcentratedLiquidity {
         delta: i128,
         position_liquidity: u128,
     ) -> Result<ClPosition, PoolError> {
-        if lower >= upper {
-            return Err(PoolError::Revert(PoolRevert::TickLowerNotBelowUpper {
-                lower,
-                upper,
-            }));
-        }
-        if lower < MIN_TICK {
-            return Err(PoolError::Revert(PoolRevert::TickLowerTooLow { lower }));
-        }
-        if upper > MAX_TICK {
-            return Err(PoolError::Revert(PoolRevert::TickUpperTooHigh { upper }));
-        }
+        check_ticks(lower, upper)?;
         let mut ticks: Vec<Tick> = self.ticks().to_vec();
         if delta != 0 {
-            let max = self.max_liquidity_per_tick();
             for (index, is_upper) in [(lower, false), (upper, true)] {
-                let k = ticks.partition_point(|t| t.index < index);
-                let existing = ticks.get(k).filter(|t| t.index == index).copied();
-                let before = existing.unwrap_or(Tick {
-                    index,
-                    liquidity_net: 0,
-                    liquidity_gross: 0,
-                });
-                let gross = add_delta(before.liquidity_gross, delta)?;
-                if gross > max {
-                    return Err(PoolError::Revert(PoolRevert::TickLiquidityOverflow {
-                        tick: index,
-                    }));
-                }
-                let net = if is_upper {
-                    before.liquidity_net.checked_sub(delta)
-                } else {
-                    before.liquidity_net.checked_add(delta)
-                }
-                .ok_or(PoolError::Revert(PoolRevert::LiquidityNetOverflow {
-                    tick: index,
-                }))?;
-                let flipped = (gross == 0) != (before.liquidity_gross == 0);
-                if flipped && !on_spacing(index, self.tick_spacing) {
-                    return Err(PoolError::Revert(PoolRevert::TickNotOnSpacing {
-                        tick: index,
-                        spacing: self.tick_spacing,
-                    }));
-                }
-                let t = Tick {
-                    index,
-                    liquidity_net: net,
-                    liquidity_gross: gross,
-                };
-                match (existing.is_some(), gross == 0) {
-                    (true, true) => {
-                        ticks.remove(k);
-                    }
-                    (true, false) => {
-                        if let Some(slot) = ticks.get_mut(k) {
-                            *slot = t;
-                        }
-                    }
-                    (false, _) => ticks.insert(k, t),
-                }
+                self.update_tick(&mut ticks, index, is_upper, delta)?;
             }
         }
-        // Position.update: burning 0 needs a live position; the position cannot go negative.
-        if delta == 0 && position_liquidity == 0 {
-            return Err(PoolError::Revert(PoolRevert::NoPosition));
-        }
-        add_delta(position_liquidity, delta)?;
+        update_position(position_liquidity, delta)?;
         let mut pool = self.clone();
-        let (mut a0, mut a1) = (W::ZERO, W::ZERO);
-        if delta != 0 {
-            let (pl, pu) = (sqrt_ratio_at_tick(lower)?, sqrt_ratio_at_tick(upper)?);
-            if self.tick < lower {
-                a0 = signed_delta(false, pl, pu, delta)?;
-            } else if self.tick < upper {
-                a0 = signed_delta(false, self.sqrt_price_x96, pu, delta)?;
-                a1 = signed_delta(true, pl, self.sqrt_price_x96, delta)?;
-                pool.liquidity = add_delta(self.liquidity, delta)?;
-            } else {
-                a1 = signed_delta(true, pl, pu, delta)?;
-            }
-        }
+        let (a0, a1) = if delta == 0 {
+            (W::ZERO, W::ZERO)
+        } else {
+            self.position_amounts(&mut pool, lower, upper, delta)?
+        };
         pool.table = Arc::new(TickTable::new(ticks)?);
         pool.balances = pool.window_amounts();
         Ok(ClPosition {
@@ -151,4 +84,113 @@ impl ConcentratedLiquidity {
             pool,
         })
     }
+
+    /// `Tick.update` of the tick at `index` (the position's lower or upper tick) in the sorted
+    /// `ticks`: gross liquidity moved by `delta` and held to `maxLiquidityPerTick`, net
+    /// liquidity moved by `delta` (against it for the upper tick); a tick that flips from or to
+    /// empty must be on the spacing, and an emptied tick leaves the list.
+    fn update_tick(
+        &self,
+        ticks: &mut Vec<Tick>,
+        index: i32,
+        is_upper: bool,
+        delta: i128,
+    ) -> Result<(), PoolError> {
+        let k = ticks.partition_point(|t| t.index < index);
+        let existing = ticks.get(k).filter(|t| t.index == index).copied();
+        let before = existing.unwrap_or(Tick {
+            index,
+            liquidity_net: 0,
+            liquidity_gross: 0,
+        });
+        let gross = add_delta(before.liquidity_gross, delta)?;
+        if gross > self.max_liquidity_per_tick() {
+            return Err(PoolError::Revert(PoolRevert::TickLiquidityOverflow {
+                tick: index,
+            }));
+        }
+        let net = if is_upper {
+            before.liquidity_net.checked_sub(delta)
+        } else {
+            before.liquidity_net.checked_add(delta)
+        }
+        .ok_or(PoolError::Revert(PoolRevert::LiquidityNetOverflow {
+            tick: index,
+        }))?;
+        let flipped = (gross == 0) != (before.liquidity_gross == 0);
+        if flipped && !on_spacing(index, self.tick_spacing) {
+            return Err(PoolError::Revert(PoolRevert::TickNotOnSpacing {
+                tick: index,
+                spacing: self.tick_spacing,
+            }));
+        }
+        let t = Tick {
+            index,
+            liquidity_net: net,
+            liquidity_gross: gross,
+        };
+        match (existing.is_some(), gross == 0) {
+            (true, true) => {
+                ticks.remove(k);
+            }
+            (true, false) => {
+                if let Some(slot) = ticks.get_mut(k) {
+                    *slot = t;
+                }
+            }
+            (false, _) => ticks.insert(k, t),
+        }
+        Ok(())
+    }
+
+    /// The amounts of a position change of `delta` (non-zero) over `[lower, upper)`, rounded
+    /// up for a mint and down for a burn: token0 below the price, token1 above it, both
+    /// across it (and then `pool`'s active liquidity moves by `delta`).
+    fn position_amounts(
+        &self,
+        pool: &mut ConcentratedLiquidity,
+        lower: i32,
+        upper: i32,
+        delta: i128,
+    ) -> Result<(W, W), PoolError> {
+        let (pl, pu) = (sqrt_ratio_at_tick(lower)?, sqrt_ratio_at_tick(upper)?);
+        if self.tick < lower {
+            Ok((signed_delta(false, pl, pu, delta)?, W::ZERO))
+        } else if self.tick < upper {
+            let a0 = signed_delta(false, self.sqrt_price_x96, pu, delta)?;
+            let a1 = signed_delta(true, pl, self.sqrt_price_x96, delta)?;
+            pool.liquidity = add_delta(self.liquidity, delta)?;
+            Ok((a0, a1))
+        } else {
+            Ok((W::ZERO, signed_delta(true, pl, pu, delta)?))
+        }
+    }
+}
+
+/// `checkTicks`: `TLU` (lower not below upper), `TLM` (lower below the minimum tick), `TUM`
+/// (upper above the maximum).
+fn check_ticks(lower: i32, upper: i32) -> Result<(), PoolError> {
+    if lower >= upper {
+        return Err(PoolError::Revert(PoolRevert::TickLowerNotBelowUpper {
+            lower,
+            upper,
+        }));
+    }
+    if lower < MIN_TICK {
+        return Err(PoolError::Revert(PoolRevert::TickLowerTooLow { lower }));
+    }
+    if upper > MAX_TICK {
+        return Err(PoolError::Revert(PoolRevert::TickUpperTooHigh { upper }));
+    }
+    Ok(())
+}
+
+/// `Position.update`: burning 0 needs a live position (`NP`); the position cannot go
+/// negative (`LS`).
+fn update_position(position_liquidity: u128, delta: i128) -> Result<(), PoolError> {
+    if delta == 0 && position_liquidity == 0 {
+        return Err(PoolError::Revert(PoolRevert::NoPosition));
+    }
+    add_delta(position_liquidity, delta)?;
+    Ok(())
 }

@@ -26,21 +26,7 @@ pub(super) fn get_y(
     d: U256,
     variant: Variant,
 ) -> Result<U256, PoolError> {
-    let fast = small(xp).and_then(|(a, n)| {
-        let (b, c) = coefficients_128(
-            a.get(..n)?,
-            Some((i, to_u128(x)?)),
-            j,
-            to_u128(amp)?,
-            to_u128(d)?,
-            variant,
-        )?;
-        newton_y_128(b, c, to_u128(d)?, variant)
-    });
-    match fast {
-        Some(y) => Ok(U256::from(y)),
-        None => invariant::get_y(i, j, x, xp, amp, d, variant),
-    }
+    solve_y(xp, Some((i, x)), j, amp, d, variant)
 }
 
 /// `get_y_D`, exact: the u128 form when every intermediate fits, else
@@ -52,13 +38,33 @@ pub(super) fn get_y_d(
     d: U256,
     variant: Variant,
 ) -> Result<U256, PoolError> {
+    solve_y(xp, None, i, amp, d, variant)
+}
+
+/// The balance of coin `solve` that gives invariant `d` with the other coins as in `xp`, coin
+/// `i` set to `x` for `set = Some((i, x))` (`get_y`) or as it is for `None` (`get_y_D`): the
+/// u128 form when every intermediate fits, else the twin in [`invariant`].
+fn solve_y(
+    xp: &[U256],
+    set: Option<(usize, U256)>,
+    solve: usize,
+    amp: U256,
+    d: U256,
+    variant: Variant,
+) -> Result<U256, PoolError> {
     let fast = small(xp).and_then(|(a, n)| {
-        let (b, c) = coefficients_128(a.get(..n)?, None, i, to_u128(amp)?, to_u128(d)?, variant)?;
+        let set = match set {
+            Some((i, x)) => Some((i, to_u128(x)?)),
+            None => None,
+        };
+        let (b, c) =
+            coefficients_128(a.get(..n)?, set, solve, to_u128(amp)?, to_u128(d)?, variant)?;
         newton_y_128(b, c, to_u128(d)?, variant)
     });
-    match fast {
-        Some(y) => Ok(U256::from(y)),
-        None => invariant::get_y_d(i, xp, amp, d, variant),
+    match (fast, set) {
+        (Some(y), _) => Ok(U256::from(y)),
+        (None, Some((i, x))) => invariant::get_y(i, solve, x, xp, amp, d, variant),
+        (None, None) => invariant::get_y_d(solve, xp, amp, d, variant),
     }
 }
 

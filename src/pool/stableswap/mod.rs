@@ -293,54 +293,22 @@ impl StableSwap {
                 ));
             }
         }
-        Ok(Self::build(
-            p.variant,
-            p.balances,
-            p.rates,
-            admin_balances,
-            amp,
-            p.fee,
-            p.admin_fee,
-            p.offpeg_fee_multiplier,
-            p.total_supply,
-            None,
-        ))
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn build(
-        variant: Variant,
-        balances: Amounts,
-        rates: Amounts,
-        admin_balances: Amounts,
-        amp: U256,
-        fee: U256,
-        admin_fee: U256,
-        offpeg: U256,
-        total_supply: U256,
-        known_d: Option<U256>,
-    ) -> Self {
-        let xp = xp_mem(&rates, &balances);
-        let d = match (&xp, known_d) {
-            (Ok(_), Some(d)) => Ok(d),
-            (Ok(xp), None) => fast::get_d(xp, amp, variant),
-            (Err(e), _) => Err(*e),
-        };
-        Self {
+        let (xp, d) = derived(&p.rates, &p.balances, amp, p.variant, None);
+        Ok(Self {
             inner: Box::new(Inner {
-                variant,
-                balances,
-                rates,
+                variant: p.variant,
+                balances: p.balances,
+                rates: p.rates,
                 admin_balances,
                 amp,
-                fee,
-                admin_fee,
-                offpeg,
-                total_supply,
+                fee: p.fee,
+                admin_fee: p.admin_fee,
+                offpeg: p.offpeg_fee_multiplier,
+                total_supply: p.total_supply,
                 xp,
                 d,
             }),
-        }
+        })
     }
 
     /// The same pool with new balances, admin balances and supply.
@@ -356,18 +324,19 @@ impl StableSwap {
         total_supply: U256,
         known_d: Option<U256>,
     ) -> Self {
-        Self::build(
-            self.inner.variant,
-            balances,
-            self.inner.rates.clone(),
-            admin_balances,
-            self.inner.amp,
-            self.inner.fee,
-            self.inner.admin_fee,
-            self.inner.offpeg,
-            total_supply,
-            known_d,
-        )
+        let inner = &*self.inner;
+        let (xp, d) = derived(&inner.rates, &balances, inner.amp, inner.variant, known_d);
+        Self {
+            inner: Box::new(Inner {
+                balances,
+                rates: inner.rates.clone(),
+                admin_balances,
+                total_supply,
+                xp,
+                d,
+                ..*inner
+            }),
+        }
     }
 
     // ------------------------------------------------------------------ getters
@@ -630,6 +599,24 @@ impl StableSwap {
 #[inline]
 fn md(a: U256, b: U256, d: U256) -> Result<U256, PoolError> {
     Ok(mul_then_div(a, b, d)?)
+}
+
+/// `xp` of `balances` and `D` of it (`known_d` when the caller knows it), or why the contract
+/// cannot compute them: what a state keeps beside its balances.
+fn derived(
+    rates: &[U256],
+    balances: &[U256],
+    amp: U256,
+    variant: Variant,
+    known_d: Option<U256>,
+) -> (Result<Amounts, PoolError>, Result<U256, PoolError>) {
+    let xp = xp_mem(rates, balances);
+    let d = match (&xp, known_d) {
+        (Ok(_), Some(d)) => Ok(d),
+        (Ok(xp), None) => fast::get_d(xp, amp, variant),
+        (Err(e), _) => Err(*e),
+    };
+    (xp, d)
 }
 
 /// `_xp_mem(rates, balances)`: `rate · balance / 1e18` per coin, the product checked.

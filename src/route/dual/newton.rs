@@ -380,20 +380,17 @@ impl Dual<'_> {
             step[k] = ray.sol[p];
         }
         const KEEP: f64 = 1.0 - 1e-9;
-        // without branches: each index is written and kept by advancing the count
+        // (a branch: a few percent of the edges are kept, written only then)
         let cand = &mut st.cand;
         cand.clear();
-        cand.resize(self.hot.len(), 0);
-        let mut nc = 0usize;
         for (e, &(ti, to, rate0)) in self.hot.iter().enumerate() {
             let (ti, to) = (ti as usize, to as usize);
             let (gi, go) = (1.0 + step[ti], 1.0 + step[to]);
             let (vi, vo) = (nu[ti] * KEEP, nu[to] * rate0);
-            let keep = !(gi > 1e-6) | (vo > vi) | (vo * go > vi * gi);
-            cand[nc] = e;
-            nc += usize::from(keep);
+            if !(gi > 1e-6) | (vo > vi) | (vo * go > vi * gi) {
+                cand.push(e);
+            }
         }
-        cand.truncate(nc);
     }
 }
 

@@ -211,36 +211,26 @@ impl<'g> Ctx<'g> {
     /// [`Plan::verify`] re-runs everything.
     pub(super) fn apply_route(&mut self, plan: &Plan, replay: &[PoolId]) -> Result<(), ZapError> {
         for s in &plan.steps {
-            match s {
-                Step::Swap {
-                    pool,
-                    token_in,
-                    token_out,
-                    amount_in,
-                    amount_out,
-                } => {
-                    if replay.contains(pool) {
-                        let out = self.swap(*pool, *token_in, *token_out, *amount_in)?;
-                        if out != *amount_out {
-                            return Err(ZapError::Unsupported(
-                                crate::error::ZapUnsupported::LegNotExact {
-                                    pool: *pool,
-                                    expected: *amount_out,
-                                    got: out,
-                                },
-                            ));
-                        }
-                    } else {
-                        self.debit(*token_in, *amount_in)?;
-                        self.credit(*token_out, *amount_out)?;
-                        self.steps.push(s.clone());
-                    }
-                }
-                _ => {
+            let Some((pool, sold, bought)) = s.as_swap() else {
+                return Err(ZapError::Unsupported(
+                    crate::error::ZapUnsupported::LegNonSwapStep,
+                ));
+            };
+            if replay.contains(&pool) {
+                let out = self.swap(pool, sold.token, bought.token, sold.amount)?;
+                if out != bought.amount {
                     return Err(ZapError::Unsupported(
-                        crate::error::ZapUnsupported::LegNonSwapStep,
-                    ))
+                        crate::error::ZapUnsupported::LegNotExact {
+                            pool,
+                            expected: bought.amount,
+                            got: out,
+                        },
+                    ));
                 }
+            } else {
+                self.debit(sold.token, sold.amount)?;
+                self.credit(bought.token, bought.amount)?;
+                self.steps.push(s.clone());
             }
         }
         Ok(())
