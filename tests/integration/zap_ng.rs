@@ -109,8 +109,9 @@ fn minted(pool: &Pool, a: &[U256], i: usize, j: usize, s: U256) -> U256 {
 /// The best mint a fine scan finds: the direct add, and per ordered pair a 1024-point grid
 /// (uniform and geometric), then nested 64-point grids around the best point down to unit
 /// steps, then every unit in ±128 of it.
-fn brute_best(pool: &Pool, a: &[U256]) -> U256 {
+fn brute_best(pool: &Pool, a: &[U256]) -> (U256, Option<(usize, usize, U256)>) {
     let mut best = pool.mint(a).map_or(U256::zero(), |m| m.0);
+    let mut arg = None;
     let n = a.len();
     for i in 0..n {
         for j in 0..n {
@@ -169,45 +170,62 @@ fn brute_best(pool: &Pool, a: &[U256]) -> U256 {
                 }
                 s += U256::one();
             }
-            best = best.max(top);
+            if top > best {
+                best = top;
+                arg = Some((i, j, at));
+            }
         }
     }
-    best
+    (best, arg)
 }
 
-/// 400 generated NG states: the zap search mints at least the brute-force best less 1e-6 on
-/// all but two (it missed 20 while it trusted the float model where rounding looked quiet).
-#[test]
-fn ng_zap_in_reaches_the_brute_force_best_on_generated_states() {
-    let mut rng = Rng(0x5eed_0014_0005_c0de);
+/// The states of one seed that the zap misses: `count` generated NG states with a positive
+/// brute-force best, each a line naming the state, both plans and the shortfall.
+fn misses(seed: u64, count: usize) -> Vec<String> {
+    let mut rng = Rng(seed);
     let mut checked = 0;
     let mut misses = Vec::new();
-    while checked < 400 {
+    while checked < count {
         let Some((pool, a)) = state(&mut rng) else {
             continue;
         };
-        let brute = brute_best(&pool, &a);
+        let (brute, arg) = brute_best(&pool, &a);
         if brute.is_zero() {
             continue;
         }
         checked += 1;
-        let got = zap_in_pool(&pool, &a, &ZapConfig::exact()).map_or(U256::zero(), |z| z.minted);
+        let z = zap_in_pool(&pool, &a, &ZapConfig::exact()).ok();
+        let got = z.as_ref().map_or(U256::zero(), |z| z.minted);
         // got ≥ brute·(1 − 1e-6)
         if got * U256::from(1_000_000u32) < brute * U256::from(999_999u32) {
             let bps = (brute - got).to_string().parse::<f64>().unwrap()
                 / brute.to_string().parse::<f64>().unwrap()
                 * 1e4;
             misses.push(format!(
-                "{pool:?} {a:?}: got {got}, brute {brute} ({bps:.4} bps)"
+                "{pool:?} {a:?}: got {got} by {:?}, brute {brute} by {arg:?} ({bps:.4} bps)",
+                z.map(|z| z.swap)
             ));
         }
     }
-    // two generated states are still missed (0.04 bps on a 4-coin one-sided add, 29 bps on a
-    // 2-coin pool with an 8-decimal coin drained to 125 units): see the README
-    assert!(
-        misses.len() <= 2,
-        "{} misses:\n{}",
-        misses.len(),
-        misses.join("\n")
-    );
+    misses
+}
+
+/// 400 generated NG states: the zap search mints at least the brute-force best less 1e-6 on
+/// every one (it missed 20 while it trusted the float model on drained states, then 2 where
+/// `get_D` fails to converge at most swap amounts near the optimum: see the README).
+#[test]
+fn ng_zap_in_reaches_the_brute_force_best_on_generated_states() {
+    let m = misses(0x5eed_0014_0005_c0de, 400);
+    assert!(m.is_empty(), "{} misses:\n{}", m.len(), m.join("\n"));
+}
+
+/// The same on 2000 more states from five other seeds (minutes: run it with `--ignored`).
+#[test]
+#[ignore]
+fn ng_zap_in_reaches_the_brute_force_best_on_more_seeds() {
+    let mut all = Vec::new();
+    for seed in 1..=5u64 {
+        all.extend(misses(0x5eed_0014_0005_c0de ^ (seed << 40), 400));
+    }
+    assert!(all.is_empty(), "{} misses:\n{}", all.len(), all.join("\n"));
 }
