@@ -4,7 +4,10 @@
 //! Each `*_ref` id in a group is a straightforward primitive-types-operator version of the same
 //! formula, so the speed-up of the library's fast paths is measured in the same run.
 #![allow(missing_docs, clippy::unwrap_used, clippy::arithmetic_side_effects)]
-use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    black_box, criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 use swapzap::pool::{ConstantProduct, Solidly};
 use swapzap::U256;
 
@@ -21,6 +24,23 @@ fn inputs(scale: U256, seed: u64) -> Vec<U256> {
             scale / U256::from(1000) * U256::from(1 + s % 1000)
         })
         .collect()
+}
+
+/// The bench `op/name` of the group: `f` on every input, each answer kept from the optimiser.
+fn each<T, R>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    op: &str,
+    name: &str,
+    inputs: &[T],
+    f: impl Fn(&T) -> R,
+) {
+    g.bench_with_input(BenchmarkId::new(op, name), inputs, |b, xs| {
+        b.iter(|| {
+            for x in xs {
+                black_box(f(x));
+            }
+        });
+    });
 }
 
 fn e(dec: u32) -> U256 {
@@ -67,55 +87,27 @@ fn bench_cp(c: &mut Criterion) {
     for (name, pool, scale) in cp_pools() {
         let xs = inputs(scale, 0x9e37_79b9_7f4a_7c15);
         let [r0, r1] = pool.reserves();
-        g.bench_with_input(BenchmarkId::new("amount_out", name), &xs, |b, xs| {
-            b.iter(|| {
-                for &x in xs {
-                    black_box(black_box(&pool).amount_out(0, 1, x).unwrap());
-                }
-            });
+        each(&mut g, "amount_out", name, &xs, |&x| {
+            black_box(&pool).amount_out(0, 1, x).unwrap()
         });
-        g.bench_with_input(BenchmarkId::new("amount_out_ref", name), &xs, |b, xs| {
-            b.iter(|| {
-                for &x in xs {
-                    black_box(cp_ref_amount_out(x, black_box(r0), black_box(r1)));
-                }
-            });
+        each(&mut g, "amount_out_ref", name, &xs, |&x| {
+            cp_ref_amount_out(x, black_box(r0), black_box(r1))
         });
-        g.bench_with_input(BenchmarkId::new("amount_in", name), &xs, |b, xs| {
-            b.iter(|| {
-                for &x in xs {
-                    black_box(black_box(&pool).amount_in(0, 1, x).unwrap());
-                }
-            });
+        each(&mut g, "amount_in", name, &xs, |&x| {
+            black_box(&pool).amount_in(0, 1, x).unwrap()
         });
-        g.bench_with_input(BenchmarkId::new("quote", name), &xs, |b, xs| {
-            b.iter(|| {
-                for &x in xs {
-                    black_box(black_box(&pool).quote(0, 1, x).unwrap());
-                }
-            });
+        each(&mut g, "quote", name, &xs, |&x| {
+            black_box(&pool).quote(0, 1, x).unwrap()
         });
-        g.bench_with_input(BenchmarkId::new("swap", name), &xs, |b, xs| {
-            b.iter(|| {
-                for &x in xs {
-                    black_box(black_box(&pool).swap(0, 1, x).unwrap());
-                }
-            });
+        each(&mut g, "swap", name, &xs, |&x| {
+            black_box(&pool).swap(0, 1, x).unwrap()
         });
         let deposits: Vec<[U256; 2]> = xs.iter().map(|&x| [x, x * r1 / r0]).collect();
-        g.bench_with_input(BenchmarkId::new("mint", name), &deposits, |b, ds| {
-            b.iter(|| {
-                for d in ds {
-                    black_box(black_box(&pool).mint_detailed(*d).unwrap());
-                }
-            });
+        each(&mut g, "mint", name, &deposits, |d| {
+            black_box(&pool).mint_detailed(*d).unwrap()
         });
-        g.bench_with_input(BenchmarkId::new("burn", name), &xs, |b, xs| {
-            b.iter(|| {
-                for &x in xs {
-                    black_box(black_box(&pool).burn_detailed(x).unwrap());
-                }
-            });
+        each(&mut g, "burn", name, &xs, |&x| {
+            black_box(&pool).burn_detailed(x).unwrap()
         });
         g.bench_function(BenchmarkId::new("marginal_rate", name), |b| {
             b.iter(|| black_box(black_box(&pool).marginal_rate(0, 1)));
@@ -234,12 +226,8 @@ fn bench_solidly(c: &mut Criterion) {
     for (name, pool, scale) in solidly_pools() {
         let xs = inputs(scale, 0x2545_f491_4f6c_dd1d);
         let [r0, r1] = pool.reserves();
-        g.bench_with_input(BenchmarkId::new("amount_out", name), &xs, |b, xs| {
-            b.iter(|| {
-                for &x in xs {
-                    black_box(black_box(&pool).amount_out(0, 1, x).unwrap());
-                }
-            });
+        each(&mut g, "amount_out", name, &xs, |&x| {
+            black_box(&pool).amount_out(0, 1, x).unwrap()
         });
         if pool.stable() {
             let d = pool.decimals();
@@ -250,53 +238,26 @@ fn bench_solidly(c: &mut Criterion) {
                     pool.amount_out(0, 1, x).unwrap()
                 );
             }
-            g.bench_with_input(BenchmarkId::new("amount_out_ref", name), &xs, |b, xs| {
-                b.iter(|| {
-                    for &x in xs {
-                        black_box(solidly_ref_stable_out(
-                            x,
-                            black_box(r0),
-                            black_box(r1),
-                            s0,
-                            s1,
-                            U256::from(5),
-                        ));
-                    }
-                });
+            each(&mut g, "amount_out_ref", name, &xs, |&x| {
+                solidly_ref_stable_out(x, black_box(r0), black_box(r1), s0, s1, U256::from(5))
             });
         }
         let outs: Vec<U256> = xs
             .iter()
             .map(|&x| pool.amount_out(0, 1, x).unwrap())
             .collect();
-        g.bench_with_input(BenchmarkId::new("amount_in", name), &outs, |b, ys| {
-            b.iter(|| {
-                for &y in ys {
-                    black_box(black_box(&pool).amount_in(0, 1, y).unwrap());
-                }
-            });
+        each(&mut g, "amount_in", name, &outs, |&y| {
+            black_box(&pool).amount_in(0, 1, y).unwrap()
         });
-        g.bench_with_input(BenchmarkId::new("swap", name), &xs, |b, xs| {
-            b.iter(|| {
-                for &x in xs {
-                    black_box(black_box(&pool).swap(0, 1, x).unwrap());
-                }
-            });
+        each(&mut g, "swap", name, &xs, |&x| {
+            black_box(&pool).swap(0, 1, x).unwrap()
         });
         let deposits: Vec<[U256; 2]> = xs.iter().map(|&x| [x, x * r1 / r0]).collect();
-        g.bench_with_input(BenchmarkId::new("mint", name), &deposits, |b, ds| {
-            b.iter(|| {
-                for d in ds {
-                    black_box(black_box(&pool).mint_detailed(*d).unwrap());
-                }
-            });
+        each(&mut g, "mint", name, &deposits, |d| {
+            black_box(&pool).mint_detailed(*d).unwrap()
         });
-        g.bench_with_input(BenchmarkId::new("burn", name), &xs, |b, xs| {
-            b.iter(|| {
-                for &x in xs {
-                    black_box(black_box(&pool).burn_detailed(x).unwrap());
-                }
-            });
+        each(&mut g, "burn", name, &xs, |&x| {
+            black_box(&pool).burn_detailed(x).unwrap()
         });
         g.bench_function(BenchmarkId::new("marginal_rate", name), |b| {
             b.iter(|| black_box(black_box(&pool).marginal_rate(0, 1)));

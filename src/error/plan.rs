@@ -102,7 +102,7 @@ pub enum PlanProblem {
     NoOutputPrices,
     /// Outputs whose total value is not positive and finite.
     OutputsWithoutValue,
-    /// An output's value share off its proportion by more than the tolerance (1e-3).
+    /// An output's value share off its proportion by more than the tolerance (1e-6 plus a base unit).
     ShareOffProportion,
     /// An exact-out plan that spends more than the request allows.
     ExactOutOverspends,
@@ -156,7 +156,7 @@ impl PlanProblem {
                 "the pool takes less than amount_in (SPL Token Swap transfers only source_amount_swapped)"
             }
             Self::ShareOffProportion => {
-                "value share at the documented prices differs from the proportion by more than 1e-3"
+                "value share at the documented prices differs from the proportion by more than 1e-6"
             }
             Self::NoTotalSupply => "an LP step on a pool whose snapshot gives no total_supply",
             Self::TokenInNotACoin => "token_in is not a coin of the pool",

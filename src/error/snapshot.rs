@@ -114,8 +114,9 @@ pub enum BadPoolProblem {
     TickArraysMissing,
     /// Whirlpool `tick_arrays` that are not contiguous.
     TickArraysNotContiguous,
-    /// A concentrated-liquidity state its constructor refuses otherwise than by a state check.
-    ClStateRejected,
+    /// A concentrated-liquidity state its constructor refuses otherwise than by a state check
+    /// (a tick whose price the contract's `TickMath` refuses, ...): the pool's error.
+    ClStateRejected(PoolError),
     /// A state check of the family's constructor (the field and its bound).
     State(PoolStateProblem),
     /// A liquidity source id that is empty or not hyphenated.
@@ -124,8 +125,12 @@ pub enum BadPoolProblem {
 
 impl fmt::Display for BadPoolProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Self::MissingField(name) = self {
-            return write!(f, "{name} missing");
+        match self {
+            Self::MissingField(name) => return write!(f, "{name} missing"),
+            Self::ClStateRejected(e) => {
+                return write!(f, "concentrated-liquidity state rejected ({e})")
+            }
+            _ => {}
         }
         f.write_str(match self {
             Self::CoinTwice => "a coin appears twice",
@@ -141,7 +146,6 @@ impl fmt::Display for BadPoolProblem {
             Self::StableswapFeeUnits => "stableswap fee must be an integer in 1e10 units",
             Self::UnknownCurveVariant => "unknown Curve variant",
             Self::RatesLength => "rates and tokens differ in length",
-            Self::MissingField(_) => "",
             Self::FeesMissing => "fees missing",
             Self::SplCurve => "SPL Token Swap: only the constant_product curve",
             Self::SaberRampWithoutTs => "Saber ramp without current_ts",
@@ -149,7 +153,7 @@ impl fmt::Display for BadPoolProblem {
             Self::TickNotAtPrice => "tick_current_index does not match sqrt_price",
             Self::TickArraysMissing => "tick_arrays missing",
             Self::TickArraysNotContiguous => "tick_arrays not contiguous",
-            Self::ClStateRejected => "concentrated-liquidity state rejected",
+            Self::MissingField(_) | Self::ClStateRejected(_) => "", // written above
             Self::State(problem) => problem.reason(),
             Self::SourceId => {
                 "liquidity source id must be non-empty and hyphenated (no underscore, no space)"

@@ -246,9 +246,9 @@ fn build_cl(p: &SnapshotPool) -> Built {
                 pool: id.clone(),
                 why: BadPoolProblem::State(why),
             },
-            _ => SnapshotError::BadPool {
+            other => SnapshotError::BadPool {
                 pool: id.clone(),
-                why: BadPoolProblem::ClStateRejected,
+                why: BadPoolProblem::ClStateRejected(other),
             },
         },
     )?;

@@ -34,8 +34,8 @@ impl Plan {
     ///   float's own rounding); `upper_bound`, when given, not below `value`.
     ///
     /// * `proportions` (a zap with several outputs): each output's value share at the
-    ///   documented prices ([`PlanRequest::output_prices`]), is its proportion to within [`ZAP_OUT_SHARE_TOLERANCE`] plus
-    ///   one base unit of that output.
+    ///   documented prices ([`PlanRequest::output_prices`]), is its proportion to within
+    ///   [`ZAP_OUT_SHARE_TOLERANCE`] plus the value of one base unit of the dearest output.
     ///
     /// A swap with several outputs is not held to its shares here: the router maximises the
     /// basket value `min_k v_k z_k / w_k` and keeps any surplus of one output above its share
@@ -218,8 +218,8 @@ impl Plan {
     }
 
     /// A zap-out with several outputs: each output's value share at the documented prices
-    /// ([`PlanRequest::output_prices`]) is within [`ZAP_OUT_SHARE_TOLERANCE`] plus one base
-    /// unit of that output of its proportion.
+    /// ([`PlanRequest::output_prices`]) is within [`ZAP_OUT_SHARE_TOLERANCE`] plus the value of
+    /// one base unit of the dearest output (both over the basket value) of its proportion.
     fn check_zap_out_shares(&self, want: &PlanRequest) -> Result<(), RouteError> {
         let prices = match &want.output_prices {
             Some(Ok(p)) => p.as_slice(),
@@ -244,11 +244,16 @@ impl Plan {
                 PlanProblem::OutputsWithoutValue,
             ));
         }
-        for (k, ((v, p), (_, w))) in values.iter().zip(prices).zip(&want.outputs).enumerate() {
+        // one base unit of the dearest output
+        let unit = prices
+            .iter()
+            .take(values.len())
+            .fold(0.0, |m: f64, p| m.max(*p));
+        for (k, (v, (_, w))) in values.iter().zip(&want.outputs).enumerate() {
             #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
             let (gap, tol) = (
                 (v / total - *w.numer() as f64 / *w.denom() as f64).abs(),
-                ZAP_OUT_SHARE_TOLERANCE + p / total,
+                ZAP_OUT_SHARE_TOLERANCE + unit / total,
             );
             if gap.is_nan() || gap > tol {
                 return Err(mismatch(

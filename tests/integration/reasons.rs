@@ -96,3 +96,20 @@ fn unsupported_operations_name_the_operation() {
         ))
     );
 }
+
+#[test]
+fn snapshot_pool_reasons_read_with_their_values() {
+    use swapzap::error::{BadPoolProblem, SnapshotError};
+    let missing = SnapshotError::BadPool {
+        pool: "orca:x".into(),
+        why: BadPoolProblem::MissingField("tick_spacing"),
+    };
+    assert_eq!(missing.to_string(), "pool orca:x: tick_spacing missing");
+    assert_eq!(missing.code(), 4032);
+    let t = PoolError::Revert(PoolRevert::TickOutOfRange { tick: 900_000 });
+    let refused = BadPoolProblem::ClStateRejected(t);
+    assert_eq!(
+        refused.to_string(),
+        "concentrated-liquidity state rejected (contract reverts: T (tick 900000 beyond ±887272))"
+    );
+}

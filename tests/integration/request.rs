@@ -318,6 +318,26 @@ fn user_addr_must_be_checksummed_on_evm() {
     .is_ok());
 }
 
+/// Each case's address as the first input token of `body()`: refused as that address problem
+/// at `inputTokens[0].tokenAddress`. The errors, in the cases' order.
+fn input_address_errors(
+    body: fn() -> serde_json::Value,
+    cases: &[(&str, AddressProblem)],
+) -> Vec<RequestError> {
+    let at = ["inputTokens", "0", "tokenAddress"];
+    let mut errors = Vec::new();
+    for (s, p) in cases {
+        let e = req_err(&with(body(), &at, json!(s)));
+        let want = RequestError::InvalidAddress {
+            field: Field::InputTokenAddress(0),
+            problem: *p,
+        };
+        assert_eq!(e, want, "{s:?}");
+        errors.push(e);
+    }
+    errors
+}
+
 #[test]
 fn malformed_evm_addresses_name_the_problem() {
     let cases: &[(&str, AddressProblem)] = &[
@@ -352,20 +372,7 @@ fn malformed_evm_addresses_name_the_problem() {
         ),
         (USDC101, AddressProblem::MissingPrefix),
     ];
-    for (s, p) in cases {
-        let e = req_err(&with(
-            evm_body(),
-            &["inputTokens", "0", "tokenAddress"],
-            json!(s),
-        ));
-        assert_eq!(
-            e,
-            RequestError::InvalidAddress {
-                field: Field::InputTokenAddress(0),
-                problem: *p
-            },
-            "{s:?}"
-        );
+    for e in input_address_errors(evm_body, cases) {
         assert!(e
             .to_string()
             .starts_with("Invalid token address at inputTokens[0].tokenAddress"));
@@ -471,21 +478,7 @@ fn malformed_base58_addresses_name_the_problem() {
             AddressProblem::WrongLength { len: 48 },
         ),
     ];
-    for (s, p) in cases {
-        let e = req_err(&with(
-            sol_body(),
-            &["inputTokens", "0", "tokenAddress"],
-            json!(s),
-        ));
-        assert_eq!(
-            e,
-            RequestError::InvalidAddress {
-                field: Field::InputTokenAddress(0),
-                problem: *p
-            },
-            "{s:?}"
-        );
-    }
+    input_address_errors(sol_body, cases);
     let e = req_err(&with(sol_body(), &["userAddr"], json!("1111")));
     assert!(e.to_string().starts_with("Invalid userAddr"), "{e}");
 }

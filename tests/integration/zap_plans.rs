@@ -8,7 +8,7 @@ use crate::zap_spec::{
 use serde_json::{json, Value};
 use swapzap::graph::PoolGraph;
 use swapzap::plan::json::PlanJson;
-use swapzap::plan::{Plan, PlanRequest, ZAP_OUT_SHARE_TOLERANCE};
+use swapzap::plan::{Plan, PlanRequest};
 use swapzap::route::GasModel;
 use swapzap::service::zap::{zap_request, ZapPlan};
 use swapzap::zap::{zap_out_prices, ZapOptions};
@@ -447,7 +447,8 @@ fn the_rebalancing_swap_must_pay_for_its_gas() {
 
 /// Zap-outs of every LP of the first twelve public routing instances into two outputs (a coin
 /// of the pool and an outside token, or two outside tokens) at several proportions: every plan
-/// the zap returns passes `verify_request` (shares within 1e-3), and at least 95 % meet 1e-6.
+/// the zap returns passes `verify_request` (shares within 1e-6 plus a base unit) and meets
+/// 1e-6 plus one base unit of the dearest output, measured here with prices of its own.
 #[test]
 fn zap_outs_on_the_routing_instances_meet_their_shares() {
     use num_rational::Ratio;
@@ -517,9 +518,13 @@ fn zap_outs_on_the_routing_instances_meet_their_shares() {
         failures.len(),
         failures.join("\n")
     );
-    // measured: 4221 planned, 133 above 1e-6, the worst 9.5e-4
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("{planned_n} zap-outs, {above_1e6} above 1e-6, the worst gap {worst:e}");
+    }
+    // before the exact correction of the shares: 4221 planned, 133 above 1e-6, the worst 9.5e-4
     assert!(
-        worst < ZAP_OUT_SHARE_TOLERANCE && above_1e6 * 20 < planned_n,
-        "{above_1e6} of {planned_n} above 1e-6"
+        above_1e6 == 0,
+        "{above_1e6} of {planned_n} above 1e-6 (the worst {worst:e})"
     );
 }

@@ -500,7 +500,7 @@ fn div_w_by_two_limbs(n: W, d: u128) -> (W, u128) {
 
 /// A divisor below 2^64 with its normalisation and Möller–Granlund reciprocal, for dividing
 /// by a constant (the fee denominator) with multiplications only.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Div64 {
     norm: u64,
     inv: u64,
@@ -526,6 +526,19 @@ impl Div64 {
     #[must_use]
     pub fn div_rem(self, n: W) -> (W, u64) {
         let (sh, d, v) = (self.shift, self.norm, self.inv);
+        if n.hi == 0 {
+            // Two limbs (the usual size): the same steps on (0, 0, l1, l0), shifted left by
+            // sh < 64 into a top limb below 2^sh <= d and two more.
+            let (l1, l0) = ((n.lo >> 64) as u64, n.lo as u64);
+            let (top, s1, s0) = if sh == 0 {
+                (0, l1, l0)
+            } else {
+                (l1 >> (64 - sh), (l1 << sh) | (l0 >> (64 - sh)), l0 << sh)
+            };
+            let (q1, r) = div_2by1_preinv(top, s1, d, v);
+            let (q0, r) = div_2by1_preinv(r, s0, d, v);
+            return (W::small((u128::from(q1) << 64) | u128::from(q0)), r >> sh);
+        }
         let l = [
             n.lo as u64,
             (n.lo >> 64) as u64,

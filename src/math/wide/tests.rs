@@ -111,6 +111,12 @@ fn div64_and_two_limb_division_match_primitive_types() {
     let ws = words(40_000);
     for c in ws.chunks(4) {
         let n = W { hi: c[0], lo: c[1] };
+        // Two-limb dividends (their own path) as well as full ones.
+        let n64 = match c[3] % 3 {
+            0 => W::small(n.lo),
+            1 => W::small(n.lo >> (c[2] % 128)),
+            _ => n,
+        };
         for dv in [
             c[2] as u64,
             1,
@@ -123,9 +129,9 @@ fn div64_and_two_limb_division_match_primitive_types() {
             if dv == 0 {
                 continue;
             }
-            let (q, r) = Div64::new(dv).div_rem(n);
-            let (wq, wr) = n.to_u256().div_mod(U256::from(dv));
-            assert_eq!((q.to_u256(), U256::from(r)), (wq, wr), "{n:?} / {dv}");
+            let (q, r) = Div64::new(dv).div_rem(n64);
+            let (wq, wr) = n64.to_u256().div_mod(U256::from(dv));
+            assert_eq!((q.to_u256(), U256::from(r)), (wq, wr), "{n64:?} / {dv}");
         }
         // Divisors from 2^64 up, dividends with a high half at or above them.
         let d = c[2] | (1u128 << 64);

@@ -40,7 +40,7 @@ use crate::math::{self, W};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use primitive_types::U256;
-use sqrt_price_math::{amount0_delta, amount1_delta, FEE_DENOMINATOR};
+use sqrt_price_math::{amount0_delta, amount1_delta, StepFee, FEE_DENOMINATOR};
 use tick_math::{
     sqrt_ratio_at_tick, tick_at_sqrt_ratio_between, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO,
     MIN_TICK,
@@ -139,6 +139,8 @@ pub struct ConcentratedLiquidity {
     tick: i32,
     liquidity: u128,
     fee: u32,
+    /// `fee` prepared for the steps.
+    step_fee: StepFee,
     tick_spacing: i32,
     table: Arc<TickTable>,
     fee_protocol: u8,
@@ -322,6 +324,7 @@ impl ConcentratedLiquidity {
             tick,
             liquidity,
             fee,
+            step_fee: StepFee::new(fee),
             tick_spacing,
             table: Arc::new(TickTable::new(ticks)?),
             fee_protocol: 0,

@@ -291,18 +291,20 @@ fn clearly_short(current: W, target: W, l: u128, less_fee: W, zero_for_one: bool
         return false;
     };
     let (af, bf, df) = (wide_to_f64(a), wide_to_f64(b), wide_to_f64(d));
-    // l as f64 is correctly rounded.
-    #[allow(clippy::cast_precision_loss)]
-    let lf = l as f64;
-    let need = if zero_for_one {
-        lf * (df / af) * (Q96_F / bf)
-    } else {
-        lf * (df / Q96_F)
-    };
+    // Correctly rounded, like the conversions above.
+    let lf = wide_to_f64(W::small(l));
     let have = wide_to_f64(less_fee);
+    // `have + 4 < need·(1 − 1e-9)` with `need` as above, multiplied out so that no float
+    // division runs: for token0 both sides times `a·b` (positive), for token1 `need` scaled by
+    // the exact power of two 2^-96. Every product stays below 2^600, far inside the f64
+    // range, and each side is a few correctly rounded operations, so the relative error stays
+    // below 1e-14 as before and the margin still makes `true` certain.
     #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic: no traps
-    let short = have + 4.0 < need * (1.0 - 1e-9);
-    need.is_finite() && short
+    if zero_for_one {
+        af > 0.0 && bf > 0.0 && (have + 4.0) * (af * bf) < lf * df * (Q96_F * (1.0 - 1e-9))
+    } else {
+        have + 4.0 < lf * df * (1.0 / Q96_F) * (1.0 - 1e-9)
+    }
 }
 
 /// One step of a swap (`SwapMath.computeSwapStep`).
@@ -371,8 +373,47 @@ fn exact_in_target(
     Ok((next, amount_in, true))
 }
 
+/// A pool's fee in pips with its complement `γ = 10^6 − fee` prepared for division: the fee of
+/// a step that reaches its target is `ceil(amount_in · fee / γ)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StepFee {
+    pips: u32,
+    gamma: Div64,
+}
+
+impl StepFee {
+    /// The fee of `pips` (below 10^6, as the pool's constructor checks).
+    pub(crate) const fn new(pips: u32) -> Self {
+        Self {
+            pips,
+            gamma: Div64::new(FEE_DENOMINATOR.saturating_sub(pips) as u64),
+        }
+    }
+
+    /// `FullMath.mulDivRoundingUp(amount_in, fee, γ)`: when the product fits 256 bits (below
+    /// 2^236 in), a division by the prepared γ (multiplications only).
+    #[inline]
+    fn of(self, amount_in: W) -> Result<W, PoolError> {
+        let fee = W::small(u128::from(self.pips));
+        match amount_in.checked_mul(fee) {
+            Some(prod) => {
+                let (q, r) = self.gamma.div_rem(prod);
+                if r == 0 {
+                    Ok(q)
+                } else {
+                    Ok(math::w_add(q, W::ONE)?)
+                }
+            }
+            None => {
+                let gamma = u128::from(FEE_DENOMINATOR.saturating_sub(self.pips));
+                mul_div_up(amount_in, fee, W::small(gamma))
+            }
+        }
+    }
+}
+
 /// `SwapMath.computeSwapStep`: move from `current` toward `target` with liquidity `l`, spending
-/// at most `remaining` input (`exact_in`) or paying at most `remaining` output, fee `fee_pips`.
+/// at most `remaining` input (`exact_in`) or paying at most `remaining` output, fee `fee`.
 ///
 /// # Errors
 /// What the contract reverts on (overflow in the deltas or the next price).
@@ -383,12 +424,11 @@ pub(crate) fn compute_swap_step(
     l: u128,
     remaining: W,
     exact_in: bool,
-    fee_pips: u32,
+    fee: StepFee,
 ) -> Result<Step, PoolError> {
     let zero_for_one = current >= target;
-    let fee = W::small(u128::from(fee_pips));
-    // fee_pips < 10^6 (checked at construction), so this does not underflow.
-    let gamma = W::small(u128::from(FEE_DENOMINATOR.saturating_sub(fee_pips)));
+    // fee.pips < 10^6 (checked at construction), so this does not underflow.
+    let gamma = W::small(u128::from(FEE_DENOMINATOR.saturating_sub(fee.pips)));
     let mut amount_out = W::ZERO;
     // Whether `amount_in` still holds the input to reach the target (it is skipped when a
     // float estimate shows the remaining input falls clearly short of it).
@@ -421,7 +461,7 @@ pub(crate) fn compute_swap_step(
     let fee_amount = if exact_in && next != target {
         math::w_sub(remaining, amount_in)?
     } else {
-        mul_div_up(amount_in, fee, gamma)?
+        fee.of(amount_in)?
     };
     Ok(Step {
         sqrt_price_x96: next,
@@ -429,4 +469,48 @@ pub(crate) fn compute_swap_step(
         amount_out,
         fee_amount,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::arithmetic_side_effects)]
+    use super::*;
+    use primitive_types::U256;
+
+    /// The fee by the prepared γ equals `mulDivRoundingUp(amount, fee, γ)` on every tier, for
+    /// amounts of every size, exact multiples of γ and the 2^236 hand-over to `FullMath`.
+    #[test]
+    fn step_fee_by_the_prepared_gamma_equals_mul_div_up() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for pips in [0u32, 1, 100, 500, 2500, 3000, 10_000, 999_999] {
+            let fee = StepFee::new(pips);
+            let gamma = W::small(u128::from(FEE_DENOMINATOR - pips));
+            let pw = W::small(u128::from(pips));
+            for k in 0..20_000u32 {
+                let x = W {
+                    hi: (u128::from(next()) << 64) | u128::from(next()),
+                    lo: (u128::from(next()) << 64) | u128::from(next()),
+                };
+                let a = match k % 4 {
+                    0 => W::from_u256(x.to_u256() >> (next() % 256) as usize),
+                    1 => W::from_u256(
+                        (U256::one() << 236) - U256::from(next() % 4) + U256::from(k % 8),
+                    ),
+                    2 => gamma.checked_mul(W::small(u128::from(next()))).unwrap(),
+                    _ => x,
+                };
+                assert_eq!(
+                    fee.of(a).ok(),
+                    mul_div_up(a, pw, gamma).ok(),
+                    "{pips} {a:?}"
+                );
+            }
+        }
+    }
 }

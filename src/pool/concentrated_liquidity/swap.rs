@@ -183,7 +183,7 @@ impl ConcentratedLiquidity {
             s.liquidity,
             s.remaining,
             dir.exact_in,
-            self.fee,
+            self.step_fee,
         )?;
         s.price = step.sqrt_price_x96;
         s.account(&step, dir)?;
@@ -256,6 +256,7 @@ impl ConcentratedLiquidity {
             tick: s.tick,
             liquidity: s.liquidity,
             fee: self.fee,
+            step_fee: self.step_fee,
             tick_spacing: self.tick_spacing,
             table: Arc::clone(&self.table),
             fee_protocol: self.fee_protocol,

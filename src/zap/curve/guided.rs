@@ -10,6 +10,9 @@
 //! golden section and that swap is evaluated exactly. Every amount comes from the exact
 //! simulation; the model only chooses where to evaluate.
 
+// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 use super::{Best, Eval};
 use crate::math::float::{from_f64_clamped, to_f64};
 use crate::model::curve::{self as curve_f64, Curve};

@@ -13,6 +13,7 @@ use alloc::vec::Vec;
 use num_rational::Ratio;
 use primitive_types::U256;
 /// The state of a plan being built: pool states after the steps so far, holdings, steps.
+#[derive(Clone)]
 pub(super) struct Ctx<'g> {
     pub(super) graph: &'g PoolGraph,
     pub(super) states: BTreeMap<PoolId, Pool>,
