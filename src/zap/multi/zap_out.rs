@@ -996,22 +996,14 @@ struct Sw {
 
 /// Step `k` of `steps` when it is a swap.
 fn swap_at(steps: &[Step], k: usize) -> Option<Sw> {
-    match steps.get(k)? {
-        Step::Swap {
-            pool,
-            token_in,
-            token_out,
-            amount_in,
-            amount_out,
-        } => Some(Sw {
-            pool: *pool,
-            token_in: *token_in,
-            token_out: *token_out,
-            amount_in: *amount_in,
-            amount_out: *amount_out,
-        }),
-        _ => None,
-    }
+    let (pool, sold, bought) = steps.get(k)?.as_swap()?;
+    Some(Sw {
+        pool,
+        token_in: sold.token,
+        token_out: bought.token,
+        amount_in: sold.amount,
+        amount_out: bought.amount,
+    })
 }
 
 /// The plan `before` with the swaps before swap `k` replayed, and swap `k`'s coin indices in
