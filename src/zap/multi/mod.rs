@@ -22,6 +22,7 @@ use num_rational::Ratio;
 use primitive_types::U256;
 
 mod ctx;
+mod shares;
 mod zap_in;
 mod zap_out;
 
