@@ -40,11 +40,9 @@ fn graphs() -> Vec<(String, PoolGraph)> {
 /// Every edge model's output is at most its zero-size rate times the input (concave with that
 /// slope at 0) up to float noise far below the 1e-9 margin the single-path search relies on when
 /// it skips models that cannot beat the best output so far; inputs from 1e-30 to 1e12 of the
-/// input side's depth.
-///
-/// Concentrated-liquidity edges are left out, as the integration test this was moved from left
-/// them out (its markets had none): on the bundled Uniswap V3 pool the CL model gives up to
-/// 3.2× `a · rate0` (1 → 0, inputs below one base unit) and 1.15× (0 → 1).
+/// input side's depth. Concentrated-liquidity edges included: their segment outputs are
+/// `net / (ua · u)`, not `l · (1/ua − 1/u)`, whose cancellation gave up to 3.2× `a · rate0` on
+/// the bundled Uniswap V3 pool for inputs below one base unit.
 #[test]
 fn zero_size_rate_bounds_every_output() {
     let graphs = graphs();
@@ -52,9 +50,6 @@ fn zero_size_rate_bounds_every_output() {
     let (mut worst, mut edges) = (0.0f64, 0usize);
     for (name, g) in &graphs {
         for (p, info) in g.pools().iter().enumerate() {
-            if info.kind == PoolKind::ConcentratedLiquidity {
-                continue;
-            }
             let id = PoolId(u32::try_from(p).expect("pool id"));
             let fm = g
                 .float_model(id)

@@ -192,10 +192,10 @@ impl ClEdge {
             let cap = l * (ub - ua);
             if net <= cap {
                 let u = ua + net / l;
-                return o + l * (1.0 / ua - 1.0 / u);
+                return o + net / (ua * u);
             }
             net -= cap;
-            o += l * (1.0 / ua - 1.0 / ub);
+            o += cap / (ua * ub);
         }
         o
     }
@@ -219,7 +219,7 @@ impl ClEdge {
                     return kink(x, o, self.g / (target * target));
                 }
                 x += l * (target - ua) / self.g;
-                o += l * (1.0 / ua - 1.0 / target);
+                o += l * (target - ua) / (ua * target);
                 let f1 = self.g / (target * target);
                 return Arb {
                     x,
@@ -229,7 +229,7 @@ impl ClEdge {
                 };
             }
             x += l * (ub - ua) / self.g;
-            o += l * (1.0 / ua - 1.0 / ub);
+            o += l * (ub - ua) / (ua * ub);
         }
         // Past the window's edge: everything the window holds.
         let edge = self
