@@ -3,7 +3,7 @@
 //! bundled snapshots of `data/` (every pool family between them).
 
 use super::PoolGraph;
-use crate::snapshot::{PoolKind, Snapshot};
+use crate::snapshot::Snapshot;
 use crate::units::PoolId;
 use std::path::{Path, PathBuf};
 
