@@ -11,7 +11,8 @@
     missing_docs,
     clippy::unwrap_used,
     clippy::arithmetic_side_effects,
-    clippy::print_stdout
+    clippy::print_stdout,
+    clippy::print_stderr
 )]
 
 #[path = "../tests/integration/route_gen.rs"]
@@ -22,10 +23,31 @@ use std::time::{Duration, Instant};
 use swapzap::graph::PoolGraph;
 use swapzap::route;
 
+const USAGE: &str = "usage: route_timing [POOLS [RUNS [heavy|plans]]]
+  POOLS: one of 40 100 400 800 1200 1600 2000 5000 10000 20000 (default 2000)
+  RUNS:  runs over the bench's 24 requests, best of them reported (default 5)
+  heavy: the heavy trades instead of the bench requests; plans: print each plan's outputs and bound";
+
+/// A usage error: the message and usage on stderr, exit code 1.
+fn usage_error(msg: &str) -> ! {
+    eprintln!("error: {msg}\n{USAGE}");
+    std::process::exit(1)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let pools: usize = args.get(1).map_or(2000, |s| s.parse().unwrap());
-    let runs: usize = args.get(2).map_or(5, |s| s.parse().unwrap());
+    if args.iter().skip(1).any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return;
+    }
+    let number = |k: usize, default: usize, name: &str| -> usize {
+        args.get(k).map_or(default, |s| {
+            s.parse()
+                .unwrap_or_else(|_| usage_error(&format!("{name} is not a number: {s}")))
+        })
+    };
+    let pools = number(1, 2000, "POOLS");
+    let runs = number(2, 5, "RUNS");
     let mode = args.get(3).map_or("", String::as_str);
     let tokens = match pools {
         40 => 10,
@@ -38,7 +60,7 @@ fn main() {
         5000 => 600,
         10000 => 1000,
         20000 => 1500,
-        _ => panic!("unknown size"),
+        _ => usage_error(&format!("no market of {pools} pools")),
     };
     let m = route_gen::market(1000 + pools as u64, tokens, pools);
     let t0 = Instant::now();
