@@ -1,6 +1,11 @@
 //! [`Strategy::Native`](crate::zap::Strategy::Native): the general search's answer for x·y
 //! pools (constant-product and solidly volatile) in native `u128` arithmetic, when every value
 //! fits.
+//!
+//! The same best mint always; the same plan too, except on one tie: with Uniswap V2's protocol
+//! fee on, the mint supply moves a unit up and down along the best mint's plateau (the floor of
+//! `√k`), the plateau has holes, and which of its equal-mint plans is kept depends on where the
+//! galloping lands (a few units of leftover apart).
 
 use super::plateau::keep_most;
 use super::strict::checked;
