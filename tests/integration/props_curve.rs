@@ -273,3 +273,51 @@ proptest! {
         }
     }
 }
+
+/// A classic pool whose stored balances sit off its invariant (found by the `pool_curve` fuzz
+/// target, kept in `fuzz/regressions/pool_curve`): a zero input already pays 12 of coin 1, by
+/// `get_dy` and by `exchange` alike, so the least input for any `dy` up to 12 is 0, and the
+/// exact-out answer must say so (it answered 1, which overpays).
+#[test]
+fn amount_in_is_zero_when_a_zero_input_already_pays() {
+    let u = |s: &str| U256::from_dec_str(s).unwrap();
+    let p = StableSwap::new(StableSwapParams {
+        variant: Variant::Classic,
+        balances: [u("1069553616393"), u("40567914057383107554508040830976")]
+            .iter()
+            .copied()
+            .collect(),
+        rates: [u("10000000000000000000000000000"), u("1000000000000000000")]
+            .iter()
+            .copied()
+            .collect(),
+        a: U256::from(584_768u32),
+        fee: U256::from(93_848_585u32),
+        admin_fee: U256::from(4_879_821_274u64),
+        total_supply: u("332275723151702509896140444687237743994"),
+        admin_balances: [U256::from(63_993u32), U256::from(63_933u32)]
+            .iter()
+            .copied()
+            .collect(),
+        offpeg_fee_multiplier: U256::from(187_077_835_052u64),
+    })
+    .unwrap();
+    let free = p.get_dy(0, 1, U256::zero()).unwrap();
+    assert_eq!(p.exchange(0, 1, U256::zero()).unwrap().0, free);
+    assert_eq!(free, U256::from(12u8));
+    for dy in [1u8, 2, 12] {
+        assert_eq!(
+            p.amount_in(0, 1, U256::from(dy)),
+            Ok(U256::zero()),
+            "dy {dy}"
+        );
+    }
+    // One unit more than the free output needs a real input, and one unit less of it does not
+    // reach (the answer is the least).
+    let dx = p.amount_in(0, 1, free + 1).unwrap();
+    assert!(dx > U256::zero());
+    assert!(p.get_dy(0, 1, dx).unwrap() > free);
+    let below = p.get_dy(0, 1, dx - 1).unwrap();
+    let below_x = p.exchange(0, 1, dx - 1).unwrap().0;
+    assert!(below <= free || below_x <= free);
+}

@@ -392,7 +392,7 @@ pub(super) fn amount_in(p: &StableSwap, i: usize, j: usize, dy: U256) -> Result<
             step = step.saturating_mul(U256::from(2u8));
         }
     }
-    // Invariant: !ok(lo) (or lo = 0), ok(hi).
+    // Invariant: !ok(lo) (or lo = 0, not yet tried), ok(hi).
     while hi.overflowing_sub(lo).0 > U256::one() {
         let mid = add(lo, div(sub(hi, lo)?, U256::from(2u8))?)?;
         if ok(mid) {
@@ -400,6 +400,11 @@ pub(super) fn amount_in(p: &StableSwap, i: usize, j: usize, dy: U256) -> Result<
         } else {
             lo = mid;
         }
+    }
+    // A pool whose stored balances sit off its invariant can pay out for a zero input (the
+    // rounding of `D` and `y` both leave coin `j` over): then nothing has to be paid in.
+    if lo.is_zero() && ok(lo) {
+        return Ok(lo);
     }
     Ok(hi)
 }

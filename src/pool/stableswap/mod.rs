@@ -522,7 +522,8 @@ impl StableSwap {
     /// The least `dx` of coin `i` for which both `get_dy` and `exchange` pay at least `dy` of
     /// coin `j` (they agree except in the 3pool, whose `get_dy` rounds differently). Curve has
     /// no such function: the answer is searched from a close estimate and checked with the
-    /// forward functions, so `dx - 1` pays less than `dy` by one of them.
+    /// forward functions, so `dx - 1` pays less than `dy` by one of them. The answer is 0 when
+    /// a zero input already pays `dy` (a pool whose balances sit a little off its invariant).
     ///
     /// # Errors
     /// [`PoolError::InsufficientOutputAmount`] for `dy = 0`; [`PoolError::UnreachableOutput`]
