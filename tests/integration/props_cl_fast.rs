@@ -153,6 +153,54 @@ proptest! {
     }
 }
 
+/// `getTickAtSqrtRatio` by bisection on the plain primitive-types `TickMath` (no float).
+fn tick_plain(p: U256) -> i32 {
+    let (mut lo, mut hi) = (-887_272i32, 887_271i32);
+    while lo < hi {
+        let mid = lo + (hi - lo + 1) / 2;
+        if crate::cl_plain::ratio(mid) <= p {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
+/// A √price for the tick search: anywhere in the range, or within a few units or a small
+/// fraction of a tick of a tick's √ratio (where the float estimate is too close to an integer
+/// and the exact comparisons must decide).
+fn tick_price() -> impl Strategy<Value = U256> {
+    let min = MIN_SQRT_RATIO.to_u256();
+    let max = MAX_SQRT_RATIO.to_u256();
+    prop_oneof![
+        2 => sized(33, 160).prop_map(move |p| p.clamp(min, max - 1)),
+        1 => (-887_272i32..887_272, -8i64..8).prop_map(move |(t, d)| {
+            let r = crate::cl_plain::ratio(t);
+            let p = if d < 0 { r - U256::from(d.unsigned_abs()) } else { r + U256::from(d as u64) };
+            p.clamp(min, max - 1)
+        }),
+        1 => (-887_272i32..887_271, 0u64..4096, any::<bool>()).prop_map(move |(t, k, up)| {
+            // k / 2^20 of the tick's width from its lower or upper end.
+            let (r, n) = (crate::cl_plain::ratio(t), crate::cl_plain::ratio(t + 1));
+            let off = (n - r) * U256::from(k) >> 20;
+            if up { n - 1 - off } else { r + off }
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
+
+    /// The tick search, which takes the float estimate's floor when it lies 2^-10 clear of an
+    /// integer, equals a plain bisection on the exact values everywhere, most of all next to
+    /// the ticks' √ratios.
+    #[test]
+    fn tick_search_equals_a_plain_bisection(p in tick_price()) {
+        prop_assert_eq!(tick_at_sqrt_ratio(W::from_u256(p)).ok(), Some(tick_plain(p)));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, max_global_rejects: 20_000, ..ProptestConfig::default() })]
 

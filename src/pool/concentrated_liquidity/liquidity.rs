@@ -76,6 +76,7 @@ impl ConcentratedLiquidity {
         } else {
             self.position_amounts(&mut pool, lower, upper, delta)?
         };
+        pool.below = ticks.partition_point(|t| t.index <= pool.tick);
         pool.table = Arc::new(TickTable::new(ticks)?);
         pool.balances = pool.window_amounts();
         Ok(ClPosition {

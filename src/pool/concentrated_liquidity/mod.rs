@@ -41,10 +41,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use primitive_types::U256;
 use sqrt_price_math::{amount0_delta, amount1_delta, StepFee, FEE_DENOMINATOR};
-use tick_math::{
-    sqrt_ratio_at_tick, tick_at_sqrt_ratio_between, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO,
-    MIN_TICK,
-};
+use tick_math::{sqrt_ratio_at_tick, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK};
 
 /// An initialised tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -137,6 +134,9 @@ impl TickTable {
 pub struct ConcentratedLiquidity {
     sqrt_price_x96: W,
     tick: i32,
+    /// The number of known ticks at or below `tick` (where a swap's search for the next tick
+    /// starts; a function of the ticks and `tick`, checked before use).
+    below: usize,
     liquidity: u128,
     fee: u32,
     /// `fee` prepared for the steps.
@@ -213,20 +213,22 @@ fn signed_delta(token1: bool, a: W, b: W, delta: i128) -> Result<W, PoolError> {
     to_int256(v)
 }
 
-/// `getTickAtSqrtRatio(p)` after a step moved the price from a state at `tick` to `p`, short
-/// of the step's target at tick `next` (the next known tick or the word's edge, clamped).
+/// The bounds of `getTickAtSqrtRatio(p)` after a step moved the price from a state at `tick`
+/// to some `p`, short of the step's target at tick `next` (the next known tick or the word's
+/// edge, clamped).
 ///
 /// A state's price lies in [√ratio(tick), √ratio(tick + 1)] (the constructor checks it and the
 /// loop keeps it), so going down (`zero_for_one`) the new tick is in `next..=tick` (`p` is at
 /// or above the target, which is at or above √ratio(next), and below the start), going up in
-/// `tick..=next − 1` (`p` is above the start and below √ratio(next)): the search settles it
-/// within those bounds ([`tick_at_sqrt_ratio_between`]), usually with two exact comparisons.
+/// `tick..=next − 1` (`p` is above the start and below √ratio(next)): the search
+/// ([`tick_math::tick_at_sqrt_ratio_between`]) settles it within those bounds. Both bounds
+/// are within ±887272, so the search never reports `T`.
 #[inline]
-fn tick_after_move(tick: i32, next: i32, p: W, zero_for_one: bool) -> Result<i32, PoolError> {
+fn tick_bounds_after_move(tick: i32, next: i32, zero_for_one: bool) -> (i32, i32) {
     if zero_for_one {
-        tick_at_sqrt_ratio_between(p, next, tick)
+        (next, tick)
     } else {
-        tick_at_sqrt_ratio_between(p, tick, next.saturating_sub(1))
+        (tick, next.saturating_sub(1))
     }
 }
 
@@ -322,6 +324,7 @@ impl ConcentratedLiquidity {
         let mut pool = Self {
             sqrt_price_x96: p,
             tick,
+            below: split,
             liquidity,
             fee,
             step_fee: StepFee::new(fee),

@@ -2,10 +2,13 @@
 //! (bitmap words, steps, crossings, fees) and the family verbs bounded by the known window.
 
 use super::sqrt_price_math::{compute_swap_step, mul_div, Step, FEE_DENOMINATOR};
-use super::tick_math::{sqrt_ratio_at_tick, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK};
+use super::tick_math::{
+    sqrt_ratio_at_tick, tick_at_sqrt_ratio_between, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO,
+    MIN_TICK,
+};
 use super::{
-    add_delta, floor_div, tick_after_move, to_int256, wrapping_add, ClSwap, ConcentratedLiquidity,
-    SwapAmount, I256_MIN_MAG,
+    add_delta, floor_div, tick_bounds_after_move, to_int256, wrapping_add, ClSwap,
+    ConcentratedLiquidity, SwapAmount, I256_MIN_MAG,
 };
 use crate::error::{PoolError, PoolRevert};
 use crate::math::{self, W};
@@ -119,10 +122,15 @@ impl ConcentratedLiquidity {
             liquidity: self.liquidity,
             fee_growth: self.fee_growth_global[usize::from(!zero_for_one)],
             protocol: 0,
-            below: self.ticks().partition_point(|t| t.index <= self.tick),
+            below: self.below,
+            tick_between: None,
         };
         while !s.remaining.is_zero() && s.price != limit {
             self.loop_step(&mut s, &dir)?;
+        }
+        if fees {
+            // The state after is wanted: its tick.
+            s.settle_tick()?;
         }
         Ok(Run { s, dir, specified })
     }
@@ -163,6 +171,7 @@ impl ConcentratedLiquidity {
     #[inline]
     fn loop_step(&self, s: &mut LoopState, dir: &Direction) -> Result<(), PoolError> {
         let zero_for_one = dir.zero_for_one;
+        s.settle_tick()?;
         let start = s.price;
         let (next, initialized) = self.next_tick_in_word(s.tick, zero_for_one, s.below);
         let next = next.clamp(MIN_TICK, MAX_TICK);
@@ -206,7 +215,9 @@ impl ConcentratedLiquidity {
                 next
             };
         } else if s.price != start {
-            s.tick = tick_after_move(s.tick, next, s.price, zero_for_one)?;
+            // `getTickAtSqrtRatio` of the new price, settled when a later step or the state
+            // after reads it (the verbs that only want amounts never do).
+            s.tick_between = Some(tick_bounds_after_move(s.tick, next, zero_for_one));
         }
         Ok(())
     }
@@ -254,6 +265,7 @@ impl ConcentratedLiquidity {
         Self {
             sqrt_price_x96: s.price,
             tick: s.tick,
+            below: s.below,
             liquidity: s.liquidity,
             fee: self.fee,
             step_fee: self.step_fee,
@@ -484,9 +496,22 @@ struct LoopState {
     protocol: u128,
     /// The number of known ticks at or below `tick` (a hint for the next tick's search).
     below: usize,
+    /// When the price moved short of a step's target, the bounds of its tick (`tick` is then
+    /// stale until [`LoopState::settle_tick`]).
+    tick_between: Option<(i32, i32)>,
 }
 
 impl LoopState {
+    /// `tick = getTickAtSqrtRatio(price)` after a move short of the target, searched within
+    /// its bounds.
+    #[inline]
+    fn settle_tick(&mut self) -> Result<(), PoolError> {
+        if let Some((lo, hi)) = self.tick_between.take() {
+            self.tick = tick_at_sqrt_ratio_between(self.price, lo, hi)?;
+        }
+        Ok(())
+    }
+
     /// A step's amounts into the totals (the int256 checks of the contract), then its fee into
     /// the protocol's share and the fee growth.
     #[inline]
