@@ -6,8 +6,8 @@
 use proptest::prelude::*;
 use swapzap::math::W;
 use swapzap::pool::concentrated_liquidity::sqrt_price_math::{
-    amount0_delta, amount0_delta_plain, next_sqrt_price_from_amount0_in_plain,
-    next_sqrt_price_from_input,
+    amount0_delta, amount0_delta_plain, amount0_delta_up_near,
+    next_sqrt_price_from_amount0_in_plain, next_sqrt_price_from_input,
 };
 use swapzap::pool::concentrated_liquidity::tick_math::{
     sqrt_ratio_at_tick, tick_at_sqrt_ratio, MAX_SQRT_RATIO, MIN_SQRT_RATIO,
@@ -137,6 +137,38 @@ proptest! {
         let fast = amount0_delta(w(a), w(b), l, up).ok().map(W::to_u256);
         prop_assert_eq!(fast, amount0_delta_plain(w(a), w(b), l, up).ok().map(W::to_u256));
         prop_assert_eq!(fast, amount0_u512(a, b, l, up));
+    }
+
+    /// The rounded-up delta from a hint (checked by a multiplication, stepped down by
+    /// subtractions) equals the division for hints at the answer, up to eight above or below
+    /// it (the hand-overs at four steps and below the answer) and anywhere, and for the input
+    /// less the fee that reaches the lower price (the swap step's hint).
+    #[test]
+    fn amount0_delta_from_a_hint_equals_the_division(
+        a in price(), b in price(), l in liquidity(), d in -8i64..9, far in sized(0, 256),
+        kind in 0u8..3,
+    ) {
+        let want = amount0_delta(w(a), w(b), l, true).ok().map(W::to_u256);
+        let hint = match (kind, want) {
+            (0, Some(x)) => if d < 0 { x.saturating_sub(U256::from(d.unsigned_abs())) } else { x.saturating_add(U256::from(d as u64)) },
+            (1, _) => far,
+            _ => {
+                // The swap step's case: the input less the fee that moves the price down from
+                // the higher price reaches the lower one or a price just above it.
+                let (lo, hi) = if a > b { (b, a) } else { (a, b) };
+                let amount = amount0_u512(lo, hi, l, true).unwrap_or(far);
+                match next_sqrt_price_from_input(w(hi), l, w(amount), true) {
+                    Ok(next) if next.to_u256() < hi && l > 0 => {
+                        let got = amount0_delta_up_near(next, w(hi), l, w(amount)).ok().map(W::to_u256);
+                        prop_assert_eq!(got, amount0_delta(next, w(hi), l, true).ok().map(W::to_u256));
+                    }
+                    _ => {}
+                }
+                far
+            }
+        };
+        let got = amount0_delta_up_near(w(a), w(b), l, w(hint)).ok().map(W::to_u256);
+        prop_assert_eq!(got, want);
     }
 
     /// `p − floor(amount·p² / den)` equals the contract's `mulDivRoundingUp(L·2^96, p, den)`
