@@ -77,7 +77,7 @@ impl ConcentratedLiquidity {
             self.position_amounts(&mut pool, lower, upper, delta)?
         };
         pool.below = ticks.partition_point(|t| t.index <= pool.tick);
-        pool.table = Arc::new(TickTable::new(ticks)?);
+        pool.table = Arc::new(TickTable::new(ticks, pool.liquidity, pool.below)?);
         pool.balances = pool.window_amounts();
         Ok(ClPosition {
             amount0: a0.to_u256(),

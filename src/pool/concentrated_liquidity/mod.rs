@@ -36,6 +36,7 @@ mod swap;
 pub mod tick_math;
 
 use crate::error::{PoolError, PoolRevert};
+use crate::math::wide::Div128;
 use crate::math::{self, W};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -87,21 +88,65 @@ pub struct ClPosition {
 }
 
 /// The known ticks and their √ratios (`getSqrtRatioAtTick` of each index, computed once at
-/// construction, so a swap step toward an initialised tick evaluates no `TickMath`).
+/// construction, so a swap step toward an initialised tick evaluates no `TickMath`), and the
+/// active liquidity of each segment between them prepared for division (so the fee growth's
+/// division by the liquidity computes no reciprocal).
 #[derive(Debug, PartialEq, Eq)]
 struct TickTable {
     ticks: Vec<Tick>,
     ratios: Vec<W>,
+    /// Entry k: the liquidity of a state with k known ticks at or below its tick (k = 0..=n),
+    /// walked out from the state the table was built for; 0 past a walk that fails. A state
+    /// uses an entry only when its divisor is the state's liquidity.
+    segments: Vec<Div128>,
 }
 
 impl TickTable {
-    /// The table of `ticks` (indices within ±887272, checked by the caller).
-    fn new(ticks: Vec<Tick>) -> Result<Self, PoolError> {
+    /// The table of `ticks` (indices within ±887272, checked by the caller) for a state with
+    /// active `liquidity` and `below` known ticks at or below its tick.
+    fn new(ticks: Vec<Tick>, liquidity: u128, below: usize) -> Result<Self, PoolError> {
         let ratios = ticks
             .iter()
             .map(|t| sqrt_ratio_at_tick(t.index))
             .collect::<Result<Vec<W>, PoolError>>()?;
-        Ok(Self { ticks, ratios })
+        let mut segments = alloc::vec![Div128::prepared(0); ticks.len().saturating_add(1)];
+        if let Some(slot) = segments.get_mut(below) {
+            *slot = Div128::prepared(liquidity);
+        }
+        // Down: crossing tick k downwards leaves segment k for segment k (below = k).
+        let mut l = liquidity;
+        for (k, t) in ticks.iter().enumerate().take(below).rev() {
+            let Ok(next) = sub_delta(l, t.liquidity_net) else {
+                break;
+            };
+            l = next;
+            if let Some(slot) = segments.get_mut(k) {
+                *slot = Div128::prepared(l);
+            }
+        }
+        // Up: crossing tick k upwards enters segment k + 1.
+        let mut l = liquidity;
+        for (k, t) in ticks.iter().enumerate().skip(below) {
+            let Ok(next) = add_delta(l, t.liquidity_net) else {
+                break;
+            };
+            l = next;
+            if let Some(slot) = segments.get_mut(k.saturating_add(1)) {
+                *slot = Div128::prepared(l);
+            }
+        }
+        Ok(Self {
+            ticks,
+            ratios,
+            segments,
+        })
+    }
+
+    /// The prepared liquidity of segment `k` when it is `liquidity` (else `None`: the caller
+    /// divides the plain way).
+    #[inline]
+    fn segment(&self, k: usize, liquidity: u128) -> Option<&Div128> {
+        self.segments.get(k).filter(|d| d.divisor() == liquidity)
     }
 }
 
@@ -329,7 +374,7 @@ impl ConcentratedLiquidity {
             fee,
             step_fee: StepFee::new(fee),
             tick_spacing,
-            table: Arc::new(TickTable::new(ticks)?),
+            table: Arc::new(TickTable::new(ticks, liquidity, split)?),
             fee_protocol: 0,
             fee_growth_global: [W::ZERO; 2],
             protocol_fees: [0; 2],

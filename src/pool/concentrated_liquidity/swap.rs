@@ -11,6 +11,7 @@ use super::{
     ConcentratedLiquidity, SwapAmount, I256_MIN_MAG,
 };
 use crate::error::{PoolError, PoolRevert};
+use crate::math::wide::Div128;
 use crate::math::{self, W};
 use alloc::sync::Arc;
 use core::ops::Shr;
@@ -195,7 +196,7 @@ impl ConcentratedLiquidity {
             self.step_fee,
         )?;
         s.price = step.sqrt_price_x96;
-        s.account(&step, dir)?;
+        s.account(&step, dir, self.table.segment(s.below, s.liquidity))?;
         if s.price == p_next {
             if let Some(k) = initialized {
                 let net = self.ticks().get(k).map_or(0, |t| t.liquidity_net);
@@ -514,8 +515,15 @@ impl LoopState {
 
     /// A step's amounts into the totals (the int256 checks of the contract), then its fee into
     /// the protocol's share and the fee growth.
+    ///
+    /// `l_div` is the active liquidity prepared for division, when the tick table has it.
     #[inline]
-    fn account(&mut self, step: &Step, dir: &Direction) -> Result<(), PoolError> {
+    fn account(
+        &mut self,
+        step: &Step,
+        dir: &Direction,
+        l_div: Option<&Div128>,
+    ) -> Result<(), PoolError> {
         // `(amountIn + feeAmount)` is an unchecked uint256 sum in the contract.
         let paid = to_int256(wrapping_add(step.amount_in, step.fee_amount))?;
         let out = to_int256(step.amount_out)?;
@@ -542,7 +550,18 @@ impl LoopState {
         }
         if self.liquidity > 0 {
             if dir.fees {
-                let g = mul_div(fee_amount, W { hi: 1, lo: 0 }, W::small(self.liquidity))?;
+                // `mulDiv(fee, 2^128, L)`: for a fee below 2^128 the product is `fee << 128`,
+                // divided by the prepared liquidity when the quotient fits 128 bits.
+                let prepared = l_div.filter(|_| fee_amount.hi == 0).and_then(|d| {
+                    d.div(W {
+                        hi: fee_amount.lo,
+                        lo: 0,
+                    })
+                });
+                let g = match prepared {
+                    Some(q) => W::small(q),
+                    None => mul_div(fee_amount, W { hi: 1, lo: 0 }, W::small(self.liquidity))?,
+                };
                 self.fee_growth = wrapping_add(self.fee_growth, g);
             } else if fee_amount.hi >= self.liquidity {
                 // `mulDiv(fee, 2^128, L)` reverts exactly when fee >= L·2^128.
