@@ -246,7 +246,7 @@ fn curve_tangent(ss: &crate::pool::StableSwap, z: &[U256]) -> Option<Vec<f64>> {
     let xp: Vec<f64> = z.iter().zip(&conv).map(|(b, c)| to_f64(*b) * c).collect();
     let n = xp.len() as f64;
     let ann = amp * n;
-    if !(ann > 1.0) || xp.iter().any(|x| !(x.is_finite() && *x > 0.0)) {
+    if ann.is_nan() || ann <= 1.0 || xp.iter().any(|x| !x.is_finite() || *x <= 0.0) {
         return None;
     }
     let d = crate::model::stable_d(&xp, ann);
@@ -258,7 +258,8 @@ fn curve_tangent(ss: &crate::pool::StableSwap, z: &[U256]) -> Option<Vec<f64>> {
     let den = ann - 1.0 + (n + 1.0) * dp_d;
     let grad: Vec<f64> = xp.iter().map(|x| (ann + dp_d * d / x) / den).collect();
     let euler: f64 = grad.iter().zip(&xp).map(|(g, x)| g * x).sum();
-    if !(d > 0.0 && (euler / d - 1.0).abs() <= CURVE_EULER_TOL) {
+    let off = (euler / d - 1.0).abs();
+    if d.is_nan() || d <= 0.0 || off.is_nan() || off > CURVE_EULER_TOL {
         return None;
     }
     let up = 1.0 + CURVE_TANGENT_SLACK;
@@ -291,7 +292,7 @@ pub(crate) fn routed_mint_upper_bound(
     routed: f64,
 ) -> Option<f64> {
     let n = pool.n_coins();
-    if held.len() != n || w.len() != n || pool.total_supply().is_zero() || !(routed >= 0.0) {
+    if held.len() != n || w.len() != n || pool.total_supply().is_zero() || routed.is_nan() || routed < 0.0 {
         return None;
     }
     let bal = pool.balances();
