@@ -189,6 +189,24 @@ fn bench_cl(c: &mut Criterion) {
                 (lo..=hi).contains(&after.tick()),
                 "{name}: wrong number of crossings"
             );
+            // The contract's loop also ends a step at each edge of a 256-spacing bitmap word:
+            // the swap stays in the current word, so it takes `crossed + 1` steps (one, within
+            // a tick) and each stops at an initialised tick or at the swap's end.
+            let word = |t: i32| t.div_euclid(SPACING) >> 8;
+            assert_eq!(
+                word(after.tick()),
+                word(pool.tick()),
+                "{name}: left the word"
+            );
+            let passed = pool
+                .ticks()
+                .iter()
+                .filter(|t| t.index > after.tick() && t.index <= pool.tick())
+                .count();
+            assert_eq!(
+                passed, crossed as usize,
+                "{name}: initialised ticks crossed"
+            );
         }
         g.bench_with_input(BenchmarkId::new("swap", name), &xs, |b, xs| {
             b.iter(|| {

@@ -87,6 +87,44 @@ pub fn amount0_delta(a: W, b: W, l: u128, round_up: bool) -> Result<W, PoolError
     amount0_delta_two_divisions(a, b, n1, n2, round_up)
 }
 
+/// [`amount0_delta`] rounded up, given `hint`, a value the answer is expected at or a few
+/// units below (the input less the fee whose next price `a` is, going down from `b`: the
+/// price rounds up, so the input that reaches it is at most that, and usually equal).
+///
+/// When both products fit 256 bits the answer is `ceil(num / den)`, the `q` with
+/// `(q − 1)·den < num <= q·den` (see [`amount0_delta`]): the hint is checked by one
+/// multiplication and stepped down by subtractions of `den` at most four times, with no
+/// division; a hint below the answer or farther above it falls back to [`amount0_delta`].
+///
+/// # Errors
+/// As [`amount0_delta`].
+#[inline]
+pub fn amount0_delta_up_near(a: W, b: W, l: u128, hint: W) -> Result<W, PoolError> {
+    let (lo, hi) = if a > b { (b, a) } else { (a, b) };
+    if lo.is_zero() {
+        return Err(PoolError::Revert(PoolRevert::ZeroSqrtPrice));
+    }
+    let n2 = math::w_sub(hi, lo)?;
+    if let (Some(num), Some(den)) = (l_q96(l).checked_mul(n2), lo.checked_mul(hi)) {
+        // p = q·den >= num throughout; den > 0 (both prices are positive).
+        if let Some(mut p) = den.checked_mul(hint).filter(|p| *p >= num) {
+            let mut q = hint;
+            for _ in 0..4 {
+                match p.checked_sub(den) {
+                    // (q − 1)·den >= num: q − 1 (>= 0, as p >= den) also reaches it.
+                    Some(lower) if lower >= num => {
+                        p = lower;
+                        q = math::w_sub(q, W::ONE)?;
+                    }
+                    // (q − 1)·den < num, or q == 0 (then num == 0): q is the ceiling.
+                    _ => return Ok(q),
+                }
+            }
+        }
+    }
+    amount0_delta(a, b, l, true)
+}
+
 /// [`amount0_delta`] as the contract computes it, `FullMath` then a second division (`a < b`,
 /// `a > 0`): the general path, and the reference of the one-division path.
 #[inline]
@@ -344,7 +382,7 @@ fn output_delta(from: W, to: W, l: u128, zero_for_one: bool) -> Result<W, PoolEr
 
 /// The exact-input half of a step: the remaining input less the fee, then the price it
 /// reaches (the target, or short of it). Returns the next price, the input to the target
-/// (zero when not computed) and whether it was computed.
+/// (zero when not computed), whether it was computed, and the input less the fee.
 #[inline]
 fn exact_in_target(
     current: W,
@@ -353,7 +391,7 @@ fn exact_in_target(
     remaining: W,
     gamma: W,
     zero_for_one: bool,
-) -> Result<(W, W, bool), PoolError> {
+) -> Result<(W, W, bool, W), PoolError> {
     // `FullMath.mulDiv(remaining, 1e6 − fee, 1e6)`: below 2^230 the product fits 256 bits
     // and the division by 10^6 is a reciprocal multiplication.
     let less_fee = match remaining.checked_mul(gamma) {
@@ -362,7 +400,7 @@ fn exact_in_target(
     };
     if clearly_short(current, target, l, less_fee, zero_for_one) {
         let next = next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?;
-        return Ok((next, W::ZERO, false));
+        return Ok((next, W::ZERO, false, less_fee));
     }
     let amount_in = input_delta(current, target, l, zero_for_one)?;
     let next = if less_fee >= amount_in {
@@ -370,7 +408,7 @@ fn exact_in_target(
     } else {
         next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?
     };
-    Ok((next, amount_in, true))
+    Ok((next, amount_in, true, less_fee))
 }
 
 /// A pool's fee in pips with its complement `γ = 10^6 − fee` prepared for division: the fee of
@@ -432,7 +470,7 @@ pub(crate) fn compute_swap_step(
     let mut amount_out = W::ZERO;
     // Whether `amount_in` still holds the input to reach the target (it is skipped when a
     // float estimate shows the remaining input falls clearly short of it).
-    let (next, mut amount_in, in_to_target) = if exact_in {
+    let (next, mut amount_in, in_to_target, in_less_fee) = if exact_in {
         exact_in_target(current, target, l, remaining, gamma, zero_for_one)?
     } else {
         amount_out = output_delta(current, target, l, zero_for_one)?;
@@ -441,7 +479,7 @@ pub(crate) fn compute_swap_step(
         } else {
             next_sqrt_price_from_output(current, l, remaining, zero_for_one)?
         };
-        (next, W::ZERO, true)
+        (next, W::ZERO, true, W::ZERO)
     };
     let max = target == next;
     if max && exact_in && !in_to_target {
@@ -450,7 +488,13 @@ pub(crate) fn compute_swap_step(
         amount_in = input_delta(current, target, l, zero_for_one)?;
     }
     if !(max && exact_in) {
-        amount_in = input_delta(current, next, l, zero_for_one)?;
+        amount_in = if exact_in && zero_for_one {
+            // The price the input less the fee reached: the input to reach it is at or a
+            // little below that, found without a division.
+            amount0_delta_up_near(next, current, l, in_less_fee)?
+        } else {
+            input_delta(current, next, l, zero_for_one)?
+        };
     }
     if !max || exact_in {
         amount_out = output_delta(current, next, l, zero_for_one)?;
