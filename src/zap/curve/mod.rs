@@ -400,8 +400,8 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
                 .into_iter()
                 .flatten()
             {
-                if pair.map_or(true, |p| e.minted > p.3) {
-                    pair = Some((i, j, e.s, e.minted));
+                if pair.map_or(true, |p| e.minted > p.4) {
+                    pair = Some((i, j, e.s, e.out, e.minted));
                 }
                 let better = match &best {
                     None => true,

@@ -13,7 +13,9 @@
 //!
 //! So where the roundings ([`noise`]) are worth more than [`NOISE_FLOOR`] of the mint, each
 //! ordered pair whose searched best is within 1.5 noise widths of the best plan is sampled on
-//! [`SAMPLES`] evenly spaced swaps, and every interval between samples that could hold a
+//! [`SAMPLES`] evenly spaced points, over the swap's output where the output coin is the
+//! coarser (each output bought with the least input for it: the rest of a tooth only gives
+//! input away) and over its input otherwise; every interval between samples that could hold a
 //! better plan (an end within 1.5 noise widths of the best, or the pair's searched best inside)
 //! is scanned unit by unit, the intervals whose surrounding samples are highest first, up to
 //! [`BUDGET`] exact evaluations for the zap. Every value is an exact simulation; the float
@@ -42,8 +44,8 @@ const SAMPLES: u32 = 128;
 /// 6.5e-7 of an exhaustive scan's best; the pass costs up to a few tens of milliseconds.
 const BUDGET: u32 = 1 << 12;
 
-/// One ordered pair as the searches left it: `(i, j, s, minted)` of its best plan.
-pub(super) type PairBest = (usize, usize, U256, U256);
+/// One ordered pair as the searches left it: `(i, j, s, out, minted)` of its best plan.
+pub(super) type PairBest = (usize, usize, U256, U256, U256);
 
 /// How many LP units the plan's roundings can be worth, from the float model: one raw unit of
 /// each coin (its imbalance fee) and one more of the coin whose raw unit mints the most (the
@@ -73,13 +75,36 @@ fn noise(md: &Curve, af: &[f64]) -> f64 {
     sum + worst
 }
 
-/// One interval of swaps `[lo, hi]` of pair `(i, j)` to scan, with its ranking score.
+/// One interval `[lo, hi]` of pair `(i, j)` to scan, over the swap's input or (`by_out`) its
+/// output, with its ranking score.
 struct Span {
     score: f64,
     i: usize,
     j: usize,
+    by_out: bool,
     lo: U256,
     hi: U256,
+}
+
+/// The mint at point `x` of pair `(i, j)`: the plan swapping `x`, or (`by_out`) the least input
+/// that buys `x` ([`Pool::amount_in`]; 0 when there is none up to `ai`). Kept in `b`.
+fn value(
+    pool: &Pool,
+    a: &[U256],
+    (i, j, by_out): (usize, usize, bool),
+    x: U256,
+    ai: U256,
+    b: &mut Best,
+) -> U256 {
+    let s = if by_out {
+        match pool.amount_in(i, j, x) {
+            Ok(s) if !s.is_zero() && s <= ai => s,
+            _ => return U256::zero(),
+        }
+    } else {
+        x
+    };
+    b.minted_at(pool, a, i, j, s)
 }
 
 /// Scans where rounding noise can hide a better plan (see the module docs), taking into `best`
@@ -104,13 +129,43 @@ pub(super) fn polish(
         return;
     }
     let mut spans: alloc::vec::Vec<Span> = alloc::vec::Vec::new();
-    for &(i, j, s_best, m_best) in pairs {
+    let small = U256::from(EXHAUSTIVE);
+    for &(i, j, s_best, o_best, m_best) in pairs {
         let Some(&ai) = a.get(i) else { continue };
-        // pairs of at most EXHAUSTIVE units were searched unit by unit already
-        if ai <= U256::from(EXHAUSTIVE) || to_f64(m_best) < floor {
+        if to_f64(m_best) < floor {
             continue;
         }
-        sample_pair(pool, a, (i, j), ai, (s_best, direct), floor, &mut spans);
+        // Where the output coin is the coarser (as in `search_pair_by_output`), over the
+        // output: a plan buying `o` with more than the least input for it only gives input
+        // away, so the best plans are among those least inputs (a drained 8-decimal coin
+        // bought with 12.5 coins: a tooth every 37,805 units of input, and the imbalance fee's
+        // floor in that coin a tooth every ~85 units of output; a generated state missed 0.04
+        // bps so). Else over the input; pairs of at most EXHAUSTIVE units were searched unit by
+        // unit already.
+        // (Both start from the direct add: no swap, no output.)
+        let o_max = pool.amount_out(i, j, ai).unwrap_or_default();
+        let d = to_f64(direct);
+        if o_max > small && o_max < ai {
+            sample_pair(
+                pool,
+                a,
+                (i, j, true),
+                (o_max, ai),
+                (o_best, d),
+                floor,
+                &mut spans,
+            );
+        } else if ai > small {
+            sample_pair(
+                pool,
+                a,
+                (i, j, false),
+                (ai, ai),
+                (s_best, d),
+                floor,
+                &mut spans,
+            );
+        }
     }
     spans.sort_by(|x, y| y.score.total_cmp(&x.score));
     let mut left = BUDGET;
@@ -119,11 +174,12 @@ pub(super) fn polish(
             best: None,
             evals: 0,
         };
-        let mut s = sp.lo;
-        while s <= sp.hi && left > 0 {
-            let _ = b.minted_at(pool, a, sp.i, sp.j, s);
+        let ai = a.get(sp.i).copied().unwrap_or_default();
+        let mut x = sp.lo;
+        while x <= sp.hi && left > 0 {
+            let _ = value(pool, a, (sp.i, sp.j, sp.by_out), x, ai, &mut b);
             left = left.saturating_sub(1);
-            s = s.saturating_add(U256::one());
+            x = x.saturating_add(U256::one());
         }
         if let Some(e) = b.best {
             if best.as_ref().map_or(true, |(_, x)| e.minted > x.minted) {
@@ -136,16 +192,17 @@ pub(super) fn polish(
     }
 }
 
-/// Samples pair `(i, j)` on [`SAMPLES`] evenly spaced swaps in `(0, ai]` (the direct add's mint
-/// at 0) and adds to `spans` each interval with an end at or above `floor`, or holding the
-/// pair's searched best `s_best`, scored by the mean of the four samples around it.
+/// Samples pair `(i, j)` over its input or (`by_out`) its output on [`SAMPLES`] evenly spaced
+/// points of `(0, end]` (`at0` the value at 0; `ai` the input held) and adds to `spans` each
+/// interval with an end at or above `floor`, or holding the pair's searched best `x_best`,
+/// scored by the mean of the four samples around it.
 #[allow(clippy::arithmetic_side_effects)] // f64 only (U256 through saturating ops)
 fn sample_pair(
     pool: &Pool,
     a: &[U256],
-    (i, j): (usize, usize),
-    ai: U256,
-    (s_best, direct): (U256, U256),
+    (i, j, by_out): (usize, usize, bool),
+    (end, ai): (U256, U256),
+    (x_best, at0): (U256, f64),
     floor: f64,
     spans: &mut alloc::vec::Vec<Span>,
 ) {
@@ -154,27 +211,32 @@ fn sample_pair(
         evals: 0,
     };
     let mut pts: alloc::vec::Vec<(U256, f64)> = alloc::vec::Vec::new();
-    pts.push((U256::zero(), to_f64(direct)));
+    pts.push((U256::zero(), at0));
     for k in 1..=SAMPLES {
-        let Ok(s) = crate::math::mul_div(ai, U256::from(k), U256::from(SAMPLES)) else {
+        let Ok(x) = crate::math::mul_div(end, U256::from(k), U256::from(SAMPLES)) else {
             continue;
         };
-        if s.is_zero() || pts.last().is_some_and(|p| p.0 == s) {
+        if x.is_zero() || pts.last().is_some_and(|p| p.0 == x) {
             continue;
         }
-        let m = b.minted_at(pool, a, i, j, s);
-        pts.push((s, to_f64(m)));
+        let m = value(pool, a, (i, j, by_out), x, ai, &mut b);
+        pts.push((x, to_f64(m)));
     }
     let val = |k: usize| pts.get(k).map(|p| p.1);
     for k in 1..pts.len() {
         let (Some(&(lo, vl)), Some(&(hi, vh))) = (pts.get(k.saturating_sub(1)), pts.get(k)) else {
             continue;
         };
-        let holds_best = s_best > lo && s_best <= hi;
+        let holds_best = x_best > lo && x_best <= hi;
         if !(vl >= floor || vh >= floor || holds_best) {
             continue;
         }
-        let around = [k.checked_sub(2), k.checked_sub(1), Some(k), k.checked_add(1)];
+        let around = [
+            k.checked_sub(2),
+            k.checked_sub(1),
+            Some(k),
+            k.checked_add(1),
+        ];
         let (sum, cnt) = around
             .iter()
             .filter_map(|x| x.and_then(val))
@@ -184,6 +246,7 @@ fn sample_pair(
             score,
             i,
             j,
+            by_out,
             lo: lo.saturating_add(U256::one()),
             hi,
         });
