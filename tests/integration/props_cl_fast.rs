@@ -237,7 +237,7 @@ fn tick_price() -> impl Strategy<Value = U256> {
         1 => (-887_272i32..887_271, 0u64..4096, any::<bool>()).prop_map(move |(t, k, up)| {
             // k / 2^20 of the tick's width from its lower or upper end.
             let (r, n) = (crate::cl_plain::ratio(t), crate::cl_plain::ratio(t + 1));
-            let off = (n - r) * U256::from(k) >> 20;
+            let off = ((n - r) * U256::from(k)) >> 20;
             if up { n - 1 - off } else { r + off }
         }),
     ]
