@@ -1,6 +1,7 @@
 //! Criterion benches for concentrated-liquidity swaps (ids `cl/swap/<case>`): an exact-input
 //! swap that stays within one tick, and swaps that cross 1 and 10 initialised ticks, each over a
-//! fixed set of 64 inputs. `cl/swap_ref/<case>` is a plain primitive-types version of the same
+//! fixed set of 64 inputs. The pool lies in one bitmap word, so the contract's loop takes one
+//! step within a tick and one more per crossing (asserted for every input before timing). `cl/swap_ref/<case>` is a plain primitive-types version of the same
 //! loop (U256/U512 operators, `>> 128` products, the same float-guided tick search), checked
 //! equal to the library on every input before timing.
 #![allow(missing_docs, clippy::unwrap_used, clippy::arithmetic_side_effects)]
@@ -188,6 +189,24 @@ fn bench_cl(c: &mut Criterion) {
             assert!(
                 (lo..=hi).contains(&after.tick()),
                 "{name}: wrong number of crossings"
+            );
+            // The contract's loop also ends a step at each edge of a 256-spacing bitmap word:
+            // the swap stays in the current word, so it takes `crossed + 1` steps (one, within
+            // a tick) and each stops at an initialised tick or at the swap's end.
+            let word = |t: i32| t.div_euclid(SPACING) >> 8;
+            assert_eq!(
+                word(after.tick()),
+                word(pool.tick()),
+                "{name}: left the word"
+            );
+            let passed = pool
+                .ticks()
+                .iter()
+                .filter(|t| t.index > after.tick() && t.index <= pool.tick())
+                .count();
+            assert_eq!(
+                passed, crossed as usize,
+                "{name}: initialised ticks crossed"
             );
         }
         g.bench_with_input(BenchmarkId::new("swap", name), &xs, |b, xs| {

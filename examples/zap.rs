@@ -218,7 +218,7 @@ fn table(
         ),
         (ZapKind::In, None, _) => say!(
             out,
-            "bound:     none (inputs other than the target's coins: their routes are not bounded)"
+            "bound:     none (LP inputs of other pools, or a target family without one: not bounded)"
         ),
         _ => {}
     }

@@ -186,6 +186,12 @@ pub enum BadRouteRequest {
     },
     /// An exact-out request for 0 of the output.
     ExactOutZero,
+    /// A weight of [`crate::route::weighted_output_bound`] that is negative or not finite, or
+    /// on a token outside the graph.
+    Weight {
+        /// the weighted token
+        token: TokenId,
+    },
     /// An argument of a host-language binding (the Python module) of the wrong type or range;
     /// the binding names the argument and what it takes.
     Argument {
@@ -238,6 +244,11 @@ impl fmt::Display for BadRouteRequest {
                 "exact-out takes one input token and one output token, not {inputs} and {outputs}"
             ),
             Self::ExactOutZero => f.write_str("exact-out amount must be positive"),
+            Self::Weight { token } => write!(
+                f,
+                "weight of token #{} is negative, not finite or not a token of the graph",
+                token.0
+            ),
             Self::Argument { what } => write!(f, "argument {what}"),
         }
     }

@@ -62,6 +62,30 @@ pub fn to_f64(x: U256) -> f64 {
     wide_to_f64(W::from_u256(x))
 }
 
+/// `⌊x⌋` without `std` (`f64::floor` is not in `core`): exact for every finite `x` (a float of
+/// magnitude 2^52 or more is already an integer), `-0.0` included; NaN and the infinities pass
+/// through.
+#[must_use]
+pub(crate) fn floor(x: f64) -> f64 {
+    const INTEGRAL: f64 = 4_503_599_627_370_496.0; // 2^52
+                                                   // integers already (the zeros keep their sign), NaN and the infinities
+    if !(x < INTEGRAL && x > -INTEGRAL) || x == 0.0 {
+        return x;
+    }
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_precision_loss,
+        clippy::arithmetic_side_effects
+    )]
+    // |x| < 2^52: the truncation toward zero is exact in i64 and back; f64 subtraction
+    let t = x as i64 as f64;
+    if t > x {
+        t - 1.0
+    } else {
+        t
+    }
+}
+
 /// The largest `U256` at or below a float, saturating: 0 for negative values, values below 1
 /// and NaN, `U256::MAX` at or above 2^256 (for turning a float guess into a search start only).
 #[must_use]
@@ -184,6 +208,33 @@ mod tests {
     /// library's correctly rounded parser.
     fn nearest(x: U256) -> f64 {
         x.to_string().parse::<f64>().unwrap()
+    }
+
+    /// `floor` against the standard library's on values around the integers, the 2^52 edge,
+    /// negatives and the non-finite values.
+    #[test]
+    fn floor_matches_std() {
+        let mut xs = vec![
+            0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.999_999, -2.000_001, 1e-300, -1e-300,
+        ];
+        for e in [30, 51, 52, 53, 60, 200] {
+            let p = 2f64.powi(e);
+            xs.extend([
+                p,
+                p - 0.5,
+                p + 0.5,
+                -p,
+                -p + 0.5,
+                -p - 0.5,
+                p - 1.0,
+                p + 1.0,
+            ]);
+        }
+        xs.extend([f64::INFINITY, f64::NEG_INFINITY, f64::MAX, f64::MIN]);
+        for x in xs {
+            assert_eq!(floor(x).to_bits(), x.floor().to_bits(), "{x}");
+        }
+        assert!(floor(f64::NAN).is_nan());
     }
 
     #[test]

@@ -408,7 +408,7 @@ impl Ctx<'_> {
 /// x·y = k outputs are floors: nothing. Chain 101: SPL's two fees floored (each < 1 input
 /// unit); Orca's step rounding (the fee and the price a unit either way).
 #[allow(clippy::arithmetic_side_effects)] // f64
-fn rounding_slack(e: &Edge, mid_fee: Option<(f64, f64)>, vi: f64, vo: f64) -> f64 {
+pub(super) fn rounding_slack(e: &Edge, mid_fee: Option<(f64, f64)>, vi: f64, vo: f64) -> f64 {
     let fee_floor = || {
         mid_fee.map_or(f64::INFINITY, |(mid, f)| {
             let big_m = mid * vo;

@@ -60,7 +60,7 @@
 //! # Where each step lives
 //!
 //! One file per step, in the order a quote runs them ([`quote`] and [`dual_bound`] below are
-//! the only entry points; [`dual_bound`] stops after the certificate):
+//! the entry points; [`dual_bound`] stops after the certificate; [`weighted_output_bound`] solves it for a weighted sum of outputs):
 //!
 //! | step | file | what it holds |
 //! |---|---|---|
@@ -76,6 +76,7 @@
 //! | 5. gas | `gas.rs` | [`GasModel`], the leg that pays least, the best plan net of gas over hop caps |
 //! | finish | `finish.rs` | candidates, the [`Plan`] with minimums, refunds and price impact, or why none survived |
 //! | 6. exact-out | `exact_out.rs` | the least input for a wanted output, by exact-in quotes |
+//! | weighted bound | `weighted.rs` | [`weighted_output_bound`]: the certificate for a weighted sum of outputs (zap-ins through routed legs) |
 //!
 //! The float models the dual prices edges with live in the `model` layer (shared with the
 //! zaps), the router's directed edges and their index in `edges.rs`, the f64 helpers in
@@ -96,10 +97,12 @@ mod propagate;
 mod recover;
 mod request;
 mod single_path;
+mod weighted;
 mod working_set;
 pub use crate::plan::GasModel;
 pub use mid::output_mid_prices;
 pub use request::RouteRequest;
+pub use weighted::weighted_output_bound;
 // the float models live in the `model` layer; `super::model` names them for the route files
 use crate::model;
 

@@ -1,5 +1,5 @@
 //! The best single path (one input, one output): a hop-bounded dynamic programme on float
-//! amounts, simulated exactly.
+//! amounts, floored to whole base units at every hop, simulated exactly.
 
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
@@ -9,7 +9,7 @@ use super::finish::Candidate;
 use super::propagate::PoolStates;
 use super::working_set::Ctx;
 use crate::error::RouteError;
-use crate::math::float::to_f64;
+use crate::math::float::{floor, to_f64};
 use crate::plan::GasModel;
 use crate::plan::{Excluded, Step};
 use alloc::vec;
@@ -32,7 +32,12 @@ impl Ctx<'_> {
         let (src, amt) = self.prep.inputs[0];
         let dst = self.out_toks[0];
         let ends = (loc[src.index()], loc[dst.index()]);
-        let Some(path) = self.best_path(gas, ledges, ends, nl, to_f64(amt)) else {
+        // by whole base units; when no path keeps a whole unit to the end, by float amounts
+        // (its exact simulation then says whether the amount is dust)
+        let Some(path) = self
+            .best_path(gas, ledges, ends, nl, (to_f64(amt), true))
+            .or_else(|| self.best_path(gas, ledges, ends, nl, (to_f64(amt), false)))
+        else {
             return Ok(None);
         };
         Ok(self.simulate_path(&path, amt, gas, reverts))
@@ -40,14 +45,15 @@ impl Ctx<'_> {
 
     /// The working-set edges of the best path of at most [`Ctx::hops`] hops from local token
     /// `ls` to `ld` (`ends`) for `amount` of `ls`, by the float models net of the cheapest
-    /// step's gas per hop; `None` when no path delivers anything.
+    /// step's gas per hop, each hop's amount floored to whole base units when `whole`; `None`
+    /// when no path delivers anything.
     fn best_path(
         &self,
         gas: Option<GasModel>,
         ledges: &[LEdge],
         (ls, ld): (usize, usize),
         nl: usize,
-        amount: f64,
+        (amount, whole): (f64, bool),
     ) -> Option<Vec<usize>> {
         let gm_price = gas.map_or(0.0, |g| g.gas_price);
         let mut layer = vec![0.0f64; nl];
@@ -83,7 +89,11 @@ impl Ctx<'_> {
                 // float noise): an iterative model is not solved when even that cannot beat the
                 // best so far (for x·y = k the test costs more than the closed form)
                 if a > 0.0 && (e.cheap_out || !(a * e.rate0 * (1.0 + 1e-9) <= next[e.to])) {
+                    // whole base units: a swap pays an integer, so a path whose float amount
+                    // stays below one unit of a token (a token whose unit is worth much of
+                    // the input) delivers nothing exactly, however much the model makes of it
                     let o = self.models[k].out(a);
+                    let o = if whole { floor(o) } else { o };
                     if o > next[e.to] && !on_path(&parents, e.ti, h, e.to) {
                         next[e.to] = o;
                         par[e.to] = k;

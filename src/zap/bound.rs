@@ -57,6 +57,7 @@
 
 use crate::math::float::{pow10, sqrt_or_zero, to_f64};
 use crate::pool::Pool;
+use alloc::vec::Vec;
 use primitive_types::U256;
 
 /// Units of `D` the Curve bound allows for `get_D` / `get_y` convergence.
@@ -163,4 +164,180 @@ fn curve_growth(ss: &crate::pool::StableSwap, amounts: &[U256]) -> Option<f64> {
     #[allow(clippy::arithmetic_side_effects)] // f64
     let r = to_f64(num) * (1.0 + 4.0 * f64::EPSILON) / to_f64(den);
     Some(r)
+}
+
+/// Relative raise of a two-coin pool's tangent (closed forms: a few ulps of error).
+pub(crate) const TANGENT_SLACK: f64 = 1e-12;
+/// Relative raise of a Curve pool's tangent: `D` is checked to `CURVE_EULER_TOL` by Euler's
+/// identity, and the gradient moves at most `(n + 1)` times as much as `D`.
+pub(crate) const CURVE_TANGENT_SLACK: f64 = 1e-11;
+/// How close `Σ w_i x_i` must come to `D` at the tangent point (Euler's identity for a
+/// homogeneous `D`), else the Curve tangent is refused.
+const CURVE_EULER_TOL: f64 = 1e-13;
+
+/// A tangent of the pool's invariant `G` (the table of the module docs), per base unit of
+/// each coin, taken at the balances `z`: the gradient `∇G(z)`, raised by [`TANGENT_SLACK`]
+/// (Curve: [`CURVE_TANGENT_SLACK`]) to cover its float evaluation. `G` being concave and
+/// homogeneous of degree 1, `G(y) ≤ ∇G(z)·y` for **every** `y ≥ 0` (the tangent at `z`,
+/// with Euler's `G(z) = ∇G(z)·z`); the raised weights only widen that. `None` where `z` has
+/// an empty coin, the family has no bound here, or the float evaluation fails its check.
+#[must_use]
+pub(crate) fn tangent(pool: &Pool, z: &[U256]) -> Option<Vec<f64>> {
+    if z.len() != pool.n_coins() || z.iter().any(U256::is_zero) {
+        return None;
+    }
+    let w = match pool {
+        Pool::ConstantProduct(_) => sqrt_tangent(z)?,
+        Pool::Solidly(s) if !s.stable() => sqrt_tangent(z)?,
+        Pool::Solidly(s) => {
+            let [d0, d1] = s.decimals();
+            stable_tangent(z, d0, d1)?
+        }
+        Pool::StableSwap(ss) => curve_tangent(ss, z)?,
+        _ => return None,
+    };
+    w.iter().all(|x| x.is_finite() && *x > 0.0).then_some(w)
+}
+
+/// `∇√(xy) = (½√(y/x), ½√(x/y))`, raised.
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn sqrt_tangent(z: &[U256]) -> Option<Vec<f64>> {
+    let (x, y) = (to_f64(*z.first()?), to_f64(*z.get(1)?));
+    let r = sqrt_or_zero(y / x);
+    let up = 0.5 * (1.0 + TANGENT_SLACK);
+    Some(alloc::vec![up * r, up / r])
+}
+
+/// `∇(x³y + xy³)^¼` on the normalised reserves, per raw unit: with `t = y/x`,
+/// `∂G/∂x = (3t + t³) / (4(t + t³)^¾)`, `∂G/∂y = (1 + 3t²) / (4(t + t³)^¾)`, each times
+/// `10^(18 − decimals)`; raised.
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn stable_tangent(z: &[U256], d0: u8, d1: u8) -> Option<Vec<f64>> {
+    let s0 = pow10(18i32.saturating_sub(i32::from(d0)));
+    let s1 = pow10(18i32.saturating_sub(i32::from(d1)));
+    let (x, y) = (to_f64(*z.first()?) * s0, to_f64(*z.get(1)?) * s1);
+    let t = y / x;
+    let g = t + t * t * t;
+    // g^¾ = √g · g^¼
+    let r2 = sqrt_or_zero(g);
+    let den = 4.0 * r2 * sqrt_or_zero(r2);
+    let up = 1.0 + TANGENT_SLACK;
+    Some(alloc::vec![
+        up * (3.0 * t + t * t * t) / den * s0,
+        up * (1.0 + 3.0 * t * t) / den * s1,
+    ])
+}
+
+/// The gradient of Curve's `D` (the float model's, in coin units: `A·n·S = (A·n − 1)D + D_P`,
+/// `D_P = D^(n+1)/(n^n Π x)`): `∂D/∂x_i = (A·n + D_P/x_i) / (A·n − 1 + (n+1)·D_P/D)`, every
+/// term positive; per raw unit (times the rate), raised. Refused unless Euler's identity
+/// `Σ x_i ∂D/∂x_i = D` holds to [`CURVE_EULER_TOL`] (it fails by the invariant's residual, so
+/// this checks the float `D`).
+#[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; n ≤ 8
+fn curve_tangent(ss: &crate::pool::StableSwap, z: &[U256]) -> Option<Vec<f64>> {
+    let crate::model::FamilyParams::Stable { amp, conv, .. } = crate::model::FamilyParams::stable(
+        ss.a_precise(),
+        ss.variant().a_precision(),
+        ss.fee(),
+        ss.rates(),
+    ) else {
+        return None;
+    };
+    let xp: Vec<f64> = z.iter().zip(&conv).map(|(b, c)| to_f64(*b) * c).collect();
+    let n = xp.len() as f64;
+    let ann = amp * n;
+    if ann.is_nan() || ann <= 1.0 || xp.iter().any(|x| !x.is_finite() || *x <= 0.0) {
+        return None;
+    }
+    let d = crate::model::stable_d(&xp, ann);
+    // D_P/D = Π (D / (n x_i)), built factor by factor
+    let mut dp_d = 1.0;
+    for x in &xp {
+        dp_d *= d / (n * x);
+    }
+    let den = ann - 1.0 + (n + 1.0) * dp_d;
+    let grad: Vec<f64> = xp.iter().map(|x| (ann + dp_d * d / x) / den).collect();
+    let euler: f64 = grad.iter().zip(&xp).map(|(g, x)| g * x).sum();
+    let off = (euler / d - 1.0).abs();
+    if d.is_nan() || d <= 0.0 || off.is_nan() || off > CURVE_EULER_TOL {
+        return None;
+    }
+    let up = 1.0 + CURVE_TANGENT_SLACK;
+    Some(grad.iter().zip(&conv).map(|(g, c)| up * g * c).collect())
+}
+
+/// An upper bound on the LP any zap into `pool` (on the state given) can mint from `held` (one
+/// amount per coin) plus what routes through other pools deliver, when the routes' value at
+/// the tangent weights `w` ([`tangent`]) is at most `routed`: `Σ_k w_k N_k ≤ routed`, `N_k`
+/// the routes' net delivery of coin `k` (of any sign).
+///
+/// **Claim.** `L ≤ T·(w·(x + held) + routed − G(x)) / G(x)`.
+///
+/// **Proof.** As [`mint_upper_bound`]'s, with the routes: swaps through the pool itself, as
+/// many as a plan makes and in any order, never lower `G`, and nothing is created, so the
+/// balances after them and the user's coins satisfy `x' + h ≤ x + held + N`; the mint is at
+/// most `T·(G(x + held + N) − G(x))/G(x)` (steps 3 and 4 there). By the tangent,
+/// `G(x + held + N) ≤ w·(x + held + N) ≤ w·(x + held) + routed`.
+///
+/// Numerics as the module docs: two-coin `G(x)` in floats rounded down, the solidly stable
+/// `_k` slack added; Curve `G(x)` is the pool's integer `D` less [`D_SLACK`] units and the
+/// numerator carries `2·D_SLACK` units. `None` where [`mint_upper_bound`] has none, or the
+/// result is not finite.
+#[must_use]
+#[allow(clippy::arithmetic_side_effects)] // f64
+pub(crate) fn routed_mint_upper_bound(
+    pool: &Pool,
+    held: &[U256],
+    w: &[f64],
+    routed: f64,
+) -> Option<f64> {
+    let n = pool.n_coins();
+    if held.len() != n
+        || w.len() != n
+        || pool.total_supply().is_zero()
+        || routed.is_nan()
+        || routed < 0.0
+    {
+        return None;
+    }
+    let bal = pool.balances();
+    // w·(x + held), every term non-negative, rounded up
+    let mut wx = 0.0;
+    for ((b, h), wk) in bal.iter().zip(held).zip(w) {
+        wx += wk * (to_f64(*b) + to_f64(*h));
+    }
+    let num = (wx + routed) * (1.0 + 16.0 * f64::EPSILON);
+    let down = 1.0 - 16.0 * f64::EPSILON;
+    let (supply, r1) = match pool {
+        Pool::ConstantProduct(cp) => {
+            let [x, y] = cp.reserves();
+            let g = sqrt_or_zero(to_f64(x) * to_f64(y)) * down;
+            (cp.supply_for_mint().ok()?, num / g - 1.0)
+        }
+        Pool::Solidly(s) if !s.stable() => {
+            let [x, y] = s.reserves();
+            let g = sqrt_or_zero(to_f64(x) * to_f64(y)) * down;
+            (s.total_supply(), num / g - 1.0)
+        }
+        Pool::Solidly(s) => {
+            let [x, y] = s.reserves();
+            let [d0, d1] = s.decimals();
+            let xn = to_f64(x) * pow10(18i32.saturating_sub(i32::from(d0)));
+            let yn = to_f64(y) * pow10(18i32.saturating_sub(i32::from(d1)));
+            let t = yn / xn;
+            let g = xn * sqrt_or_zero(sqrt_or_zero(t + t * t * t)) * down;
+            let k_c = (xn / 1e18) * (yn / 1e18) * (xn / 1e18 * xn + yn / 1e18 * yn);
+            let slack = 4.0 / k_c + 4.0 / xn + 4.0 / yn;
+            (s.total_supply(), num / g - 1.0 + slack)
+        }
+        Pool::StableSwap(ss) => {
+            // w is per raw unit in model units of D (coin units); the pool's D is 1e18 times
+            let d0 = to_f64(ss.d().ok()?.checked_sub(U256::from(D_SLACK))?) * down;
+            let slack = 2.0 * to_f64(U256::from(D_SLACK));
+            (ss.total_supply(), (num * 1e18 + slack) / d0 - 1.0)
+        }
+        _ => return None,
+    };
+    let b = to_f64(supply.saturating_add(U256::one())) * r1.max(0.0) * (1.0 + REL_SLACK) + 1.0;
+    b.is_finite().then_some(b)
 }

@@ -70,7 +70,7 @@
 //! threshold, the unmatched surplus the plan chose not to swap ([`ZapInPlan::rebalance`] says
 //! which).
 
-mod bound;
+pub(crate) mod bound;
 mod curve;
 mod multi;
 mod two;

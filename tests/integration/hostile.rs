@@ -734,3 +734,42 @@ fn arbitrage_cycle_in_the_snapshot_quotes_verifies_and_stays_within_the_bound() 
     );
     assert!(plan.outputs[0].amount >= dear_alone);
 }
+
+/// A path whose middle token is worth so much per base unit that the input buys less than one
+/// unit of it: the float model makes more of that path than of the direct pool, but exactly it
+/// delivers 0 (the swap floors to nothing). The quote must take the direct pool, not answer
+/// "amount too small" (it did: the single-path search chose by float amounts).
+#[test]
+fn a_path_through_a_coarse_token_does_not_hide_the_direct_pool() {
+    let pair = |addr: &str, a: &str, b: &str, r: [&str; 2]| {
+        let mut p = cp(addr, a, b);
+        p["reserves"] = json!(r);
+        p
+    };
+    // 1 WETH buys 3 base units of USDC, one USDC unit buys 333e18 DAI: through USDC,
+    // 1 WETH is worth about 1000e18 DAI; the direct pair pays about 500e18 DAI per WETH
+    let g = graph(snapshot(vec![
+        pair(PAIR, WETH, USDC, ["1000000000000000000000", "3000"]),
+        pair(
+            "0x0000000000000000000000000000000000001003",
+            USDC,
+            DAI,
+            ["3000", "1000000000000000000000000"],
+        ),
+        pair(
+            PAIR2,
+            WETH,
+            DAI,
+            ["1000000000000000000000", "500000000000000000000000"],
+        ),
+    ]))
+    .unwrap();
+    let wei = U256::from(100_000_000_000_000_000u64); // 0.1 WETH: 0.3 units of USDC
+                                                      // the coarse path gives nothing: getAmountOut(0.1e18, 1e21, 3000) = 0
+    assert!(v2_out(wei, U256::exp10(21), U256::from(3000u32)).is_zero());
+    let plan = quote(&g, &req(&g, WETH, DAI, wei)).unwrap();
+    check_plan(&g, &plan);
+    let direct = v2_out(wei, U256::exp10(21), U256::from(500u32) * U256::exp10(21));
+    assert_eq!(plan.outputs[0].amount, direct);
+    assert_eq!(plan.steps.len(), 1);
+}

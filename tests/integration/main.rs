@@ -29,6 +29,7 @@ mod zap;
 mod zap_bound;
 mod zap_ng;
 mod zap_plans;
+mod zap_routed;
 mod zap_spec;
 
 /// The shared folder beside the repo.

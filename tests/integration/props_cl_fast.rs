@@ -6,7 +6,8 @@
 use proptest::prelude::*;
 use swapzap::math::W;
 use swapzap::pool::concentrated_liquidity::sqrt_price_math::{
-    amount0_delta, amount0_delta_plain, next_sqrt_price_from_amount0_in_plain,
+    amount0_delta, amount0_delta_plain, amount0_delta_up_near,
+    next_sqrt_price_from_amount0_in_plain, next_sqrt_price_from_amount1_in_prepared,
     next_sqrt_price_from_input,
 };
 use swapzap::pool::concentrated_liquidity::tick_math::{
@@ -139,6 +140,59 @@ proptest! {
         prop_assert_eq!(fast, amount0_u512(a, b, l, up));
     }
 
+    /// The rounded-up delta from a hint (checked by a multiplication, stepped down by
+    /// subtractions) equals the division for hints at the answer, up to eight above or below
+    /// it (the hand-overs at four steps and below the answer) and anywhere, and for the input
+    /// less the fee that reaches the lower price (the swap step's hint).
+    #[test]
+    fn amount0_delta_from_a_hint_equals_the_division(
+        a in price(), b in price(), l in liquidity(), d in -8i64..9, far in sized(0, 256),
+        kind in 0u8..3,
+    ) {
+        let want = amount0_delta(w(a), w(b), l, true).ok().map(W::to_u256);
+        let hint = match (kind, want) {
+            (0, Some(x)) => if d < 0 { x.saturating_sub(U256::from(d.unsigned_abs())) } else { x.saturating_add(U256::from(d as u64)) },
+            (1, _) => far,
+            _ => {
+                // The swap step's case: the input less the fee that moves the price down from
+                // the higher price reaches the lower one or a price just above it.
+                let (lo, hi) = if a > b { (b, a) } else { (a, b) };
+                let amount = amount0_u512(lo, hi, l, true).unwrap_or(far);
+                match next_sqrt_price_from_input(w(hi), l, w(amount), true) {
+                    Ok(next) if next.to_u256() < hi && l > 0 => {
+                        let got = amount0_delta_up_near(next, w(hi), l, w(amount)).ok().map(W::to_u256);
+                        prop_assert_eq!(got, amount0_delta(next, w(hi), l, true).ok().map(W::to_u256));
+                    }
+                    _ => {}
+                }
+                far
+            }
+        };
+        let got = amount0_delta_up_near(w(a), w(b), l, w(hint)).ok().map(W::to_u256);
+        prop_assert_eq!(got, want);
+    }
+
+    /// The price after token1 comes in, `p + floor(amount·2^96 / L)` by the liquidity
+    /// prepared for division (any size, below and above 2^64), equals `FullMath` and the
+    /// `U512` formula, on both sides of the hand-overs (amounts at 2^160, quotients at 2^128).
+    #[test]
+    fn next_price_after_token1_in_by_the_prepared_liquidity(
+        p in price(), l in liquidity(), amount in prop_oneof![
+            3 => sized(0, 255),
+            1 => (0u64..64, any::<bool>()).prop_map(|(d, up)| {
+                let x = U256::one() << 160;
+                if up { x + d } else { x - d - 1 }
+            }),
+        ],
+    ) {
+        let fast = next_sqrt_price_from_amount1_in_prepared(w(p), l, w(amount)).ok().map(W::to_u256);
+        let plain = next_sqrt_price_from_input(w(p), l, w(amount), false).ok().map(W::to_u256);
+        prop_assert_eq!(fast, plain);
+        let q = md(amount, U256::one() << 96, U256::from(l));
+        let want = q.and_then(|q| p.checked_add(q)).filter(|r| *r < U256::one() << 160);
+        prop_assert_eq!(fast, want);
+    }
+
     /// `p − floor(amount·p² / den)` equals the contract's `mulDivRoundingUp(L·2^96, p, den)`
     /// on both sides of every hand-over.
     #[test]
@@ -150,6 +204,54 @@ proptest! {
         let plain = next_sqrt_price_from_amount0_in_plain(w(p), l, w(amount)).ok().map(W::to_u256);
         prop_assert_eq!(fast, plain);
         prop_assert_eq!(fast, next0_u512(p, l, amount));
+    }
+}
+
+/// `getTickAtSqrtRatio` by bisection on the plain primitive-types `TickMath` (no float).
+fn tick_plain(p: U256) -> i32 {
+    let (mut lo, mut hi) = (-887_272i32, 887_271i32);
+    while lo < hi {
+        let mid = lo + (hi - lo + 1) / 2;
+        if crate::cl_plain::ratio(mid) <= p {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
+/// A √price for the tick search: anywhere in the range, or within a few units or a small
+/// fraction of a tick of a tick's √ratio (where the float estimate is too close to an integer
+/// and the exact comparisons must decide).
+fn tick_price() -> impl Strategy<Value = U256> {
+    let min = MIN_SQRT_RATIO.to_u256();
+    let max = MAX_SQRT_RATIO.to_u256();
+    prop_oneof![
+        2 => sized(33, 160).prop_map(move |p| p.clamp(min, max - 1)),
+        1 => (-887_272i32..887_272, -8i64..8).prop_map(move |(t, d)| {
+            let r = crate::cl_plain::ratio(t);
+            let p = if d < 0 { r - U256::from(d.unsigned_abs()) } else { r + U256::from(d as u64) };
+            p.clamp(min, max - 1)
+        }),
+        1 => (-887_272i32..887_271, 0u64..4096, any::<bool>()).prop_map(move |(t, k, up)| {
+            // k / 2^20 of the tick's width from its lower or upper end.
+            let (r, n) = (crate::cl_plain::ratio(t), crate::cl_plain::ratio(t + 1));
+            let off = ((n - r) * U256::from(k)) >> 20;
+            if up { n - 1 - off } else { r + off }
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
+
+    /// The tick search, which takes the float estimate's floor when it lies 2^-10 clear of an
+    /// integer, equals a plain bisection on the exact values everywhere, most of all next to
+    /// the ticks' √ratios.
+    #[test]
+    fn tick_search_equals_a_plain_bisection(p in tick_price()) {
+        prop_assert_eq!(tick_at_sqrt_ratio(W::from_u256(p)).ok(), Some(tick_plain(p)));
     }
 }
 

@@ -180,12 +180,16 @@ fn brute_best(pool: &Pool, a: &[U256]) -> (U256, Option<(usize, usize, U256)>) {
 }
 
 /// The states of one seed that the zap misses: `count` generated NG states with a positive
-/// brute-force best, each a line naming the state, both plans and the shortfall.
+/// brute-force best, each a line naming the generator's state before it (`rng`, to rebuild
+/// that one state with `SWAPZAP_NG_RNG`), the state, both plans and the shortfall; each miss is
+/// also printed when found (runs take minutes).
+#[allow(clippy::print_stderr)]
 fn misses(seed: u64, count: usize) -> Vec<String> {
     let mut rng = Rng(seed);
     let mut checked = 0;
     let mut misses = Vec::new();
     while checked < count {
+        let tag = rng.0;
         let Some((pool, a)) = state(&mut rng) else {
             continue;
         };
@@ -201,10 +205,12 @@ fn misses(seed: u64, count: usize) -> Vec<String> {
             let bps = (brute - got).to_string().parse::<f64>().unwrap()
                 / brute.to_string().parse::<f64>().unwrap()
                 * 1e4;
-            misses.push(format!(
-                "{pool:?} {a:?}: got {got} by {:?}, brute {brute} by {arg:?} ({bps:.4} bps)",
+            let line = format!(
+                "rng {tag:#x}: {pool:?} {a:?}: got {got} by {:?}, brute {brute} by {arg:?} ({bps:.4} bps)",
                 z.map(|z| z.swap)
-            ));
+            );
+            eprintln!("miss (seed {seed:#x}, state {checked}): {line}");
+            misses.push(line);
         }
     }
     misses
@@ -219,16 +225,69 @@ fn ng_zap_in_reaches_the_brute_force_best_on_generated_states() {
     assert!(m.is_empty(), "{} misses:\n{}", m.len(), m.join("\n"));
 }
 
+/// The seeds of the long test: 1 to 5, or those listed in `SWAPZAP_NG_SEEDS` (`"1,3"`), read
+/// by this test only, to run one seed at a time.
+fn long_seeds() -> Vec<u64> {
+    std::env::var("SWAPZAP_NG_SEEDS").map_or_else(
+        |_| (1..=5).collect(),
+        |v| v.split(',').map(|x| x.trim().parse().unwrap()).collect(),
+    )
+}
+
+/// The seven states of the long test below that the zap missed (generator states before them,
+/// as its miss lines name them): six dust deposits of 6- and 8-decimal coins where the mint's
+/// roundings make a wide flat optimum a saw-tooth (0.011 to 0.25 bps), and a drained pool where
+/// the mint first falls and then rises above the direct add between two grid points (1.8 bps).
+#[test]
+fn ng_zap_in_reaches_the_brute_force_best_on_the_long_tests_misses() {
+    let tags: [u64; 7] = [
+        0xb1e6_a100_460e_05fd,
+        0xbb4c_a604_dc7c_d5c7,
+        0x17f6_1fbc_354a_c8b4,
+        0x3ffb_da40_48fd_11b9,
+        0x3d82_7435_f7ef_7acc,
+        0x4504_f0ff_e231_c4dc,
+        0xedf6_19ce_3112_636d,
+    ];
+    for tag in tags {
+        let (pool, a) = state(&mut Rng(tag)).unwrap();
+        let (brute, _) = brute_best(&pool, &a);
+        assert!(!brute.is_zero(), "{tag:#x}");
+        let got = zap_in_pool(&pool, &a, &ZapConfig::exact()).unwrap().minted;
+        assert!(
+            got * U256::from(1_000_000u32) >= brute * U256::from(999_999u32),
+            "{tag:#x}: got {got}, brute {brute}"
+        );
+    }
+}
+
 /// The same on 2000 more states from five other seeds (minutes: run it with `--ignored`).
 #[test]
 #[ignore]
 #[allow(clippy::print_stderr)] // progress of a run of minutes, one line per seed
 fn ng_zap_in_reaches_the_brute_force_best_on_more_seeds() {
     let mut all = Vec::new();
-    for seed in 1..=5u64 {
+    for seed in long_seeds() {
         let m = misses(0x5eed_0014_0005_c0de ^ (seed << 40), 400);
         eprintln!("seed {seed}: 400 states, {} missed", m.len());
         all.extend(m);
     }
     assert!(all.is_empty(), "{} misses:\n{}", all.len(), all.join("\n"));
+}
+
+/// One generated state, rebuilt from the generator state a miss line names (`SWAPZAP_NG_RNG`,
+/// hex): the zap against the brute force, printed (a debugging aid: `--ignored --nocapture`).
+#[test]
+#[ignore]
+#[allow(clippy::print_stderr)]
+fn ng_zap_in_one_state() {
+    let Ok(v) = std::env::var("SWAPZAP_NG_RNG") else {
+        return;
+    };
+    let tag = u64::from_str_radix(v.trim_start_matches("0x"), 16).unwrap();
+    let mut rng = Rng(tag);
+    let (pool, a) = state(&mut rng).unwrap();
+    let (brute, arg) = brute_best(&pool, &a);
+    let z = zap_in_pool(&pool, &a, &ZapConfig::exact());
+    eprintln!("{pool:?}\n{a:?}\nbrute {brute} by {arg:?}\nzap {z:?}");
 }

@@ -626,7 +626,7 @@ pub(crate) fn div_w_128(n: W, d: u128) -> Option<u128> {
 /// A divisor below 2^128 prepared for many divisions of 256-bit values by it (the stable-swap
 /// `get_D` loop divides by each `x_k · n` every round): at or above 2^64 it keeps its
 /// normalised form and 3-by-2 reciprocal, so each division is multiplications only.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Div128 {
     d: u128,
     s: u32,
@@ -657,6 +657,33 @@ impl Div128 {
         }
     }
 
+    /// [`Div128::new`], with a divisor below 2^64 prepared too (its normalised form and 2-by-1
+    /// reciprocal): for a divisor kept for many divisions whatever its size (the liquidity of
+    /// a concentrated-liquidity segment).
+    #[inline]
+    #[must_use]
+    pub fn prepared(d: u128) -> Self {
+        if d == 0 || d >> 64 != 0 {
+            return Self::new(d);
+        }
+        // 1 <= d < 2^64: s = leading zeros of d as a u64, d << s < 2^64 with its top bit set.
+        let s = d.leading_zeros() - 64;
+        let vn = d << s;
+        Self {
+            d,
+            s,
+            vn,
+            inv: reciprocal_word(vn as u64),
+        }
+    }
+
+    /// The divisor.
+    #[inline]
+    #[must_use]
+    pub fn divisor(&self) -> u128 {
+        self.d
+    }
+
     /// `floor(n / d)` when the quotient fits 128 bits (`n.hi < d`); `None` otherwise.
     #[inline]
     #[must_use]
@@ -666,6 +693,25 @@ impl Div128 {
         }
         if n.hi >= self.d {
             return None;
+        }
+        if self.vn >> 64 == 0 {
+            // A prepared divisor below 2^64 (`prepared`): n.hi < d, so the three limbs
+            // (n.hi, n.lo's halves) shifted left by s keep the top one below the normalised
+            // divisor, and two 2-by-1 steps give the quotient's two limbs.
+            let (sh, dn) = (self.s, self.vn as u64);
+            let (u1, h, l) = (n.hi as u64, (n.lo >> 64) as u64, n.lo as u64);
+            let (n2, n1, n0) = if sh == 0 {
+                (u1, h, l)
+            } else {
+                (
+                    (u1 << sh) | (h >> (64 - sh)),
+                    (h << sh) | (l >> (64 - sh)),
+                    l << sh,
+                )
+            };
+            let (q1, r) = div_2by1_preinv(n2, n1, dn, self.inv);
+            let (q0, _) = div_2by1_preinv(r, n0, dn, self.inv);
+            return Some((u128::from(q1) << 64) | u128::from(q0));
         }
         // d >= 2^64, so s < 64 and the shifts are in range; n.hi < d keeps nh < vn.
         let (nh, nl) = if self.s == 0 {

@@ -156,3 +156,39 @@ fn mul_128_max() {
     assert_eq!(hi, u128::MAX - 1);
     assert_eq!(lo, 1);
 }
+
+/// A prepared divisor of any size divides like the plain 256-by-128 division: divisors below
+/// 2^64 (normalised by every shift), at 2^64 and above, and dividends at the quotient's limit.
+#[test]
+fn prepared_div128_matches_the_plain_division() {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for k in 0..200_000u32 {
+        let bits = 1 + (next() % 128) as u32;
+        let d =
+            ((u128::from(next()) << 64 | u128::from(next())) >> (128 - bits)) | (1 << (bits - 1));
+        let hi = match k % 3 {
+            0 => (u128::from(next()) << 64 | u128::from(next())) % d,
+            1 => d - 1,
+            _ => u128::from(next()) % d,
+        };
+        let n = W {
+            hi,
+            lo: u128::from(next()) << 64 | u128::from(next()),
+        };
+        let p = Div128::prepared(d);
+        assert_eq!(p.divisor(), d);
+        assert_eq!(
+            p.div(n),
+            Some(div_256_by_128(n.hi, n.lo, d).0),
+            "{n:?} / {d}"
+        );
+        assert_eq!(p.div(W { hi: d, lo: 0 }), None);
+    }
+    assert_eq!(Div128::prepared(0).div(W::ONE), None);
+}

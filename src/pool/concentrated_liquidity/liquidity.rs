@@ -76,7 +76,8 @@ impl ConcentratedLiquidity {
         } else {
             self.position_amounts(&mut pool, lower, upper, delta)?
         };
-        pool.table = Arc::new(TickTable::new(ticks)?);
+        pool.below = ticks.partition_point(|t| t.index <= pool.tick);
+        pool.table = Arc::new(TickTable::new(ticks, pool.liquidity, pool.below)?);
         pool.balances = pool.window_amounts();
         Ok(ClPosition {
             amount0: a0.to_u256(),

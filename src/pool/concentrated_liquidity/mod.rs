@@ -36,15 +36,13 @@ mod swap;
 pub mod tick_math;
 
 use crate::error::{PoolError, PoolRevert};
+use crate::math::wide::Div128;
 use crate::math::{self, W};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use primitive_types::U256;
 use sqrt_price_math::{amount0_delta, amount1_delta, StepFee, FEE_DENOMINATOR};
-use tick_math::{
-    sqrt_ratio_at_tick, tick_at_sqrt_ratio_between, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO,
-    MIN_TICK,
-};
+use tick_math::{sqrt_ratio_at_tick, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK};
 
 /// An initialised tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,21 +88,65 @@ pub struct ClPosition {
 }
 
 /// The known ticks and their √ratios (`getSqrtRatioAtTick` of each index, computed once at
-/// construction, so a swap step toward an initialised tick evaluates no `TickMath`).
+/// construction, so a swap step toward an initialised tick evaluates no `TickMath`), and the
+/// active liquidity of each segment between them prepared for division (so the fee growth's
+/// division by the liquidity computes no reciprocal).
 #[derive(Debug, PartialEq, Eq)]
 struct TickTable {
     ticks: Vec<Tick>,
     ratios: Vec<W>,
+    /// Entry k: the liquidity of a state with k known ticks at or below its tick (k = 0..=n),
+    /// walked out from the state the table was built for; 0 past a walk that fails. A state
+    /// uses an entry only when its divisor is the state's liquidity.
+    segments: Vec<Div128>,
 }
 
 impl TickTable {
-    /// The table of `ticks` (indices within ±887272, checked by the caller).
-    fn new(ticks: Vec<Tick>) -> Result<Self, PoolError> {
+    /// The table of `ticks` (indices within ±887272, checked by the caller) for a state with
+    /// active `liquidity` and `below` known ticks at or below its tick.
+    fn new(ticks: Vec<Tick>, liquidity: u128, below: usize) -> Result<Self, PoolError> {
         let ratios = ticks
             .iter()
             .map(|t| sqrt_ratio_at_tick(t.index))
             .collect::<Result<Vec<W>, PoolError>>()?;
-        Ok(Self { ticks, ratios })
+        let mut segments = alloc::vec![Div128::prepared(0); ticks.len().saturating_add(1)];
+        if let Some(slot) = segments.get_mut(below) {
+            *slot = Div128::prepared(liquidity);
+        }
+        // Down: crossing tick k downwards leaves segment k for segment k (below = k).
+        let mut l = liquidity;
+        for (k, t) in ticks.iter().enumerate().take(below).rev() {
+            let Ok(next) = sub_delta(l, t.liquidity_net) else {
+                break;
+            };
+            l = next;
+            if let Some(slot) = segments.get_mut(k) {
+                *slot = Div128::prepared(l);
+            }
+        }
+        // Up: crossing tick k upwards enters segment k + 1.
+        let mut l = liquidity;
+        for (k, t) in ticks.iter().enumerate().skip(below) {
+            let Ok(next) = add_delta(l, t.liquidity_net) else {
+                break;
+            };
+            l = next;
+            if let Some(slot) = segments.get_mut(k.saturating_add(1)) {
+                *slot = Div128::prepared(l);
+            }
+        }
+        Ok(Self {
+            ticks,
+            ratios,
+            segments,
+        })
+    }
+
+    /// The prepared liquidity of segment `k` when it is `liquidity` (else `None`: the caller
+    /// divides the plain way).
+    #[inline]
+    fn segment(&self, k: usize, liquidity: u128) -> Option<&Div128> {
+        self.segments.get(k).filter(|d| d.divisor() == liquidity)
     }
 }
 
@@ -137,6 +179,9 @@ impl TickTable {
 pub struct ConcentratedLiquidity {
     sqrt_price_x96: W,
     tick: i32,
+    /// The number of known ticks at or below `tick` (where a swap's search for the next tick
+    /// starts; a function of the ticks and `tick`, checked before use).
+    below: usize,
     liquidity: u128,
     fee: u32,
     /// `fee` prepared for the steps.
@@ -213,20 +258,22 @@ fn signed_delta(token1: bool, a: W, b: W, delta: i128) -> Result<W, PoolError> {
     to_int256(v)
 }
 
-/// `getTickAtSqrtRatio(p)` after a step moved the price from a state at `tick` to `p`, short
-/// of the step's target at tick `next` (the next known tick or the word's edge, clamped).
+/// The bounds of `getTickAtSqrtRatio(p)` after a step moved the price from a state at `tick`
+/// to some `p`, short of the step's target at tick `next` (the next known tick or the word's
+/// edge, clamped).
 ///
 /// A state's price lies in [√ratio(tick), √ratio(tick + 1)] (the constructor checks it and the
 /// loop keeps it), so going down (`zero_for_one`) the new tick is in `next..=tick` (`p` is at
 /// or above the target, which is at or above √ratio(next), and below the start), going up in
-/// `tick..=next − 1` (`p` is above the start and below √ratio(next)): the search settles it
-/// within those bounds ([`tick_at_sqrt_ratio_between`]), usually with two exact comparisons.
+/// `tick..=next − 1` (`p` is above the start and below √ratio(next)): the search
+/// ([`tick_math::tick_at_sqrt_ratio_between`]) settles it within those bounds. Both bounds
+/// are within ±887272, so the search never reports `T`.
 #[inline]
-fn tick_after_move(tick: i32, next: i32, p: W, zero_for_one: bool) -> Result<i32, PoolError> {
+fn tick_bounds_after_move(tick: i32, next: i32, zero_for_one: bool) -> (i32, i32) {
     if zero_for_one {
-        tick_at_sqrt_ratio_between(p, next, tick)
+        (next, tick)
     } else {
-        tick_at_sqrt_ratio_between(p, tick, next.saturating_sub(1))
+        (tick, next.saturating_sub(1))
     }
 }
 
@@ -322,11 +369,12 @@ impl ConcentratedLiquidity {
         let mut pool = Self {
             sqrt_price_x96: p,
             tick,
+            below: split,
             liquidity,
             fee,
             step_fee: StepFee::new(fee),
             tick_spacing,
-            table: Arc::new(TickTable::new(ticks)?),
+            table: Arc::new(TickTable::new(ticks, liquidity, split)?),
             fee_protocol: 0,
             fee_growth_global: [W::ZERO; 2],
             protocol_fees: [0; 2],

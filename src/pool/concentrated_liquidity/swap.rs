@@ -2,12 +2,16 @@
 //! (bitmap words, steps, crossings, fees) and the family verbs bounded by the known window.
 
 use super::sqrt_price_math::{compute_swap_step, mul_div, Step, FEE_DENOMINATOR};
-use super::tick_math::{sqrt_ratio_at_tick, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK};
+use super::tick_math::{
+    sqrt_ratio_at_tick, tick_at_sqrt_ratio_between, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO,
+    MIN_TICK,
+};
 use super::{
-    add_delta, floor_div, tick_after_move, to_int256, wrapping_add, ClSwap, ConcentratedLiquidity,
-    SwapAmount, I256_MIN_MAG,
+    add_delta, floor_div, tick_bounds_after_move, to_int256, wrapping_add, ClSwap,
+    ConcentratedLiquidity, SwapAmount, I256_MIN_MAG,
 };
 use crate::error::{PoolError, PoolRevert};
+use crate::math::wide::Div128;
 use crate::math::{self, W};
 use alloc::sync::Arc;
 use core::ops::Shr;
@@ -119,10 +123,15 @@ impl ConcentratedLiquidity {
             liquidity: self.liquidity,
             fee_growth: self.fee_growth_global[usize::from(!zero_for_one)],
             protocol: 0,
-            below: self.ticks().partition_point(|t| t.index <= self.tick),
+            below: self.below,
+            tick_between: None,
         };
         while !s.remaining.is_zero() && s.price != limit {
             self.loop_step(&mut s, &dir)?;
+        }
+        if fees {
+            // The state after is wanted: its tick.
+            s.settle_tick()?;
         }
         Ok(Run { s, dir, specified })
     }
@@ -163,6 +172,7 @@ impl ConcentratedLiquidity {
     #[inline]
     fn loop_step(&self, s: &mut LoopState, dir: &Direction) -> Result<(), PoolError> {
         let zero_for_one = dir.zero_for_one;
+        s.settle_tick()?;
         let start = s.price;
         let (next, initialized) = self.next_tick_in_word(s.tick, zero_for_one, s.below);
         let next = next.clamp(MIN_TICK, MAX_TICK);
@@ -177,6 +187,7 @@ impl ConcentratedLiquidity {
         } else {
             p_next
         };
+        let l_div = self.table.segment(s.below, s.liquidity);
         let step = compute_swap_step(
             s.price,
             target,
@@ -184,9 +195,10 @@ impl ConcentratedLiquidity {
             s.remaining,
             dir.exact_in,
             self.step_fee,
+            l_div,
         )?;
         s.price = step.sqrt_price_x96;
-        s.account(&step, dir)?;
+        s.account(&step, dir, l_div)?;
         if s.price == p_next {
             if let Some(k) = initialized {
                 let net = self.ticks().get(k).map_or(0, |t| t.liquidity_net);
@@ -206,7 +218,9 @@ impl ConcentratedLiquidity {
                 next
             };
         } else if s.price != start {
-            s.tick = tick_after_move(s.tick, next, s.price, zero_for_one)?;
+            // `getTickAtSqrtRatio` of the new price, settled when a later step or the state
+            // after reads it (the verbs that only want amounts never do).
+            s.tick_between = Some(tick_bounds_after_move(s.tick, next, zero_for_one));
         }
         Ok(())
     }
@@ -254,6 +268,7 @@ impl ConcentratedLiquidity {
         Self {
             sqrt_price_x96: s.price,
             tick: s.tick,
+            below: s.below,
             liquidity: s.liquidity,
             fee: self.fee,
             step_fee: self.step_fee,
@@ -484,13 +499,33 @@ struct LoopState {
     protocol: u128,
     /// The number of known ticks at or below `tick` (a hint for the next tick's search).
     below: usize,
+    /// When the price moved short of a step's target, the bounds of its tick (`tick` is then
+    /// stale until [`LoopState::settle_tick`]).
+    tick_between: Option<(i32, i32)>,
 }
 
 impl LoopState {
+    /// `tick = getTickAtSqrtRatio(price)` after a move short of the target, searched within
+    /// its bounds.
+    #[inline]
+    fn settle_tick(&mut self) -> Result<(), PoolError> {
+        if let Some((lo, hi)) = self.tick_between.take() {
+            self.tick = tick_at_sqrt_ratio_between(self.price, lo, hi)?;
+        }
+        Ok(())
+    }
+
     /// A step's amounts into the totals (the int256 checks of the contract), then its fee into
     /// the protocol's share and the fee growth.
+    ///
+    /// `l_div` is the active liquidity prepared for division, when the tick table has it.
     #[inline]
-    fn account(&mut self, step: &Step, dir: &Direction) -> Result<(), PoolError> {
+    fn account(
+        &mut self,
+        step: &Step,
+        dir: &Direction,
+        l_div: Option<&Div128>,
+    ) -> Result<(), PoolError> {
         // `(amountIn + feeAmount)` is an unchecked uint256 sum in the contract.
         let paid = to_int256(wrapping_add(step.amount_in, step.fee_amount))?;
         let out = to_int256(step.amount_out)?;
@@ -517,7 +552,18 @@ impl LoopState {
         }
         if self.liquidity > 0 {
             if dir.fees {
-                let g = mul_div(fee_amount, W { hi: 1, lo: 0 }, W::small(self.liquidity))?;
+                // `mulDiv(fee, 2^128, L)`: for a fee below 2^128 the product is `fee << 128`,
+                // divided by the prepared liquidity when the quotient fits 128 bits.
+                let prepared = l_div.filter(|_| fee_amount.hi == 0).and_then(|d| {
+                    d.div(W {
+                        hi: fee_amount.lo,
+                        lo: 0,
+                    })
+                });
+                let g = match prepared {
+                    Some(q) => W::small(q),
+                    None => mul_div(fee_amount, W { hi: 1, lo: 0 }, W::small(self.liquidity))?,
+                };
                 self.fee_growth = wrapping_add(self.fee_growth, g);
             } else if fee_amount.hi >= self.liquidity {
                 // `mulDiv(fee, 2^128, L)` reverts exactly when fee >= L·2^128.

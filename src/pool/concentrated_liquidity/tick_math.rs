@@ -194,22 +194,53 @@ pub fn tick_at_sqrt_ratio(p: W) -> Result<i32, PoolError> {
     tick_at_sqrt_ratio_between(p, MIN_TICK, MAX_TICK - 1)
 }
 
+/// `2 / log2(1.0001)`: ticks per unit of `log2(√price)` (40 digits: 13863.63674682759071039…).
+const TICKS_PER_LOG2: f64 = 13_863.636_746_827_59;
+
+/// How far (in ticks) the float tick estimate of [`tick_at_sqrt_ratio_between`] must lie from
+/// an integer for its floor to be certain: 2^-10, about a hundred times the error it covers.
+const TICK_MARGIN: f64 = 1.0 / 1024.0;
+
 /// The greatest tick `t` in `lo..=hi` with `sqrt_ratio_at_tick(t) <= p`, for bounds the caller
 /// knows, `sqrt_ratio_at_tick(lo) <= p < sqrt_ratio_at_tick(hi + 1)` (then it is
 /// [`tick_at_sqrt_ratio`]`(p)`; with bounds that do not hold, the nearest bound). A float logarithm
-/// guesses the tick and exact comparisons settle it: two of them when the guess is right and
-/// strictly inside the bounds, one at a bound.
+/// estimates the tick; when the estimate lies at least [`TICK_MARGIN`] from an integer its floor
+/// is the answer (see below), else exact comparisons settle it: two of them when the guess is
+/// right and strictly inside the bounds, one at a bound.
+///
+/// Why a floor clear of the margin is exact: let `τ = 2·log_1.0001(p / 2^96)`. `TickMath`'s
+/// value is `√1.0001^t · 2^96 · (1 + e)` with `|e| < 2^-31`: its constants and its floored
+/// Q128 products are within 2^-58 relative (every accumulator stays above 2^64), and the
+/// final Q128 → Q96 rounding up adds less than one unit to a value of at least
+/// `MIN_SQRT_RATIO` > 2^32. A relative `e` moves the tick a value stands for by
+/// `2·ln(1 + e) / ln(1.0001)` < 1e-5 ticks, so `t + 1e-5 <= τ` gives
+/// `sqrt_ratio_at_tick(t) <= p` and `τ <= t + 1 − 1e-5` gives `p < sqrt_ratio_at_tick(t + 1)`.
+/// The estimate is within 1e-8 ticks of `τ` (the logarithm's series stops below 1e-16 in
+/// log2, its roundings are near 2^-44 of values below 256, times [`TICKS_PER_LOG2`]; measured
+/// against 40-digit logarithms on random prices over the range: at most 4e-10): a fraction
+/// in `[2^-10, 1 − 2^-10]` puts `τ` more than 9e-4 from both integers. The float decides
+/// nothing the exact comparisons would not; the unit test
+/// `tick_by_the_margin_equals_the_exact_search` checks it at, next to and between sampled
+/// ticks' √ratios over the whole range, and `props_cl_fast` against a plain bisection.
 ///
 /// # Errors
 /// [`PoolError::Revert`]`("T")` for a bound beyond ±887272.
 #[inline]
 pub(crate) fn tick_at_sqrt_ratio_between(p: W, lo: i32, hi: i32) -> Result<i32, PoolError> {
-    // Guess: tick ≈ 2·log(p / 2^96) / log(1.0001) (2 / log2(1.0001) below), floored.
-    let est = (log2_w(p) - 96.0) * 13_863.643_561_492_497;
+    // Estimate: tick ≈ 2·log(p / 2^96) / log(1.0001), floored.
+    let est = (log2_w(p) - 96.0) * TICKS_PER_LOG2;
     // `as` truncates toward zero and saturates (no `floor` without std): step down once for
-    // a negative fraction. |est| < 2^21, so `t as f64` is exact.
+    // a negative fraction. |est| < 2^21, so `t as f64` and `est − t` are exact.
     let t = est as i64;
     let t = if (t as f64) > est { t - 1 } else { t };
+    let frac = est - t as f64;
+    if (TICK_MARGIN..=1.0 - TICK_MARGIN).contains(&frac)
+        && (i64::from(lo)..=i64::from(hi)).contains(&t)
+        && (i64::from(MIN_TICK)..i64::from(MAX_TICK)).contains(&t)
+    {
+        // Certain (see above), and within the bounds and the range (no `T` to report).
+        return Ok(t as i32);
+    }
     let mut t = t.clamp(i64::from(lo), i64::from(hi.max(lo))) as i32;
     // √ratio is strictly increasing, so the loops end on the greatest tick of the bounds at
     // or below p; a wrong guess only costs more comparisons.
@@ -222,7 +253,8 @@ pub(crate) fn tick_at_sqrt_ratio_between(p: W, lo: i32, hi: i32) -> Result<i32, 
     Ok(t)
 }
 
-/// log2 of a positive 256-bit value as a float (a search guess only).
+/// log2 of a positive 256-bit value as a float (the tick estimate; its error is bounded in
+/// [`tick_at_sqrt_ratio_between`]'s docs).
 fn log2_w(x: W) -> f64 {
     let bits = if x.hi != 0 {
         256 - x.hi.leading_zeros()
@@ -242,33 +274,40 @@ fn log2_w(x: W) -> f64 {
     } else {
         (x.lo << (64 - bits)) as u64
     };
-    // m / 2^63 in [1, 2); log2 of it by ln(m) = 2·atanh((m − 1)/(m + 1)).
+    // m / 2^63 in [1, 2), divided by the nearest 2^(j/4) (j = 0..=4, the split points at
+    // 2^((2j − 1)/8)) into [2^-1/8, 2^1/8); log2 of that by ln(m) = 2·atanh((m − 1)/(m + 1)).
     let m = top as f64 / 9_223_372_036_854_775_808.0;
+    // 2^((2j + 1)/8) for j = 0..4.
+    const SPLIT: [f64; 4] = [
+        1.090_507_732_665_257_7,
+        1.296_839_554_651_009_6,
+        1.542_210_825_407_940_7,
+        1.834_008_086_409_342_4,
+    ];
+    // 2^(-j/4) for j = 0..=4.
+    const INV_ROOT: [f64; 5] = [
+        1.0,
+        0.840_896_415_253_714_5,
+        core::f64::consts::FRAC_1_SQRT_2,
+        0.594_603_557_501_360_5,
+        0.5,
+    ];
+    let j = SPLIT.iter().filter(|&&x| m >= x).count();
+    let m = m * INV_ROOT.get(j).copied().unwrap_or(1.0);
     let z = (m - 1.0) / (m + 1.0);
     let z2 = z * z;
-    // z ≤ 1/3: ten odd terms are below 1e-11 of a tick's width in log2.
-    // 1 / (2k + 1): multiplications instead of twelve float divisions.
-    const INV_ODD: [f64; 12] = [
-        1.0,
-        1.0 / 3.0,
-        1.0 / 5.0,
-        1.0 / 7.0,
-        1.0 / 9.0,
-        1.0 / 11.0,
-        1.0 / 13.0,
-        1.0 / 15.0,
-        1.0 / 17.0,
-        1.0 / 19.0,
-        1.0 / 21.0,
-        1.0 / 23.0,
-    ];
+    // |z| <= (2^(1/8) − 1)/(2^(1/8) + 1) < 0.0433: after five odd terms the rest is below
+    // 1e-16 (and the reduction's rounding below 2e-16) in log2.
+    // 1 / (2k + 1): multiplications instead of float divisions.
+    const INV_ODD: [f64; 5] = [1.0, 1.0 / 3.0, 1.0 / 5.0, 1.0 / 7.0, 1.0 / 9.0];
     let mut term = z;
     let mut sum = 0.0;
     for inv in INV_ODD {
         sum += term * inv;
         term *= z2;
     }
-    f64::from(bits) - 1.0 + 2.0 * sum * core::f64::consts::LOG2_E
+    // j <= 4: exact.
+    f64::from(bits) - 1.0 + j as f64 * 0.25 + 2.0 * sum * core::f64::consts::LOG2_E
 }
 
 #[cfg(test)]
@@ -344,6 +383,88 @@ mod tests {
                 }
             }
             t += if t.abs() < 2000 { 1 } else { 877 };
+        }
+    }
+
+    /// The greatest tick at or below `p` by bisection on the exact values (no float).
+    fn tick_by_bisection(p: W) -> i32 {
+        let (mut lo, mut hi) = (MIN_TICK, MAX_TICK);
+        while lo < hi {
+            let mid = lo + (hi - lo + 1) / 2;
+            if sqrt_ratio_at_tick(mid).unwrap() <= p {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        lo
+    }
+
+    /// The estimate taken whole when it lies [`TICK_MARGIN`] clear of an integer equals the
+    /// exact bisection: at each sampled tick's √ratio, one unit either side, the midpoint to
+    /// the next tick and points a small fraction of a tick inside either end (where the
+    /// margin hands over to the exact comparisons), over the whole range.
+    #[test]
+    fn tick_by_the_margin_equals_the_exact_search() {
+        let mut t = MIN_TICK;
+        let mut certain = 0u32;
+        while t < MAX_TICK {
+            let r = sqrt_ratio_at_tick(t).unwrap();
+            let next = sqrt_ratio_at_tick(t + 1).unwrap();
+            let w = next.checked_sub(r).unwrap();
+            let part = |n: u128, d: u128| {
+                r.checked_add(
+                    crate::math::wide::div_w_by_128(crate::math::wide::mul_w_128(w, n).unwrap(), d)
+                        .0,
+                )
+                .unwrap()
+            };
+            let mut ps = vec![
+                r,
+                r.checked_add(W::ONE).unwrap(),
+                next.checked_sub(W::ONE).unwrap(),
+            ];
+            if t > MIN_TICK {
+                ps.push(r.checked_sub(W::ONE).unwrap());
+            }
+            for (n, d) in [
+                (1, 2),
+                (1, 1000),
+                (1, 1100),
+                (1, 900),
+                (999, 1000),
+                (1023, 1024),
+                (3, 7),
+            ] {
+                ps.push(part(n, d));
+            }
+            for p in ps {
+                let want = tick_by_bisection(p);
+                let got = tick_at_sqrt_ratio(p).unwrap();
+                assert_eq!(got, want, "tick {t} p {p:?}");
+                let est = (log2_w(p) - 96.0) * TICKS_PER_LOG2;
+                let frac = est - libm_floor(est);
+                certain += u32::from((TICK_MARGIN..=1.0 - TICK_MARGIN).contains(&frac));
+                // Bounds around the answer, as the swap loop gives them.
+                for (lo, hi) in [(want - 3, want), (want, want + 5), (want, want)] {
+                    if lo >= MIN_TICK && hi < MAX_TICK {
+                        assert_eq!(tick_at_sqrt_ratio_between(p, lo, hi).unwrap(), want);
+                    }
+                }
+            }
+            t += if t.abs() < 3000 { 1 } else { 97 };
+        }
+        // Most points away from the ends were taken by the margin.
+        assert!(certain > 20_000, "{certain}");
+    }
+
+    /// `floor` without std (|x| < 2^52).
+    fn libm_floor(x: f64) -> f64 {
+        let t = x as i64 as f64;
+        if t > x {
+            t - 1.0
+        } else {
+            t
         }
     }
 

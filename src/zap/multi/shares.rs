@@ -123,17 +123,14 @@ impl Shares<'_> {
         let o = arg_by(&d, |x, y| x > y)?;
         let t_o = self.outputs.get(o)?.0;
         let mut best: Option<(f64, Ctx<'g>)> = None;
-        for k in 0..steps.len() {
-            let Some(Sw {
+        for (k, sw) in swaps(&steps) {
+            let Sw {
                 pool,
                 token_in,
                 token_out,
                 amount_in,
                 amount_out,
-            }) = swap_at(&steps, k)
-            else {
-                continue;
-            };
+            } = sw;
             let later = steps.get(k.saturating_add(1)..)?;
             if token_out != t_o
                 || self.outputs.iter().any(|(t, _)| *t == token_in)
@@ -195,17 +192,14 @@ impl Shares<'_> {
         let steps: Vec<Step> = ctx.steps.get(before.steps.len()..)?.to_vec();
         let wanted: Vec<TokenId> = self.outputs.iter().map(|o| o.0).collect();
         let mut best: Option<(f64, Ctx<'g>)> = None;
-        for k in 0..steps.len() {
-            let Some(Sw {
+        for (k, sw) in swaps(&steps) {
+            let Sw {
                 pool,
                 token_in,
                 token_out,
                 amount_in,
                 amount_out,
-            }) = swap_at(&steps, k)
-            else {
-                continue;
-            };
+            } = sw;
             let Some(o) = wanted.iter().position(|t| *t == token_in) else {
                 continue;
             };
@@ -551,6 +545,11 @@ struct Sw {
     token_out: TokenId,
     amount_in: U256,
     amount_out: U256,
+}
+
+/// The swaps of `steps`, with their positions.
+fn swaps(steps: &[Step]) -> impl Iterator<Item = (usize, Sw)> + '_ {
+    (0..steps.len()).filter_map(|k| Some((k, swap_at(steps, k)?)))
 }
 
 /// Step `k` of `steps` when it is a swap.

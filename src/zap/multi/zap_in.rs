@@ -8,6 +8,7 @@ use crate::graph::PoolGraph;
 use crate::math::float::to_f64;
 use crate::plan::{Output, Plan, Step, TokenAmount};
 use crate::pool::Pool;
+use crate::route::RouteRequest;
 use crate::units::{PoolId, TokenId};
 use crate::zap::{zap_in_pool, Rebalance, Strategy, ZapConfig};
 use alloc::vec::Vec;
@@ -63,7 +64,8 @@ pub fn zap_in(
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
     let coins = ctx.coins(target)?;
-    let bound = zap_in_bound(&ctx, target, lp_out, &coins)?;
+    let mut bound = zap_in_bound(&ctx, target, lp_out, &coins)?;
+    let routed = RoutedBound::start(&ctx, target, lp_out, &coins);
     // Burn every LP input but the target's own.
     for (t, a) in ctx.holdings() {
         if t == lp_out {
@@ -79,11 +81,23 @@ pub fn zap_in(
         .into_iter()
         .filter(|(t, _)| *t != lp_out && !coins.contains(t))
         .collect();
+    let mut mix = Vec::new();
     if !external.is_empty() {
-        route_into_coins(&mut ctx, target, &coins, &external, opts)?;
+        mix = route_into_coins(&mut ctx, target, &coins, &external, opts)?;
     }
     // The final single-pool zap on the target's state after the routing.
     let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
+    if let Some(r) = routed {
+        // the tangent at the target's balances after the routing plus what it will deposit
+        let z: Option<Vec<U256>> = ctx
+            .state(target)?
+            .balances()
+            .iter()
+            .zip(&amounts)
+            .map(|(b, a)| b.checked_add(*a))
+            .collect();
+        bound = z.and_then(|z| r.bound(graph, &z, &mix, opts));
+    }
     // Only the target's own LP was given: it passes through, nothing to mint.
     let (minted, rebalance, strategy) =
         if amounts.iter().all(U256::is_zero) && !ctx.held(lp_out).is_zero() {
@@ -153,6 +167,80 @@ fn zap_in_bound(
     }
     #[allow(clippy::arithmetic_side_effects)] // f64
     Ok(crate::zap::mint_upper_bound(ctx.state(target)?, &amounts).map(|b| b + lp))
+}
+
+/// What the bound of a zap-in through routed legs needs from before the steps
+/// ([`RoutedBound::start`]): the target, its coins and the holdings after the fee.
+struct RoutedBound {
+    target: PoolId,
+    coins: Vec<TokenId>,
+    /// the target's coins held (one per coin)
+    held: Vec<U256>,
+    /// the target's own LP held (it passes through)
+    lp: U256,
+    /// the other tokens held: the routed legs' inputs
+    external: Vec<(TokenId, U256)>,
+}
+
+impl RoutedBound {
+    /// `Some` for a zap-in whose holdings after the fee include tokens other than the target's
+    /// coins and LP, none of them an LP token of a pool (LP inputs burned first have no
+    /// bound: a one-coin withdrawal and the burns' moves of their pools are not bounded).
+    fn start(ctx: &Ctx<'_>, target: PoolId, lp_out: TokenId, coins: &[TokenId]) -> Option<Self> {
+        let external: Vec<(TokenId, U256)> = ctx
+            .holdings()
+            .into_iter()
+            .filter(|(t, _)| *t != lp_out && !coins.contains(t))
+            .collect();
+        if external.is_empty()
+            || external
+                .iter()
+                .any(|(t, _)| ctx.graph.pool_of_lp(*t).is_some())
+        {
+            return None;
+        }
+        Some(Self {
+            target,
+            coins: coins.to_vec(),
+            held: coins.iter().map(|t| ctx.held(*t)).collect(),
+            lp: ctx.held(lp_out),
+            external,
+        })
+    }
+
+    /// The bound (module docs of `zap::bound`, [`crate::zap::bound::routed_mint_upper_bound`]):
+    /// the tangent of the target's invariant at `z`, the routes' certified value at those
+    /// weights on the graph without the target ([`crate::route::weighted_output_bound`],
+    /// steered by the routed legs' output mix `mix`, under the options' source filters, any
+    /// number of hops), and the target's own swaps and mint; plus the target LP held. `None`
+    /// where a part has none.
+    fn bound(
+        &self,
+        graph: &PoolGraph,
+        z: &[U256],
+        mix: &[(TokenId, Ratio<u64>)],
+        opts: &ZapOptions,
+    ) -> Option<f64> {
+        let pool = &graph.pool(self.target)?.pool;
+        let w = crate::zap::bound::tangent(pool, z)?;
+        let outputs = if mix.is_empty() {
+            let even: Vec<(TokenId, f64)> = self.coins.iter().map(|t| (*t, 1.0)).collect();
+            proportions(&even)
+        } else {
+            mix.to_vec()
+        };
+        let mut req = RouteRequest::new(self.external.clone(), outputs);
+        req.source_whitelist.clone_from(&opts.source_whitelist);
+        req.source_blacklist.clone_from(&opts.source_blacklist);
+        let weights: Vec<(TokenId, f64)> =
+            self.coins.iter().copied().zip(w.iter().copied()).collect();
+        let routed =
+            crate::route::weighted_output_bound(graph, &req, &weights, &[self.target]).ok()?;
+        let b = crate::zap::bound::routed_mint_upper_bound(pool, &self.held, &w, routed)?;
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let b = b + to_f64(self.lp);
+        b.is_finite().then_some(b)
+    }
 }
 
 /// The target pool's optimal swap and mint on the holdings `amounts` of its coins.
@@ -258,14 +346,14 @@ fn without_swap_if_gas_exceeds_gain(
 
 /// Route `external` holdings into the target's coins: split by the value shares of the pool's
 /// balances, less what the user already holds of each coin (a second quote corrects the split
-/// when the held coins are far from their share).
+/// when the held coins are far from their share). Returns the proportions of the plan taken.
 fn route_into_coins(
     ctx: &mut Ctx<'_>,
     target: PoolId,
     coins: &[TokenId],
     external: &[(TokenId, U256)],
     opts: &ZapOptions,
-) -> Result<(), ZapError> {
+) -> Result<Vec<(TokenId, Ratio<u64>)>, ZapError> {
     let state = ctx.state(target)?.clone();
     let prices = coin_prices(&state);
     let value_of = |k: usize, a: U256| -> f64 {
@@ -299,6 +387,7 @@ fn route_into_coins(
         ));
     }
     let mut plan = ctx.quote(g.as_ref(), external, &first, opts)?;
+    let mut mix = first.clone();
     if held_total > 0.0 {
         // Value routed in, at the target's prices; then the split that brings every coin to
         // its share of the total.
@@ -331,10 +420,12 @@ fn route_into_coins(
         if !second.is_empty() && differs {
             if let Ok(p2) = ctx.quote(g.as_ref(), external, &second, opts) {
                 plan = p2;
+                mix = second;
             }
         }
     }
-    ctx.apply_route(&plan, &[target])
+    ctx.apply_route(&plan, &[target])?;
+    Ok(mix)
 }
 
 fn ratio_gap(a: Ratio<u64>, b: Ratio<u64>) -> f64 {

@@ -1,0 +1,411 @@
+//! A certified bound on a *weighted sum* of what a plan delivers: [`weighted_output_bound`].
+//!
+//! The swap certificate (`certify.rs`) bounds the router's own objective. A zap-in through
+//! routed legs needs another one: the value, at fixed weights `w_k ≥ 0`, of the amounts of
+//! several tokens that any routing delivers (the weights are the tangent of the target pool's
+//! invariant, see `zap::bound`). The same weak duality gives it.
+//!
+//! # The bound
+//!
+//! A plan swaps each allowed pool direction `e` at most once, an aggregate input `x_e ≥ 0` for
+//! an output `o_e ≤ out_e(x_e)`; `N_t` is the net change of token `t` over the plan, and the
+//! user starts with `b`. For **any** prices `ν ≥ 0`,
+//! `Σ_t ν_t N_t = Σ_e (ν_out(e) o_e − ν_in(e) x_e) ≤ Σ_e arb_e(ν)` with
+//! `arb_e(ν) = max_{x ≥ 0} ν_out out_e(x) − ν_in x` (each term is at most its maximum; nothing
+//! about feasibility is used). Pin the weighted tokens at `ν_k = w_k`. Every other token ends
+//! with a non-negative holding, `N_t ≥ −b_t`, so `−ν_t N_t ≤ ν_t b_t` and
+//!
+//! `Σ_k w_k (b_k + N_k) ≤ Σ_t ν_t b_t + Σ_e arb_e(ν)`
+//!
+//! over every allowed pool direction of the whole graph (any path length, cycles, CL pools),
+//! whatever the weighted tokens' final holdings (they may even end negative: tokens taken from
+//! a pool outside the graph, as a zap's target pool, are counted by the caller). As in the swap
+//! certificate, the float models' `out_e` are raised by the relative margin `BOUND_MARGIN` and
+//! by the integer rounding a swap can win per pool direction (`certify::rounding_slack`).
+//!
+//! # The prices
+//!
+//! Validity holds at any prices; tightness needs good ones. The request (inputs, the weighted
+//! tokens as outputs, the filters) is solved by the router's own dual and certificate (the
+//! pools of `exclude` taken out), which prices the outputs in proportion to their marginal
+//! cost. The weighted tokens are then pinned at `w`, the other prices scaled by the factor
+//! that minimises the bound (golden section on its logarithm; the bound is convex in the
+//! prices), and each token the solve priced is moved, one at a time (two Gauss–Seidel passes),
+//! to where its own part of the bound is least: a token's part is convex in its price, its
+//! slope `b_t + inflow − outflow` at the edges' arbitrage, found by bisection.
+
+// NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+use super::certify::rounding_slack;
+use super::edges::EdgeCache;
+use super::working_set::{allowed, prepare_ctx};
+use super::{RouteRequest, BOUND_MARGIN};
+use crate::error::RouteError;
+use crate::graph::PoolGraph;
+use crate::math::float::{sqrt_or_zero, to_f64};
+use crate::units::{PoolId, TokenId};
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Gauss–Seidel passes over the solved tokens' prices.
+const GS_PASSES: usize = 1;
+/// Bisection steps per token and pass (on the logarithm of the price).
+const GS_STEPS: usize = 16;
+/// Golden-section steps for the common scale of the unpinned prices.
+const SCALE_STEPS: usize = 24;
+/// Passes of the bid extension that prices tokens the solve left without a price.
+const BID_PASSES: usize = 64;
+
+/// A certified upper bound on `Σ_k w_k · (what the plan ends with of token k)` over every plan
+/// of `req`'s inputs on the graph its source filters allow, without the pools of `exclude`:
+/// every set of swaps that uses each pool direction at most once, along paths of any length
+/// (cycles and concentrated-liquidity pools included; `req.max_hops` is ignored, so the bound
+/// also covers the hop-limited plans), ending with no debt in any unweighted token. A weighted
+/// token's final holding may be of any sign (the caller accounts for where a deficit comes
+/// from). The proof is in the docs of `src/route/weighted.rs`.
+///
+/// `req.outputs` should be the weighted tokens, their proportions roughly the mix a good plan
+/// delivers: they only steer the dual solve that picks the prices. The bound is valid at any
+/// prices; the solve only makes it tight. `weights` are per base unit (non-negative and
+/// finite; a token listed twice adds up); tokens not weighted count 0.
+///
+/// Returns `+∞` when no finite bound was found at the prices tried (a token without a price
+/// facing a priced one).
+///
+/// # Errors
+/// As [`super::dual_bound`] for `req`, and [`RouteError::BadRequest`] when a weight is negative
+/// or not finite, or names a token outside the graph.
+///
+/// # Complexity
+/// One certified dual solve of `req`, then `O(E)` arbitrage evaluations per price tried
+/// (about 40 for the scale, and per Gauss–Seidel step the edges of one token).
+pub fn weighted_output_bound(
+    graph: &PoolGraph,
+    req: &RouteRequest,
+    weights: &[(TokenId, f64)],
+    exclude: &[PoolId],
+) -> Result<f64, RouteError> {
+    let n = graph.n_tokens();
+    let mut w = vec![0.0f64; n];
+    let mut pinned = vec![false; n];
+    for (t, x) in weights {
+        let bad = || RouteError::BadRequest(crate::error::BadRouteRequest::Weight { token: *t });
+        if !(x.is_finite() && *x >= 0.0) {
+            return Err(bad());
+        }
+        let slot = w.get_mut(t.index()).ok_or_else(bad)?;
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        {
+            *slot += *x;
+        }
+        if let Some(p) = pinned.get_mut(t.index()) {
+            *p = true;
+        }
+    }
+    let mut ctx = prepare_ctx(graph, req)?;
+    // the excluded pools leave the mask, the working set and the certificate
+    let mut mask = ctx
+        .mask
+        .take()
+        .unwrap_or_else(|| vec![true; graph.pools().len()]);
+    for p in exclude {
+        if let Some(m) = mask.get_mut(p.index()) {
+            *m = false;
+        }
+    }
+    let cache = ctx.cache;
+    let keep: Vec<bool> = ctx
+        .sel
+        .iter()
+        .map(|k| {
+            cache
+                .edges()
+                .get(*k)
+                .is_some_and(|e| allowed(Some(&mask), e.pool))
+        })
+        .collect();
+    let mut it = keep.iter();
+    ctx.sel.retain(|_| it.next().copied().unwrap_or(false));
+    let mut it = keep.iter();
+    ctx.edges.retain(|_| it.next().copied().unwrap_or(false));
+    let mut it = keep.iter();
+    ctx.models.retain(|_| it.next().copied().unwrap_or(false));
+    for (k, e) in cache.edges().iter().enumerate() {
+        if !allowed(Some(&mask), e.pool) {
+            if let Some(f) = ctx.in_ws.get_mut(k) {
+                *f = false;
+            }
+        }
+    }
+    ctx.mask = Some(mask);
+    let mut b = vec![0.0f64; n];
+    for (t, a) in &ctx.prep.inputs {
+        if let Some(x) = b.get_mut(t.index()) {
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            {
+                *x += to_f64(*a);
+            }
+        }
+    }
+    let solved = ctx.solve_certified();
+    let mut nu0 = vec![0.0f64; n];
+    let mut solved_tok = vec![false; n];
+    for (l, t) in solved.lc.glob.iter().enumerate() {
+        if let (Some(slot), Some(v)) = (nu0.get_mut(t.index()), solved.nu.get(l)) {
+            if v.is_finite() && *v > 0.0 {
+                *slot = *v;
+            }
+        }
+        if let Some(s) = solved_tok.get_mut(t.index()) {
+            *s = true;
+        }
+    }
+    let pr = Pricer {
+        cache,
+        mask: ctx.mask.as_deref(),
+        b: &b,
+        pinned: &pinned,
+    };
+    Ok(pr.minimise(&w, nu0, &solved_tok))
+}
+
+/// The graph's edges as the weighted bound prices them.
+struct Pricer<'a> {
+    cache: &'a EdgeCache,
+    mask: Option<&'a [bool]>,
+    /// the inputs per token
+    b: &'a [f64],
+    /// the weighted tokens (their prices are the weights)
+    pinned: &'a [bool],
+}
+
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64; token ids < n by construction
+impl Pricer<'_> {
+    /// Whether edge `k` is priced (its pool allowed and not excluded).
+    fn on(&self, k: usize) -> bool {
+        self.cache
+            .edges()
+            .get(k)
+            .is_some_and(|e| allowed(self.mask, e.pool))
+    }
+
+    /// The arbitrage of edge `k` at prices `(vi, vo)` and its flows `(x, o)`.
+    fn arb(&self, k: usize, vi: f64, vo: f64) -> (f64, f64, f64) {
+        let Some(e) = self.cache.edges().get(k) else {
+            return (0.0, 0.0, 0.0);
+        };
+        if !(vo > 0.0) || !(e.rate0 * vo > vi) {
+            return (0.0, 0.0, 0.0);
+        }
+        if !(vi > 0.0) {
+            return (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+        }
+        let Some(m) = self.cache.model(k) else {
+            return (0.0, 0.0, 0.0);
+        };
+        let a = m.arb(vi, vo);
+        let v = vo * a.o - vi * a.x;
+        if v > 0.0 {
+            (v, a.x, a.o)
+        } else {
+            (0.0, 0.0, 0.0)
+        }
+    }
+
+    /// The bound at prices `nu`: `(Σ ν b + Σ arb)(1 + margin) + Σ rounding slack`; `+∞` when a
+    /// free token faces a priced one.
+    fn value(&self, nu: &[f64]) -> f64 {
+        let mut g: f64 = nu.iter().zip(self.b).map(|(v, b)| v * b).sum();
+        let mut slack = 0.0;
+        for (k, e) in self.cache.edges().iter().enumerate() {
+            if !self.on(k) {
+                continue;
+            }
+            let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
+            if !(vo > 0.0) {
+                continue;
+            }
+            if !(vi > 0.0) {
+                return f64::INFINITY;
+            }
+            g += self.arb(k, vi, vo).0;
+            slack += rounding_slack(e, self.cache.mid_fee(k), vi, vo);
+        }
+        let v = g * (1.0 + BOUND_MARGIN) + slack;
+        if v.is_nan() {
+            f64::INFINITY
+        } else {
+            v
+        }
+    }
+
+    /// Prices for every token: the pinned ones at `w`, the others at `s·base`.
+    fn at_scale(&self, w: &[f64], base: &[f64], s: f64) -> Vec<f64> {
+        base.iter()
+            .zip(w)
+            .zip(self.pinned)
+            .map(|((b, w), p)| if *p { *w } else { s * b })
+            .collect()
+    }
+
+    /// Every unpinned token without a price takes its best bid into priced tokens (the best
+    /// zero-size rate times the output's price), repeated along chains.
+    fn extend_bids(&self, nu: &mut [f64]) {
+        let mut fixed: Vec<bool> = nu
+            .iter()
+            .zip(self.pinned)
+            .map(|(v, p)| *p || *v > 0.0)
+            .collect();
+        for _ in 0..BID_PASSES {
+            let mut changed = false;
+            for (k, e) in self.cache.edges().iter().enumerate() {
+                let (i, o) = (e.ti.index(), e.to.index());
+                if fixed[i] || !self.on(k) || !(nu[o] > 0.0) {
+                    continue;
+                }
+                let cand = nu[o] * e.rate0;
+                if cand > nu[i] && cand.is_finite() {
+                    nu[i] = cand;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+            for (f, v) in fixed.iter_mut().zip(nu.iter()) {
+                // a token priced in this pass keeps that price from the next on
+                *f = *f || *v > 0.0;
+            }
+        }
+    }
+
+    /// The least bound found: the common scale of the unpinned prices by golden section, then
+    /// Gauss–Seidel passes over the tokens the solve priced (`solved`). Tokens the solve left
+    /// without a price take their bids once, at the scale where the solve's prices of the
+    /// weighted tokens match the weights on average, and scale with the others.
+    fn minimise(&self, w: &[f64], mut nu0: Vec<f64>, solved: &[bool]) -> f64 {
+        let (mut sw, mut sn) = (0.0, 0.0);
+        for ((wk, v), p) in w.iter().zip(&nu0).zip(self.pinned) {
+            if *p && *v > 0.0 {
+                sw += wk;
+                sn += v;
+            }
+        }
+        let s0 = if sw > 0.0 && sn > 0.0 { sw / sn } else { 1.0 };
+        let mut at_s0 = self.at_scale(w, &nu0, s0);
+        self.extend_bids(&mut at_s0);
+        for ((b, x), p) in nu0.iter_mut().zip(&at_s0).zip(self.pinned) {
+            if !*p && !(*b > 0.0) && *x > 0.0 {
+                *b = x / s0;
+            }
+        }
+        let f = |ls: f64| self.value(&self.at_scale(w, &nu0, s0 * libm_exp(ls)));
+        // golden section on ln s over [−ln 64, ln 64]
+        let (mut lo, mut hi) = (-4.2f64, 4.2f64);
+        let phi = 0.618_033_988_749_894_9;
+        let mut x1 = hi - phi * (hi - lo);
+        let mut x2 = lo + phi * (hi - lo);
+        let (mut f1, mut f2) = (f(x1), f(x2));
+        for _ in 0..SCALE_STEPS {
+            if f1 <= f2 {
+                hi = x2;
+                x2 = x1;
+                f2 = f1;
+                x1 = hi - phi * (hi - lo);
+                f1 = f(x1);
+            } else {
+                lo = x1;
+                x1 = x2;
+                f1 = f2;
+                x2 = lo + phi * (hi - lo);
+                f2 = f(x2);
+            }
+        }
+        let ls = if f1 <= f2 { x1 } else { x2 };
+        let mut nu = self.at_scale(w, &nu0, s0 * libm_exp(ls));
+        let mut best = self.value(&nu);
+        for _ in 0..GS_PASSES {
+            for t in 0..nu.len() {
+                if self.pinned[t] || !solved[t] || !(nu[t] > 0.0) {
+                    continue;
+                }
+                self.relax(t, &mut nu);
+            }
+            best = best.min(self.value(&nu));
+        }
+        best
+    }
+
+    /// Move token `t`'s price to where its part of the bound (`ν_t b_t` plus the arbitrage of
+    /// its edges) is least: bisection on the slope `b_t − outflow + inflow`, which grows with
+    /// the price, within a factor 16 either way. Kept only when that part does not grow; a
+    /// token without input and without an edge in arbitrage is left where it is.
+    fn relax(&self, t: usize, nu: &mut [f64]) {
+        let v0 = nu[t];
+        let part = |v: f64, nu: &[f64]| -> (f64, f64) {
+            let mut val = v * self.b[t];
+            let mut slope = self.b[t];
+            for a in self.cache.out_of(t) {
+                let k = a.edge as usize;
+                if !self.on(k) {
+                    continue;
+                }
+                let (g, x, _) = self.arb(k, v, nu[a.tok as usize]);
+                val += g;
+                slope -= x;
+            }
+            for a in self.cache.in_of(t) {
+                let k = a.edge as usize;
+                if !self.on(k) {
+                    continue;
+                }
+                let (g, _, o) = self.arb(k, nu[a.tok as usize], v);
+                val += g;
+                slope += o;
+            }
+            (val, slope)
+        };
+        let (base, slope0) = part(v0, nu);
+        if base == 0.0 && slope0 == 0.0 {
+            // no input and no edge with arbitrage: any price inside the range is as good
+            return;
+        }
+        let (mut lo, mut hi) = (v0 / 16.0, v0 * 16.0);
+        for _ in 0..GS_STEPS {
+            let mid = sqrt_or_zero(lo * hi);
+            let (_, s) = part(mid, nu);
+            if s.is_nan() {
+                return;
+            }
+            if s > 0.0 {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        let cand = sqrt_or_zero(lo * hi);
+        let (val, _) = part(cand, nu);
+        if val <= base && cand.is_finite() && cand > 0.0 {
+            nu[t] = cand;
+        }
+    }
+}
+
+/// `e^x` for the scale search (|x| ≤ 5), from `math::float` helpers only.
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn libm_exp(x: f64) -> f64 {
+    // e^x = (e^(x/64))^64; the series of e^(x/64) to the 12th term is exact to f64 here
+    let y = x / 64.0;
+    let mut term = 1.0;
+    let mut sum = 1.0;
+    for k in 1..=12 {
+        term *= y / f64::from(k);
+        sum += term;
+    }
+    let mut r = sum;
+    for _ in 0..6 {
+        r *= r;
+    }
+    r
+}
