@@ -1,6 +1,7 @@
 //! Criterion benches for concentrated-liquidity swaps (ids `cl/swap/<case>`): an exact-input
 //! swap that stays within one tick, and swaps that cross 1 and 10 initialised ticks, each over a
-//! fixed set of 64 inputs. `cl/swap_ref/<case>` is a plain primitive-types version of the same
+//! fixed set of 64 inputs. The pool lies in one bitmap word, so the contract's loop takes one
+//! step within a tick and one more per crossing (asserted for every input before timing). `cl/swap_ref/<case>` is a plain primitive-types version of the same
 //! loop (U256/U512 operators, `>> 128` products, the same float-guided tick search), checked
 //! equal to the library on every input before timing.
 #![allow(missing_docs, clippy::unwrap_used, clippy::arithmetic_side_effects)]

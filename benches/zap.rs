@@ -334,6 +334,22 @@ fn graph_benches(c: &mut Criterion) {
     grp.bench_function("graph/route_reference/multi_token_p2000", |b| {
         b.iter(|| swapzap::route::quote(black_box(&g), black_box(&req)).unwrap())
     });
+    // The routed bound's part of the zap: the routes' certified value at weights on the two
+    // coins (the pair's tangent at its balances), without the target pair.
+    let pair = &g.pool(swapzap::units::PoolId(target as u32)).unwrap().pool;
+    let bal = pair.balances();
+    let (x, y) = (
+        bal[0].to_string().parse::<f64>().unwrap(),
+        bal[1].to_string().parse::<f64>().unwrap(),
+    );
+    let weights = [(weth, 0.5 * (y / x).sqrt()), (usdc, 0.5 * (x / y).sqrt())];
+    let excl = [swapzap::units::PoolId(target as u32)];
+    grp.bench_function("graph/weighted_bound/multi_token_p2000", |b| {
+        b.iter(|| {
+            swapzap::route::weighted_output_bound(black_box(&g), black_box(&req), &weights, &excl)
+                .unwrap()
+        })
+    });
     grp.finish();
 }
 

@@ -49,11 +49,11 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 /// Gauss–Seidel passes over the solved tokens' prices.
-const GS_PASSES: usize = 2;
+const GS_PASSES: usize = 1;
 /// Bisection steps per token and pass (on the logarithm of the price).
-const GS_STEPS: usize = 40;
+const GS_STEPS: usize = 16;
 /// Golden-section steps for the common scale of the unpinned prices.
-const SCALE_STEPS: usize = 40;
+const SCALE_STEPS: usize = 24;
 /// Passes of the bid extension that prices tokens the solve left without a price.
 const BID_PASSES: usize = 64;
 
@@ -240,17 +240,13 @@ impl Pricer<'_> {
         }
     }
 
-    /// Prices for every token: the pinned ones at `w`, the others at `s·base`, then every
-    /// token still without a price that sells into a priced one at its best bid.
+    /// Prices for every token: the pinned ones at `w`, the others at `s·base`.
     fn at_scale(&self, w: &[f64], base: &[f64], s: f64) -> Vec<f64> {
-        let mut nu: Vec<f64> = base
-            .iter()
+        base.iter()
             .zip(w)
             .zip(self.pinned)
             .map(|((b, w), p)| if *p { *w } else { s * b })
-            .collect();
-        self.extend_bids(&mut nu);
-        nu
+            .collect()
     }
 
     /// Every unpinned token without a price takes its best bid into priced tokens (the best
@@ -285,8 +281,10 @@ impl Pricer<'_> {
     }
 
     /// The least bound found: the common scale of the unpinned prices by golden section, then
-    /// Gauss–Seidel passes over the tokens the solve priced (`solved`).
-    fn minimise(&self, w: &[f64], nu0: Vec<f64>, solved: &[bool]) -> f64 {
+    /// Gauss–Seidel passes over the tokens the solve priced (`solved`). Tokens the solve left
+    /// without a price take their bids once, at the scale where the solve's prices of the
+    /// weighted tokens match the weights on average, and scale with the others.
+    fn minimise(&self, w: &[f64], mut nu0: Vec<f64>, solved: &[bool]) -> f64 {
         let (mut sw, mut sn) = (0.0, 0.0);
         for ((wk, v), p) in w.iter().zip(&nu0).zip(self.pinned) {
             if *p && *v > 0.0 {
@@ -295,6 +293,13 @@ impl Pricer<'_> {
             }
         }
         let s0 = if sw > 0.0 && sn > 0.0 { sw / sn } else { 1.0 };
+        let mut at_s0 = self.at_scale(w, &nu0, s0);
+        self.extend_bids(&mut at_s0);
+        for ((b, x), p) in nu0.iter_mut().zip(&at_s0).zip(self.pinned) {
+            if !*p && !(*b > 0.0) && *x > 0.0 {
+                *b = x / s0;
+            }
+        }
         let f = |ls: f64| self.value(&self.at_scale(w, &nu0, s0 * libm_exp(ls)));
         // golden section on ln s over [−ln 64, ln 64]
         let (mut lo, mut hi) = (-4.2f64, 4.2f64);
@@ -334,7 +339,8 @@ impl Pricer<'_> {
 
     /// Move token `t`'s price to where its part of the bound (`ν_t b_t` plus the arbitrage of
     /// its edges) is least: bisection on the slope `b_t − outflow + inflow`, which grows with
-    /// the price, within a factor 2^8 either way. Kept only when that part does not grow.
+    /// the price, within a factor 16 either way. Kept only when that part does not grow; a
+    /// token without input and without an edge in arbitrage is left where it is.
     fn relax(&self, t: usize, nu: &mut [f64]) {
         let v0 = nu[t];
         let part = |v: f64, nu: &[f64]| -> (f64, f64) {
@@ -360,8 +366,12 @@ impl Pricer<'_> {
             }
             (val, slope)
         };
-        let (base, _) = part(v0, nu);
-        let (mut lo, mut hi) = (v0 / 256.0, v0 * 256.0);
+        let (base, slope0) = part(v0, nu);
+        if base == 0.0 && slope0 == 0.0 {
+            // no input and no edge with arbitrage: any price inside the range is as good
+            return;
+        }
+        let (mut lo, mut hi) = (v0 / 16.0, v0 * 16.0);
         for _ in 0..GS_STEPS {
             let mid = sqrt_or_zero(lo * hi);
             let (_, s) = part(mid, nu);

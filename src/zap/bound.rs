@@ -292,7 +292,12 @@ pub(crate) fn routed_mint_upper_bound(
     routed: f64,
 ) -> Option<f64> {
     let n = pool.n_coins();
-    if held.len() != n || w.len() != n || pool.total_supply().is_zero() || routed.is_nan() || routed < 0.0 {
+    if held.len() != n
+        || w.len() != n
+        || pool.total_supply().is_zero()
+        || routed.is_nan()
+        || routed < 0.0
+    {
         return None;
     }
     let bal = pool.balances();

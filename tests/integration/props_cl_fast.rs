@@ -7,7 +7,8 @@ use proptest::prelude::*;
 use swapzap::math::W;
 use swapzap::pool::concentrated_liquidity::sqrt_price_math::{
     amount0_delta, amount0_delta_plain, amount0_delta_up_near,
-    next_sqrt_price_from_amount0_in_plain, next_sqrt_price_from_input,
+    next_sqrt_price_from_amount0_in_plain, next_sqrt_price_from_amount1_in_prepared,
+    next_sqrt_price_from_input,
 };
 use swapzap::pool::concentrated_liquidity::tick_math::{
     sqrt_ratio_at_tick, tick_at_sqrt_ratio, MAX_SQRT_RATIO, MIN_SQRT_RATIO,
@@ -169,6 +170,27 @@ proptest! {
         };
         let got = amount0_delta_up_near(w(a), w(b), l, w(hint)).ok().map(W::to_u256);
         prop_assert_eq!(got, want);
+    }
+
+    /// The price after token1 comes in, `p + floor(amount·2^96 / L)` by the liquidity
+    /// prepared for division (any size, below and above 2^64), equals `FullMath` and the
+    /// `U512` formula, on both sides of the hand-overs (amounts at 2^160, quotients at 2^128).
+    #[test]
+    fn next_price_after_token1_in_by_the_prepared_liquidity(
+        p in price(), l in liquidity(), amount in prop_oneof![
+            3 => sized(0, 255),
+            1 => (0u64..64, any::<bool>()).prop_map(|(d, up)| {
+                let x = U256::one() << 160;
+                if up { x + d } else { x - d - 1 }
+            }),
+        ],
+    ) {
+        let fast = next_sqrt_price_from_amount1_in_prepared(w(p), l, w(amount)).ok().map(W::to_u256);
+        let plain = next_sqrt_price_from_input(w(p), l, w(amount), false).ok().map(W::to_u256);
+        prop_assert_eq!(fast, plain);
+        let q = md(amount, U256::one() << 96, U256::from(l));
+        let want = q.and_then(|q| p.checked_add(q)).filter(|r| *r < U256::one() << 160);
+        prop_assert_eq!(fast, want);
     }
 
     /// `p − floor(amount·p² / den)` equals the contract's `mulDivRoundingUp(L·2^96, p, den)`

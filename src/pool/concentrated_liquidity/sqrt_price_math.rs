@@ -7,7 +7,7 @@
 
 use crate::error::{PoolError, PoolRevert};
 use crate::math::float::wide_to_f64;
-use crate::math::wide::Div64;
+use crate::math::wide::{Div128, Div64};
 use crate::math::{self, W};
 
 /// 2^96 as a [`W`].
@@ -246,11 +246,29 @@ pub fn next_sqrt_price_from_amount0_in_plain(p: W, l: u128, amount: W) -> Result
     div_up(n1, math::w_add(q, amount)?)
 }
 
-/// `getNextSqrtPriceFromAmount1RoundingDown`.
-fn next_from_amount1(p: W, l: u128, amount: W, add: bool) -> Result<W, PoolError> {
+/// `getNextSqrtPriceFromAmount1RoundingDown`; `l_div`, when given, is `l` prepared for
+/// division.
+fn next_from_amount1(
+    p: W,
+    l: u128,
+    amount: W,
+    add: bool,
+    l_div: Option<&Div128>,
+) -> Result<W, PoolError> {
     let l = W::small(l);
     if add {
-        let q = mul_div(amount, Q96, l)?;
+        // `amount << 96` fits 256 bits below 2^160; then `floor(amount·2^96 / L)` by the
+        // prepared liquidity when the quotient fits 128 bits, else `FullMath`.
+        let prepared = l_div.filter(|_| amount.hi >> 32 == 0).and_then(|d| {
+            d.div(W {
+                hi: (amount.hi << 96) | (amount.lo >> 32),
+                lo: amount.lo << 96,
+            })
+        });
+        let q = match prepared {
+            Some(q) => W::small(q),
+            None => mul_div(amount, Q96, l)?,
+        };
         let r = math::w_add(p, q)?;
         if r >= P_LIMIT {
             return Err(PoolError::Revert(PoolRevert::PriceAboveUint160));
@@ -263,6 +281,19 @@ fn next_from_amount1(p: W, l: u128, amount: W, add: bool) -> Result<W, PoolError
         }
         Ok(math::w_sub(p, q)?)
     }
+}
+
+/// [`next_sqrt_price_from_input`] for token1 in by the liquidity prepared for division (as a
+/// swap step with a tick table does), for the tests of that path.
+///
+/// # Errors
+/// As [`next_sqrt_price_from_input`].
+#[doc(hidden)]
+pub fn next_sqrt_price_from_amount1_in_prepared(p: W, l: u128, amount: W) -> Result<W, PoolError> {
+    if p.is_zero() || l == 0 {
+        return Err(PoolError::Revert(PoolRevert::ZeroPriceOrLiquidity));
+    }
+    next_from_amount1(p, l, amount, true, Some(&Div128::prepared(l)))
 }
 
 /// `SqrtPriceMath.getNextSqrtPriceFromInput`: the price after `amount_in` enters (token0 when
@@ -283,7 +314,7 @@ pub fn next_sqrt_price_from_input(
     if zero_for_one {
         next_from_amount0(p, l, amount_in, true)
     } else {
-        next_from_amount1(p, l, amount_in, true)
+        next_from_amount1(p, l, amount_in, true, None)
     }
 }
 
@@ -303,7 +334,7 @@ pub fn next_sqrt_price_from_output(
         return Err(PoolError::Revert(PoolRevert::ZeroPriceOrLiquidity));
     }
     if zero_for_one {
-        next_from_amount1(p, l, amount_out, false)
+        next_from_amount1(p, l, amount_out, false, None)
     } else {
         next_from_amount0(p, l, amount_out, false)
     }
@@ -391,6 +422,7 @@ fn exact_in_target(
     remaining: W,
     gamma: W,
     zero_for_one: bool,
+    l_div: Option<&Div128>,
 ) -> Result<(W, W, bool, W), PoolError> {
     // `FullMath.mulDiv(remaining, 1e6 − fee, 1e6)`: below 2^230 the product fits 256 bits
     // and the division by 10^6 is a reciprocal multiplication.
@@ -398,15 +430,22 @@ fn exact_in_target(
         Some(prod) => FEE_DIV.div_rem(prod).0,
         None => mul_div(remaining, gamma, W::small(u128::from(FEE_DENOMINATOR)))?,
     };
+    // `getNextSqrtPriceFromInput`, token1 in by the prepared liquidity.
+    let next_price = |amount: W| -> Result<W, PoolError> {
+        if zero_for_one || current.is_zero() || l == 0 {
+            next_sqrt_price_from_input(current, l, amount, zero_for_one)
+        } else {
+            next_from_amount1(current, l, amount, true, l_div)
+        }
+    };
     if clearly_short(current, target, l, less_fee, zero_for_one) {
-        let next = next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?;
-        return Ok((next, W::ZERO, false, less_fee));
+        return Ok((next_price(less_fee)?, W::ZERO, false, less_fee));
     }
     let amount_in = input_delta(current, target, l, zero_for_one)?;
     let next = if less_fee >= amount_in {
         target
     } else {
-        next_sqrt_price_from_input(current, l, less_fee, zero_for_one)?
+        next_price(less_fee)?
     };
     Ok((next, amount_in, true, less_fee))
 }
@@ -451,7 +490,8 @@ impl StepFee {
 }
 
 /// `SwapMath.computeSwapStep`: move from `current` toward `target` with liquidity `l`, spending
-/// at most `remaining` input (`exact_in`) or paying at most `remaining` output, fee `fee`.
+/// at most `remaining` input (`exact_in`) or paying at most `remaining` output, fee `fee`;
+/// `l_div`, when given, is `l` prepared for division.
 ///
 /// # Errors
 /// What the contract reverts on (overflow in the deltas or the next price).
@@ -463,6 +503,7 @@ pub(crate) fn compute_swap_step(
     remaining: W,
     exact_in: bool,
     fee: StepFee,
+    l_div: Option<&Div128>,
 ) -> Result<Step, PoolError> {
     let zero_for_one = current >= target;
     // fee.pips < 10^6 (checked at construction), so this does not underflow.
@@ -471,7 +512,7 @@ pub(crate) fn compute_swap_step(
     // Whether `amount_in` still holds the input to reach the target (it is skipped when a
     // float estimate shows the remaining input falls clearly short of it).
     let (next, mut amount_in, in_to_target, in_less_fee) = if exact_in {
-        exact_in_target(current, target, l, remaining, gamma, zero_for_one)?
+        exact_in_target(current, target, l, remaining, gamma, zero_for_one, l_div)?
     } else {
         amount_out = output_delta(current, target, l, zero_for_one)?;
         let next = if remaining >= amount_out {

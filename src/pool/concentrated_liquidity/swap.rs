@@ -187,6 +187,7 @@ impl ConcentratedLiquidity {
         } else {
             p_next
         };
+        let l_div = self.table.segment(s.below, s.liquidity);
         let step = compute_swap_step(
             s.price,
             target,
@@ -194,9 +195,10 @@ impl ConcentratedLiquidity {
             s.remaining,
             dir.exact_in,
             self.step_fee,
+            l_div,
         )?;
         s.price = step.sqrt_price_x96;
-        s.account(&step, dir, self.table.segment(s.below, s.liquidity))?;
+        s.account(&step, dir, l_div)?;
         if s.price == p_next {
             if let Some(k) = initialized {
                 let net = self.ticks().get(k).map_or(0, |t| t.liquidity_net);
