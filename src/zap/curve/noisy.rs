@@ -174,7 +174,12 @@ fn sample_pair(
         if !(vl >= floor || vh >= floor || holds_best) {
             continue;
         }
-        let around = [k.checked_sub(2), k.checked_sub(1), Some(k), k.checked_add(1)];
+        let around = [
+            k.checked_sub(2),
+            k.checked_sub(1),
+            Some(k),
+            k.checked_add(1),
+        ];
         let (sum, cnt) = around
             .iter()
             .filter_map(|x| x.and_then(val))
