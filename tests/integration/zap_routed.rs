@@ -447,11 +447,7 @@ fn routed_zap_bound_holds_on_the_routing_instances() {
     let mut ratio = Vec::new();
     let (mut planned, mut no_bound) = (0, 0);
     for k in 0..12 {
-        let name = std::fs::read_dir(crate::shared().join("routing/instances"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .find(|n| n.starts_with(&format!("pub-{k:02}-")))
-            .unwrap();
+        let name = crate::zap::plans::instance_name(k);
         let g = crate::zap::plans::graph(&name);
         let v: Value = serde_json::from_str(
             &std::fs::read_to_string(crate::shared().join("routing/instances").join(&name))
