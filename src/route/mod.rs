@@ -68,7 +68,7 @@
 //! | prepare | `prepare.rs` | the request checked and normalised (inputs summed, proportions exact) |
 //! | 1. prune, working set | `working_set.rs` | source filters, hop distances, the first working set, why there is no route, the column-generation loop (`solve_certified`) |
 //! | 2. values | `mid.rs` | best zero-size rates and mid prices ([`output_mid_prices`]) |
-//! | 3. dual | `dual/mod.rs` | `h(ν)` and its minimisation `Dual::solve` as phases: `dual/sweep.rs` (Gauss–Seidel), `dual/newton.rs` (KKT system, line search), `dual/linalg.rs` (dense, sparse direct, conjugate gradients) |
+//! | 3. dual | `dual/mod.rs` | `h(ν)` and its minimisation `Dual::solve` as phases: `dual/sweep.rs` (Gauss–Seidel), `dual/newton.rs` (KKT system, line search), `dual/linalg.rs` (dense, sparse direct, conjugate gradients), `dual/tree.rs` (their spanning-forest preconditioner) |
 //! | 3. certificate | `certify.rs` | the bound over the whole graph, the columns to add, the rounding slack |
 //! | 4. recover | `recover.rs` | the flows of the dual solution, the recovery rounds, dropping failed flows |
 //! | 4. propagate | `propagate.rs` | the exact simulation of a set of flows in topological order |

@@ -23,6 +23,7 @@
 mod linalg;
 mod newton;
 mod sweep;
+mod tree;
 
 use super::edges::LEdge;
 use super::model::{Arb, EdgeModel};

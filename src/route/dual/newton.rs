@@ -12,7 +12,8 @@ use super::{Dual, Eval, Newton};
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// Largest active set solved densely; above it the sparse (block-Jacobi CG) path.
+/// Largest active set solved densely; above it the sparse path (direct elimination, or CG
+/// preconditioned by the spanning forest of the active edges).
 const DENSE_MAX: usize = 48;
 
 /// Secant steps on the slope after a backtracked step that still descends (see the line
