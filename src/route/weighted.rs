@@ -249,8 +249,9 @@ impl Pricer<'_> {
             .collect()
     }
 
-    /// Every unpinned token without a price takes its best bid into priced tokens (the best
-    /// zero-size rate times the output's price), repeated along chains.
+    /// Every unpinned token without a price (or with one a million times below its bid) takes
+    /// its best bid into priced tokens (the best zero-size rate times the output's price),
+    /// repeated along chains.
     fn extend_bids(&self, nu: &mut [f64]) {
         let mut fixed: Vec<bool> = nu
             .iter()
@@ -261,11 +262,18 @@ impl Pricer<'_> {
             let mut changed = false;
             for (k, e) in self.cache.edges().iter().enumerate() {
                 let (i, o) = (e.ti.index(), e.to.index());
-                if fixed[i] || !self.on(k) || !(nu[o] > 0.0) {
+                if self.pinned[i] || !self.on(k) || !(nu[o] > 0.0) {
                     continue;
                 }
                 let cand = nu[o] * e.rate0;
-                if cand > nu[i] && cand.is_finite() {
+                // a price a million times below its bid is the solve's placeholder for a
+                // token that holds nothing: it takes the bid too
+                let raise = if fixed[i] {
+                    cand * 1e-6 > nu[i]
+                } else {
+                    cand > nu[i]
+                };
+                if raise && cand.is_finite() {
                     nu[i] = cand;
                     changed = true;
                 }
@@ -293,10 +301,11 @@ impl Pricer<'_> {
             }
         }
         let s0 = if sw > 0.0 && sn > 0.0 { sw / sn } else { 1.0 };
-        let mut at_s0 = self.at_scale(w, &nu0, s0);
+        let before = self.at_scale(w, &nu0, s0);
+        let mut at_s0 = before.clone();
         self.extend_bids(&mut at_s0);
-        for ((b, x), p) in nu0.iter_mut().zip(&at_s0).zip(self.pinned) {
-            if !*p && !(*b > 0.0) && *x > 0.0 {
+        for (((b, x), y), p) in nu0.iter_mut().zip(&at_s0).zip(&before).zip(self.pinned) {
+            if !*p && *x > 0.0 && x.to_bits() != y.to_bits() {
                 *b = x / s0;
             }
         }

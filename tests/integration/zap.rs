@@ -50,6 +50,15 @@ pub mod plans {
     use swapzap::zap::{lp_to_lp, zap_in, zap_out, ZapOptions, ZAP_FEE_BPS};
     use swapzap::U256;
 
+    /// The file name of public routing instance `k` (`pub-<k>-…`).
+    pub fn instance_name(k: usize) -> String {
+        std::fs::read_dir(shared().join("routing/instances"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .find(|n| n.starts_with(&format!("pub-{k:02}-")))
+            .unwrap()
+    }
+
     pub fn graph(name: &str) -> PoolGraph {
         let path = shared().join("routing/instances").join(name);
         let v: serde_json::Value =
