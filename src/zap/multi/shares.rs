@@ -470,38 +470,34 @@ fn replay<'g>(before: &Ctx<'g>, steps: &[Step]) -> Option<Ctx<'g>> {
 
 /// The least `x` in `[lo, hi]` with `ok(x)`, assuming `ok(hi)` and `ok` monotone (false then
 /// true) on the range; `hi` when `ok(lo)` fails throughout.
-fn first_true(mut lo: U256, mut hi: U256, ok: impl Fn(U256) -> bool) -> U256 {
+fn first_true(lo: U256, hi: U256, ok: impl Fn(U256) -> bool) -> U256 {
     if ok(lo) {
         return lo;
     }
-    // ok(hi), !ok(lo)
-    while hi.saturating_sub(lo) > U256::one() {
-        let mid = lo.saturating_add(half(hi.saturating_sub(lo)));
-        if ok(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    hi
+    bisect(lo, hi, |x| !ok(x)).1
 }
 
 /// The greatest `x` in `[lo, hi]` with `ok(x)`, assuming `ok(lo)` and `ok` monotone (true then
 /// false) on the range.
-fn last_true(mut lo: U256, mut hi: U256, ok: impl Fn(U256) -> bool) -> U256 {
+fn last_true(lo: U256, hi: U256, ok: impl Fn(U256) -> bool) -> U256 {
     if ok(hi) {
         return hi;
     }
-    // ok(lo), !ok(hi)
+    bisect(lo, hi, ok).0
+}
+
+/// Neighbours `(l, l + 1)` (or `(lo, hi)` when they are already) with `left(l)` and not
+/// `left(l + 1)`, by bisection from `left(lo)`, not `left(hi)`.
+fn bisect(mut lo: U256, mut hi: U256, left: impl Fn(U256) -> bool) -> (U256, U256) {
     while hi.saturating_sub(lo) > U256::one() {
         let mid = lo.saturating_add(half(hi.saturating_sub(lo)));
-        if ok(mid) {
+        if left(mid) {
             lo = mid;
         } else {
             hi = mid;
         }
     }
-    lo
+    (lo, hi)
 }
 
 /// The plan `before` with the swap `steps` re-simulated in order, each swap of a token that is
