@@ -124,24 +124,17 @@ impl Shares<'_> {
         let t_o = self.outputs.get(o)?.0;
         let mut best: Option<(f64, Ctx<'g>)> = None;
         for (k, sw) in swaps(&steps) {
-            let Sw {
-                pool,
-                token_in,
-                token_out,
-                amount_in,
-                amount_out,
-            } = sw;
             let later = steps.get(k.saturating_add(1)..)?;
-            if token_out != t_o
-                || self.outputs.iter().any(|(t, _)| *t == token_in)
+            if sw.token_out != t_o
+                || self.outputs.iter().any(|(t, _)| *t == sw.token_in)
                 || later.iter().any(|t| {
-                    matches!(t, Step::Swap { pool: q, token_in: u, .. } if *q == pool || *u == t_o)
+                    matches!(t, Step::Swap { pool: q, token_in: u, .. } if *q == sw.pool || *u == t_o)
                 })
             {
                 continue;
             }
             let (pre, i, j) = before_swap(before, &steps, k)?;
-            let state = pre.state(pool).ok()?;
+            let state = pre.state(sw.pool).ok()?;
             // output o's share gap when the step is given dx (none: it reverts)
             let gap_o = |dx: U256| -> Option<f64> {
                 let out = if dx.is_zero() {
@@ -151,7 +144,7 @@ impl Shares<'_> {
                 };
                 let mut h = held.clone();
                 let ho = h.get_mut(o)?;
-                *ho = ho.checked_sub(amount_out)?.checked_add(out)?;
+                *ho = ho.checked_sub(sw.amount_out)?.checked_add(out)?;
                 self.signed_gaps(&h).get(o).copied()
             };
             // the most input at which o is not above its share
@@ -159,7 +152,7 @@ impl Shares<'_> {
             if !fits(U256::zero()) {
                 continue;
             }
-            let dx = last_true(U256::zero(), amount_in, fits);
+            let dx = last_true(U256::zero(), sw.amount_in, fits);
             let mut cand = steps.clone();
             if dx.is_zero() {
                 cand.remove(k);
@@ -193,39 +186,32 @@ impl Shares<'_> {
         let wanted: Vec<TokenId> = self.outputs.iter().map(|o| o.0).collect();
         let mut best: Option<(f64, Ctx<'g>)> = None;
         for (k, sw) in swaps(&steps) {
-            let Sw {
-                pool,
-                token_in,
-                token_out,
-                amount_in,
-                amount_out,
-            } = sw;
-            let Some(o) = wanted.iter().position(|t| *t == token_in) else {
+            let Some(o) = wanted.iter().position(|t| *t == sw.token_in) else {
                 continue;
             };
-            if wanted.contains(&token_out) {
+            if wanted.contains(&sw.token_out) {
                 continue;
             }
             let (less, _) = self.amount_to_proportion(o, &self.held(ctx))?;
             let (pre, i, j) = before_swap(before, &steps, k)?;
-            let state = pre.state(pool).ok()?;
+            let state = pre.state(sw.pool).ok()?;
             let gives = |dx: U256, at_least: U256| {
                 state.swap(i, j, dx).is_ok_and(|(out, _)| out >= at_least)
             };
-            // the least input that gives amount_out, and the input one unit of output away
-            let least = first_true(U256::zero(), amount_in, |dx| gives(dx, amount_out));
+            // the least input that gives the swap's output, and the input one unit of output away
+            let least = first_true(U256::zero(), sw.amount_in, |dx| gives(dx, sw.amount_out));
             let resized = if less {
-                if amount_out <= U256::one() || least.is_zero() {
+                if sw.amount_out <= U256::one() || least.is_zero() {
                     continue;
                 }
                 least.saturating_sub(U256::one())
             } else {
-                let more = amount_out.saturating_add(U256::one());
-                let held = pre.held(token_in);
+                let more = sw.amount_out.saturating_add(U256::one());
+                let held = pre.held(sw.token_in);
                 if !gives(held, more) {
                     continue;
                 }
-                first_true(amount_in, held, |dx| gives(dx, more))
+                first_true(sw.amount_in, held, |dx| gives(dx, more))
             };
             let cand = with_amount_in(&steps, k, resized);
             let Some(moved) = reflow(before, &cand, &wanted) else {
