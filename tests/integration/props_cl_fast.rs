@@ -230,7 +230,9 @@ fn wide_dividend(d: U256) -> impl Strategy<Value = U256> {
             1 => U256::one(),
             _ => d - 1,
         };
-        q.checked_mul(d).and_then(|x| x.checked_add(r)).unwrap_or(any)
+        q.checked_mul(d)
+            .and_then(|x| x.checked_add(r))
+            .unwrap_or(any)
     });
     prop_oneof![2 => sized(0, 256), 2 => edge]
 }
