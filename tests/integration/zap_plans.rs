@@ -110,7 +110,7 @@ fn zap_out_shares_meet_their_proportions_to_1e6() {
         );
         let (z, _) = planned(&g, &text, &ZapOptions::default());
         let props: Vec<f64> = outs.iter().map(|(_, p)| p.parse().unwrap()).collect();
-        let (gap, unit) = share_gap(&g, &z.plan(), &props);
+        let (gap, unit) = share_gap(&g, z.plan(), &props);
         assert!(
             gap <= 1e-6 + unit,
             "{text}: share gap {gap:e} (one unit {unit:e})"
