@@ -91,6 +91,23 @@ impl ConcentratedLiquidity {
         self.after_loop(&run)
     }
 
+    /// [`Self::execute_swap`] with every step computed by `computeSwapStep`, none taken from
+    /// the tick table's whole-segment steps (for the tests of those).
+    ///
+    /// # Errors
+    /// As [`Self::execute_swap`].
+    #[doc(hidden)]
+    pub fn execute_swap_stepwise(
+        &self,
+        zero_for_one: bool,
+        amount: SwapAmount,
+        sqrt_price_limit_x96: U256,
+    ) -> Result<ClSwap, PoolError> {
+        let limit = W::from_u256(sqrt_price_limit_x96);
+        let run = self.run_with(zero_for_one, amount, limit, true, false)?;
+        self.after_loop(&run).map(|(s, _)| s)
+    }
+
     /// The contract's loop from this state until the amount is used up or the price is at
     /// `limit`. With `fees` false the fee growth and protocol fees are not summed (only the
     /// amounts are wanted), but every revert of their arithmetic is still checked.
@@ -101,6 +118,19 @@ impl ConcentratedLiquidity {
         amount: SwapAmount,
         limit: W,
         fees: bool,
+    ) -> Result<Run, PoolError> {
+        self.run_with(zero_for_one, amount, limit, fees, true)
+    }
+
+    /// [`Self::run`], taking whole-segment steps from the tick table or not (`table_steps`).
+    #[inline(always)]
+    fn run_with(
+        &self,
+        zero_for_one: bool,
+        amount: SwapAmount,
+        limit: W,
+        fees: bool,
+        table_steps: bool,
     ) -> Result<Run, PoolError> {
         let (exact_in, specified) = self.swap_args(zero_for_one, amount, limit)?;
         let dir = Direction {
@@ -113,6 +143,7 @@ impl ConcentratedLiquidity {
                 self.fee_protocol >> 4
             },
             fees,
+            table_steps,
         };
         let mut s = LoopState {
             remaining: specified,
@@ -193,6 +224,9 @@ impl ConcentratedLiquidity {
             .table
             .crossing(s.below, zero_for_one, (s.price, target), s.liquidity)
             .filter(|c| {
+                if !dir.table_steps {
+                    return false;
+                }
                 if dir.exact_in {
                     less_fee(s.remaining, self.table.step_fee).is_ok_and(|x| x >= c.amount_in)
                 } else {
@@ -491,6 +525,8 @@ struct Direction {
     proto_n: u8,
     /// Whether to sum fee growth and protocol fees (else only check their reverts).
     fees: bool,
+    /// Whether a step across a whole segment may come from the tick table.
+    table_steps: bool,
 }
 
 /// A finished loop: its state, what it was asked and the magnitude of the specified amount.
