@@ -6,6 +6,7 @@
 //! | `mod.rs` | the options, the zap-in result, the helpers both directions share (gas, prices, proportions) |
 //! | `ctx.rs` | the plan being built: states, holdings, steps; the fee, burns, swaps and routed legs |
 //! | `zap_in.rs` | zap-in and its bound: legs routed into the target's coins, then the optimal mint |
+//! | `lp_bound.rs` | the bound of zap-ins with LP inputs of other pools (the burned pools bounded as a whole) |
 //! | `zap_out.rs` | zap-out: legs routed into the outputs, the split solved on exact re-simulations |
 
 use super::{Rebalance, Strategy, ZapConfig};
@@ -22,6 +23,7 @@ use num_rational::Ratio;
 use primitive_types::U256;
 
 mod ctx;
+mod lp_bound;
 mod shares;
 mod zap_in;
 mod zap_out;

@@ -66,6 +66,7 @@ pub fn zap_in(
     let coins = ctx.coins(target)?;
     let mut bound = zap_in_bound(&ctx, target, lp_out, &coins)?;
     let routed = RoutedBound::start(&ctx, target, lp_out, &coins);
+    let with_lp = super::lp_bound::LpBound::start(&ctx, target, lp_out, &coins);
     // Burn every LP input but the target's own.
     for (t, a) in ctx.holdings() {
         if t == lp_out {
@@ -87,7 +88,7 @@ pub fn zap_in(
     }
     // The final single-pool zap on the target's state after the routing.
     let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
-    if let Some(r) = routed {
+    if routed.is_some() || with_lp.is_some() {
         // the tangent at the target's balances after the routing plus what it will deposit
         let z: Option<Vec<U256>> = ctx
             .state(target)?
@@ -96,7 +97,11 @@ pub fn zap_in(
             .zip(&amounts)
             .map(|(b, a)| b.checked_add(*a))
             .collect();
-        bound = z.and_then(|z| r.bound(graph, &z, &mix, opts));
+        bound = match (routed, with_lp) {
+            (Some(r), _) => z.and_then(|z| r.bound(graph, &z, &mix, opts)),
+            (None, Some(l)) => z.and_then(|z| l.bound(graph, &z, &external, &mix, opts)),
+            (None, None) => None,
+        };
     }
     // Only the target's own LP was given: it passes through, nothing to mint.
     let (minted, rebalance, strategy) =
