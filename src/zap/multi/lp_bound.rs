@@ -136,20 +136,30 @@ impl LpBound {
         })
     }
 
-    /// The bound: the tangent of the target's invariant at `z`, the certified value at those
-    /// weights of what the plain tokens and the burned pools can deliver on the graph without
-    /// the target and the burned pools (`route::claimed_output_bound`, its prices steered by
-    /// the legs the zap routed, `routed` at the output mix `mix`, under the options' source
-    /// filters), and the target's own swaps and mint; plus the target LP held. `None` where a
-    /// part has none.
+    /// The bound on the plan `at` (the zap after its routed legs, before the final mint): the
+    /// tangent of the target's invariant at its balances there plus the coins held, the
+    /// certified value at those weights of what the plain tokens and the burned pools can
+    /// deliver on the graph without the target and the burned pools
+    /// (`route::claimed_output_bound`, its prices steered by the legs the zap routed, `routed`
+    /// at the output mix `mix`, under the options' source filters), and the target's own swaps
+    /// and mint; plus the target LP held. `None` where a part has none.
     pub(super) fn bound(
         &self,
-        graph: &PoolGraph,
-        z: &[U256],
+        at: &Ctx<'_>,
         routed: &[(TokenId, U256)],
         mix: &[(TokenId, Ratio<u64>)],
         opts: &ZapOptions,
     ) -> Option<f64> {
+        let graph = at.graph;
+        let z: Vec<U256> = at
+            .state(self.target)
+            .ok()?
+            .balances()
+            .iter()
+            .zip(&self.coins)
+            .map(|(b, t)| b.checked_add(at.held(*t)))
+            .collect::<Option<_>>()?;
+        let z = z.as_slice();
         let pool = &graph.pool(self.target)?.pool;
         let w = crate::zap::bound::tangent(pool, z)?;
         let outputs = if mix.is_empty() {
