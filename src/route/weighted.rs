@@ -497,7 +497,8 @@ impl Pricer<'_> {
     }
 
     /// The least bound found: the common scale of the unpinned prices by golden section, then
-    /// Gauss–Seidel passes over the tokens the solve priced (`solved`). Tokens the solve left
+    /// Gauss–Seidel passes over the tokens the solve priced (`solved`) and the claimed pools'
+    /// coins. Tokens the solve left
     /// without a price take their bids once, at the scale where the solve's prices of the
     /// weighted tokens match the weights on average, and scale with the others.
     fn minimise(&self, w: &[f64], mut nu0: Vec<f64>, solved: &[bool]) -> f64 {
@@ -545,7 +546,11 @@ impl Pricer<'_> {
         let mut best = self.value(&nu);
         for _ in 0..passes {
             for t in 0..nu.len() {
-                if self.pinned[t] || !solved[t] || !(nu[t] > 0.0) {
+                let claimed = self
+                    .claimed
+                    .iter()
+                    .any(|c| c.coins.iter().any(|x| x.index() == t));
+                if self.pinned[t] || !(solved[t] || claimed) || !(nu[t] > 0.0) {
                     continue;
                 }
                 self.relax(t, &mut nu);

@@ -123,7 +123,14 @@ fn case(seed: u64, t: Fam, s: Fam) -> Case {
         price.insert(k, p);
     }
     price.insert(0, 2000.0);
-    price.insert(9, if s.pegged() { 1.0 + 0.004 * (r.unit() - 0.5) } else { 3.0 });
+    price.insert(
+        9,
+        if s.pegged() {
+            1.0 + 0.004 * (r.unit() - 0.5)
+        } else {
+            3.0
+        },
+    );
     let bal = |k: u32, value: f64, noise: f64| value / price[&k] * unit(k) * noise;
     let mut tokens = vec![json!({"address": addr(0), "symbol": "A", "decimals": 18})];
     for k in 1..=n {
@@ -135,7 +142,13 @@ fn case(seed: u64, t: Fam, s: Fam) -> Case {
     let depth = r.log(1e5, 1e8);
     let ttoks: Vec<(u32, u32)> = (1..=n).map(|k| (k, dec(k))).collect();
     let tres: Vec<f64> = (1..=n)
-        .map(|k| bal(k, depth / f64::from(n), 1.0 + spread * 0.03 * (r.unit() - 0.5)))
+        .map(|k| {
+            bal(
+                k,
+                depth / f64::from(n),
+                1.0 + spread * 0.03 * (r.unit() - 0.5),
+            )
+        })
         .collect();
     pools.push(pool_json(t, 100, &ttoks, &tres, &mut r));
     // the burned pool: on two target coins when both are pegged to each other or the pool is
@@ -160,9 +173,19 @@ fn case(seed: u64, t: Fam, s: Fam) -> Case {
     for (i, (a, b)) in pairs.iter().enumerate() {
         let v = r.log(1e5, 3e7);
         let noise = 1.0 + spread * 0.02 * (r.unit() - 0.5);
-        let fam = if *b == 2 && *a == 0 { Fam::Volatile } else { Fam::Cp };
+        let fam = if *b == 2 && *a == 0 {
+            Fam::Volatile
+        } else {
+            Fam::Cp
+        };
         let res = [bal(*a, v, 1.0), bal(*b, v, noise)];
-        pools.push(pool_json(fam, 101 + i as u32, &[(*a, dec(*a)), (*b, dec(*b))], &res, &mut r));
+        pools.push(pool_json(
+            fam,
+            101 + i as u32,
+            &[(*a, dec(*a)), (*b, dec(*b))],
+            &res,
+            &mut r,
+        ));
     }
     let snap: Snapshot =
         serde_json::from_value(json!({"chain_id": 8453, "tokens": tokens, "pools": pools}))
@@ -170,7 +193,12 @@ fn case(seed: u64, t: Fam, s: Fam) -> Case {
     let g = PoolGraph::from_snapshot(&snap).unwrap();
     let tok = |k: u32| g.token_id(&addr(k)).unwrap();
     let pid = |k: u32| {
-        PoolId(g.pools().iter().position(|p| p.id.ends_with(&addr(k))).unwrap() as u32)
+        PoolId(
+            g.pools()
+                .iter()
+                .position(|p| p.id.ends_with(&addr(k)))
+                .unwrap() as u32,
+        )
     };
     let (target, src) = (pid(100), pid(200));
     let coins: Vec<TokenId> = (1..=n).map(tok).collect();
@@ -188,10 +216,16 @@ fn case(seed: u64, t: Fam, s: Fam) -> Case {
     )];
     if seed % 2 == 1 {
         let ra = f(g.pool(pid(101)).unwrap().pool.balances()[0]);
-        inputs.push((tok(0), U256::from_dec_str(&int(ra * r.log(1e-4, 0.2))).unwrap()));
+        inputs.push((
+            tok(0),
+            U256::from_dec_str(&int(ra * r.log(1e-4, 0.2))).unwrap(),
+        ));
     }
     if seed % 5 == 0 {
-        inputs.push((tok(1), U256::from_dec_str(&int(tres[0] * r.log(1e-4, 0.1))).unwrap()));
+        inputs.push((
+            tok(1),
+            U256::from_dec_str(&int(tres[0] * r.log(1e-4, 0.1))).unwrap(),
+        ));
     }
     let lp = g.lp_token(target).unwrap();
     Case {
@@ -211,7 +245,14 @@ fn burns(c: &Case, lp_amount: U256) -> Vec<(Vec<(TokenId, U256)>, Pool)> {
     let info = c.g.pool(c.src).unwrap();
     let mut out = Vec::new();
     if let Ok((amounts, after)) = info.pool.burn(lp_amount) {
-        out.push((info.tokens.iter().copied().zip(amounts.iter().copied()).collect(), after));
+        out.push((
+            info.tokens
+                .iter()
+                .copied()
+                .zip(amounts.iter().copied())
+                .collect(),
+            after,
+        ));
     }
     for (i, t) in info.tokens.iter().enumerate() {
         if let Ok((a, after)) = info.pool.burn_one(lp_amount, i) {
@@ -403,7 +444,13 @@ fn lp_input_zap_bound_is_above_every_plan_found_otherwise() {
     let mut all_best = Vec::new();
     let mut count = 0;
     let (mut below, mut no_bound, mut failed) = (Vec::new(), Vec::new(), Vec::new());
-    for s in [Fam::Cp, Fam::CpFeeOn, Fam::Volatile, Fam::Stable, Fam::Curve2] {
+    for s in [
+        Fam::Cp,
+        Fam::CpFeeOn,
+        Fam::Volatile,
+        Fam::Stable,
+        Fam::Curve2,
+    ] {
         for (t, cases) in [
             (Fam::Cp, 6),
             (Fam::Volatile, 4),
@@ -433,10 +480,15 @@ fn lp_input_zap_bound_is_above_every_plan_found_otherwise() {
                 let units = if c.inputs.len() > 1 { 6 } else { 12 };
                 let brute = brute_force(&c, lp_amount, units);
                 let routed = burn_and_route(&c, lp_amount);
-                for (what, m) in [("plan", minted), ("brute force", brute), ("burn and route", routed)]
-                {
+                for (what, m) in [
+                    ("plan", minted),
+                    ("brute force", brute),
+                    ("burn and route", routed),
+                ] {
                     if b < f(m) {
-                        below.push(format!("{name}: bound {b} below the {what}'s mint {m} (plan {minted})"));
+                        below.push(format!(
+                            "{name}: bound {b} below the {what}'s mint {m} (plan {minted})"
+                        ));
                     }
                 }
                 if minted.is_zero() {
@@ -463,12 +515,93 @@ fn lp_input_zap_bound_is_above_every_plan_found_otherwise() {
     }
     for (k, name) in [(0, "consistent"), (1, "arbitrage")] {
         let (med, max) = quantiles(&mut all[k]);
-        table.push_str(&format!("all {name}: {} cases, bound/mint median {med:.6} max {max:.6}\n", all[k].len()));
+        table.push_str(&format!(
+            "all {name}: {} cases, bound/mint median {med:.6} max {max:.6}\n",
+            all[k].len()
+        ));
     }
     let (med, max) = quantiles(&mut all_best);
-    table.push_str(&format!("all: {count} cases, bound/best found median {med:.6} max {max:.6}\n"));
+    table.push_str(&format!(
+        "all: {count} cases, bound/best found median {med:.6} max {max:.6}\n"
+    ));
     eprintln!("{table}");
     eprintln!("zap failed: {failed:#?}\nno bound: {no_bound:#?}\nbelow: {below:#?}");
     assert!(below.is_empty(), "{} plans above their bound", below.len());
-    assert!(no_bound.is_empty(), "{} zap-ins without a bound", no_bound.len());
+    assert!(
+        no_bound.is_empty(),
+        "{} zap-ins without a bound",
+        no_bound.len()
+    );
+}
+
+/// Zap-ins with LP inputs on the first twelve public routing instances: the LP of every
+/// constant-product, solidly and Curve pool with a supply (a hundredth of its supply) into the
+/// LP of up to three other such pools. Every plan verifies and stays
+/// within its bound; how many have a bound, and the tightness, are printed.
+#[test]
+#[allow(clippy::print_stderr)] // the tightness figures
+fn lp_input_zap_bound_holds_on_the_routing_instances() {
+    let mut ratio = Vec::new();
+    let (mut planned, mut no_bound, mut failed) = (0, 0, 0);
+    let lp_pool = |p: &swapzap::graph::PoolInfo| {
+        !p.pool.total_supply().is_zero()
+            && matches!(
+                p.pool,
+                Pool::ConstantProduct(_) | Pool::Solidly(_) | Pool::StableSwap(_)
+            )
+    };
+    for k in 0..12 {
+        let name = crate::zap::plans::instance_name(k);
+        let g = crate::zap::plans::graph(&name);
+        let pools: Vec<PoolId> = (0..g.pools().len())
+            .map(|i| PoolId(i as u32))
+            .filter(|p| lp_pool(g.pool(*p).unwrap()) && g.lp_token(*p).is_ok())
+            .collect();
+        for (si, src) in pools.iter().enumerate() {
+            let src_lp = g.lp_token(*src).unwrap();
+            let supply = g.pool(*src).unwrap().pool.total_supply();
+            // up to three targets, spread over the list
+            let step = (pools.len() / 3).max(1);
+            for tgt in pools.iter().skip(si % step).step_by(step).take(3) {
+                if tgt == src {
+                    continue;
+                }
+                let lp = g.lp_token(*tgt).unwrap();
+                for share in [100u32] {
+                    let a = supply / U256::from(share);
+                    if a.is_zero() {
+                        continue;
+                    }
+                    let Ok(z) = zap::zap_in(&g, &[(src_lp, a)], lp, &ZapOptions::default()) else {
+                        failed += 1;
+                        continue;
+                    };
+                    z.plan.verify(&g).unwrap();
+                    planned += 1;
+                    let m = z.plan.outputs[0].amount;
+                    let Some(b) = z.plan.upper_bound else {
+                        no_bound += 1;
+                        continue;
+                    };
+                    assert!(
+                        b >= f(m),
+                        "{name} {} LP into {}: bound {b} below the mint {m}",
+                        g.pool(*src).unwrap().id,
+                        g.pool(*tgt).unwrap().id
+                    );
+                    if !m.is_zero() {
+                        ratio.push(b / f(m));
+                    }
+                }
+            }
+        }
+    }
+    assert!(planned >= 50, "{planned} planned");
+    let (med, max) = quantiles(&mut ratio);
+    let p90 = ratio[ratio.len() * 9 / 10];
+    let above = ratio.iter().filter(|r| **r > 1.01).count();
+    eprintln!(
+        "{planned} LP-input zap-ins on pub-00..11 ({failed} failed to plan), {no_bound} without a bound; bound/mint over {}: median {med:.6} p90 {p90:.6} max {max:.3e}, {above} above 1.01",
+        ratio.len()
+    );
 }

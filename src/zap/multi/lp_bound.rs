@@ -131,7 +131,12 @@ impl LpBound {
             pool: p,
             inv,
             coins: info.tokens.clone(),
-            balances: info.pool.balances().iter().map(|b| to_f64(*b) * up).collect(),
+            balances: info
+                .pool
+                .balances()
+                .iter()
+                .map(|b| to_f64(*b) * up)
+                .collect(),
             kept: kept.max(0.0),
         })
     }
