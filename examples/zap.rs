@@ -87,9 +87,9 @@ fn run(args: &[String]) -> Result<(), Fail> {
     let z = zap_request(&graph, &req, &opts)?;
     let mut want = PlanRequest::from_request(&req, &graph)?;
     want.gas = opts.gas;
-    z.plan.verify_request(&graph, &want)?;
+    z.plan().verify_request(&graph, &want)?;
     if json {
-        let text = serde_json::to_string_pretty(&z.plan.to_json(&graph)?)
+        let text = serde_json::to_string_pretty(&z.plan().to_json(&graph)?)
             .map_err(|e| Fail::Plain(e.to_string()))?;
         cli::emit(&format!("{text}\n"));
         return Ok(());
@@ -104,7 +104,7 @@ fn table(
     z: &swapzap::service::zap::ZapPlan,
 ) -> String {
     let mut out = String::new();
-    let plan = &z.plan;
+    let plan = z.plan();
     say!(
         out,
         "snapshot:  chain {}, {} tokens (LP tokens included), {} pools",
@@ -123,7 +123,7 @@ fn table(
         .zip(&plan.outputs)
         .map(|(w, o)| format!("{} ({})", sym(g, o.token), w.proportion))
         .collect();
-    let kind = match z.kind {
+    let kind = match z.kind() {
         ZapKind::In => "zap-in",
         ZapKind::Out => "zap-out",
     };
@@ -157,7 +157,7 @@ fn table(
     }
     say!(out);
     for o in &plan.outputs {
-        let label = match z.kind {
+        let label = match z.kind() {
             ZapKind::In => "minted:",
             ZapKind::Out => "output:",
         };
@@ -169,7 +169,8 @@ fn table(
             human(o.min_amount, cli::dec(g, o.token))
         );
     }
-    if let (Some(p), Some(rb)) = (z.pool, z.rebalance) {
+    if let Some(zin) = z.zap_in() {
+        let (p, rb) = (zin.pool, zin.rebalance);
         let id = g.pool(p).map_or("?".to_string(), |i| i.id.clone());
         // the rebalancing swap is the target pool's swap right before the final mint
         let n = plan.steps.len();
@@ -197,7 +198,7 @@ fn table(
         say!(
             out,
             "target:    {id} (LP minted by the final mint: {})",
-            z.minted
+            zin.minted
         );
         say!(out, "rebalance: {what}");
     }
@@ -208,7 +209,7 @@ fn table(
             amount(g, r.token, r.amount)
         );
     }
-    match (z.kind, plan.upper_bound, plan.outputs.first()) {
+    match (z.kind(), plan.upper_bound, plan.outputs.first()) {
         (ZapKind::In, Some(b), Some(o)) => say!(
             out,
             "bound:     no zap can mint more than {} LP (this plan: {}, gap {:.2e})",

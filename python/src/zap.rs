@@ -16,5 +16,5 @@ pub(crate) fn run(graph: &PoolGraph, req: &Request, gas_price: Option<f64>) -> R
         gas: gas_price.map(GasModel::typical),
         ..ZapOptions::default()
     };
-    Ok(zap_request(graph, req, &opts)?.plan)
+    Ok(zap_request(graph, req, &opts)?.into_plan())
 }

@@ -14,9 +14,10 @@
 //! `marginal_rate`; their positions are not LP tokens, so `mint` / `burn` here are
 //! `Unsupported` (the position amounts are [`ConcentratedLiquidity::mint`] / `burn`).
 //!
-//! [`PoolFamily`] ([`family`]) is the trait of those verbs for the families with fungible LP
-//! tokens, for code generic over the family.
-//! [`Pool`] is a closed enum over the families with the same verbs. Pools are plain values;
+//! [`PoolFamily`] ([`family`]) is the trait of the swap verbs, implemented by all seven family
+//! types and by [`Pool`]; [`LpFamily`] adds the LP verbs (`mint`, `burn`, `burn_one`) for the
+//! five families with fungible LP tokens. [`Pool`] is a closed enum over the families with the
+//! same verbs (one `match` per verb, no `dyn`). Pools are plain values;
 //! nothing is shared or global, and every operation returns a new state instead of mutating.
 
 pub mod concentrated_liquidity;
@@ -97,13 +98,13 @@ pub mod spl_token_swap;
 pub mod stableswap;
 pub mod whirlpool;
 
-use crate::error::{MathError, PoolError, PoolUnsupported};
+use crate::error::{MathError, PoolError};
 use primitive_types::U256;
 use smallvec::SmallVec;
 
 pub use concentrated_liquidity::ConcentratedLiquidity;
 pub use constant_product::ConstantProduct;
-pub use family::PoolFamily;
+pub use family::{LpFamily, PoolFamily};
 pub use saber::SaberStableSwap;
 pub use solidly::Solidly;
 pub use spl_token_swap::SplTokenSwap;
@@ -163,66 +164,37 @@ pub enum Pool {
     ConcentratedLiquidity(ConcentratedLiquidity),
 }
 
-macro_rules! dispatch {
-    ($self:ident, $p:ident => $e:expr) => {
-        match $self {
-            Pool::ConstantProduct($p) => $e,
-            Pool::Solidly($p) => $e,
-            Pool::StableSwap($p) => $e,
-            Pool::SplTokenSwap($p) => $e,
-            Pool::Saber($p) => $e,
-            Pool::Whirlpool($p) => $e,
-            Pool::ConcentratedLiquidity($p) => $e,
-        }
-    };
-}
-
-/// `$e` on the family value, its `(value, state)` answer with the state wrapped back in
-/// [`Pool`]; with a last `pattern => expression`, that arm for the concentrated-liquidity
-/// pool instead (for verbs it does not have).
-macro_rules! dispatch_state {
-    ($self:ident, $p:ident => $e:expr) => {
-        dispatch_state!($self, $p => $e,
-            Pool::ConcentratedLiquidity($p) => $e.map(|(v, s)| (v, Pool::ConcentratedLiquidity(s))))
-    };
-    ($self:ident, $p:ident => $e:expr, $cl:pat => $cl_e:expr) => {
-        match $self {
-            Pool::ConstantProduct($p) => $e.map(|(v, s)| (v, Pool::ConstantProduct(s))),
-            Pool::Solidly($p) => $e.map(|(v, s)| (v, Pool::Solidly(s))),
-            Pool::StableSwap($p) => $e.map(|(v, s)| (v, Pool::StableSwap(s))),
-            Pool::SplTokenSwap($p) => $e.map(|(v, s)| (v, Pool::SplTokenSwap(s))),
-            Pool::Saber($p) => $e.map(|(v, s)| (v, Pool::Saber(s))),
-            Pool::Whirlpool($p) => $e.map(|(v, s)| (v, Pool::Whirlpool(s))),
-            $cl => $cl_e,
-        }
-    };
-}
-
+/// The verbs, callable without importing the traits: each is the [`PoolFamily`] or
+/// [`LpFamily`] verb of `Pool` (`family.rs`), one `match` to the family's own.
 impl Pool {
     /// Number of coins.
     #[must_use]
+    #[inline]
     pub fn n_coins(&self) -> usize {
-        dispatch!(self, p => p.n_coins())
+        PoolFamily::n_coins(self)
     }
 
     /// Per-coin balances (reserves) in raw units, as the pool counts them.
     #[must_use]
+    #[inline]
     pub fn balances(&self) -> &[U256] {
-        dispatch!(self, p => p.balances())
+        PoolFamily::balances(self)
     }
 
     /// LP total supply.
     #[must_use]
+    #[inline]
     pub fn total_supply(&self) -> U256 {
-        dispatch!(self, p => p.total_supply())
+        LpFamily::total_supply(self)
     }
 
     /// The contract's quote for `dx` of coin `i` into coin `j`.
     ///
     /// # Errors
     /// Whatever the contract reverts on, as a [`PoolError`].
+    #[inline]
     pub fn amount_out(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
-        dispatch!(self, p => p.amount_out(i, j, dx))
+        PoolFamily::amount_out(self, i, j, dx)
     }
 
     /// The least input of coin `i` whose exact output of coin `j` is at least `dy`.
@@ -237,24 +209,18 @@ impl Pool {
     ///
     /// # Errors
     /// [`PoolError::UnreachableOutput`] when no input reaches `dy`; others as the contract.
+    #[inline]
     pub fn amount_in(&self, i: usize, j: usize, dy: U256) -> Result<U256, PoolError> {
-        match self {
-            Pool::ConstantProduct(p) => p.min_amount_in(i, j, dy),
-            Pool::Solidly(p) => p.amount_in(i, j, dy),
-            Pool::StableSwap(p) => p.amount_in(i, j, dy),
-            Pool::SplTokenSwap(p) => p.amount_in(i, j, dy),
-            Pool::Saber(p) => p.amount_in(i, j, dy),
-            Pool::Whirlpool(p) => p.amount_in(i, j, dy),
-            Pool::ConcentratedLiquidity(p) => p.amount_in(i, j, dy),
-        }
+        PoolFamily::amount_in(self, i, j, dy)
     }
 
     /// The exact-in swap as the contract executes it: the output and the state after.
     ///
     /// # Errors
     /// Whatever the contract reverts on.
+    #[inline]
     pub fn swap(&self, i: usize, j: usize, dx: U256) -> Result<(U256, Pool), PoolError> {
-        dispatch_state!(self, p => p.swap(i, j, dx))
+        PoolFamily::swap(self, i, j, dx)
     }
 
     /// The input to offer for an exact-in swap of up to `dx` so that the pool takes all of
@@ -267,17 +233,9 @@ impl Pool {
     ///
     /// # Errors
     /// As [`Pool::swap`] for SPL Token Swap; `dx` above `u128` there.
+    #[inline]
     pub fn exact_offer(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
-        match self {
-            Pool::SplTokenSwap(p) => {
-                pair(i, j)?;
-                let x = crate::math::wide::to_u128(&dx)
-                    .ok_or(PoolError::Math(crate::error::MathError::Overflow))?;
-                p.exact_offer(i, x).map(U256::from)
-            }
-            Pool::ConcentratedLiquidity(p) => p.exact_offer(i, j, dx),
-            _ => Ok(dx),
-        }
+        PoolFamily::exact_offer(self, i, j, dx)
     }
 
     /// [`Pool::exact_offer`] then [`Pool::swap`] of that offer: `(amount taken, output, state
@@ -285,33 +243,32 @@ impl Pool {
     ///
     /// # Errors
     /// As [`Pool::exact_offer`] and [`Pool::swap`].
+    #[inline]
     pub fn swap_taken(
         &self,
         i: usize,
         j: usize,
         dx: U256,
     ) -> Result<(U256, U256, Pool), PoolError> {
-        let x = self.exact_offer(i, j, dx)?;
-        let (out, next) = self.swap(i, j, x)?;
-        Ok((x, out, next))
+        PoolFamily::swap_taken(self, i, j, dx)
     }
 
     /// LP minted for depositing `amounts` (one per coin), and the state after.
     ///
     /// # Errors
     /// Whatever the contract reverts on.
+    #[inline]
     pub fn mint(&self, amounts: &[U256]) -> Result<(U256, Pool), PoolError> {
-        dispatch_state!(self, p => p.mint(amounts),
-            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(PoolUnsupported::ConcentratedLiquidityLp)))
+        LpFamily::mint(self, amounts)
     }
 
     /// Coins returned for burning `lp` proportionally, and the state after.
     ///
     /// # Errors
     /// Whatever the contract reverts on.
+    #[inline]
     pub fn burn(&self, lp: U256) -> Result<(Amounts, Pool), PoolError> {
-        dispatch_state!(self, p => p.burn(lp),
-            Pool::ConcentratedLiquidity(_) => Err(PoolError::Unsupported(PoolUnsupported::ConcentratedLiquidityLp)))
+        LpFamily::burn(self, lp)
     }
 
     /// Coins of `i` returned for burning `lp` into that one coin (Curve
@@ -320,19 +277,17 @@ impl Pool {
     /// # Errors
     /// [`PoolError::Unsupported`] for families without one-coin withdrawal; otherwise what the
     /// contract reverts on.
+    #[inline]
     pub fn burn_one(&self, lp: U256, i: usize) -> Result<(U256, Pool), PoolError> {
-        match self {
-            Pool::StableSwap(p) => p.burn_one(lp, i).map(|(v, s)| (v, Pool::StableSwap(s))),
-            Pool::Saber(p) => p.burn_one(lp, i).map(|(v, s)| (v, Pool::Saber(s))),
-            _ => Err(PoolError::Unsupported(PoolUnsupported::OneCoinWithdrawal)),
-        }
+        LpFamily::burn_one(self, lp, i)
     }
 
     /// Marginal exchange rate d(out)/d(in) of `i` into `j` at zero size, fee included, in raw
     /// units. For search only: never produces an amount.
     #[must_use]
+    #[inline]
     pub fn marginal_rate(&self, i: usize, j: usize) -> f64 {
-        dispatch!(self, p => p.marginal_rate(i, j))
+        PoolFamily::marginal_rate(self, i, j)
     }
 }
 

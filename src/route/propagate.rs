@@ -6,7 +6,7 @@ use super::working_set::Ctx;
 use crate::graph::PoolGraph;
 use crate::math;
 use crate::plan::Step;
-use crate::pool::Pool;
+use crate::pool::{Pool, PoolFamily};
 use crate::units::{PoolId, TokenId};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -239,7 +239,7 @@ impl Ctx<'_> {
 
     /// The flows `outs` of one token in the order its holding is split: largest flow first
     /// (ties by index). An SPL Token Swap leg may take less than it is offered, and so may a
-    /// concentrated-liquidity leg whose known ticks run out (`Pool::exact_offer`): the first
+    /// concentrated-liquidity leg whose known ticks run out ([`PoolFamily::may_take_less`]): the first
     /// leg, which becomes the remainder leg and takes what the others leave, is the largest
     /// whose pool takes its whole offer, where there is one.
     fn leg_order(&self, flows: &[Flow], outs: &[usize]) -> Vec<usize> {
@@ -254,12 +254,7 @@ impl Ctx<'_> {
         let takes_all = |k: &usize| {
             self.graph
                 .pool(self.edges[flows[*k].e].pool)
-                .map_or(true, |p| {
-                    !matches!(
-                        p.pool,
-                        Pool::SplTokenSwap(_) | Pool::ConcentratedLiquidity(_)
-                    )
-                })
+                .map_or(true, |p| !p.pool.may_take_less())
         };
         if let Some(p) = ks.iter().position(takes_all).filter(|p| *p > 0) {
             ks[..=p].rotate_right(1);

@@ -6,8 +6,8 @@ use crate::error::ZapError;
 use crate::graph::PoolGraph;
 use crate::plan::Plan;
 use crate::route::RouteRequest;
-use crate::units::{PoolId, TokenId};
-use crate::zap::{zap_in, zap_out, Rebalance, ZapOptions};
+use crate::units::TokenId;
+use crate::zap::{zap_in, zap_out, ZapInPlan, ZapOptions};
 use alloc::vec::Vec;
 use num_rational::Ratio;
 use primitive_types::U256;
@@ -33,19 +33,53 @@ pub(crate) struct ZapShape {
     pub outputs: Vec<(TokenId, Ratio<u64>)>,
 }
 
-/// The plan of a spec zap body and what it decided.
+/// The plan of a spec zap body: a zap-in's plan with what its mint decided, or a zap-out's
+/// plan.
 #[derive(Debug, Clone)]
-pub struct ZapPlan {
-    /// which zap
-    pub kind: ZapKind,
-    /// the plan (steps, outputs with `min_amount`, refunds, zap fee)
-    pub plan: Plan,
-    /// zap-in: the target pool
-    pub pool: Option<PoolId>,
-    /// zap-in: LP minted by the final mint (the output may also hold target LP passed through)
-    pub minted: U256,
-    /// zap-in: whether the target pool's rebalancing swap was made, and why
-    pub rebalance: Option<Rebalance>,
+pub enum ZapPlan {
+    /// Tokens and/or LP tokens into one LP token ([`ZapKind::In`]): the plan, the target pool,
+    /// the LP minted and the rebalance of its final mint.
+    In(ZapInPlan),
+    /// LP tokens (and tokens) into plain tokens ([`ZapKind::Out`]): the plan.
+    Out(Plan),
+}
+
+impl ZapPlan {
+    /// Which zap.
+    #[must_use]
+    pub fn kind(&self) -> ZapKind {
+        match self {
+            Self::In(_) => ZapKind::In,
+            Self::Out(_) => ZapKind::Out,
+        }
+    }
+
+    /// The plan (steps, outputs with `min_amount`, refunds, zap fee).
+    #[must_use]
+    pub fn plan(&self) -> &Plan {
+        match self {
+            Self::In(z) => &z.plan,
+            Self::Out(p) => p,
+        }
+    }
+
+    /// The plan, by value.
+    #[must_use]
+    pub fn into_plan(self) -> Plan {
+        match self {
+            Self::In(z) => z.plan,
+            Self::Out(p) => p,
+        }
+    }
+
+    /// A zap-in's plan and decisions (`None` for a zap-out).
+    #[must_use]
+    pub fn zap_in(&self) -> Option<&ZapInPlan> {
+        match self {
+            Self::In(z) => Some(z),
+            Self::Out(_) => None,
+        }
+    }
 }
 
 /// Classify a validated body on `graph` without planning it.
@@ -143,10 +177,11 @@ pub(crate) fn options_for(
 /// let body: QuoteRequest = serde_json::from_str(&std::fs::read_to_string(format!("{dir}zap-request.json"))?)?;
 /// let req = body.validate(&graph.sources())?;
 /// let z = zap_request(&graph, &req, &ZapOptions::default())?;
-/// assert_eq!(z.kind, ZapKind::In);
-/// assert_eq!(z.plan.outputs[0].amount, z.minted); // the LP the final mint gives
+/// assert_eq!(z.kind(), ZapKind::In);
+/// let zin = z.zap_in().ok_or("a zap-in")?;
+/// assert_eq!(zin.plan.outputs[0].amount, zin.minted); // the LP the final mint gives
 /// // the plan answers its body: inputs, the 1 bps zap fee, slippage minimums, every step
-/// z.plan.verify_request(&graph, &PlanRequest::from_request(&req, &graph)?)?;
+/// z.plan().verify_request(&graph, &PlanRequest::from_request(&req, &graph)?)?;
 /// # Ok(())
 /// # }
 /// ```
@@ -164,24 +199,13 @@ pub fn zap_request(
                 .first()
                 .map(|o| o.0)
                 .ok_or(ZapError::Proportions)?;
-            let z = zap_in(graph, &shape.inputs, lp, &opts)?;
-            Ok(ZapPlan {
-                kind: ZapKind::In,
-                plan: z.plan,
-                pool: Some(z.pool),
-                minted: z.minted,
-                rebalance: Some(z.rebalance),
-            })
+            Ok(ZapPlan::In(zap_in(graph, &shape.inputs, lp, &opts)?))
         }
-        ZapKind::Out => {
-            let plan = zap_out(graph, &shape.inputs, &shape.outputs, &opts)?;
-            Ok(ZapPlan {
-                kind: ZapKind::Out,
-                plan,
-                pool: None,
-                minted: U256::zero(),
-                rebalance: None,
-            })
-        }
+        ZapKind::Out => Ok(ZapPlan::Out(zap_out(
+            graph,
+            &shape.inputs,
+            &shape.outputs,
+            &opts,
+        )?)),
     }
 }

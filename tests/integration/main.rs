@@ -8,6 +8,7 @@ mod vectors;
 mod chain101;
 mod cl;
 mod cl_plain;
+mod family;
 mod hostile;
 mod layers;
 mod listing;

@@ -37,7 +37,9 @@ fn cases(g: &PoolGraph) -> Vec<(&'static str, Plan, PlanRequest)> {
         "",
     );
     let zr = validated(g, &zin_body);
-    let zin = zap_request(g, &zr, &ZapOptions::default()).unwrap().plan;
+    let zin = zap_request(g, &zr, &ZapOptions::default())
+        .unwrap()
+        .into_plan();
     let zin_want = PlanRequest::from_request(&zr, g).unwrap();
     assert_eq!(zin_want.zap_fee_bps, Some(1));
     let zout_body = body(
@@ -49,7 +51,9 @@ fn cases(g: &PoolGraph) -> Vec<(&'static str, Plan, PlanRequest)> {
         "",
     );
     let or = validated(g, &zout_body);
-    let zout = zap_request(g, &or, &ZapOptions::default()).unwrap().plan;
+    let zout = zap_request(g, &or, &ZapOptions::default())
+        .unwrap()
+        .into_plan();
     vec![
         ("swap", swap, want),
         ("zap-in", zin, zin_want),

@@ -361,7 +361,7 @@ impl RefPool {
 /// position from 1 up to 2^127 − 1 (a position that would overflow a tick's net or the active
 /// sum is left out, so stacked positions reach an active liquidity near 2^128), and the price
 /// anywhere within its tick.
-fn extreme_pool() -> impl Strategy<Value = ConcentratedLiquidity> {
+pub(crate) fn extreme_pool() -> impl Strategy<Value = ConcentratedLiquidity> {
     (
         crate::props_cl::fee_tiers(),
         prop_oneof![

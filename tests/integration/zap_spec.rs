@@ -64,7 +64,7 @@ pub fn checked_zap(g: &PoolGraph, text: &str) -> swapzap::service::zap::ZapPlan 
     let r = validated(g, text);
     let z = zap_request(g, &r, &ZapOptions::default()).unwrap();
     let want = swapzap::plan::PlanRequest::from_request(&r, g).unwrap();
-    z.plan.verify_request(g, &want).unwrap();
+    z.plan().verify_request(g, &want).unwrap();
     z
 }
 
@@ -87,15 +87,16 @@ fn a_zap_in_body_mints_the_lp_and_verifies() {
         "",
     );
     let z = zap_request(&g, &validated(&g, &text), &ZapOptions::default()).unwrap();
-    assert_eq!(z.kind, ZapKind::In);
-    assert_eq!(z.pool, g.pool_id(WETH_USDC_V2));
-    z.plan.verify(&g).unwrap();
-    let out = z.plan.outputs[0];
+    assert_eq!(z.kind(), ZapKind::In);
+    assert_eq!(z.zap_in().map(|i| i.pool), g.pool_id(WETH_USDC_V2));
+    z.plan().verify(&g).unwrap();
+    let out = z.plan().outputs[0];
     assert_eq!(out.token, lp);
-    assert!(!z.minted.is_zero() && out.amount == z.minted);
+    let minted = z.zap_in().unwrap().minted;
+    assert!(!minted.is_zero() && out.amount == minted);
     assert_eq!(out.min_amount, min_05(out.amount));
     // 1 bps of each input as given
-    let fee = z.plan.zap_fee.as_ref().unwrap();
+    let fee = z.plan().zap_fee.as_ref().unwrap();
     assert_eq!(fee.rate_bps, 1);
     let taken: Vec<_> = fee.taken.iter().map(|t| (t.token, t.amount)).collect();
     assert!(taken.contains(&(wbtc, U256::from(5_000u32))));
@@ -116,14 +117,14 @@ fn zap_out_and_lp_to_lp_bodies_verify() {
         "",
     );
     let z = zap_request(&g, &validated(&g, &out), &ZapOptions::default()).unwrap();
-    assert_eq!(z.kind, ZapKind::Out);
-    z.plan.verify(&g).unwrap();
-    assert_eq!(z.plan.outputs.len(), 2);
+    assert_eq!(z.kind(), ZapKind::Out);
+    z.plan().verify(&g).unwrap();
+    assert_eq!(z.plan().outputs.len(), 2);
     assert_eq!(
-        (z.plan.outputs[0].token, z.plan.outputs[1].token),
+        (z.plan().outputs[0].token, z.plan().outputs[1].token),
         (weth, dai)
     );
-    for o in &z.plan.outputs {
+    for o in &z.plan().outputs {
         assert!(!o.amount.is_zero());
         assert_eq!(o.min_amount, min_05(o.amount));
     }
@@ -133,10 +134,10 @@ fn zap_out_and_lp_to_lp_bodies_verify() {
         "",
     );
     let z = zap_request(&g, &validated(&g, &to_lp), &ZapOptions::default()).unwrap();
-    assert_eq!(z.kind, ZapKind::In);
-    z.plan.verify(&g).unwrap();
-    assert_eq!(z.plan.outputs[0].token, curve_lp);
-    assert!(z.plan.steps.iter().any(|s| matches!(
+    assert_eq!(z.kind(), ZapKind::In);
+    z.plan().verify(&g).unwrap();
+    assert_eq!(z.plan().outputs[0].token, curve_lp);
+    assert!(z.plan().steps.iter().any(|s| matches!(
         s,
         swapzap::plan::Step::Burn { .. } | swapzap::plan::Step::BurnOne { .. }
     )));
@@ -150,7 +151,7 @@ fn zap_out_and_lp_to_lp_bodies_verify() {
         "",
     );
     let z = zap_request(&g, &validated(&g, &mixed), &ZapOptions::default()).unwrap();
-    z.plan.verify(&g).unwrap();
+    z.plan().verify(&g).unwrap();
 }
 
 #[test]
@@ -202,9 +203,9 @@ fn a_zap_body_keeps_its_source_filters_and_slippage() {
     // sushiswap only: every swap leg is a sushiswap pool (the target's own steps are named)
     let sushi = body(&inputs, &outputs, r#","sourceWhitelist":["sushiswap"]"#);
     let z = zap_request(&g, &validated(&g, &sushi), &ZapOptions::default()).unwrap();
-    z.plan.verify(&g).unwrap();
+    z.plan().verify(&g).unwrap();
     let target = g.pool_id(WETH_USDC_V2).unwrap();
-    for s in &z.plan.steps {
+    for s in &z.plan().steps {
         if let swapzap::plan::Step::Swap { pool, .. } = s {
             assert!(
                 *pool == target || g.pool(*pool).unwrap().source == "sushiswap",
@@ -216,7 +217,7 @@ fn a_zap_body_keeps_its_source_filters_and_slippage() {
     // 3 % slippage
     let loose = body(&inputs, &outputs, "").replace("0.5", "3");
     let z = zap_request(&g, &validated(&g, &loose), &ZapOptions::default()).unwrap();
-    let o = z.plan.outputs[0];
+    let o = z.plan().outputs[0];
     assert_eq!(
         o.min_amount,
         o.amount * U256::from(97u32) / U256::from(100u32)
@@ -239,7 +240,7 @@ fn zap_out_follows_its_proportions_when_the_burn_delivers_an_output() {
     let z = checked_zap(&g, &text);
     let table = swapzap::service::pricing::price_table(&g, dai, 4).unwrap();
     let value = |k: usize| {
-        let o = z.plan.outputs[k];
+        let o = z.plan().outputs[k];
         o.amount.to_string().parse::<f64>().unwrap() * table.get(o.token).unwrap().raw
     };
     let (v0, v1) = (value(0), value(1));
@@ -262,7 +263,7 @@ fn zap_out_bound_counts_the_output_the_burn_delivers() {
     );
     let z = checked_zap(&g, &text);
     // everything is routed here: the router's bound stands, not below the value
-    assert!(z.plan.upper_bound.unwrap() >= z.plan.value);
+    assert!(z.plan().upper_bound.unwrap() >= z.plan().value);
     let lp3 = lp_of(&g, CURVE_3POOL);
     let usdc = sym(&g, "USDC");
     let text = body(
@@ -490,7 +491,7 @@ fn random_zap_bodies_never_panic_and_their_plans_verify() {
         match zap_request(&g, &r, &ZapOptions::default()) {
             Ok(z) => {
                 let want = swapzap::plan::PlanRequest::from_request(&r, &g).unwrap();
-                z.plan
+                z.plan()
                     .verify_request(&g, &want)
                     .unwrap_or_else(|e| panic!("{text}: {e}"));
                 ok += 1;

@@ -76,8 +76,11 @@ impl ConcentratedLiquidity {
         } else {
             self.position_amounts(&mut pool, lower, upper, delta)?
         };
+        pool.tick = self.tick();
+        pool.tick_hi = pool.tick;
         pool.below = ticks.partition_point(|t| t.index <= pool.tick);
-        pool.table = Arc::new(TickTable::new(ticks, pool.liquidity, pool.below)?);
+        let config = (self.table.fee, self.table.tick_spacing);
+        pool.table = Arc::new(TickTable::new(config, ticks, pool.liquidity, pool.below)?);
         pool.balances = pool.window_amounts();
         Ok(ClPosition {
             amount0: a0.to_u256(),
@@ -119,10 +122,10 @@ impl ConcentratedLiquidity {
             tick: index,
         }))?;
         let flipped = (gross == 0) != (before.liquidity_gross == 0);
-        if flipped && !on_spacing(index, self.tick_spacing) {
+        if flipped && !on_spacing(index, self.table.tick_spacing) {
             return Err(PoolError::Revert(PoolRevert::TickNotOnSpacing {
                 tick: index,
-                spacing: self.tick_spacing,
+                spacing: self.table.tick_spacing,
             }));
         }
         let t = Tick {
@@ -155,9 +158,10 @@ impl ConcentratedLiquidity {
         delta: i128,
     ) -> Result<(W, W), PoolError> {
         let (pl, pu) = (sqrt_ratio_at_tick(lower)?, sqrt_ratio_at_tick(upper)?);
-        if self.tick < lower {
+        let tick = self.tick();
+        if tick < lower {
             Ok((signed_delta(false, pl, pu, delta)?, W::ZERO))
-        } else if self.tick < upper {
+        } else if tick < upper {
             let a0 = signed_delta(false, self.sqrt_price_x96, pu, delta)?;
             let a1 = signed_delta(true, pl, self.sqrt_price_x96, delta)?;
             pool.liquidity = add_delta(self.liquidity, delta)?;

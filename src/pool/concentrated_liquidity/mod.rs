@@ -35,13 +35,15 @@ pub mod sqrt_price_math;
 mod swap;
 pub mod tick_math;
 
-use crate::error::{PoolError, PoolRevert};
+use crate::error::{PoolError, PoolRevert, PoolStateProblem};
 use crate::math::wide::Div128;
 use crate::math::{self, W};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use primitive_types::U256;
-use sqrt_price_math::{amount0_delta, amount1_delta, StepFee, FEE_DENOMINATOR};
+use sqrt_price_math::{
+    amount0_delta, amount1_delta, compute_swap_step, Step, StepFee, FEE_DENOMINATOR,
+};
 use tick_math::{sqrt_ratio_at_tick, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK};
 
 /// An initialised tick.
@@ -91,20 +93,40 @@ pub struct ClPosition {
 /// construction, so a swap step toward an initialised tick evaluates no `TickMath`), and the
 /// active liquidity of each segment between them prepared for division (so the fee growth's
 /// division by the liquidity computes no reciprocal).
+///
+/// It also holds what no swap changes (the fee and the spacing), so the state a swap returns
+/// carries only what moves, and a swap shares the table instead of copying it.
 #[derive(Debug, PartialEq, Eq)]
 struct TickTable {
+    /// The swap fee in pips (millionths).
+    fee: u32,
+    /// `fee` prepared for the steps.
+    step_fee: StepFee,
+    tick_spacing: i32,
     ticks: Vec<Tick>,
     ratios: Vec<W>,
     /// Entry k: the liquidity of a state with k known ticks at or below its tick (k = 0..=n),
     /// walked out from the state the table was built for; 0 past a walk that fails. A state
     /// uses an entry only when its divisor is the state's liquidity.
     segments: Vec<Div128>,
+    /// Entry k (k = 1..n − 1, the segment between known ticks k − 1 and k): the swap step that
+    /// crosses the whole segment with its liquidity, from √ratio(tick k) down to √ratio(tick
+    /// k − 1) (`[0]`, token0 in) and up the other way (`[1]`, token1 in): `computeSwapStep`'s
+    /// input, output and fee when the amount left suffices, which depend only on the two
+    /// prices, the liquidity and the fee. `None` where a step would not reach the other end.
+    crossings: Vec<[Option<Step>; 2]>,
 }
 
 impl TickTable {
     /// The table of `ticks` (indices within ±887272, checked by the caller) for a state with
-    /// active `liquidity` and `below` known ticks at or below its tick.
-    fn new(ticks: Vec<Tick>, liquidity: u128, below: usize) -> Result<Self, PoolError> {
+    /// active `liquidity` and `below` known ticks at or below its tick, in a pool with fee
+    /// `fee` (pips, below 10^6) and `tick_spacing`.
+    fn new(
+        (fee, tick_spacing): (u32, i32),
+        ticks: Vec<Tick>,
+        liquidity: u128,
+        below: usize,
+    ) -> Result<Self, PoolError> {
         let ratios = ticks
             .iter()
             .map(|t| sqrt_ratio_at_tick(t.index))
@@ -135,11 +157,39 @@ impl TickTable {
                 *slot = Div128::prepared(l);
             }
         }
+        let step_fee = StepFee::new(fee);
+        let crossings = crossings(&ratios, &segments, step_fee);
         Ok(Self {
+            fee,
+            step_fee,
+            tick_spacing,
             ticks,
             ratios,
             segments,
+            crossings,
         })
+    }
+
+    /// The step across segment `k` (see `crossings`) from `price` to `target` with liquidity
+    /// `liquidity`, going down (`zero_for_one`) or up: `Some` only when the step starts and ends
+    /// on the segment's two ticks and the liquidity is the segment's.
+    #[inline]
+    fn crossing(
+        &self,
+        k: usize,
+        zero_for_one: bool,
+        (price, target): (W, W),
+        liquidity: u128,
+    ) -> Option<&Step> {
+        let (hi, lo) = (*self.ratios.get(k)?, *self.ratios.get(k.checked_sub(1)?)?);
+        let ends = if zero_for_one { (hi, lo) } else { (lo, hi) };
+        if ends != (price, target) || self.segments.get(k)?.divisor() != liquidity {
+            return None;
+        }
+        self.crossings
+            .get(k)?
+            .get(usize::from(!zero_for_one))?
+            .as_ref()
     }
 
     /// The prepared liquidity of segment `k` when it is `liquidity` (else `None`: the caller
@@ -148,6 +198,30 @@ impl TickTable {
     fn segment(&self, k: usize, liquidity: u128) -> Option<&Div128> {
         self.segments.get(k).filter(|d| d.divisor() == liquidity)
     }
+}
+
+/// The whole-segment steps of a tick table (see `TickTable::crossings`): for each segment
+/// between two known ticks, `computeSwapStep` from one end to the other with an amount left
+/// that no step needs more of (2^255 − 1), kept when it reaches the other end.
+fn crossings(ratios: &[W], segments: &[Div128], fee: StepFee) -> Vec<[Option<Step>; 2]> {
+    let most = W {
+        hi: u128::MAX >> 1,
+        lo: u128::MAX,
+    };
+    let whole = |from: W, to: W, l: u128| -> Option<Step> {
+        let step = compute_swap_step(from, to, l, most, true, fee, None).ok()?;
+        (step.sqrt_price_x96 == to).then_some(step)
+    };
+    let mut out = alloc::vec![[None, None]; ratios.len().saturating_add(1)];
+    for (k, pair) in ratios.windows(2).enumerate() {
+        let (&[lo, hi], Some(l)) = (pair, segments.get(k.saturating_add(1))) else {
+            continue;
+        };
+        if let Some(slot) = out.get_mut(k.saturating_add(1)) {
+            *slot = [whole(hi, lo, l.divisor()), whole(lo, hi, l.divisor())];
+        }
+    }
+    out
 }
 
 /// A concentrated-liquidity pool state (`slot0`, liquidity, fees and the known ticks).
@@ -175,18 +249,21 @@ impl TickTable {
 /// assert!(after.amount_out(0, 1, U256::from(1_000_000u64))? <= out);
 /// # Ok::<(), swapzap::PoolError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct ConcentratedLiquidity {
     sqrt_price_x96: W,
+    /// `slot0.tick` when it is settled (`tick == tick_hi`); else the lowest tick it can be:
+    /// after a swap that stopped between two ticks, `getTickAtSqrtRatio` of the price is
+    /// searched for within `tick..=tick_hi` only when read ([`Self::tick`], the next swap).
     tick: i32,
-    /// The number of known ticks at or below `tick` (where a swap's search for the next tick
-    /// starts; a function of the ticks and `tick`, checked before use).
+    /// The highest tick `slot0.tick` can be (see `tick`).
+    tick_hi: i32,
+    /// The number of known ticks at or below the tick (where a swap's search for the next tick
+    /// starts; a function of the ticks and the tick, checked before use).
     below: usize,
     liquidity: u128,
-    fee: u32,
-    /// `fee` prepared for the steps.
-    step_fee: StepFee,
-    tick_spacing: i32,
+    /// The known ticks, the fee and the spacing: shared by a state and every state its swaps
+    /// produce.
     table: Arc<TickTable>,
     fee_protocol: u8,
     fee_growth_global: [W; 2],
@@ -289,6 +366,105 @@ fn floor_div(x: i32, s: i32) -> i32 {
     x.div_euclid(s.max(1))
 }
 
+/// `new`'s first check: a fee below 10^6 pips and a spacing in 1..=16384.
+fn check_fee_and_spacing(fee: u32, tick_spacing: i32) -> Result<(), PoolError> {
+    if fee >= FEE_DENOMINATOR {
+        return Err(PoolError::InvalidState(PoolStateProblem::FeeAbovePips));
+    }
+    if !(1..=16_384).contains(&tick_spacing) {
+        return Err(PoolError::InvalidState(PoolStateProblem::TickSpacingRange));
+    }
+    Ok(())
+}
+
+/// The price and the tick within the contract's range, and the price in
+/// [√ratio(`tick`), √ratio(`tick` + 1)] (the upper end is where a swap that stopped on a tick
+/// leaves it).
+fn check_price_at_tick(p: W, tick: i32) -> Result<(), PoolError> {
+    if !(MIN_SQRT_RATIO..MAX_SQRT_RATIO).contains(&p) || !(MIN_TICK..MAX_TICK).contains(&tick) {
+        return Err(PoolError::InvalidState(
+            PoolStateProblem::SqrtPriceOrTickRange,
+        ));
+    }
+    let at = sqrt_ratio_at_tick(tick)?;
+    let above = sqrt_ratio_at_tick(tick.saturating_add(1))?;
+    if p < at || p > above {
+        return Err(PoolError::InvalidState(
+            PoolStateProblem::SqrtPriceNotAtTick,
+        ));
+    }
+    Ok(())
+}
+
+/// The tick list strictly ascending, on the spacing and within ±887272.
+fn check_tick_list(ticks: &[Tick], tick_spacing: i32) -> Result<(), PoolError> {
+    let mut prev: Option<i32> = None;
+    for t in ticks {
+        if prev.is_some_and(|q| q >= t.index) {
+            return Err(PoolError::InvalidState(PoolStateProblem::TicksNotAscending));
+        }
+        if !on_spacing(t.index, tick_spacing) {
+            return Err(PoolError::InvalidState(PoolStateProblem::TickNotOnSpacing));
+        }
+        if !(MIN_TICK..=MAX_TICK).contains(&t.index) {
+            return Err(PoolError::InvalidState(PoolStateProblem::TickBeyondBounds));
+        }
+        prev = Some(t.index);
+    }
+    Ok(())
+}
+
+/// Net liquidity across the ticks, walking out from the current tick both ways (`below` of
+/// them at or below it), stays within 0..=2^128 − 1.
+fn check_net_liquidity(ticks: &[Tick], below: usize, liquidity: u128) -> Result<(), PoolError> {
+    let (lower, upper) = ticks.split_at(below.min(ticks.len()));
+    let negative = |_| PoolError::InvalidState(PoolStateProblem::LiquidityBelowZero);
+    let mut l = liquidity;
+    for t in lower.iter().rev() {
+        l = sub_delta(l, t.liquidity_net).map_err(negative)?;
+    }
+    let mut l = liquidity;
+    for t in upper {
+        l = add_delta(l, t.liquidity_net).map_err(negative)?;
+    }
+    Ok(())
+}
+
+/// States are equal when they mean the same pool: the tick compared settled (a swap may leave
+/// it as bounds to search), the tick table by value.
+impl PartialEq for ConcentratedLiquidity {
+    fn eq(&self, o: &Self) -> bool {
+        self.sqrt_price_x96 == o.sqrt_price_x96
+            && self.tick() == o.tick()
+            && self.below == o.below
+            && self.liquidity == o.liquidity
+            && self.fee_protocol == o.fee_protocol
+            && self.fee_growth_global == o.fee_growth_global
+            && self.protocol_fees == o.protocol_fees
+            && self.balances == o.balances
+            && (Arc::ptr_eq(&self.table, &o.table) || self.table == o.table)
+    }
+}
+
+impl Eq for ConcentratedLiquidity {}
+
+impl core::fmt::Debug for ConcentratedLiquidity {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ConcentratedLiquidity")
+            .field("sqrt_price_x96", &self.sqrt_price_x96)
+            .field("tick", &self.tick())
+            .field("liquidity", &self.liquidity)
+            .field("fee", &self.table.fee)
+            .field("tick_spacing", &self.table.tick_spacing)
+            .field("ticks", &self.table.ticks)
+            .field("fee_protocol", &self.fee_protocol)
+            .field("fee_growth_global", &self.fee_growth_global)
+            .field("protocol_fees", &self.protocol_fees)
+            .field("balances", &self.balances)
+            .finish()
+    }
+}
+
 impl ConcentratedLiquidity {
     /// A pool at `sqrt_price_x96` / `tick` with active `liquidity`, fee `fee` in pips
     /// (millionths), `tick_spacing` and the initialised `ticks` it knows, ascending.
@@ -309,72 +485,20 @@ impl ConcentratedLiquidity {
         tick_spacing: i32,
         ticks: Vec<Tick>,
     ) -> Result<Self, PoolError> {
-        if fee >= FEE_DENOMINATOR {
-            return Err(PoolError::InvalidState(
-                crate::error::PoolStateProblem::FeeAbovePips,
-            ));
-        }
-        if !(1..=16_384).contains(&tick_spacing) {
-            return Err(PoolError::InvalidState(
-                crate::error::PoolStateProblem::TickSpacingRange,
-            ));
-        }
+        check_fee_and_spacing(fee, tick_spacing)?;
         let p = W::from_u256(sqrt_price_x96);
-        if !(MIN_SQRT_RATIO..MAX_SQRT_RATIO).contains(&p) || !(MIN_TICK..MAX_TICK).contains(&tick) {
-            return Err(PoolError::InvalidState(
-                crate::error::PoolStateProblem::SqrtPriceOrTickRange,
-            ));
-        }
-        let at = sqrt_ratio_at_tick(tick)?;
-        let above = sqrt_ratio_at_tick(tick.saturating_add(1))?;
-        if p < at || p > above {
-            return Err(PoolError::InvalidState(
-                crate::error::PoolStateProblem::SqrtPriceNotAtTick,
-            ));
-        }
-        let mut prev: Option<i32> = None;
-        for t in &ticks {
-            if prev.is_some_and(|q| q >= t.index) {
-                return Err(PoolError::InvalidState(
-                    crate::error::PoolStateProblem::TicksNotAscending,
-                ));
-            }
-            if !on_spacing(t.index, tick_spacing) {
-                return Err(PoolError::InvalidState(
-                    crate::error::PoolStateProblem::TickNotOnSpacing,
-                ));
-            }
-            if !(MIN_TICK..=MAX_TICK).contains(&t.index) {
-                return Err(PoolError::InvalidState(
-                    crate::error::PoolStateProblem::TickBeyondBounds,
-                ));
-            }
-            prev = Some(t.index);
-        }
-        // Net liquidity across the ticks, walking out from the current tick both ways.
-        let split = ticks.partition_point(|t| t.index <= tick);
-        let (below, above_ticks) = ticks.split_at(split);
-        let mut l = liquidity;
-        for t in below.iter().rev() {
-            l = sub_delta(l, t.liquidity_net).map_err(|_| {
-                PoolError::InvalidState(crate::error::PoolStateProblem::LiquidityBelowZero)
-            })?;
-        }
-        let mut l = liquidity;
-        for t in above_ticks {
-            l = add_delta(l, t.liquidity_net).map_err(|_| {
-                PoolError::InvalidState(crate::error::PoolStateProblem::LiquidityBelowZero)
-            })?;
-        }
+        check_price_at_tick(p, tick)?;
+        check_tick_list(&ticks, tick_spacing)?;
+        let below = ticks.partition_point(|t| t.index <= tick);
+        check_net_liquidity(&ticks, below, liquidity)?;
+        let table = TickTable::new((fee, tick_spacing), ticks, liquidity, below)?;
         let mut pool = Self {
             sqrt_price_x96: p,
             tick,
-            below: split,
+            tick_hi: tick,
+            below,
             liquidity,
-            fee,
-            step_fee: StepFee::new(fee),
-            tick_spacing,
-            table: Arc::new(TickTable::new(ticks, liquidity, split)?),
+            table: Arc::new(table),
             fee_protocol: 0,
             fee_growth_global: [W::ZERO; 2],
             protocol_fees: [0; 2],
@@ -414,10 +538,17 @@ impl ConcentratedLiquidity {
         self.sqrt_price_x96.to_u256()
     }
 
-    /// `slot0.tick`.
+    /// `slot0.tick`: `getTickAtSqrtRatio` of the price, or the tick below the one a swap
+    /// stopped on (settled here when a swap left it between bounds).
     #[must_use]
     pub fn tick(&self) -> i32 {
-        self.tick
+        if self.tick == self.tick_hi {
+            return self.tick;
+        }
+        // The bounds are the loop's (`tick_bounds_after_move`): within ±887272 and around the
+        // price, so the search cannot fail; the lower bound is the answer's floor.
+        tick_math::tick_at_sqrt_ratio_between(self.sqrt_price_x96, self.tick, self.tick_hi)
+            .unwrap_or(self.tick)
     }
 
     /// Active liquidity.
@@ -429,13 +560,13 @@ impl ConcentratedLiquidity {
     /// The swap fee in pips (millionths).
     #[must_use]
     pub fn fee(&self) -> u32 {
-        self.fee
+        self.table.fee
     }
 
     /// The tick spacing.
     #[must_use]
     pub fn tick_spacing(&self) -> i32 {
-        self.tick_spacing
+        self.table.tick_spacing
     }
 
     /// The initialised ticks the pool knows, ascending.
@@ -463,7 +594,7 @@ impl ConcentratedLiquidity {
         // ticks number 2·(887272 / s) + 1; s >= 1 (constructor invariant).
         let per_side = MAX_TICK
             .unsigned_abs()
-            .checked_div(self.tick_spacing.unsigned_abs())
+            .checked_div(self.table.tick_spacing.unsigned_abs())
             .unwrap_or(0);
         let n = u128::from(per_side).saturating_mul(2).saturating_add(1);
         u128::MAX.checked_div(n).unwrap_or(0)
@@ -496,7 +627,8 @@ impl ConcentratedLiquidity {
     }
 
     fn try_window_amounts(&self) -> Result<[U256; 2], PoolError> {
-        let split = self.ticks().partition_point(|t| t.index <= self.tick);
+        let tick = self.tick();
+        let split = self.ticks().partition_point(|t| t.index <= tick);
         let (below, above) = self.ticks().split_at(split);
         let p = self.sqrt_price_x96;
         let mut out = [W::ZERO; 2];

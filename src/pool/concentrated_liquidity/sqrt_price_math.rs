@@ -434,12 +434,7 @@ fn exact_in_target(
     zero_for_one: bool,
     l_div: Option<&Div128>,
 ) -> Result<(W, W, bool, W), PoolError> {
-    // `FullMath.mulDiv(remaining, 1e6 − fee, 1e6)`: below 2^230 the product fits 256 bits
-    // and the division by 10^6 is a reciprocal multiplication.
-    let less_fee = match remaining.checked_mul(gamma) {
-        Some(prod) => FEE_DIV.div_rem(prod).0,
-        None => mul_div(remaining, gamma, W::small(u128::from(FEE_DENOMINATOR)))?,
-    };
+    let less_fee = less_fee_by(remaining, gamma)?;
     // `getNextSqrtPriceFromInput`, token1 in by the prepared liquidity.
     let next_price = |amount: W| -> Result<W, PoolError> {
         if zero_for_one || current.is_zero() || l == 0 {
@@ -460,6 +455,25 @@ fn exact_in_target(
     Ok((next, amount_in, true, less_fee))
 }
 
+/// `FullMath.mulDiv(remaining, 1e6 − fee, 1e6)` with `gamma = 1e6 − fee`: below 2^230 the
+/// product fits 256 bits and the division by 10^6 is a reciprocal multiplication.
+#[inline]
+fn less_fee_by(remaining: W, gamma: W) -> Result<W, PoolError> {
+    match remaining.checked_mul(gamma) {
+        Some(prod) => Ok(FEE_DIV.div_rem(prod).0),
+        None => mul_div(remaining, gamma, W::small(u128::from(FEE_DENOMINATOR))),
+    }
+}
+
+/// An exact-input step's amount left less the fee (`amountRemainingLessFee`).
+///
+/// # Errors
+/// As `FullMath.mulDiv` (not for amounts below 2^256).
+#[inline]
+pub(crate) fn less_fee(remaining: W, fee: StepFee) -> Result<W, PoolError> {
+    less_fee_by(remaining, W::small(u128::from(fee.gamma())))
+}
+
 /// A pool's fee in pips with its complement `γ = 10^6 − fee` prepared for division: the fee of
 /// a step that reaches its target is `ceil(amount_in · fee / γ)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -475,6 +489,12 @@ impl StepFee {
             pips,
             gamma: Div64::new(FEE_DENOMINATOR.saturating_sub(pips) as u64),
         }
+    }
+
+    /// γ = 10^6 − fee.
+    #[inline]
+    const fn gamma(self) -> u32 {
+        FEE_DENOMINATOR.saturating_sub(self.pips)
     }
 
     /// `FullMath.mulDivRoundingUp(amount_in, fee, γ)`: when the product fits 256 bits (below

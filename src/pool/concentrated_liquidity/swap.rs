@@ -1,7 +1,7 @@
 //! Swaps on a [`ConcentratedLiquidity`] pool: the contract's loop over initialised ticks
 //! (bitmap words, steps, crossings, fees) and the family verbs bounded by the known window.
 
-use super::sqrt_price_math::{compute_swap_step, mul_div, Step, FEE_DENOMINATOR};
+use super::sqrt_price_math::{compute_swap_step, less_fee, mul_div, Step, FEE_DENOMINATOR};
 use super::tick_math::{
     sqrt_ratio_at_tick, tick_at_sqrt_ratio_between, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO,
     MIN_TICK,
@@ -44,7 +44,7 @@ impl ConcentratedLiquidity {
         } else {
             ticks.partition_point(|t| t.index <= tick)
         };
-        let s = self.tick_spacing;
+        let s = self.table.tick_spacing;
         let compressed = floor_div(tick, s);
         // |compressed| <= 887272 and 256·s <= 2^22: every product below fits i32.
         #[allow(clippy::arithmetic_side_effects)]
@@ -91,6 +91,23 @@ impl ConcentratedLiquidity {
         self.after_loop(&run)
     }
 
+    /// [`Self::execute_swap`] with every step computed by `computeSwapStep`, none taken from
+    /// the tick table's whole-segment steps (for the tests of those).
+    ///
+    /// # Errors
+    /// As [`Self::execute_swap`].
+    #[doc(hidden)]
+    pub fn execute_swap_stepwise(
+        &self,
+        zero_for_one: bool,
+        amount: SwapAmount,
+        sqrt_price_limit_x96: U256,
+    ) -> Result<ClSwap, PoolError> {
+        let limit = W::from_u256(sqrt_price_limit_x96);
+        let run = self.run_with(zero_for_one, amount, limit, true, false)?;
+        self.after_loop(&run).map(|(s, _)| s)
+    }
+
     /// The contract's loop from this state until the amount is used up or the price is at
     /// `limit`. With `fees` false the fee growth and protocol fees are not summed (only the
     /// amounts are wanted), but every revert of their arithmetic is still checked.
@@ -101,6 +118,19 @@ impl ConcentratedLiquidity {
         amount: SwapAmount,
         limit: W,
         fees: bool,
+    ) -> Result<Run, PoolError> {
+        self.run_with(zero_for_one, amount, limit, fees, true)
+    }
+
+    /// [`Self::run`], taking whole-segment steps from the tick table or not (`table_steps`).
+    #[inline(always)]
+    fn run_with(
+        &self,
+        zero_for_one: bool,
+        amount: SwapAmount,
+        limit: W,
+        fees: bool,
+        table_steps: bool,
     ) -> Result<Run, PoolError> {
         let (exact_in, specified) = self.swap_args(zero_for_one, amount, limit)?;
         let dir = Direction {
@@ -113,6 +143,7 @@ impl ConcentratedLiquidity {
                 self.fee_protocol >> 4
             },
             fees,
+            table_steps,
         };
         let mut s = LoopState {
             remaining: specified,
@@ -124,15 +155,13 @@ impl ConcentratedLiquidity {
             fee_growth: self.fee_growth_global[usize::from(!zero_for_one)],
             protocol: 0,
             below: self.below,
-            tick_between: None,
+            // A state a swap left between bounds: the first step settles its tick.
+            tick_between: (self.tick != self.tick_hi).then_some((self.tick, self.tick_hi)),
         };
         while !s.remaining.is_zero() && s.price != limit {
             self.loop_step(&mut s, &dir)?;
         }
-        if fees {
-            // The state after is wanted: its tick.
-            s.settle_tick()?;
-        }
+        // The tick of the state after stays as bounds until read (`tick`, the next swap).
         Ok(Run { s, dir, specified })
     }
 
@@ -188,15 +217,34 @@ impl ConcentratedLiquidity {
             p_next
         };
         let l_div = self.table.segment(s.below, s.liquidity);
-        let step = compute_swap_step(
-            s.price,
-            target,
-            s.liquidity,
-            s.remaining,
-            dir.exact_in,
-            self.step_fee,
-            l_div,
-        )?;
+        // A step across a whole segment between known ticks is the table's when the amount
+        // left covers it (the contract's test: input less the fee, or output, at least the
+        // step's), else computed.
+        let cached = self
+            .table
+            .crossing(s.below, zero_for_one, (s.price, target), s.liquidity)
+            .filter(|c| {
+                if !dir.table_steps {
+                    return false;
+                }
+                if dir.exact_in {
+                    less_fee(s.remaining, self.table.step_fee).is_ok_and(|x| x >= c.amount_in)
+                } else {
+                    s.remaining >= c.amount_out
+                }
+            });
+        let step = match cached {
+            Some(&c) => c,
+            None => compute_swap_step(
+                s.price,
+                target,
+                s.liquidity,
+                s.remaining,
+                dir.exact_in,
+                self.table.step_fee,
+                l_div,
+            )?,
+        };
         s.price = step.sqrt_price_x96;
         s.account(&step, dir, l_div)?;
         if s.price == p_next {
@@ -244,9 +292,10 @@ impl ConcentratedLiquidity {
         ))
     }
 
-    /// The pool after a loop that paid `amount_out`: price, tick, liquidity, fee growth,
-    /// protocol fees and the balances of the known window (the ticks are shared).
-    #[inline]
+    /// The pool after a loop that paid `amount_out`: price, tick (or its bounds), liquidity,
+    /// fee growth, protocol fees and the balances of the known window (the ticks, the fee and
+    /// the spacing are shared).
+    #[inline(always)]
     fn state_after(&self, s: &LoopState, dir: &Direction, amount_out: U256) -> Self {
         let side = usize::from(!dir.zero_for_one);
         let mut fee_growth_global = self.fee_growth_global;
@@ -260,19 +309,22 @@ impl ConcentratedLiquidity {
         let (bi, bo) = if dir.zero_for_one { (0, 1) } else { (1, 0) };
         let mut balances = self.balances;
         if let Some(b) = balances.get_mut(bi) {
-            *b = b.saturating_add(s.net_in.to_u256());
+            *b = W::from_u256(*b)
+                .checked_add(s.net_in)
+                .map_or(U256::MAX, W::to_u256);
         }
         if let Some(b) = balances.get_mut(bo) {
-            *b = b.saturating_sub(amount_out);
+            *b = W::from_u256(*b)
+                .checked_sub(W::from_u256(amount_out))
+                .map_or(U256::zero(), W::to_u256);
         }
+        let (tick, tick_hi) = s.tick_between.unwrap_or((s.tick, s.tick));
         Self {
             sqrt_price_x96: s.price,
-            tick: s.tick,
+            tick,
+            tick_hi,
             below: s.below,
             liquidity: s.liquidity,
-            fee: self.fee,
-            step_fee: self.step_fee,
-            tick_spacing: self.tick_spacing,
             table: Arc::clone(&self.table),
             fee_protocol: self.fee_protocol,
             fee_growth_global,
@@ -453,7 +505,7 @@ impl ConcentratedLiquidity {
         let s = math::float::to_f64(self.sqrt_price_x96.to_u256())
             / 79_228_162_514_264_337_593_543_950_336.0;
         let price = s * s;
-        let g = 1.0 - f64::from(self.fee) / f64::from(FEE_DENOMINATOR);
+        let g = 1.0 - f64::from(self.table.fee) / f64::from(FEE_DENOMINATOR);
         if i == 0 {
             price * g
         } else if price > 0.0 {
@@ -473,6 +525,8 @@ struct Direction {
     proto_n: u8,
     /// Whether to sum fee growth and protocol fees (else only check their reverts).
     fees: bool,
+    /// Whether a step across a whole segment may come from the tick table.
+    table_steps: bool,
 }
 
 /// A finished loop: its state, what it was asked and the magnitude of the specified amount.

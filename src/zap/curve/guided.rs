@@ -13,7 +13,7 @@
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::{Best, Eval};
+use super::{Best, Eval, Found};
 use crate::math::float::{from_f64_clamped, to_f64};
 use crate::model::curve::{self as curve_f64, Curve};
 use crate::pool::Pool;
@@ -191,12 +191,7 @@ fn exact_near(pool: &Pool, a: &[U256], (i, j): (usize, usize), s: f64) -> Option
 /// more than [`MARGIN`] (after [`AGREE`]), and then only around its best grid point: an
 /// interval elsewhere that still could sends the pool to the exact searches. The swap taken is
 /// within `2·AGREE` of its pair's model optimum.
-pub(super) fn best(
-    pool: &Pool,
-    amounts: &[U256],
-    md: &Curve,
-    direct: Option<&Eval>,
-) -> Option<(Option<(usize, usize)>, Eval)> {
+pub(super) fn best(pool: &Pool, amounts: &[U256], md: &Curve, direct: Option<&Eval>) -> Found {
     let af: alloc::vec::Vec<f64> = amounts.iter().map(|x| to_f64(*x)).collect();
     let f0 = md.minted(&af, 0, 0, 0.0);
     #[allow(clippy::arithmetic_side_effects)] // f64
@@ -208,7 +203,7 @@ pub(super) fn best(
     if !quiet || !moderate(md, &af) {
         return None;
     }
-    let mut best: Option<(Option<(usize, usize)>, Eval)> = None;
+    let mut best: Found = None;
     if let Some(d) = direct {
         if !agrees(d.minted, f0) {
             return None;

@@ -336,20 +336,58 @@ fn ternary(
     (lo, hi)
 }
 
-/// The best Curve zap-in plan.
+/// The best plan found so far: the ordered pair swapped (`None` for the direct add) and its
+/// evaluation.
+type Found = Option<(Option<(usize, usize)>, Eval)>;
+
+/// Keep `(pair, e)` in `best` when it mints more than what `best` holds (or `best` is empty).
+fn keep_better(best: &mut Found, pair: Option<(usize, usize)>, e: Eval) {
+    if best.as_ref().map_or(true, |(_, b)| e.minted > b.minted) {
+        *best = Some((pair, e));
+    }
+}
+
+/// The best Curve zap-in plan: the direct add ([`direct_add`]); on a pool with a supply, the
+/// float-guided search where the model applies ([`guided::best`], else [`float_guided`]
+/// seeds), then the exact searches on every ordered pair ([`exact_pairs`]) and the polish of
+/// the noisy regime ([`noisy::polish`]).
 pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<ZapIn, ZapError> {
-    let n = pool.n_coins();
-    let direct = pool.mint(amounts);
-    let mut best: Option<(Option<(usize, usize)>, Eval)> = match direct {
-        Ok((minted, _)) => Some((
-            None,
-            Eval {
-                s: U256::zero(),
-                out: U256::zero(),
-                minted,
-                deposit: Amounts::from_slice(amounts),
-            },
-        )),
+    let mut best: Found = direct_add(pool, amounts)?.map(|e| (None, e));
+    let direct = best.as_ref().map(|(_, e)| e.clone());
+    if pool.total_supply().is_zero() {
+        // First deposit: no price to swap against.
+        return finish(best, direct, amounts, cfg);
+    }
+    let model = float_model(pool, amounts)?;
+    if let Some(md) = &model {
+        if let Some((pair, e)) = guided::best(pool, amounts, md, best.as_ref().map(|(_, e)| e)) {
+            keep_better(&mut best, pair, e);
+            return finish(best, direct, amounts, cfg);
+        }
+        float_guided(pool, amounts, md, &mut best);
+    }
+    let pairs = exact_pairs(pool, amounts, cfg, &mut best);
+    if let Some(md) = &model {
+        let d = direct.as_ref().map_or(U256::zero(), |e| e.minted);
+        noisy::polish(pool, amounts, md, &pairs, d, &mut best);
+    }
+    finish(best, direct, amounts, cfg)
+}
+
+/// The direct `add_liquidity` of `amounts`: its evaluation, `None` when the pool refuses it
+/// for a reason a swap first could cure (nothing minted, a math failure, no convergence, an
+/// oracle revert, an amount or first-deposit rule).
+///
+/// # Errors
+/// Any other pool error, as [`ZapError::Pool`].
+fn direct_add(pool: &Pool, amounts: &[U256]) -> Result<Option<Eval>, ZapError> {
+    match pool.mint(amounts) {
+        Ok((minted, _)) => Ok(Some(Eval {
+            s: U256::zero(),
+            out: U256::zero(),
+            minted,
+            deposit: Amounts::from_slice(amounts),
+        })),
         Err(
             PoolError::InsufficientLiquidityMinted
             | PoolError::Math(_)
@@ -358,42 +396,39 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
             | PoolError::InsufficientOutputAmount
             | PoolError::InsufficientInputAmount
             | PoolError::InvalidFirstDeposit,
-        ) => None,
-        Err(e) => return Err(ZapError::Pool(e)),
-    };
-    let direct = best.as_ref().map(|(_, e)| e.clone());
-    if pool.total_supply().is_zero() {
-        // First deposit: no price to swap against.
-        return finish(best, direct, amounts, cfg);
+        ) => Ok(None),
+        Err(e) => Err(ZapError::Pool(e)),
     }
-    // Saber has no float model here: its pairs go straight to the exact searches below.
-    let model = match pool {
-        Pool::StableSwap(ss) => Curve::of_pool(ss).filter(|_| amounts.len() == n),
-        Pool::Saber(_) => None,
-        _ => {
-            return Err(ZapError::Unsupported(
-                crate::error::ZapUnsupported::NotStableSwap,
-            ))
-        }
-    };
-    if let Some(md) = &model {
-        if let Some(found) = guided::best(pool, amounts, md, best.as_ref().map(|(_, e)| e)) {
-            let better = best
-                .as_ref()
-                .map_or(true, |(_, b)| found.1.minted > b.minted);
-            if better {
-                best = Some(found);
-            }
-            return finish(best, direct, amounts, cfg);
-        }
-        float_guided(pool, amounts, md, &mut best);
+}
+
+/// The float model that guides the search: Curve's ([`Curve::of_pool`]) when one amount per
+/// coin is given; Saber has none here (its pairs go straight to the exact searches).
+///
+/// # Errors
+/// [`ZapError::Unsupported`] for a pool that is neither Curve nor Saber.
+fn float_model(pool: &Pool, amounts: &[U256]) -> Result<Option<Curve>, ZapError> {
+    match pool {
+        Pool::StableSwap(ss) => Ok(Curve::of_pool(ss).filter(|_| amounts.len() == ss.n_coins())),
+        Pool::Saber(_) => Ok(None),
+        _ => Err(ZapError::Unsupported(
+            crate::error::ZapUnsupported::NotStableSwap,
+        )),
     }
+}
+
+/// The exact searches on every ordered pair `(i, j)`, by the swap's input
+/// ([`search_pair`]) and by its output ([`search_pair_by_output`]), each taken into `best`
+/// when it mints more; per pair, its best plan (for [`noisy::polish`]).
+fn exact_pairs(
+    pool: &Pool,
+    amounts: &[U256],
+    cfg: &ZapConfig,
+    best: &mut Found,
+) -> SmallVec<[noisy::PairBest; 12]> {
+    let n = pool.n_coins();
     let mut pairs: SmallVec<[noisy::PairBest; 12]> = SmallVec::new();
     for i in 0..n {
-        for j in 0..n {
-            if i == j {
-                continue;
-            }
+        for j in (0..n).filter(|j| *j != i) {
             let by_out = search_pair_by_output(pool, amounts, i, j, cfg);
             let mut pair: Option<noisy::PairBest> = None;
             for e in [search_pair(pool, amounts, i, j, cfg), by_out]
@@ -403,33 +438,18 @@ pub(super) fn zap_in(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Z
                 if pair.map_or(true, |p| e.minted > p.4) {
                     pair = Some((i, j, e.s, e.out, e.minted));
                 }
-                let better = match &best {
-                    None => true,
-                    Some((_, b)) => e.minted > b.minted,
-                };
-                if better {
-                    best = Some((Some((i, j)), e));
-                }
+                keep_better(best, Some((i, j)), e);
             }
             pairs.extend(pair);
         }
     }
-    if let Some(md) = &model {
-        let d = direct.as_ref().map_or(U256::zero(), |e| e.minted);
-        noisy::polish(pool, amounts, md, &pairs, d, &mut best);
-    }
-    finish(best, direct, amounts, cfg)
+    pairs
 }
 
 /// The plan of the best of the ordered coin pairs by the float model `md`, from the model's
 /// optimum: taken into `best` when it mints more (at most two pairs, those the model ranks
 /// above the direct add).
-fn float_guided(
-    pool: &Pool,
-    amounts: &[U256],
-    md: &Curve,
-    best: &mut Option<(Option<(usize, usize)>, Eval)>,
-) {
+fn float_guided(pool: &Pool, amounts: &[U256], md: &Curve, best: &mut Found) {
     let n = pool.n_coins();
     let af: alloc::vec::Vec<f64> = amounts.iter().map(|x| to_f64(*x)).collect();
     let direct_f = md.minted(&af, 0, 0, 0.0);
@@ -451,9 +471,7 @@ fn float_guided(
         let (s, _) = curve_f64::refine(md, &af, i, j, lo, hi);
         let s = from_f64_clamped(s, *amounts.get(i).unwrap_or(&U256::zero()));
         if let Some(e) = eval(pool, amounts, i, j, s) {
-            if best.as_ref().map_or(true, |(_, b)| e.minted > b.minted) {
-                *best = Some((Some((i, j)), e));
-            }
+            keep_better(best, Some((i, j)), e);
         }
     }
 }
@@ -461,7 +479,7 @@ fn float_guided(
 /// The result: the best plan, or the direct add when the swap's gain is at most the surplus
 /// threshold (the LP the direct add leaves unminted, relative to the best mint).
 fn finish(
-    best: Option<(Option<(usize, usize)>, Eval)>,
+    best: Found,
     direct: Option<Eval>,
     amounts: &[U256],
     cfg: &ZapConfig,

@@ -24,7 +24,7 @@
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::{Best, Eval, EXHAUSTIVE};
+use super::{Best, Found, EXHAUSTIVE};
 use crate::math::float::to_f64;
 use crate::model::curve::Curve;
 use crate::pool::Pool;
@@ -109,15 +109,16 @@ fn value(
 
 /// Scans where rounding noise can hide a better plan (see the module docs), taking into `best`
 /// any plan that mints more. `pairs` are the searched pairs' best plans; `direct` the direct
-/// add's mint (the value at `s = 0`).
-#[allow(clippy::arithmetic_side_effects)] // f64 only (U256 through saturating ops)
+/// add's mint (the value at `s = 0`). Nothing to do where the noise is far below the best
+/// mint; else the spans worth scanning ([`spans`]), scanned best score first ([`scan`]).
+#[allow(clippy::arithmetic_side_effects)] // f64 only
 pub(super) fn polish(
     pool: &Pool,
     a: &[U256],
     md: &Curve,
     pairs: &[PairBest],
     direct: U256,
-    best: &mut Option<(Option<(usize, usize)>, Eval)>,
+    best: &mut Found,
 ) {
     let Some(top) = best.as_ref().map(|(_, e)| to_f64(e.minted)) else {
         return;
@@ -128,6 +129,20 @@ pub(super) fn polish(
     if quiet {
         return;
     }
+    let mut spans = spans(pool, a, pairs, direct, floor);
+    spans.sort_by(|x, y| y.score.total_cmp(&x.score));
+    scan(pool, a, &spans, best);
+}
+
+/// The spans of the pairs whose best plan mints at least `floor`, sampled by [`sample_pair`].
+#[allow(clippy::arithmetic_side_effects)] // f64 only
+fn spans(
+    pool: &Pool,
+    a: &[U256],
+    pairs: &[PairBest],
+    direct: U256,
+    floor: f64,
+) -> alloc::vec::Vec<Span> {
     let mut spans: alloc::vec::Vec<Span> = alloc::vec::Vec::new();
     let small = U256::from(EXHAUSTIVE);
     for &(i, j, s_best, o_best, m_best) in pairs {
@@ -167,9 +182,14 @@ pub(super) fn polish(
             );
         }
     }
-    spans.sort_by(|x, y| y.score.total_cmp(&x.score));
+    spans
+}
+
+/// Every point of `spans`, in order, until [`BUDGET`] evaluations are spent; each span's best
+/// plan taken into `best` when it mints more.
+fn scan(pool: &Pool, a: &[U256], spans: &[Span], best: &mut Found) {
     let mut left = BUDGET;
-    for sp in &spans {
+    for sp in spans {
         let mut b = Best {
             best: None,
             evals: 0,
@@ -182,9 +202,7 @@ pub(super) fn polish(
             x = x.saturating_add(U256::one());
         }
         if let Some(e) = b.best {
-            if best.as_ref().map_or(true, |(_, x)| e.minted > x.minted) {
-                *best = Some((Some((sp.i, sp.j)), e));
-            }
+            super::keep_better(best, Some((sp.i, sp.j)), e);
         }
         if left == 0 {
             break;

@@ -20,7 +20,9 @@
 //!    coin to another, the step halved when no move gains).
 //!
 //! It stops after [`MAX_SPLIT_QUOTES`] router quotes beyond the default's, when the mixes
-//! left to try are closer than [`MIN_SHARE_STEP`], or as soon as the best exact mint is within
+//! left to try are closer than [`MIN_SHARE_STEP`], for two coins when the best point's
+//! neighbours leave no room for more than [`SPLIT_GAIN_TOLERANCE`] of the mint were the mint
+//! concave in the share (the secants' bound), or as soon as the best exact mint is within
 //! [`SPLIT_BOUND_TOLERANCE`] of the certified bound computed at the default's tangent point
 //! (nothing is left to gain). Under a priced gas model the candidates are compared net of
 //! their gas.
@@ -44,6 +46,10 @@ pub(super) const MAX_SPLIT_QUOTES: usize = 10;
 /// The search stops when the best exact mint is within this fraction of the certified bound
 /// (nothing left to gain).
 pub(super) const SPLIT_BOUND_TOLERANCE: f64 = 1e-6;
+
+/// The two-coin line search stops when, the mint being concave in the share, no mix between
+/// the best point's neighbours can gain more than this fraction of the best mint.
+pub(super) const SPLIT_GAIN_TOLERANCE: f64 = 1e-7;
 
 /// The smallest share step the search tries (a share of the routed value, between mixes).
 pub(super) const MIN_SHARE_STEP: f64 = 1.0 / 1024.0;
@@ -319,6 +325,12 @@ impl<'a, 'g> Split<'a, 'g> {
             if wide_lo.max(wide_hi) < MIN_SHARE_STEP {
                 return;
             }
+            if let (Some(l), Some(r)) = (left, right) {
+                if concave_gain((l.0, l.1), (b, fb), (r.0, r.1)) <= SPLIT_GAIN_TOLERANCE * fb.abs()
+                {
+                    return;
+                }
+            }
             let mut u = None;
             if let (true, Some((a, fa)), Some((c, fc))) = (parabola, left, right) {
                 u = parabola_vertex((a, fa), (b, fb), (c, fc)).filter(|u| {
@@ -391,6 +403,22 @@ impl<'a, 'g> Split<'a, 'g> {
                 h = half;
             }
         }
+    }
+}
+
+/// The most the best of three points `a < b < c` (`b` the best) can be beaten inside
+/// `[a, c]` if the mint is concave in the share there: the left secant's slope carried to `c`,
+/// the right secant's to `a` (a concave function lies below its secants' extensions).
+/// Infinite when a neighbour has no plan.
+fn concave_gain(a: (f64, f64), b: (f64, f64), c: (f64, f64)) -> f64 {
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    {
+        if !(a.1.is_finite() && c.1.is_finite()) || b.0 <= a.0 || c.0 <= b.0 {
+            return f64::INFINITY;
+        }
+        let left = (b.1 - a.1) / (b.0 - a.0) * (c.0 - b.0);
+        let right = (b.1 - c.1) / (c.0 - b.0) * (b.0 - a.0);
+        left.max(right).max(0.0)
     }
 }
 

@@ -66,12 +66,7 @@ pub fn zap_out(
     check_outputs(graph, outputs)?;
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
-    let wanted: Vec<TokenId> = outputs.iter().map(|o| o.0).collect();
-    for (t, a) in ctx.holdings() {
-        if let Some(p) = graph.pool_of_lp(t) {
-            ctx.burn_best(p, a, &wanted)?;
-        }
-    }
+    burn_lp_inputs(&mut ctx, graph, outputs)?;
     let to_route: Vec<(TokenId, U256)> = ctx
         .holdings()
         .into_iter()
@@ -112,22 +107,7 @@ pub fn zap_out(
             plan = Some(p2);
         }
     }
-    // the plan before its routed legs, for the exact correction of the shares
-    let before = (outputs.len() >= 2).then(|| ctx.clone());
-    if let Some(p) = &plan {
-        ctx.apply_route(p, &[])?;
-    }
-    if let Some(before) = before {
-        let sh = Shares {
-            outputs,
-            prices: &prices,
-        };
-        if sh.gap(&ctx) > SPLIT_TARGET {
-            if let Some(corrected) = sh.corrected(before, plan.as_ref(), opts) {
-                ctx = corrected;
-            }
-        }
-    }
+    let ctx = apply_and_correct(ctx, plan.as_ref(), outputs, &prices, opts)?;
     finish(
         ctx,
         graph,
@@ -136,6 +116,48 @@ pub fn zap_out(
         (upper, impact),
         opts,
     )
+}
+
+/// Burn every LP token held ([`Ctx::burn_best`]: proportionally, or into the one wanted coin
+/// where that gives more).
+fn burn_lp_inputs(
+    ctx: &mut Ctx<'_>,
+    graph: &PoolGraph,
+    outputs: &[(TokenId, Ratio<u64>)],
+) -> Result<(), ZapError> {
+    let wanted: Vec<TokenId> = outputs.iter().map(|o| o.0).collect();
+    for (t, a) in ctx.holdings() {
+        if let Some(p) = graph.pool_of_lp(t) {
+            ctx.burn_best(p, a, &wanted)?;
+        }
+    }
+    Ok(())
+}
+
+/// `ctx` after the routed `plan`; with several outputs whose value shares at `prices` miss
+/// the proportions by more than [`SPLIT_TARGET`], the exact corrections of the plan before its
+/// routed legs ([`Shares::corrected`]) where they find one.
+fn apply_and_correct<'g>(
+    mut ctx: Ctx<'g>,
+    plan: Option<&Plan>,
+    outputs: &[(TokenId, Ratio<u64>)],
+    prices: &[f64],
+    opts: &ZapOptions,
+) -> Result<Ctx<'g>, ZapError> {
+    // the plan before its routed legs, for the exact correction of the shares
+    let before = (outputs.len() >= 2).then(|| ctx.clone());
+    if let Some(p) = plan {
+        ctx.apply_route(p, &[])?;
+    }
+    if let Some(before) = before {
+        let sh = Shares { outputs, prices };
+        if sh.gap(&ctx) > SPLIT_TARGET {
+            if let Some(corrected) = sh.corrected(before, plan, opts) {
+                ctx = corrected;
+            }
+        }
+    }
+    Ok(ctx)
 }
 
 /// The outputs of a zap-out: known tokens, none an LP token, none twice, proportions above 0

@@ -1,10 +1,10 @@
-//! The exact re-run of a plan on the pool family's own types ([`PoolFamily`]): the swap, then
+//! The exact re-run of a plan on the pool family's own types ([`LpFamily`]): the swap, then
 //! the mint of the least deposit; and the zap result built from a plan that survives it.
 
 use super::{other, Pt, Two};
 use crate::error::{PoolError, ZapError};
 use crate::math::{mul_div_up, sub};
-use crate::pool::{Amounts, Pool, PoolFamily};
+use crate::pool::{Amounts, LpFamily, Pool};
 use crate::zap::{Rebalance, Strategy, ZapIn, ZapSwap};
 use primitive_types::U256;
 
@@ -34,7 +34,7 @@ pub(super) fn strict(two: &Two<'_>, i: usize, p: &Pt) -> Option<Pt> {
 }
 
 /// [`strict`], returning the plan's deposit and leftover ([`deposit_of`]) instead of the point.
-/// Run on the family types themselves ([`PoolFamily`]): a [`Pool`] is large, and the search
+/// Run on the family types themselves ([`LpFamily`]): a [`Pool`] is large, and the search
 /// re-runs plans many times and builds the result once.
 fn strict_deposit(two: &Two<'_>, i: usize, p: &Pt) -> Option<([U256; 2], [U256; 2])> {
     match two.pool {
@@ -45,7 +45,7 @@ fn strict_deposit(two: &Two<'_>, i: usize, p: &Pt) -> Option<([U256; 2], [U256; 
 }
 
 /// [`strict_deposit`] on one family type.
-fn strict_in<F: PoolFamily>(pool: &F, i: usize, p: &Pt) -> Option<([U256; 2], [U256; 2])> {
+fn strict_in<F: LpFamily>(pool: &F, i: usize, p: &Pt) -> Option<([U256; 2], [U256; 2])> {
     let l = p.l();
     if l.is_zero() {
         return None;
