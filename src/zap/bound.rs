@@ -485,7 +485,11 @@ impl Invariant {
     /// Curve: the coin balances at `D = 1` where `∇D ∥ ν'` (`ν'` the prices per coin unit):
     /// `x_i = P/(μν'_i − A·n)` with `P^(n+1) = Π(μν'_i − A·n)/n^n`, `μ` by bisection on
     /// `A·n·Σx − (A·n − 1 + P)` (positive near `μ = A·n/min ν'`, negative for large `μ`).
-    #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; n ≤ 8
+    #[allow(
+        clippy::arithmetic_side_effects,
+        clippy::cast_precision_loss,
+        clippy::neg_cmp_op_on_partial_ord
+    )] // f64; n ≤ 8; NaN-aware comparisons
     fn curve_point(nu: &[f64], ann: f64) -> Option<Vec<f64>> {
         let n = nu.len() as f64;
         let vmin = nu.iter().copied().fold(f64::INFINITY, f64::min);
@@ -563,8 +567,9 @@ impl crate::route::UnitCost for Invariant {
     clippy::cast_possible_truncation,
     clippy::cast_possible_wrap,
     clippy::cast_precision_loss,
-    clippy::cast_sign_loss
-)] // f64; the exponent fits
+    clippy::cast_sign_loss,
+    clippy::neg_cmp_op_on_partial_ord
+)] // f64; the exponent fits; NaN-aware comparisons
 fn root(a: f64, m: usize) -> Option<f64> {
     if !(a.is_finite() && a > 0.0) || m == 0 || m > 16 {
         return None;

@@ -98,7 +98,7 @@ impl LpBound {
 
     /// The pool `p` of the LP token `lp_token`, of which `held` is held: `f = held/T` rounded
     /// up, `kept = (1 − f)·G(x)` rounded down. `None` where the module docs say.
-    #[allow(clippy::arithmetic_side_effects)] // f64
+    #[allow(clippy::arithmetic_side_effects, clippy::neg_cmp_op_on_partial_ord)] // f64, NaN-aware
     fn burned(
         g: &PoolGraph,
         p: PoolId,
@@ -156,26 +156,11 @@ impl LpBound {
         opts: &ZapOptions,
     ) -> Option<f64> {
         let graph = at.graph;
-        let z: Vec<U256> = at
-            .state(self.target)
-            .ok()?
-            .balances()
-            .iter()
-            .zip(&self.coins)
-            .map(|(b, t)| b.checked_add(at.held(*t)))
-            .collect::<Option<_>>()?;
+        let z = tangent_point(at, self.target, &self.coins)?;
         let z = z.as_slice();
         let pool = &graph.pool(self.target)?.pool;
         let w = crate::zap::bound::tangent(pool, z)?;
-        let outputs = if mix.is_empty() {
-            let even: Vec<(TokenId, f64)> = self.coins.iter().map(|t| (*t, 1.0)).collect();
-            proportions(&even)
-        } else {
-            mix.to_vec()
-        };
-        let mut steer = RouteRequest::new(routed.to_vec(), outputs);
-        steer.source_whitelist.clone_from(&opts.source_whitelist);
-        steer.source_blacklist.clone_from(&opts.source_blacklist);
+        let steer = steer_request(&self.coins, routed, mix, opts);
         let weights: Vec<(TokenId, f64)> =
             self.coins.iter().copied().zip(w.iter().copied()).collect();
         let claimed: Vec<Claimed<'_>> = self
@@ -204,4 +189,37 @@ impl LpBound {
         let b = b + to_f64(self.lp);
         b.is_finite().then_some(b)
     }
+}
+
+/// The point where a zap-in's bound takes the target's tangent: the target's balances on the
+/// plan `at` (after the routed legs) plus the coins held there, which the mint is about to
+/// deposit. `None` on an overflow or an unknown pool.
+pub(super) fn tangent_point(at: &Ctx<'_>, target: PoolId, coins: &[TokenId]) -> Option<Vec<U256>> {
+    at.state(target)
+        .ok()?
+        .balances()
+        .iter()
+        .zip(coins)
+        .map(|(b, t)| b.checked_add(at.held(*t)))
+        .collect()
+}
+
+/// The request that steers a routed bound's prices: `inputs` into the target's `coins` at the
+/// output mix `mix` (evenly when it is empty), under the options' source filters.
+pub(super) fn steer_request(
+    coins: &[TokenId],
+    inputs: &[(TokenId, U256)],
+    mix: &[(TokenId, Ratio<u64>)],
+    opts: &ZapOptions,
+) -> RouteRequest {
+    let outputs = if mix.is_empty() {
+        let even: Vec<(TokenId, f64)> = coins.iter().map(|t| (*t, 1.0)).collect();
+        proportions(&even)
+    } else {
+        mix.to_vec()
+    };
+    let mut req = RouteRequest::new(inputs.to_vec(), outputs);
+    req.source_whitelist.clone_from(&opts.source_whitelist);
+    req.source_blacklist.clone_from(&opts.source_blacklist);
+    req
 }

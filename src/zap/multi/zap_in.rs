@@ -9,7 +9,6 @@ use crate::graph::PoolGraph;
 use crate::math::float::to_f64;
 use crate::plan::{Output, Plan, Step, TokenAmount};
 use crate::pool::Pool;
-use crate::route::RouteRequest;
 use crate::units::{PoolId, TokenId};
 use crate::zap::{zap_in_pool, Rebalance, Strategy, ZapConfig};
 use alloc::vec::Vec;
@@ -273,16 +272,8 @@ impl RoutedBound {
         m: &Minted<'_>,
         opts: &ZapOptions,
     ) -> Option<f64> {
-        let z: Option<Vec<U256>> = m
-            .routed
-            .state(target)
-            .ok()?
-            .balances()
-            .iter()
-            .zip(coins)
-            .map(|(b, t)| b.checked_add(m.routed.held(*t)))
-            .collect();
-        self.bound(graph, &z?, &m.mix, opts)
+        let z = super::lp_bound::tangent_point(&m.routed, target, coins)?;
+        self.bound(graph, &z, &m.mix, opts)
     }
 
     fn bound(
@@ -294,15 +285,7 @@ impl RoutedBound {
     ) -> Option<f64> {
         let pool = &graph.pool(self.target)?.pool;
         let w = crate::zap::bound::tangent(pool, z)?;
-        let outputs = if mix.is_empty() {
-            let even: Vec<(TokenId, f64)> = self.coins.iter().map(|t| (*t, 1.0)).collect();
-            proportions(&even)
-        } else {
-            mix.to_vec()
-        };
-        let mut req = RouteRequest::new(self.external.clone(), outputs);
-        req.source_whitelist.clone_from(&opts.source_whitelist);
-        req.source_blacklist.clone_from(&opts.source_blacklist);
+        let req = super::lp_bound::steer_request(&self.coins, &self.external, mix, opts);
         let weights: Vec<(TokenId, f64)> =
             self.coins.iter().copied().zip(w.iter().copied()).collect();
         let routed =
