@@ -219,7 +219,7 @@ fn table(
         ),
         (ZapKind::In, None, _) => say!(
             out,
-            "bound:     none (LP inputs of other pools, or a target family without one: not bounded)"
+            "bound:     none (an LP input that a pool trades or whose pool has LP coins, or a family without one: not bounded)"
         ),
         _ => {}
     }

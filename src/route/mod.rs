@@ -103,6 +103,7 @@ pub use crate::plan::GasModel;
 pub use mid::output_mid_prices;
 pub use request::RouteRequest;
 pub use weighted::weighted_output_bound;
+pub(crate) use weighted::{claimed_output_bound, Claimed, UnitCost};
 // the float models live in the `model` layer; `super::model` names them for the route files
 use crate::model;
 

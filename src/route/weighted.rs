@@ -34,12 +34,24 @@
 //! to where its own part of the bound is least: a token's part is convex in its price, its
 //! slope `b_t + inflow − outflow` at the edges' arbitrage, found by bisection.
 
+//!
+//! # Claimed pools
+//!
+//! A zap-in with LP tokens of other pools burns them; the plan may then trade with those pools
+//! on their new states. [`claimed_output_bound`] takes each such pool `P` out of the graph and
+//! adds, in place of its edges' arbitrage, a bound on the value at `ν` of all a plan takes from
+//! it: `P` keeps an invariant of at least `(1 − f)·G(x)` (`f` the user's share of its supply),
+//! so what leaves it is worth at most `ν·x − (1 − f)·G(x)·c(ν)`, `c(ν) = min{ν·y : G(y) ≥ 1}`
+//! ([`Claimed`]; the zap layer gives the lower bound on `c` and the proof per family). The
+//! other terms and the choice of prices are as above; the Gauss–Seidel step counts the claimed
+//! pools' terms of the token it moves.
+
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::certify::rounding_slack;
 use super::edges::EdgeCache;
-use super::working_set::{allowed, prepare_ctx};
+use super::working_set::{allowed, allowed_pools, prepare_ctx, Ctx};
 use super::{RouteRequest, BOUND_MARGIN};
 use crate::error::RouteError;
 use crate::graph::PoolGraph;
@@ -47,6 +59,7 @@ use crate::math::float::{sqrt_or_zero, to_f64};
 use crate::units::{PoolId, TokenId};
 use alloc::vec;
 use alloc::vec::Vec;
+use primitive_types::U256;
 
 /// Gauss–Seidel passes over the solved tokens' prices.
 const GS_PASSES: usize = 1;
@@ -56,6 +69,10 @@ const GS_STEPS: usize = 16;
 const SCALE_STEPS: usize = 24;
 /// Passes of the bid extension that prices tokens the solve left without a price.
 const BID_PASSES: usize = 64;
+/// With claimed pools: (scale steps, Gauss–Seidel passes, bisection steps). A claimed pool's
+/// term grows fast with the gap between the prices and the pool's own (a flat Curve pool
+/// offers a large arbitrage for a small gap), so the prices are searched finer.
+const CLAIMED_STEPS: (usize, usize, usize) = (64, 2, 48);
 
 /// A certified upper bound on `Σ_k w_k · (what the plan ends with of token k)` over every plan
 /// of `req`'s inputs on the graph its source filters allow, without the pools of `exclude`:
@@ -86,6 +103,26 @@ pub fn weighted_output_bound(
     weights: &[(TokenId, f64)],
     exclude: &[PoolId],
 ) -> Result<f64, RouteError> {
+    let (w, pinned) = weight_vector(graph, weights)?;
+    let mut ctx = prepare_ctx(graph, req)?;
+    leave_out(&mut ctx, graph, exclude);
+    let b = input_vector(graph.n_tokens(), &ctx.prep.inputs);
+    let (nu0, solved_tok) = solved_prices(&mut ctx, graph.n_tokens());
+    let pr = Pricer {
+        cache: ctx.cache,
+        mask: ctx.mask.as_deref(),
+        b: &b,
+        pinned: &pinned,
+        claimed: &[],
+    };
+    Ok(pr.minimise(&w, nu0, &solved_tok))
+}
+
+/// Step 1: the weights per token (a token listed twice adds up) and which tokens they pin.
+fn weight_vector(
+    graph: &PoolGraph,
+    weights: &[(TokenId, f64)],
+) -> Result<(Vec<f64>, Vec<bool>), RouteError> {
     let n = graph.n_tokens();
     let mut w = vec![0.0f64; n];
     let mut pinned = vec![false; n];
@@ -103,17 +140,35 @@ pub fn weighted_output_bound(
             *p = true;
         }
     }
-    let mut ctx = prepare_ctx(graph, req)?;
-    // the excluded pools leave the mask, the working set and the certificate
-    let mut mask = ctx
-        .mask
-        .take()
-        .unwrap_or_else(|| vec![true; graph.pools().len()]);
+    Ok((w, pinned))
+}
+
+/// The source filters' mask with the pools of `exclude` taken out (`None`: no filter and
+/// nothing excluded).
+fn mask_without(
+    mask: Option<Vec<bool>>,
+    graph: &PoolGraph,
+    exclude: &[PoolId],
+) -> Option<Vec<bool>> {
+    if exclude.is_empty() {
+        return mask;
+    }
+    let mut mask = mask.unwrap_or_else(|| vec![true; graph.pools().len()]);
     for p in exclude {
         if let Some(m) = mask.get_mut(p.index()) {
             *m = false;
         }
     }
+    Some(mask)
+}
+
+/// Step 2: the pools of `exclude` leave the mask, the working set and the certificate.
+fn leave_out(ctx: &mut Ctx<'_>, graph: &PoolGraph, exclude: &[PoolId]) {
+    let mask = ctx
+        .mask
+        .take()
+        .unwrap_or_else(|| vec![true; graph.pools().len()]);
+    let mask = mask_without(Some(mask), graph, exclude);
     let cache = ctx.cache;
     let keep: Vec<bool> = ctx
         .sel
@@ -122,7 +177,7 @@ pub fn weighted_output_bound(
             cache
                 .edges()
                 .get(*k)
-                .is_some_and(|e| allowed(Some(&mask), e.pool))
+                .is_some_and(|e| allowed(mask.as_deref(), e.pool))
         })
         .collect();
     let mut it = keep.iter();
@@ -132,15 +187,19 @@ pub fn weighted_output_bound(
     let mut it = keep.iter();
     ctx.models.retain(|_| it.next().copied().unwrap_or(false));
     for (k, e) in cache.edges().iter().enumerate() {
-        if !allowed(Some(&mask), e.pool) {
+        if !allowed(mask.as_deref(), e.pool) {
             if let Some(f) = ctx.in_ws.get_mut(k) {
                 *f = false;
             }
         }
     }
-    ctx.mask = Some(mask);
+    ctx.mask = mask;
+}
+
+/// Step 3: the user's amounts per token, as floats.
+fn input_vector(n: usize, inputs: &[(TokenId, U256)]) -> Vec<f64> {
     let mut b = vec![0.0f64; n];
-    for (t, a) in &ctx.prep.inputs {
+    for (t, a) in inputs {
         if let Some(x) = b.get_mut(t.index()) {
             #[allow(clippy::arithmetic_side_effects)] // f64
             {
@@ -148,6 +207,12 @@ pub fn weighted_output_bound(
             }
         }
     }
+    b
+}
+
+/// Step 4: the router's certified solve of the request; its prices per token (0 where it
+/// gave none) and which tokens it priced.
+fn solved_prices(ctx: &mut Ctx<'_>, n: usize) -> (Vec<f64>, Vec<bool>) {
     let solved = ctx.solve_certified();
     let mut nu0 = vec![0.0f64; n];
     let mut solved_tok = vec![false; n];
@@ -161,11 +226,139 @@ pub fn weighted_output_bound(
             *s = true;
         }
     }
+    (nu0, solved_tok)
+}
+
+/// A lower bound on the cost of one unit of a pool's invariant at given coin prices:
+/// `c(ν) = min{ν·y : G(y) ≥ 1, y ≥ 0}` (the invariant `G` concave, non-decreasing and
+/// homogeneous of degree 1; the prices one per coin, per base unit). Implemented by the zap
+/// layer, which knows the families' invariants.
+pub(crate) trait UnitCost {
+    /// A value at most `c(ν)` (0 when some price is 0; the caller treats a NaN as 0).
+    fn unit_cost_low(&self, prices: &[f64]) -> f64;
+}
+
+/// A pool whose share a plan may claim, taken out of the graph and bounded jointly: the user
+/// holds a fraction `f` of its LP supply and may redeem it in any way (proportionally, in one
+/// coin, in parts between swaps through the pool), and trade with the pool in any order. The
+/// pool's invariant then ends at least `(1 − f)·G(x)` (burns lower it by at most the burned
+/// share, swaps never lower it), so what the user takes from it, `x − x'`, is worth at prices
+/// `ν` at most `ν·x − (1 − f)·G(x)·c(ν)` ([`Claimed::take`]). The caller checks that the LP
+/// token cannot be bought (it is no pool's coin), so `f` is fixed by the user's holding.
+pub(crate) struct Claimed<'a> {
+    /// the pool's coins
+    pub(crate) coins: Vec<TokenId>,
+    /// the pool's balances per coin (raw units)
+    pub(crate) balances: Vec<f64>,
+    /// a lower bound on `(1 − f)·G(x)`: the invariant the pool keeps after any plan
+    pub(crate) kept: f64,
+    /// the invariant's unit cost
+    pub(crate) cost: &'a dyn UnitCost,
+}
+
+#[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; n ≤ 8
+impl Claimed<'_> {
+    /// An upper bound on the value at prices `nu` (all tokens) of what a plan takes from the
+    /// pool: `ν·x − kept·c(ν)`, the first term rounded up and the second down; `+∞` when a
+    /// price is not finite.
+    fn take(&self, nu: &[f64]) -> f64 {
+        self.take_at(nu, (usize::MAX, 0.0)).map_or(0.0, |t| t.0)
+    }
+
+    /// [`Claimed::take`] with token `over.0`'s price replaced by `over.1`, and its slope in
+    /// that price (`x_t − kept·∂c/∂ν_t`, the latter by a small difference); `None` when the
+    /// token is not one of the pool's coins (and `over.0` is not `usize::MAX`).
+    fn take_at(&self, nu: &[f64], over: (usize, f64)) -> Option<(f64, f64)> {
+        let price = |t: &TokenId| {
+            if t.index() == over.0 {
+                over.1
+            } else {
+                nu.get(t.index()).copied().unwrap_or(0.0)
+            }
+        };
+        let k = self.coins.iter().position(|t| t.index() == over.0);
+        if k.is_none() && over.0 != usize::MAX {
+            return None;
+        }
+        let prices: Vec<f64> = self.coins.iter().map(price).collect();
+        let value = |prices: &[f64]| -> f64 {
+            let held: f64 = prices.iter().zip(&self.balances).map(|(v, x)| v * x).sum();
+            if !held.is_finite() {
+                return f64::INFINITY;
+            }
+            let n = prices.len() as f64;
+            let c = self.cost.unit_cost_low(prices);
+            let c = if c.is_finite() && c > 0.0 { c } else { 0.0 };
+            let up = 1.0 + 4.0 * (n + 1.0) * f64::EPSILON;
+            let down = 1.0 - 4.0 * (n + 1.0) * f64::EPSILON;
+            (held * up - self.kept * c * down).max(0.0)
+        };
+        let v = value(&prices);
+        let slope = match k {
+            Some(k) => {
+                let p = prices.get(k).copied().unwrap_or(0.0);
+                let h = p * 1e-7;
+                let mut hi = prices.clone();
+                if let Some(x) = hi.get_mut(k) {
+                    *x = p + h;
+                }
+                if h > 0.0 {
+                    (value(&hi) - v) / h
+                } else {
+                    self.balances.get(k).copied().unwrap_or(0.0)
+                }
+            }
+            None => 0.0,
+        };
+        Some((v, slope))
+    }
+}
+
+/// [`weighted_output_bound`] with pools whose share the plans may claim: a certified upper
+/// bound on `Σ_k w_k · (what the plan ends with of token k)` over every plan that starts with
+/// `budget` (the plain tokens held), claims a share of each pool of `claimed` (redeeming the
+/// user's LP tokens of it in any way, trading with it in any order), and swaps each allowed
+/// pool direction of the rest of the graph at most once, ending with no debt in any unweighted
+/// token. The pools of `claimed` must be among `exclude`. The proof is the module docs' with
+/// each claimed pool's term [`Claimed::take`] in place of its edges' arbitrage.
+///
+/// `steer` carries the source filters and, when it has inputs and outputs, the request whose
+/// certified solve picks the prices (as in [`weighted_output_bound`]); without inputs, or when
+/// that solve fails, the prices are the weights and the bids into them.
+///
+/// # Errors
+/// [`RouteError::BadRequest`] when a weight is negative or not finite, or names a token
+/// outside the graph.
+pub(crate) fn claimed_output_bound(
+    graph: &PoolGraph,
+    steer: &RouteRequest,
+    budget: &[(TokenId, U256)],
+    weights: &[(TokenId, f64)],
+    exclude: &[PoolId],
+    claimed: &[Claimed<'_>],
+) -> Result<f64, RouteError> {
+    let n = graph.n_tokens();
+    let (w, pinned) = weight_vector(graph, weights)?;
+    let b = input_vector(n, budget);
+    let solved = if steer.inputs.is_empty() || steer.outputs.is_empty() {
+        None
+    } else {
+        prepare_ctx(graph, steer).ok().map(|mut ctx| {
+            leave_out(&mut ctx, graph, exclude);
+            let (nu0, tok) = solved_prices(&mut ctx, n);
+            (ctx.mask, nu0, tok)
+        })
+    };
+    let (mask, nu0, solved_tok) = solved.unwrap_or_else(|| {
+        let mask = mask_without(allowed_pools(graph, steer), graph, exclude);
+        (mask, vec![0.0; n], vec![false; n])
+    });
     let pr = Pricer {
-        cache,
-        mask: ctx.mask.as_deref(),
+        cache: graph.edge_cache(),
+        mask: mask.as_deref(),
         b: &b,
         pinned: &pinned,
+        claimed,
     };
     Ok(pr.minimise(&w, nu0, &solved_tok))
 }
@@ -178,10 +371,22 @@ struct Pricer<'a> {
     b: &'a [f64],
     /// the weighted tokens (their prices are the weights)
     pinned: &'a [bool],
+    /// the pools whose share the plans may claim ([`Claimed`]), out of the mask
+    claimed: &'a [Claimed<'a>],
 }
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64; token ids < n by construction
 impl Pricer<'_> {
+    /// (scale steps, Gauss–Seidel passes, bisection steps): [`CLAIMED_STEPS`] with claimed
+    /// pools, else [`SCALE_STEPS`], [`GS_PASSES`], [`GS_STEPS`].
+    fn steps(&self) -> (usize, usize, usize) {
+        if self.claimed.is_empty() {
+            (SCALE_STEPS, GS_PASSES, GS_STEPS)
+        } else {
+            CLAIMED_STEPS
+        }
+    }
+
     /// Whether edge `k` is priced (its pool allowed and not excluded).
     fn on(&self, k: usize) -> bool {
         self.cache
@@ -231,6 +436,9 @@ impl Pricer<'_> {
             }
             g += self.arb(k, vi, vo).0;
             slack += rounding_slack(e, self.cache.mid_fee(k), vi, vo);
+        }
+        for c in self.claimed {
+            g += c.take(nu);
         }
         let v = g * (1.0 + BOUND_MARGIN) + slack;
         if v.is_nan() {
@@ -289,7 +497,8 @@ impl Pricer<'_> {
     }
 
     /// The least bound found: the common scale of the unpinned prices by golden section, then
-    /// Gauss–Seidel passes over the tokens the solve priced (`solved`). Tokens the solve left
+    /// Gauss–Seidel passes over the tokens the solve priced (`solved`) and the claimed pools'
+    /// coins. Tokens the solve left
     /// without a price take their bids once, at the scale where the solve's prices of the
     /// weighted tokens match the weights on average, and scale with the others.
     fn minimise(&self, w: &[f64], mut nu0: Vec<f64>, solved: &[bool]) -> f64 {
@@ -316,7 +525,8 @@ impl Pricer<'_> {
         let mut x1 = hi - phi * (hi - lo);
         let mut x2 = lo + phi * (hi - lo);
         let (mut f1, mut f2) = (f(x1), f(x2));
-        for _ in 0..SCALE_STEPS {
+        let (scale_steps, passes, _) = self.steps();
+        for _ in 0..scale_steps {
             if f1 <= f2 {
                 hi = x2;
                 x2 = x1;
@@ -334,9 +544,13 @@ impl Pricer<'_> {
         let ls = if f1 <= f2 { x1 } else { x2 };
         let mut nu = self.at_scale(w, &nu0, s0 * libm_exp(ls));
         let mut best = self.value(&nu);
-        for _ in 0..GS_PASSES {
+        for _ in 0..passes {
             for t in 0..nu.len() {
-                if self.pinned[t] || !solved[t] || !(nu[t] > 0.0) {
+                let claimed = self
+                    .claimed
+                    .iter()
+                    .any(|c| c.coins.iter().any(|x| x.index() == t));
+                if self.pinned[t] || !(solved[t] || claimed) || !(nu[t] > 0.0) {
                     continue;
                 }
                 self.relax(t, &mut nu);
@@ -373,6 +587,12 @@ impl Pricer<'_> {
                 val += g;
                 slope += o;
             }
+            for c in self.claimed {
+                if let Some((g, s)) = c.take_at(nu, (t, v)) {
+                    val += g;
+                    slope += s;
+                }
+            }
             (val, slope)
         };
         let (base, slope0) = part(v0, nu);
@@ -381,7 +601,7 @@ impl Pricer<'_> {
             return;
         }
         let (mut lo, mut hi) = (v0 / 16.0, v0 * 16.0);
-        for _ in 0..GS_STEPS {
+        for _ in 0..self.steps().2 {
             let mid = sqrt_or_zero(lo * hi);
             let (_, s) = part(mid, nu);
             if s.is_nan() {

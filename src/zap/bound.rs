@@ -216,16 +216,23 @@ fn stable_tangent(z: &[U256], d0: u8, d1: u8) -> Option<Vec<f64>> {
     let s0 = pow10(18i32.saturating_sub(i32::from(d0)));
     let s1 = pow10(18i32.saturating_sub(i32::from(d1)));
     let (x, y) = (to_f64(*z.first()?) * s0, to_f64(*z.get(1)?) * s1);
-    let t = y / x;
+    let [g0, g1] = stable_grad(y / x);
+    Some(alloc::vec![g0 * s0, g1 * s1])
+}
+
+/// The raised gradient of `(x³y + xy³)^¼` (normalised units) at `(1, t)`; the gradient is
+/// homogeneous of degree 0, so this is its value at every `(x, t·x)`.
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn stable_grad(t: f64) -> [f64; 2] {
     let g = t + t * t * t;
     // g^¾ = √g · g^¼
     let r2 = sqrt_or_zero(g);
     let den = 4.0 * r2 * sqrt_or_zero(r2);
     let up = 1.0 + TANGENT_SLACK;
-    Some(alloc::vec![
-        up * (3.0 * t + t * t * t) / den * s0,
-        up * (1.0 + 3.0 * t * t) / den * s1,
-    ])
+    [
+        up * (3.0 * t + t * t * t) / den,
+        up * (1.0 + 3.0 * t * t) / den,
+    ]
 }
 
 /// The gradient of Curve's `D` (the float model's, in coin units: `A·n·S = (A·n − 1)D + D_P`,
@@ -233,8 +240,17 @@ fn stable_tangent(z: &[U256], d0: u8, d1: u8) -> Option<Vec<f64>> {
 /// term positive; per raw unit (times the rate), raised. Refused unless Euler's identity
 /// `Σ x_i ∂D/∂x_i = D` holds to [`CURVE_EULER_TOL`] (it fails by the invariant's residual, so
 /// this checks the float `D`).
-#[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; n ≤ 8
+#[allow(clippy::arithmetic_side_effects)] // f64
 fn curve_tangent(ss: &crate::pool::StableSwap, z: &[U256]) -> Option<Vec<f64>> {
+    let (ann, conv) = curve_params(ss)?;
+    let xp: Vec<f64> = z.iter().zip(&conv).map(|(b, c)| to_f64(*b) * c).collect();
+    let grad = curve_grad(&xp, ann)?;
+    Some(grad.iter().zip(&conv).map(|(g, c)| g * c).collect())
+}
+
+/// `A·n` and the rates (raw unit → coin unit) of a Curve pool's float model.
+#[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; n ≤ 8
+fn curve_params(ss: &crate::pool::StableSwap) -> Option<(f64, Vec<f64>)> {
     let crate::model::FamilyParams::Stable { amp, conv, .. } = crate::model::FamilyParams::stable(
         ss.a_precise(),
         ss.variant().a_precision(),
@@ -243,27 +259,33 @@ fn curve_tangent(ss: &crate::pool::StableSwap, z: &[U256]) -> Option<Vec<f64>> {
     ) else {
         return None;
     };
-    let xp: Vec<f64> = z.iter().zip(&conv).map(|(b, c)| to_f64(*b) * c).collect();
+    let ann = amp * conv.len() as f64;
+    (ann.is_finite() && ann > 1.0).then(|| (ann, conv.to_vec()))
+}
+
+/// The raised gradient of the model's `D` at the coin balances `xp` (see [`curve_tangent`]),
+/// per coin unit; `None` unless Euler's identity holds to [`CURVE_EULER_TOL`].
+#[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; n ≤ 8
+fn curve_grad(xp: &[f64], ann: f64) -> Option<Vec<f64>> {
     let n = xp.len() as f64;
-    let ann = amp * n;
     if ann.is_nan() || ann <= 1.0 || xp.iter().any(|x| !x.is_finite() || *x <= 0.0) {
         return None;
     }
-    let d = crate::model::stable_d(&xp, ann);
+    let d = crate::model::stable_d(xp, ann);
     // D_P/D = Π (D / (n x_i)), built factor by factor
     let mut dp_d = 1.0;
-    for x in &xp {
+    for x in xp {
         dp_d *= d / (n * x);
     }
     let den = ann - 1.0 + (n + 1.0) * dp_d;
     let grad: Vec<f64> = xp.iter().map(|x| (ann + dp_d * d / x) / den).collect();
-    let euler: f64 = grad.iter().zip(&xp).map(|(g, x)| g * x).sum();
+    let euler: f64 = grad.iter().zip(xp).map(|(g, x)| g * x).sum();
     let off = (euler / d - 1.0).abs();
     if d.is_nan() || d <= 0.0 || off.is_nan() || off > CURVE_EULER_TOL {
         return None;
     }
     let up = 1.0 + CURVE_TANGENT_SLACK;
-    Some(grad.iter().zip(&conv).map(|(g, c)| up * g * c).collect())
+    Some(grad.iter().map(|g| up * g).collect())
 }
 
 /// An upper bound on the LP any zap into `pool` (on the state given) can mint from `held` (one
@@ -340,4 +362,236 @@ pub(crate) fn routed_mint_upper_bound(
     };
     let b = to_f64(supply.saturating_add(U256::one())) * r1.max(0.0) * (1.0 + REL_SLACK) + 1.0;
     b.is_finite().then_some(b)
+}
+
+/// A pool's invariant `G` (the table of the module docs) as the claimed-pool term of the
+/// routed bound needs it ([`crate::route::weighted`]'s `Claimed`): a lower bound on the cost of
+/// one unit of `G` at given coin prices, `c(ν) = min{ν·y : G(y) ≥ 1}`.
+///
+/// By the tangent inequality `G(y) ≤ ∇G(z)·y` (any `z > 0`), `G(y) ≥ 1` forces
+/// `ν·y ≥ min_k(ν_k/∂_kG(z))·(∇G(z)·y) ≥ min_k ν_k/∂_kG(z)`, with the gradient raised as in
+/// [`tangent`]. The bound is exact when `∇G(z)` is parallel to `ν`, so `z` is solved for that:
+/// `√xy` in closed form (`c = 2√(ν₀ν₁)`), solidly stable by bisection on the balance ratio
+/// (the gradient's ratio is monotone in it), Curve by bisection on the multiplier of the
+/// gradient condition (`A·n + D_P/x_i = μ·ν_i` at `D = 1`). Where the solve is off, the bound
+/// is only looser.
+#[derive(Clone, Debug)]
+pub(crate) enum Invariant {
+    /// `√(x·y)`, raw units
+    Sqrt,
+    /// `(x³y + xy³)^¼` on reserves normalised by `scale` (`10^(18 − decimals)`)
+    Stable {
+        /// per coin, raw unit → normalised unit
+        scale: [f64; 2],
+    },
+    /// Curve's `D` in coin units (the float model's)
+    Curve {
+        /// `A·n` of the model
+        ann: f64,
+        /// per coin, raw unit → coin unit
+        conv: Vec<f64>,
+    },
+}
+
+/// Bisection steps of the tangent-point solves.
+const COST_STEPS: usize = 80;
+
+impl Invariant {
+    /// The invariant of `pool` and a lower bound on `G` at its balances, in the units
+    /// [`crate::route::UnitCost`] works in (raw units for `√xy`, normalised for solidly stable,
+    /// coin units for Curve, matching [`tangent`]). `None` for families without a bound here or
+    /// an empty pool. Two-coin `G` in floats rounded down (solidly stable less its `_k` slack
+    /// of [`stable_growth`], four times); Curve the integer `D` less `4·D_SLACK` units.
+    #[must_use]
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    pub(crate) fn of(pool: &Pool) -> Option<(Self, f64)> {
+        let down = 1.0 - 16.0 * f64::EPSILON;
+        let (inv, g) = match pool {
+            Pool::ConstantProduct(_) | Pool::Solidly(_) => {
+                let (x, y) = match pool {
+                    Pool::ConstantProduct(cp) => {
+                        let [x, y] = cp.reserves();
+                        (to_f64(x), to_f64(y))
+                    }
+                    Pool::Solidly(s) => {
+                        let [x, y] = s.reserves();
+                        (to_f64(x), to_f64(y))
+                    }
+                    _ => return None,
+                };
+                match pool {
+                    Pool::Solidly(s) if s.stable() => {
+                        let [d0, d1] = s.decimals();
+                        let s0 = pow10(18i32.saturating_sub(i32::from(d0)));
+                        let s1 = pow10(18i32.saturating_sub(i32::from(d1)));
+                        let (xn, yn) = (x * s0, y * s1);
+                        let t = yn / xn;
+                        let k_c = (xn / 1e18) * (yn / 1e18) * (xn / 1e18 * xn + yn / 1e18 * yn);
+                        let slack = 4.0 / k_c + 4.0 / xn + 4.0 / yn;
+                        let g = xn * sqrt_or_zero(sqrt_or_zero(t + t * t * t)) * down;
+                        (
+                            Invariant::Stable { scale: [s0, s1] },
+                            g * (1.0 - 4.0 * slack),
+                        )
+                    }
+                    _ => (Invariant::Sqrt, sqrt_or_zero(x * y) * down),
+                }
+            }
+            Pool::StableSwap(ss) => {
+                let (ann, conv) = curve_params(ss)?;
+                let slack = U256::from(D_SLACK.saturating_mul(4));
+                let d = to_f64(ss.d().ok()?.checked_sub(slack)?) / 1e18 * down;
+                (Invariant::Curve { ann, conv }, d)
+            }
+            _ => return None,
+        };
+        (g.is_finite() && g > 0.0).then_some((inv, g))
+    }
+
+    /// `min_k ν_k / g_k`, 0 unless every term is positive and finite.
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    fn least_ratio(nu: &[f64], g: &[f64]) -> f64 {
+        let mut m = f64::INFINITY;
+        for (v, gk) in nu.iter().zip(g) {
+            let r = v / gk;
+            if !(r.is_finite() && r > 0.0) {
+                return 0.0;
+            }
+            m = m.min(r);
+        }
+        if m.is_finite() {
+            m
+        } else {
+            0.0
+        }
+    }
+
+    /// Solidly stable: the balance ratio `t` where the gradient's ratio is `ρ = ν₀s₁/(ν₁s₀)`
+    /// (`(3t + t³)/(1 + 3t²)` increases from 0 to ∞, between `ρ/3` and `3ρ`).
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    fn stable_point(rho: f64) -> f64 {
+        let (mut lo, mut hi) = (rho / 3.0, rho * 3.0);
+        for _ in 0..COST_STEPS {
+            let mid = sqrt_or_zero(lo * hi);
+            if (3.0 * mid + mid * mid * mid) / (1.0 + 3.0 * mid * mid) < rho {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        sqrt_or_zero(lo * hi)
+    }
+
+    /// Curve: the coin balances at `D = 1` where `∇D ∥ ν'` (`ν'` the prices per coin unit):
+    /// `x_i = P/(μν'_i − A·n)` with `P^(n+1) = Π(μν'_i − A·n)/n^n`, `μ` by bisection on
+    /// `A·n·Σx − (A·n − 1 + P)` (positive near `μ = A·n/min ν'`, negative for large `μ`).
+    #[allow(
+        clippy::arithmetic_side_effects,
+        clippy::cast_precision_loss,
+        clippy::neg_cmp_op_on_partial_ord
+    )] // f64; n ≤ 8; NaN-aware comparisons
+    fn curve_point(nu: &[f64], ann: f64) -> Option<Vec<f64>> {
+        let n = nu.len() as f64;
+        let vmin = nu.iter().copied().fold(f64::INFINITY, f64::min);
+        if !(vmin > 0.0 && vmin.is_finite()) {
+            return None;
+        }
+        let mu0 = ann / vmin;
+        let at = |mu: f64| -> Option<(Vec<f64>, f64)> {
+            // P = (Π(μν' − A·n) / n^n)^(1/(n+1)), the product built factor by factor
+            let mut prod = 1.0;
+            for v in nu {
+                let q = mu * v - ann;
+                if !(q > 0.0) {
+                    return None;
+                }
+                prod *= q / n;
+            }
+            let p = root(prod, nu.len().saturating_add(1))?;
+            let x: Vec<f64> = nu.iter().map(|v| p / (mu * v - ann)).collect();
+            let f = ann * x.iter().sum::<f64>() - (ann - 1.0 + p);
+            Some((x, f))
+        };
+        // μ = μ0·(1 + s), s by bisection on its logarithm
+        let (mut lo, mut hi) = (1e-15f64, 1e15f64);
+        for _ in 0..COST_STEPS {
+            let mid = sqrt_or_zero(lo * hi);
+            match at(mu0 * (1.0 + mid)) {
+                Some((_, f)) if f > 0.0 => lo = mid,
+                Some(_) => hi = mid,
+                None => lo = mid,
+            }
+        }
+        at(mu0 * (1.0 + sqrt_or_zero(lo * hi))).map(|r| r.0)
+    }
+}
+
+impl crate::route::UnitCost for Invariant {
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    fn unit_cost_low(&self, nu: &[f64]) -> f64 {
+        if nu.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
+            return 0.0;
+        }
+        match self {
+            Invariant::Sqrt => {
+                let (Some(a), Some(b)) = (nu.first(), nu.get(1)) else {
+                    return 0.0;
+                };
+                // min{ν·y : y₀y₁ ≥ 1} = 2√(ν₀ν₁) (AM-GM), rounded down
+                2.0 * sqrt_or_zero(a * b) * (1.0 - TANGENT_SLACK)
+            }
+            Invariant::Stable { scale } => {
+                let (Some(a), Some(b)) = (nu.first(), nu.get(1)) else {
+                    return 0.0;
+                };
+                // prices per normalised unit
+                let (a, b) = (a / scale[0], b / scale[1]);
+                let g = stable_grad(Self::stable_point(a / b));
+                Self::least_ratio(&[a, b], &g)
+            }
+            Invariant::Curve { ann, conv } => {
+                let per_coin: Vec<f64> = nu.iter().zip(conv).map(|(v, c)| v / c).collect();
+                let Some(z) = Self::curve_point(&per_coin, *ann) else {
+                    return 0.0;
+                };
+                curve_grad(&z, *ann).map_or(0.0, |g| Self::least_ratio(&per_coin, &g))
+            }
+        }
+    }
+}
+
+/// `a^(1/m)` for `a > 0` finite, `m ≥ 1`: Newton's iteration from a power of two above the
+/// root (it decreases to the root monotonically); `None` otherwise.
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_precision_loss,
+    clippy::cast_sign_loss,
+    clippy::neg_cmp_op_on_partial_ord
+)] // f64; the exponent fits; NaN-aware comparisons
+fn root(a: f64, m: usize) -> Option<f64> {
+    if !(a.is_finite() && a > 0.0) || m == 0 || m > 16 {
+        return None;
+    }
+    if m == 1 {
+        return Some(a);
+    }
+    let mf = m as f64;
+    // the binary exponent of a (subnormals count as the least)
+    let e = ((a.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+    let e0 = e.div_euclid(m as i64) + 2;
+    let mut y = f64::from_bits(((e0 + 1023).clamp(1, 2046) as u64) << 52);
+    for _ in 0..64 {
+        let mut p = 1.0;
+        for _ in 1..m {
+            p *= y;
+        }
+        let next = ((mf - 1.0) * y + a / p) / mf;
+        if !(next < y) {
+            break;
+        }
+        y = next;
+    }
+    y.is_finite().then_some(y)
 }

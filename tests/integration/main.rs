@@ -28,6 +28,7 @@ mod spl_accounting;
 mod spl_owner_fee;
 mod zap;
 mod zap_bound;
+mod zap_lp_bound;
 mod zap_ng;
 mod zap_plans;
 mod zap_routed;

@@ -15,14 +15,14 @@ use swapzap::units::{PoolId, TokenId};
 use swapzap::zap::{self, zap_in_pool, ZapConfig, ZapOptions};
 use swapzap::U256;
 
-fn f(x: U256) -> f64 {
+pub(crate) fn f(x: U256) -> f64 {
     x.to_string().parse().unwrap()
 }
 
 /// A small deterministic generator (xorshift), so the cases are the same every run.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x << 13;
         x ^= x >> 7;
@@ -31,20 +31,20 @@ impl Rng {
         x
     }
     /// uniform in [0, 1)
-    fn unit(&mut self) -> f64 {
+    pub(crate) fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
     /// log-uniform in [lo, hi]
-    fn log(&mut self, lo: f64, hi: f64) -> f64 {
+    pub(crate) fn log(&mut self, lo: f64, hi: f64) -> f64 {
         lo * (hi / lo).powf(self.unit())
     }
 }
 
-fn addr(k: u32) -> String {
+pub(crate) fn addr(k: u32) -> String {
     format!("0x{:040x}", 0x1000 + k)
 }
 
-fn int(x: f64) -> String {
+pub(crate) fn int(x: f64) -> String {
     format!("{:.0}", x.max(1.0))
 }
 
@@ -231,7 +231,7 @@ fn case(seed: u64, t: Target) -> Case {
 
 /// What the zap's plan model mints from coin holdings `held` on the target's `state`: the
 /// exact single-pool optimum. `None` when the mint reverts.
-fn mint_after(state: &Pool, held: &[U256]) -> Option<U256> {
+pub(crate) fn mint_after(state: &Pool, held: &[U256]) -> Option<U256> {
     if held.iter().all(U256::is_zero) {
         return Some(U256::zero());
     }
@@ -241,12 +241,12 @@ fn mint_after(state: &Pool, held: &[U256]) -> Option<U256> {
 }
 
 /// The input after the zap fee (what every plan of the zap starts from).
-fn after_fee(a: U256) -> U256 {
+pub(crate) fn after_fee(a: U256) -> U256 {
     a - zap::zap_fee(a, zap::ZAP_FEE_BPS).unwrap()
 }
 
 /// Splits of `units` parts over `k` legs.
-fn splits(k: usize, units: usize) -> Vec<Vec<usize>> {
+pub(crate) fn splits(k: usize, units: usize) -> Vec<Vec<usize>> {
     if k == 1 {
         return vec![vec![units]];
     }
@@ -365,7 +365,7 @@ fn other_mixes(c: &Case) -> U256 {
 /// (relative): the split search's budget and its resolution (see `zap::zap_in`'s docs).
 const ZAP_SPLIT_TOLERANCE: f64 = 1e-4;
 
-fn quantiles(v: &mut [f64]) -> (f64, f64) {
+pub(crate) fn quantiles(v: &mut [f64]) -> (f64, f64) {
     v.sort_by(f64::total_cmp);
     (v[v.len() / 2], v[v.len() - 1])
 }

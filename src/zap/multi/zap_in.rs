@@ -9,7 +9,6 @@ use crate::graph::PoolGraph;
 use crate::math::float::to_f64;
 use crate::plan::{Output, Plan, Step, TokenAmount};
 use crate::pool::Pool;
-use crate::route::RouteRequest;
 use crate::units::{PoolId, TokenId};
 use crate::zap::{zap_in_pool, Rebalance, Strategy, ZapConfig};
 use alloc::vec::Vec;
@@ -67,11 +66,13 @@ pub fn zap_in(
     let coins = ctx.coins(target)?;
     let held_bound = zap_in_bound(&ctx, target, lp_out, &coins)?;
     let routed = RoutedBound::start(&ctx, target, lp_out, &coins);
+    let with_lp = super::lp_bound::LpBound::start(&ctx, target, lp_out, &coins);
     burn_lp_inputs(&mut ctx, lp_out, &coins)?;
     let external = external_holdings(&ctx, lp_out, &coins);
     let (done, mint, bound) = if external.is_empty() {
+        let lp_bound = with_lp.and_then(|l| l.bound(&ctx, &[], &[], opts));
         let mint = mint_or_pass(&mut ctx, target, lp_out, &coins, opts)?;
-        (ctx, mint, held_bound)
+        (ctx, mint, held_bound.or(lp_bound))
     } else {
         let (m, bound) = route_and_mint(
             &ctx,
@@ -82,6 +83,7 @@ pub fn zap_in(
             routed.as_ref(),
             opts,
         )?;
+        let bound = bound.or_else(|| with_lp?.bound(&m.routed, &external, &m.mix, opts));
         (m.done, m.mint, bound)
     };
     assemble(
@@ -270,16 +272,8 @@ impl RoutedBound {
         m: &Minted<'_>,
         opts: &ZapOptions,
     ) -> Option<f64> {
-        let z: Option<Vec<U256>> = m
-            .routed
-            .state(target)
-            .ok()?
-            .balances()
-            .iter()
-            .zip(coins)
-            .map(|(b, t)| b.checked_add(m.routed.held(*t)))
-            .collect();
-        self.bound(graph, &z?, &m.mix, opts)
+        let z = super::lp_bound::tangent_point(&m.routed, target, coins)?;
+        self.bound(graph, &z, &m.mix, opts)
     }
 
     fn bound(
@@ -291,15 +285,7 @@ impl RoutedBound {
     ) -> Option<f64> {
         let pool = &graph.pool(self.target)?.pool;
         let w = crate::zap::bound::tangent(pool, z)?;
-        let outputs = if mix.is_empty() {
-            let even: Vec<(TokenId, f64)> = self.coins.iter().map(|t| (*t, 1.0)).collect();
-            proportions(&even)
-        } else {
-            mix.to_vec()
-        };
-        let mut req = RouteRequest::new(self.external.clone(), outputs);
-        req.source_whitelist.clone_from(&opts.source_whitelist);
-        req.source_blacklist.clone_from(&opts.source_blacklist);
+        let req = super::lp_bound::steer_request(&self.coins, &self.external, mix, opts);
         let weights: Vec<(TokenId, f64)> =
             self.coins.iter().copied().zip(w.iter().copied()).collect();
         let routed =
