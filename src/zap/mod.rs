@@ -54,8 +54,12 @@
 //!    and swapping the other coins into it through the same pool (compared exactly).
 //! 3. **Routing.** Tokens that are not coins of the target pool (zap-in) or not outputs
 //!    (zap-out) are routed by [`crate::route::quote`] on the pool states left by the burns. A
-//!    zap-in routes them into the target pool's coins in the value shares of the pool's own
-//!    balances, corrected for target coins the user already holds. A zap-out routes them into
+//!    zap-in routes them into the target pool's coins at the output mix that mints the most:
+//!    the value shares of the pool's own balances (corrected for target coins the user
+//!    already holds) are the default, then every coin alone and a search of the mix, each
+//!    candidate quoted, simulated and minted exactly, the default kept unless another mints
+//!    strictly more (at most 10 more router quotes; it stops early when the best mint is
+//!    within 1e-6 of the certified bound). A zap-out routes them into
 //!    the outputs by the proportions; output tokens the burns already delivered count toward
 //!    their share, and any excess of them is routed into the other outputs.
 //!    With several outputs the split is then solved on exact re-simulations so that the

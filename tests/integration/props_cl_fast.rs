@@ -4,6 +4,7 @@
 //! 2^128 − 1): `getAmount0Delta` by one division, the next price after token0 comes in by
 //! `p − floor(amount·p² / den)`, and the family verbs that run the loop without fee growth.
 use proptest::prelude::*;
+use swapzap::math::wide::div_rem_by_wide;
 use swapzap::math::W;
 use swapzap::pool::concentrated_liquidity::sqrt_price_math::{
     amount0_delta, amount0_delta_plain, amount0_delta_up_near,
@@ -204,6 +205,56 @@ proptest! {
         let plain = next_sqrt_price_from_amount0_in_plain(w(p), l, w(amount)).ok().map(W::to_u256);
         prop_assert_eq!(fast, plain);
         prop_assert_eq!(fast, next0_u512(p, l, amount));
+    }
+}
+
+/// A divisor for the float-guided division: random sizes at or above 2^128 (its domain), the
+/// hand-over just below it, and the largest values.
+fn wide_divisor() -> impl Strategy<Value = U256> {
+    let two128 = U256::one() << 128;
+    prop_oneof![
+        4 => sized(129, 256),
+        1 => (0u64..64).prop_map(move |d| two128 + d),
+        1 => (1u64..64).prop_map(move |d| two128 - d),
+        1 => (0u64..64).prop_map(|d| U256::MAX - d),
+    ]
+}
+
+/// A dividend for `d`: anything, or `q·d + r` with quotients up to 2^128 − 1 (at the top of
+/// the domain) and remainders at 0, 1, `d − 1` (where an estimate off by one shows).
+fn wide_dividend(d: U256) -> impl Strategy<Value = U256> {
+    let edge = (sized(0, 128), 0u8..4, sized(0, 256)).prop_map(move |(q, k, any)| {
+        let q = if k == 3 { U256::from(u128::MAX) } else { q };
+        let r = match k {
+            0 => U256::zero(),
+            1 => U256::one(),
+            _ => d - 1,
+        };
+        q.checked_mul(d)
+            .and_then(|x| x.checked_add(r))
+            .unwrap_or(any)
+    });
+    prop_oneof![2 => sized(0, 256), 2 => edge]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
+
+    /// The float-guided division (an estimate corrected until `0 <= n − q·d < d`) equals the
+    /// plain `U512` quotient and remainder on its domain, divisors of 2^128 and more, and hands
+    /// over (`None`) below it; the CL math then divides the plain way.
+    #[test]
+    fn division_by_a_wide_divisor_equals_u512(
+        (d, n) in wide_divisor().prop_flat_map(|d| (Just(d), wide_dividend(d))),
+    ) {
+        let got = div_rem_by_wide(w(n), w(d)).map(|(q, r)| (U256::from(q), r.to_u256()));
+        if d < U256::one() << 128 {
+            prop_assert_eq!(got, None);
+        } else {
+            let (q, r) = (U512::from(n) / U512::from(d), U512::from(n) % U512::from(d));
+            let want = (U256::try_from(q).unwrap(), U256::try_from(r).unwrap());
+            prop_assert_eq!(got, Some(want));
+        }
     }
 }
 

@@ -9,7 +9,7 @@
 use primitive_types::U256;
 
 mod div;
-pub use div::div_512_by_256;
+pub use div::{div_512_by_256, div_rem_by_wide};
 
 const LO64: u128 = u64::MAX as u128;
 

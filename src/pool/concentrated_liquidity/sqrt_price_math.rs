@@ -7,7 +7,7 @@
 
 use crate::error::{PoolError, PoolRevert};
 use crate::math::float::wide_to_f64;
-use crate::math::wide::{Div128, Div64};
+use crate::math::wide::{div_rem_by_wide, Div128, Div64};
 use crate::math::{self, W};
 
 /// 2^96 as a [`W`].
@@ -34,6 +34,18 @@ pub(super) fn mul_div_up(a: W, b: W, d: W) -> Result<W, PoolError> {
     } else {
         Ok(math::w_add(q, W::ONE)?)
     }
+}
+
+/// `(floor(n / d), n mod d)`, an error for `d == 0`: for a divisor of at least 2^128 (the
+/// products of two prices, `L·2^96 + amount·p`) by a float-guided estimate checked exactly
+/// ([`div_rem_by_wide`]: no reciprocal of the divisor), else the plain division.
+#[inline]
+fn div_rem(n: W, d: W) -> Result<(W, W), PoolError> {
+    if let Some((q, r)) = div_rem_by_wide(n, d) {
+        return Ok((W::small(q), r));
+    }
+    n.checked_div_rem(d)
+        .ok_or(PoolError::Math(crate::error::MathError::DivisionByZero))
 }
 
 /// `ceil(a / d)` (`UnsafeMath.divRoundingUp`), an error for `d == 0`.
@@ -75,9 +87,7 @@ pub fn amount0_delta(a: W, b: W, l: u128, round_up: bool) -> Result<W, PoolError
         // Both products fit 256 bits: one division. Nested divisions by positive integers
         // compose, floor(floor(x / b) / a) = floor(x / (a·b)) and likewise ceil, so this is
         // the contract's two roundings exactly (and its quotient cannot overflow).
-        let (q, r) = num
-            .checked_div_rem(den)
-            .ok_or(PoolError::Math(crate::error::MathError::DivisionByZero))?;
+        let (q, r) = div_rem(num, den)?;
         return if round_up && !r.is_zero() {
             Ok(math::w_add(q, W::ONE)?)
         } else {
@@ -211,14 +221,14 @@ fn next_from_amount0(p: W, l: u128, amount: W, add: bool) -> Result<W, PoolError
 ///
 /// `n1·p = p·den − amount·p²`, so `ceil(n1·p / den) = p − floor(amount·p² / den)`: when
 /// `amount·p²` fits 256 bits that is one 256-bit division with a small quotient (the price
-/// move) instead of a 512-by-256 one. `den > amount·p` (n1 > 0), so the quotient is below `p`.
+/// move) instead of a 512-by-256 one. `den > amount·p` (n1 > 0), so the quotient is below `p`;
+/// for `den >= 2^128` (liquidity of 2^32 or more) the division computes no reciprocal (see
+/// [`div_rem`]).
 #[inline]
 fn next_from_amount0_added(p: W, n1: W, prod: W, den: W) -> Result<W, PoolError> {
     match prod.checked_mul(p) {
         Some(x) => {
-            let (f, _) = x
-                .checked_div_rem(den)
-                .ok_or(PoolError::Math(crate::error::MathError::DivisionByZero))?;
+            let (f, _) = div_rem(x, den)?;
             Ok(math::w_sub(p, f)?)
         }
         None => mul_div_up(n1, p, den),

@@ -6,6 +6,7 @@
 //! | `mod.rs` | the options, the zap-in result, the helpers both directions share (gas, prices, proportions) |
 //! | `ctx.rs` | the plan being built: states, holdings, steps; the fee, burns, swaps and routed legs |
 //! | `zap_in.rs` | zap-in and its bound: legs routed into the target's coins, then the optimal mint |
+//! | `split.rs` | zap-in: the output mix of the routed legs that mints the most, each candidate an exact plan |
 //! | `zap_out.rs` | zap-out: legs routed into the outputs, the split solved on exact re-simulations |
 
 use super::{Rebalance, Strategy, ZapConfig};
@@ -23,6 +24,7 @@ use primitive_types::U256;
 
 mod ctx;
 mod shares;
+mod split;
 mod zap_in;
 mod zap_out;
 

@@ -2,6 +2,7 @@
 //! the optimal single-pool mint.
 
 use super::ctx::Ctx;
+use super::split::{Minted, Mix, Split};
 use super::{coin_prices, gas_price_of, net_of_gas, proportions, ZapInPlan, ZapOptions};
 use crate::error::ZapError;
 use crate::graph::PoolGraph;
@@ -64,63 +65,110 @@ pub fn zap_in(
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
     let coins = ctx.coins(target)?;
-    let mut bound = zap_in_bound(&ctx, target, lp_out, &coins)?;
+    let held_bound = zap_in_bound(&ctx, target, lp_out, &coins)?;
     let routed = RoutedBound::start(&ctx, target, lp_out, &coins);
-    // Burn every LP input but the target's own.
+    burn_lp_inputs(&mut ctx, lp_out, &coins)?;
+    let external = external_holdings(&ctx, lp_out, &coins);
+    let (done, mint, bound) = if external.is_empty() {
+        let mint = mint_or_pass(&mut ctx, target, lp_out, &coins, opts)?;
+        (ctx, mint, held_bound)
+    } else {
+        let (m, bound) = route_and_mint(
+            &ctx,
+            target,
+            lp_out,
+            &coins,
+            &external,
+            routed.as_ref(),
+            opts,
+        )?;
+        (m.done, m.mint, bound)
+    };
+    assemble(
+        graph,
+        target,
+        lp_out,
+        inputs_list,
+        zap_fee,
+        done,
+        mint,
+        bound,
+        opts,
+    )
+}
+
+/// Burn every LP input but the target's own ([`Ctx::burn_best`]: a one-coin withdrawal where
+/// it returns more of a target coin).
+fn burn_lp_inputs(ctx: &mut Ctx<'_>, lp_out: TokenId, coins: &[TokenId]) -> Result<(), ZapError> {
     for (t, a) in ctx.holdings() {
         if t == lp_out {
             continue;
         }
-        if let Some(p) = graph.pool_of_lp(t) {
-            ctx.burn_best(p, a, &coins)?;
+        if let Some(p) = ctx.graph.pool_of_lp(t) {
+            ctx.burn_best(p, a, coins)?;
         }
     }
-    // Route what is not a target coin into the target coins.
-    let external: Vec<(TokenId, U256)> = ctx
-        .holdings()
+    Ok(())
+}
+
+/// The holdings that are neither the target's coins nor its LP: the routed legs' inputs.
+fn external_holdings(ctx: &Ctx<'_>, lp_out: TokenId, coins: &[TokenId]) -> Vec<(TokenId, U256)> {
+    ctx.holdings()
         .into_iter()
         .filter(|(t, _)| *t != lp_out && !coins.contains(t))
-        .collect();
-    let mut mix = Vec::new();
-    if !external.is_empty() {
-        mix = route_into_coins(&mut ctx, target, &coins, &external, opts)?;
-    }
-    // The final single-pool zap on the target's state after the routing.
+        .collect()
+}
+
+/// The final mint's outcome: LP minted, the rebalance decision, the optimiser's strategy
+/// (`None`: nothing minted, only the target's own LP was given).
+pub(super) type FinalMint = (U256, Rebalance, Option<Strategy>);
+
+/// The final mint on the coins held, or nothing when only the target's own LP is held (it
+/// passes through).
+pub(super) fn mint_or_pass(
+    ctx: &mut Ctx<'_>,
+    target: PoolId,
+    lp_out: TokenId,
+    coins: &[TokenId],
+    opts: &ZapOptions,
+) -> Result<FinalMint, ZapError> {
     let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
-    if let Some(r) = routed {
-        // the tangent at the target's balances after the routing plus what it will deposit
-        let z: Option<Vec<U256>> = ctx
-            .state(target)?
-            .balances()
-            .iter()
-            .zip(&amounts)
-            .map(|(b, a)| b.checked_add(*a))
-            .collect();
-        bound = z.and_then(|z| r.bound(graph, &z, &mix, opts));
+    if amounts.iter().all(U256::is_zero) && !ctx.held(lp_out).is_zero() {
+        return Ok((U256::zero(), Rebalance::NotNeeded, None));
     }
-    // Only the target's own LP was given: it passes through, nothing to mint.
-    let (minted, rebalance, strategy) =
-        if amounts.iter().all(U256::is_zero) && !ctx.held(lp_out).is_zero() {
-            (U256::zero(), Rebalance::NotNeeded, None)
-        } else {
-            final_mint(&mut ctx, target, lp_out, &coins, &amounts, opts)?
-        };
-    let out_amount = ctx.held(lp_out);
+    final_mint(ctx, target, lp_out, coins, &amounts, opts)
+}
+
+/// The plan and the result from the finished plan `done`: the LP output (with its slippage
+/// minimum), the refunds (everything else held), gas and value.
+#[allow(clippy::too_many_arguments)] // the pieces of the result, each named
+fn assemble(
+    graph: &PoolGraph,
+    target: PoolId,
+    lp_out: TokenId,
+    inputs: Vec<TokenAmount>,
+    zap_fee: Option<crate::plan::ZapFee>,
+    done: Ctx<'_>,
+    (minted, rebalance, strategy): FinalMint,
+    bound: Option<f64>,
+    opts: &ZapOptions,
+) -> Result<ZapInPlan, ZapError> {
+    let out_amount = done.held(lp_out);
     let outputs = alloc::vec![Output {
         token: lp_out,
         amount: out_amount,
         min_amount: crate::plan::min_after_slippage(out_amount, opts.slippage)?,
     }];
-    let refunds: Vec<TokenAmount> = ctx
+    let refunds: Vec<TokenAmount> = done
         .holdings()
         .into_iter()
         .filter(|(t, _)| *t != lp_out)
         .map(|(token, amount)| TokenAmount { token, amount })
         .collect();
-    let gas_units = crate::plan::swap_gas_units(&ctx.steps, graph, opts.gas.as_ref());
+    let gas_units = crate::plan::swap_gas_units(&done.steps, graph, opts.gas.as_ref());
     let plan = Plan {
-        inputs: inputs_list,
-        steps: ctx.steps,
+        inputs,
+        steps: done.steps,
         outputs,
         refunds,
         zap_fee,
@@ -214,6 +262,26 @@ impl RoutedBound {
     /// steered by the routed legs' output mix `mix`, under the options' source filters, any
     /// number of hops), and the target's own swaps and mint; plus the target LP held. `None`
     /// where a part has none.
+    fn bound_at(
+        &self,
+        graph: &PoolGraph,
+        target: PoolId,
+        coins: &[TokenId],
+        m: &Minted<'_>,
+        opts: &ZapOptions,
+    ) -> Option<f64> {
+        let z: Option<Vec<U256>> = m
+            .routed
+            .state(target)
+            .ok()?
+            .balances()
+            .iter()
+            .zip(coins)
+            .map(|(b, t)| b.checked_add(m.routed.held(*t)))
+            .collect();
+        self.bound(graph, &z?, &m.mix, opts)
+    }
+
     fn bound(
         &self,
         graph: &PoolGraph,
@@ -344,16 +412,59 @@ fn without_swap_if_gas_exceeds_gain(
     }
 }
 
-/// Route `external` holdings into the target's coins: split by the value shares of the pool's
-/// balances, less what the user already holds of each coin (a second quote corrects the split
-/// when the held coins are far from their share). Returns the proportions of the plan taken.
-fn route_into_coins(
-    ctx: &mut Ctx<'_>,
+/// Route `external` holdings into the target's coins at the mix that mints the most
+/// ([`Split`]): the value-share split first (the default, kept unless another mix mints
+/// strictly more), the certified bound at its tangent point (where the zap routes through
+/// legs without LP inputs), then the search, which stops early once the best exact mint is
+/// within its tolerance of that bound. The best plan, and the bound: the lesser of the
+/// default's and, when another mix won, the one at the winner's tangent (both are bounds on
+/// every plan).
+fn route_and_mint<'g>(
+    ctx: &Ctx<'g>,
     target: PoolId,
+    lp_out: TokenId,
     coins: &[TokenId],
     external: &[(TokenId, U256)],
+    routed: Option<&RoutedBound>,
     opts: &ZapOptions,
-) -> Result<Vec<(TokenId, Ratio<u64>)>, ZapError> {
+) -> Result<(Minted<'g>, Option<f64>), ZapError> {
+    let g = ctx.route_graph()?;
+    let mut split = Split::new(ctx, g.as_ref(), target, lp_out, coins, external, opts);
+    let mut first_err = None;
+    for (mix, plan) in default_split(&split, ctx, target, coins)? {
+        if let Err(e) = split.offer(mix, &plan) {
+            first_err.get_or_insert(e);
+        }
+    }
+    let bound_at =
+        |m: &Minted<'_>| routed.and_then(|r| r.bound_at(ctx.graph, target, coins, m, opts));
+    let default_bound = split.best().and_then(bound_at);
+    let default_mix = split.best().map(|m| m.mix.clone());
+    split.stop_at(default_bound);
+    split.search();
+    let best = match split.into_best() {
+        Some(b) => b,
+        None => return Err(first_err.unwrap_or(ZapError::NothingToMint)),
+    };
+    let mut bound = default_bound;
+    if default_mix.as_ref() != Some(&best.mix) {
+        if let Some(b) = bound_at(&best) {
+            bound = Some(bound.map_or(b, |d| d.min(b)));
+        }
+    }
+    Ok((best, bound))
+}
+
+/// The default split: by the value shares of the pool's balances, less what the user already
+/// holds of each coin (a second quote corrects the split when the held coins are far from
+/// their share). The candidates in order: the mix the value-share split takes, then the first
+/// quote's when the second was taken (a free candidate).
+fn default_split(
+    split: &Split<'_, '_>,
+    ctx: &Ctx<'_>,
+    target: PoolId,
+    coins: &[TokenId],
+) -> Result<Vec<(Mix, Plan)>, ZapError> {
     let state = ctx.state(target)?.clone();
     let prices = coin_prices(&state);
     let value_of = |k: usize, a: U256| -> f64 {
@@ -374,7 +485,6 @@ fn route_into_coins(
         .map(|(k, t)| value_of(k, ctx.held(*t)))
         .collect();
     let held_total: f64 = held.iter().sum();
-    let g = ctx.route_graph()?;
     let shares: Vec<(TokenId, f64)> = coins
         .iter()
         .copied()
@@ -386,8 +496,7 @@ fn route_into_coins(
             crate::error::ZapUnsupported::TargetWithoutValue { pool: target },
         ));
     }
-    let mut plan = ctx.quote(g.as_ref(), external, &first, opts)?;
-    let mut mix = first.clone();
+    let plan = split.quote(&first)?;
     if held_total > 0.0 {
         // Value routed in, at the target's prices; then the split that brings every coin to
         // its share of the total.
@@ -418,14 +527,12 @@ fn route_into_coins(
                 .zip(&first)
                 .any(|(a, b)| a.0 != b.0 || ratio_gap(a.1, b.1) > 0.01);
         if !second.is_empty() && differs {
-            if let Ok(p2) = ctx.quote(g.as_ref(), external, &second, opts) {
-                plan = p2;
-                mix = second;
+            if let Ok(p2) = split.quote(&second) {
+                return Ok(alloc::vec![(second, p2), (first, plan)]);
             }
         }
     }
-    ctx.apply_route(&plan, &[target])?;
-    Ok(mix)
+    Ok(alloc::vec![(first, plan)])
 }
 
 fn ratio_gap(a: Ratio<u64>, b: Ratio<u64>) -> f64 {
