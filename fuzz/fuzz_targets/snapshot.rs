@@ -244,7 +244,9 @@ fn mutate(snap: &mut Value, m: &Mutation) {
                 None => {
                     let mut x = Value::Null;
                     set_num(&mut x, num, *as_json_number);
-                    p[f] = x;
+                    if let Some(o) = p.as_object_mut() {
+                        o.insert(f.into(), x);
+                    }
                 }
             }
         }
@@ -256,7 +258,10 @@ fn mutate(snap: &mut Value, m: &Mutation) {
         Mutation::Decimals { token, decimals } => {
             if n_tokens > 0 {
                 let k = usize::from(*token) % n_tokens;
-                snap["tokens"][k]["decimals"] = Value::from(*decimals);
+                let token = snap["tokens"].get_mut(k).and_then(Value::as_object_mut);
+                if let Some(t) = token {
+                    t.insert("decimals".into(), Value::from(*decimals));
+                }
             }
         }
         Mutation::DropPool(i) => {
@@ -270,7 +275,9 @@ fn mutate(snap: &mut Value, m: &Mutation) {
                 let mut q = p.clone();
                 if *rename {
                     let id = format!("{}-again", q["id"].as_str().unwrap_or(""));
-                    q["id"] = Value::String(id);
+                    if let Some(o) = q.as_object_mut() {
+                        o.insert("id".into(), Value::String(id));
+                    }
                 }
                 pools.push(q);
             }
@@ -291,8 +298,9 @@ fn mutate(snap: &mut Value, m: &Mutation) {
         Mutation::Tick { pool, tick, net } => {
             if let Some(p) = pick(pools, *pool) {
                 if let Some(ticks) = p["ticks"].as_array_mut() {
-                    if let Some(t) = pick(ticks, *tick) {
-                        t["liquidity_net"] = Value::String(net.text());
+                    // an earlier `Field` mutation may have replaced the tick by a number
+                    if let Some(t) = pick(ticks, *tick).and_then(Value::as_object_mut) {
+                        t.insert("liquidity_net".into(), Value::String(net.text()));
                     }
                 }
             }
