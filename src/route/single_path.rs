@@ -47,7 +47,7 @@ impl Ctx<'_> {
     /// `ls` to `ld` (`ends`) for `amount` of `ls`, by the float models net of the cheapest
     /// step's gas per hop, each hop's amount floored to whole base units when `whole`; `None`
     /// when no path delivers anything.
-    fn best_path(
+    pub(super) fn best_path(
         &self,
         gas: Option<GasModel>,
         ledges: &[LEdge],
@@ -133,8 +133,23 @@ impl Ctx<'_> {
         reverts: &mut Vec<Excluded>,
     ) -> Option<Candidate> {
         let mut states = PoolStates::new(self.graph.n_pools());
-        let mut a = amount;
         let mut steps = Vec::new();
+        let a = self.walk_path(&mut states, path, amount, &mut steps, reverts)?;
+        Some(self.candidate((steps, vec![a]), gas))
+    }
+
+    /// Swap `amount` along the working-set edges `path` on the pool states `states`, each
+    /// swap appended to `steps`: what the last hop delivers; `None` when a swap reverts (the
+    /// pool pushed on `reverts`) or the amount runs out.
+    pub(super) fn walk_path(
+        &self,
+        states: &mut PoolStates,
+        path: &[usize],
+        amount: U256,
+        steps: &mut Vec<Step>,
+        reverts: &mut Vec<Excluded>,
+    ) -> Option<U256> {
+        let mut a = amount;
         for &k in path {
             let e = &self.edges[k];
             let cur = states.current(self.graph, e.pool)?;
@@ -163,6 +178,6 @@ impl Ctx<'_> {
                 return None;
             }
         }
-        Some(self.candidate((steps, vec![a]), gas))
+        Some(a)
     }
 }
