@@ -23,6 +23,7 @@ mod props_cp;
 mod props_curve;
 mod reasons;
 mod request;
+mod route_arbitrage;
 mod routing;
 mod spl_accounting;
 mod spl_owner_fee;
