@@ -759,9 +759,8 @@ mod tests {
         let million = U256::from(FEE_DENOMINATOR);
         let fee = U256::from(pips);
         let n1 = U256::from(l) << 96;
-        let amount0_up = |a: U256, b: U256| -> Option<U256> {
-            Some(div_up_u(md_up(n1, b - a, b)?, a))
-        };
+        let amount0_up =
+            |a: U256, b: U256| -> Option<U256> { Some(div_up_u(md_up(n1, b - a, b)?, a)) };
         let less = md(rem, million - fee, million)?;
         let to_target = amount0_up(t, p)?;
         let next = if less >= to_target {
@@ -857,7 +856,9 @@ mod tests {
                 2 => gross(two128) + U256::from(next() % 4) - U256::from(2u8),
                 // a part of what reaches the target, or next to it
                 3 | 4 => to_target.map_or(U256::one(), |v| {
-                    gross(md(v, U256::from(next() % (1 << 20)), U256::from(1u32 << 20)).unwrap_or(v))
+                    gross(
+                        md(v, U256::from(next() % (1 << 20)), U256::from(1u32 << 20)).unwrap_or(v),
+                    )
                 }),
                 5 => to_target.map_or(U256::one(), |v| {
                     gross(v.saturating_sub(U256::from(2u8)) + U256::from(next() % 5))
@@ -866,7 +867,10 @@ mod tests {
                 6 => {
                     let fit = crate::math::float::from_f64_floor(2f64.powi(255) / (pf * pf));
                     let cap = to_target.map_or(fit, |v| v.min(fit));
-                    gross(md(cap, U256::from(next() % (1 << 20)), U256::from(1u32 << 20)).unwrap_or(cap))
+                    gross(
+                        md(cap, U256::from(next() % (1 << 20)), U256::from(1u32 << 20))
+                            .unwrap_or(cap),
+                    )
                 }
                 _ => rnd(1 + next() % 200),
             }
