@@ -360,7 +360,10 @@ mod tests {
             let want = if x >= 1.0 { u128::MAX } else { 0 };
             assert_eq!(floor_to_u128(x), want, "{x}");
         }
-        assert_eq!(floor_to_u128(2f64.powi(128) - 2f64.powi(75)), u128::MAX - (1 << 75) + 1);
+        assert_eq!(
+            floor_to_u128(2f64.powi(128) - 2f64.powi(75)),
+            u128::MAX - (1 << 75) + 1
+        );
     }
 
     #[test]

@@ -205,7 +205,14 @@ fn comparisons_equal_u256_order() {
         s ^= s << 17;
         s
     };
-    let edges = [0u128, 1, u128::from(u64::MAX), 1 << 64, u128::MAX - 1, u128::MAX];
+    let edges = [
+        0u128,
+        1,
+        u128::from(u64::MAX),
+        1 << 64,
+        u128::MAX - 1,
+        u128::MAX,
+    ];
     let mut vals = Vec::new();
     for &h in &edges {
         for &l in &edges {
@@ -218,8 +225,14 @@ fn comparisons_equal_u256_order() {
             lo: (u128::from(next()) << 64) | u128::from(next()),
         };
         vals.push(x);
-        vals.push(W { hi: x.hi, lo: x.lo.wrapping_add(1) });
-        vals.push(W { hi: x.hi.wrapping_sub(1), lo: x.lo });
+        vals.push(W {
+            hi: x.hi,
+            lo: x.lo.wrapping_add(1),
+        });
+        vals.push(W {
+            hi: x.hi.wrapping_sub(1),
+            lo: x.lo,
+        });
     }
     for a in &vals {
         for b in &vals {
