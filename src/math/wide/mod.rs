@@ -567,8 +567,8 @@ impl Div64 {
         }
     }
 
-    /// `(n / d, n % d)`.
-    #[inline]
+    /// `(n / d, n % d)` (inlined: a constant divisor's shift and reciprocal fold in).
+    #[inline(always)]
     #[must_use]
     pub fn div_rem(self, n: W) -> (W, u64) {
         let (sh, d, v) = (self.shift, self.norm, self.inv);
