@@ -277,20 +277,19 @@ fn locate(
             Some(serde_json::Value::Object(_)) if missing_here(&path) => None,
             Some(serde_json::Value::Object(m)) => m
                 .keys()
-                .filter(|k| {
+                .rfind(|k| {
                     changes(&path, &|n: &mut serde_json::Value| {
                         if let Some(x) = n.get_mut(k.as_str()) {
                             *x = serde_json::Value::Null;
                         }
                     })
                 })
-                .last()
                 .map(|k| Seg::Key(k.clone())),
             Some(serde_json::Value::Array(a)) => {
                 // halve the run of elements that holds the culprit
                 let (mut lo, mut hi) = (0usize, a.len());
                 while hi.saturating_sub(lo) > 1 {
-                    let mid = lo + (hi - lo) / 2;
+                    let mid = lo.saturating_add(hi.saturating_sub(lo) / 2);
                     let cut_low = changes(&path, &|n: &mut serde_json::Value| {
                         if let Some(x) = n.as_array_mut() {
                             x.drain(lo..mid);
@@ -302,7 +301,7 @@ fn locate(
                         lo = mid;
                     }
                 }
-                let one = hi == lo + 1
+                let one = hi == lo.saturating_add(1)
                     && changes(&path, &|n: &mut serde_json::Value| {
                         if let Some(x) = n.as_array_mut() {
                             x.remove(lo);

@@ -810,7 +810,7 @@ mod tests {
         for k in 0..400_000u32 {
             let rnd = |bits: u64| -> U256 {
                 let x = U256([next(), next(), next(), next()]);
-                let b = (bits.max(1)).min(256) as usize;
+                let b = bits.clamp(1, 256) as usize;
                 (x >> (256 - b)) | (U256::one() << (b - 1))
             };
             let p = match k % 5 {
