@@ -25,8 +25,36 @@ pub(super) struct Candidate {
     pub(super) net: f64,
 }
 
+impl Candidate {
+    /// Whether this candidate is better than `other`: one that gives something of every
+    /// output beats one that does not; else the higher objective net of gas wins (a tie
+    /// keeps `other`).
+    pub(super) fn beats(&self, other: &Candidate) -> bool {
+        let full = |c: &Candidate| c.outs.iter().all(|o| !o.is_zero());
+        match (full(self), full(other)) {
+            (true, false) => true,
+            (false, true) => false,
+            _ => self.net > other.net,
+        }
+    }
+}
+
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
 impl Ctx<'_> {
+    /// The error of a plan that gives nothing of an output (`outs`, one per output) while it
+    /// gives something of another: [`RouteError::AmountTooSmall`] from the first input to the
+    /// first such output.
+    pub(super) fn zero_output(&self, outs: &[U256]) -> RouteError {
+        let from = self.in_toks.first().copied().unwrap_or(TokenId(0));
+        let to = self
+            .out_toks
+            .iter()
+            .zip(outs)
+            .find(|(_, o)| o.is_zero())
+            .map_or(TokenId(0), |(t, _)| *t);
+        RouteError::AmountTooSmall { from, to }
+    }
+
     /// Why no plan survived the exact simulation, paths existing: every plan found gave 0 out
     /// (`zero`) or every revert was a dust revert ([`RouteError::AmountTooSmall`]); a revert
     /// for want of liquidity or by overflow ([`RouteError::InsufficientLiquidity`]); else the

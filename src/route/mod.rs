@@ -70,8 +70,10 @@
 //! | 2. values | `mid.rs` | best zero-size rates and mid prices ([`output_mid_prices`]) |
 //! | 3. dual | `dual/mod.rs` | `h(ν)` and its minimisation `Dual::solve` as phases: `dual/sweep.rs` (Gauss–Seidel), `dual/newton.rs` (KKT system, line search), `dual/linalg.rs` (dense, sparse direct, conjugate gradients), `dual/tree.rs` (their spanning-forest preconditioner) |
 //! | 3. certificate | `certify.rs` | the bound over the whole graph, the columns to add, the rounding slack |
+//! | 4. cycles | `cycles.rs` | a cycle of the recovered flows (arbitrage), cut out of the problem before the dual is solved again |
 //! | 4. recover | `recover.rs` | the flows of the dual solution, the recovery rounds, dropping failed flows |
 //! | 4. propagate | `propagate.rs` | the exact simulation of a set of flows in topological order |
+//! | 4. per pair | `pairs.rs` | several inputs or outputs: each input split over the outputs it reaches by their proportions, each share along its best single path |
 //! | 4. single path | `single_path.rs` | the best single path (one input, one output), simulated exactly |
 //! | 5. gas | `gas.rs` | [`GasModel`], the leg that pays least, the best plan net of gas over hop caps |
 //! | finish | `finish.rs` | candidates, the [`Plan`] with minimums, refunds and price impact, or why none survived |
@@ -86,12 +88,14 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod certify;
+mod cycles;
 pub(crate) mod dual;
 pub(crate) mod edges;
 mod exact_out;
 mod finish;
 mod gas;
 mod mid;
+mod pairs;
 mod prepare;
 mod propagate;
 mod recover;

@@ -154,9 +154,15 @@ impl Ctx<'_> {
         Ok(FlowGraph { outs, topo })
     }
 
-    /// The flow to drop from a cycle: the smallest-value flow touching a token that Kahn's
-    /// order left with inflows (`indeg`, what is left of the in-degrees).
+    /// The flow to drop from a cycle: the least valuable flow of a cycle the flows close
+    /// ([`Ctx::least_on_cycle`]); when none is found (Kahn's order stopped all the same), the smallest
+    /// flow touching a token that Kahn's order left with inflows (`indeg`, what is left of the
+    /// in-degrees).
     fn cycle_edge(&self, flows: &[Flow], indeg: &[usize]) -> DropEdge {
+        let on_cycle = self.least_on_cycle(flows);
+        if let Some(e) = on_cycle {
+            return e.into();
+        }
         let mut worst: Option<(f64, usize)> = None;
         for f in flows {
             let e = &self.edges[f.e];

@@ -5,6 +5,7 @@
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+use super::cycles::CYCLE_CUTS;
 use super::dual::{Dual, Eval};
 use super::finish::Candidate;
 use super::model::EdgeModel;
@@ -22,6 +23,8 @@ use primitive_types::U256;
 pub(super) struct Flow {
     pub(super) e: usize,
     pub(super) x: f64,
+    /// the flow's value at the dual prices (`x · ν` of its input token)
+    pub(super) v: f64,
 }
 
 /// Steps and the amounts of the outputs.
@@ -51,7 +54,10 @@ impl Ctx<'_> {
     /// The best exact plan for the certified solution `solved`: the flows of the dual optimum
     /// recovered exactly ([`Ctx::recover_rounds`], with gas in rounds that drop the leg that
     /// pays least), or for one input and one output the best single path when it nets more,
-    /// finished into a [`Plan`] with the certified bound.
+    /// for several inputs or outputs the per-pair plan when it is better
+    /// ([`Candidate::beats`]), finished into a [`Plan`] with the certified bound. Every output
+    /// must get something: an output the best plan gives nothing of is
+    /// [`RouteError::AmountTooSmall`] naming it.
     pub(super) fn plan(&self, solved: Solved) -> Result<Plan, RouteError> {
         let Solved { lc, nu, bound } = solved;
         let gas = self.gas();
@@ -59,19 +65,30 @@ impl Ctx<'_> {
         let mut reverts: Vec<Excluded> = Vec::new();
         // the best single path, for one input and one output: it does not depend on the dual,
         // and runs while the edges it reads are in cache from the passes above
-        let single = if self.in_toks.len() == 1 && self.out_toks.len() == 1 {
+        let one_to_one = self.in_toks.len() == 1 && self.out_toks.len() == 1;
+        let single = if one_to_one {
             self.single_path(gas, &lc.ledges, &lc.loc, lc.glob.len(), &mut reverts)?
         } else {
             None
         };
+        // several inputs or outputs: the per-pair plan competes (`pairs.rs`)
+        let pairs = if one_to_one {
+            None
+        } else {
+            self.per_pair(gas, (&lc.ledges, &lc.loc, lc.glob.len()), &mut reverts)
+        };
         let mut best = self.recover_rounds(lc, nu, gas, &mut reverts)?;
-        if let Some(sp) = single {
-            if best.as_ref().map_or(true, |b| sp.net > b.net) {
-                best = Some(sp);
+        for c in [single, pairs].into_iter().flatten() {
+            if best.as_ref().map_or(true, |b| c.beats(b)) {
+                best = Some(c);
             }
         }
         let best = match best {
-            Some(b) if b.outs.iter().any(|o| !o.is_zero()) => b,
+            Some(b) if b.outs.iter().all(|o| !o.is_zero()) => b,
+            // an output asked for that none of the plans gives anything of
+            Some(b) if b.outs.iter().any(|o| !o.is_zero()) => {
+                return Err(self.zero_output(&b.outs));
+            }
             Some(_) => return Err(self.no_plan(&reverts, true)),
             None => return Err(self.no_plan(&reverts, false)),
         };
@@ -79,7 +96,9 @@ impl Ctx<'_> {
     }
 
     /// The best candidate recovered from the dual solution `nu` on the working set `lc`.
-    /// Without gas one round. With gas, each round drops the active edge whose arbitrage
+    /// While the flows close a cycle (arbitrage in the snapshot), the cycle's least valuable
+    /// flow is cut out of the problem and the dual solved again (at most [`CYCLE_CUTS`]
+    /// times), each round's plan a candidate. Then, without gas, no more rounds. With gas, each round drops the active edge whose arbitrage
     /// profit (its surplus at the optimal prices, what removing it costs to first order) falls
     /// shortest of its step's gas and re-solves ([`Ctx::least_paying`]), keeping the best plan
     /// net of gas; the rounds stop when every edge pays or five drops in a row did not improve
@@ -100,6 +119,7 @@ impl Ctx<'_> {
         let mut idx: Vec<usize> = (0..self.edges.len()).collect();
         let mut best: Option<Candidate> = None;
         let mut no_gain = 0;
+        let mut cuts = 0;
         for round in 0..RECOVER_ROUNDS {
             let ms = if models.is_empty() {
                 &self.models
@@ -125,9 +145,22 @@ impl Ctx<'_> {
                     no_gain = 0;
                 }
             }
-            let Some(gm) = gas else { break };
-            let Some(drop) = self.least_paying(gm, &ev, &nu, &ledges, &lc.loc) else {
-                break;
+            // arbitrage: flows around a cycle are cut out of the problem first (`cycles.rs`)
+            let cut = (cuts < CYCLE_CUTS)
+                .then(|| self.cycle_cut(&flows, &idx))
+                .flatten();
+            let drop = if let Some(k) = cut {
+                cuts += 1;
+                k
+            } else {
+                let Some(gm) = gas else { break };
+                let Some(drop) = self.least_paying(gm, &ev, &nu, &ledges, &lc.loc) else {
+                    break;
+                };
+                if round > 0 {
+                    no_gain += 1;
+                }
+                drop
             };
             if models.is_empty() {
                 models.clone_from(&self.models);
@@ -135,14 +168,19 @@ impl Ctx<'_> {
             idx.remove(drop);
             ledges.remove(drop);
             models.remove(drop);
-            if round > 0 {
-                no_gain += 1;
-            }
             if no_gain > 4 {
                 break;
             }
         }
         Ok(best)
+    }
+
+    /// When `flows` close a cycle (profit taken around a loop of pools): the index in `idx`
+    /// (the round's working set) of the cycle's least valuable flow, to cut out of the problem
+    /// before the dual is solved again; `None` when the flows form a DAG.
+    fn cycle_cut(&self, flows: &[Flow], idx: &[usize]) -> Option<usize> {
+        let least = self.least_on_cycle(flows)?;
+        idx.iter().position(|w| *w == least)
     }
 
     /// The flows of the dual point `nu` (evaluated into `ev` on `du`, whose edge `k` is
@@ -163,7 +201,11 @@ impl Ctx<'_> {
         let mut flows: Vec<Flow> = Vec::new();
         for &(k, a) in &ev.act {
             if a.x * nu[du.edges[k].ti] > thr {
-                flows.push(Flow { e: idx[k], x: a.x });
+                flows.push(Flow {
+                    e: idx[k],
+                    x: a.x,
+                    v: a.x * nu[du.edges[k].ti],
+                });
             }
         }
         for (t, _) in &self.prep.inputs {
@@ -182,7 +224,11 @@ impl Ctx<'_> {
                 .map(|(k, e)| (k, e.rate0 * nu[e.to]))
                 .max_by(|x, y| x.1.total_cmp(&y.1));
             if let Some((k, _)) = best_edge {
-                flows.push(Flow { e: idx[k], x: 0.0 });
+                flows.push(Flow {
+                    e: idx[k],
+                    x: 0.0,
+                    v: 0.0,
+                });
             }
         }
         flows

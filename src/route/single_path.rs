@@ -47,7 +47,7 @@ impl Ctx<'_> {
     /// `ls` to `ld` (`ends`) for `amount` of `ls`, by the float models net of the cheapest
     /// step's gas per hop, each hop's amount floored to whole base units when `whole`; `None`
     /// when no path delivers anything.
-    fn best_path(
+    pub(super) fn best_path(
         &self,
         gas: Option<GasModel>,
         ledges: &[LEdge],
@@ -86,9 +86,9 @@ impl Ctx<'_> {
             for (k, e) in ledges.iter().enumerate() {
                 let a = layer[e.ti];
                 // out is concave with slope rate0 at 0, so out(a) ≤ a·rate0 (the margin covers
-                // float noise): an iterative model is not solved when even that cannot beat the
-                // best so far (for x·y = k the test costs more than the closed form)
-                if a > 0.0 && (e.cheap_out || !(a * e.rate0 * (1.0 + 1e-9) <= next[e.to])) {
+                // float noise): the model is not read when even that cannot beat the best so
+                // far (the test reads the edge, the model is elsewhere: for x·y = k too)
+                if a > 0.0 && !(a * e.rate0 * (1.0 + 1e-9) <= next[e.to]) {
                     // whole base units: a swap pays an integer, so a path whose float amount
                     // stays below one unit of a token (a token whose unit is worth much of
                     // the input) delivers nothing exactly, however much the model makes of it
@@ -133,8 +133,23 @@ impl Ctx<'_> {
         reverts: &mut Vec<Excluded>,
     ) -> Option<Candidate> {
         let mut states = PoolStates::new(self.graph.n_pools());
-        let mut a = amount;
         let mut steps = Vec::new();
+        let a = self.walk_path(&mut states, path, amount, &mut steps, reverts)?;
+        Some(self.candidate((steps, vec![a]), gas))
+    }
+
+    /// Swap `amount` along the working-set edges `path` on the pool states `states`, each
+    /// swap appended to `steps`: what the last hop delivers; `None` when a swap reverts (the
+    /// pool pushed on `reverts`) or the amount runs out.
+    pub(super) fn walk_path(
+        &self,
+        states: &mut PoolStates,
+        path: &[usize],
+        amount: U256,
+        steps: &mut Vec<Step>,
+        reverts: &mut Vec<Excluded>,
+    ) -> Option<U256> {
+        let mut a = amount;
         for &k in path {
             let e = &self.edges[k];
             let cur = states.current(self.graph, e.pool)?;
@@ -163,6 +178,6 @@ impl Ctx<'_> {
                 return None;
             }
         }
-        Some(self.candidate((steps, vec![a]), gas))
+        Some(a)
     }
 }

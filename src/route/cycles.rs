@@ -1,0 +1,133 @@
+//! Step 4, cycles: the recovered flows must form a DAG. With arbitrage in the snapshot (pools
+//! of one pair at different prices, as in every snapshot read between two blocks) the dual's
+//! optimal flow takes profit around loops, and an output may then be fed by that profit alone
+//! (on a market with a mispriced C1/C2 pair, "X → C1 and C2, half each" was C1 ← C2 ← C1
+//! around the two pairs and X → C2: with the loop cut, C1 got nothing). [`find_cycle`] finds a
+//! directed cycle of a set of arcs; the recovery drops the cycle's least valuable flow from
+//! the problem and solves the dual again, until the optimal flow is acyclic, so that what
+//! reaches each output comes from the inputs (`recover.rs`).
+
+use super::recover::Flow;
+use super::working_set::Ctx;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Most cycles the recovery cuts out of one request's problem (each cut is a dual re-solve).
+pub(super) const CYCLE_CUTS: usize = 16;
+
+/// A directed cycle of the arcs `arcs` (tail, head) on the nodes `0..n`: the indices into
+/// `arcs` of its arcs, in order around the cycle; `None` when the arcs form a DAG (arcs with a
+/// node outside `0..n` are ignored).
+///
+/// # Complexity
+/// O(n + arcs): one depth-first search (iterative, no recursion).
+#[must_use]
+#[allow(clippy::indexing_slicing)] // node ids < n checked on entry, arc ids < arcs.len() by construction
+pub(super) fn find_cycle(arcs: &[(usize, usize)], n: usize) -> Option<Vec<usize>> {
+    // adjacency as CSR: the arcs leaving each node
+    let mut start = vec![0usize; n.saturating_add(1)];
+    for &(a, b) in arcs {
+        if a < n && b < n {
+            start[a.saturating_add(1)] = start[a.saturating_add(1)].saturating_add(1);
+        }
+    }
+    for k in 0..n {
+        start[k.saturating_add(1)] = start[k.saturating_add(1)].saturating_add(start[k]);
+    }
+    let mut fill = start.clone();
+    let mut adj = vec![0usize; start[n]];
+    for (k, &(a, b)) in arcs.iter().enumerate() {
+        if a < n && b < n {
+            adj[fill[a]] = k;
+            fill[a] = fill[a].saturating_add(1);
+        }
+    }
+    // 0: not seen, 1: on the search path, 2: done
+    let mut state = vec![0u8; n];
+    // the arc by which each node on the path was entered
+    let mut via = vec![usize::MAX; n];
+    let mut next = start.clone();
+    for root in 0..n {
+        if state[root] != 0 {
+            continue;
+        }
+        let mut path = vec![root];
+        state[root] = 1;
+        while let Some(&u) = path.last() {
+            if next[u] == start[u.saturating_add(1)] {
+                state[u] = 2;
+                path.pop();
+                continue;
+            }
+            let k = adj[next[u]];
+            next[u] = next[u].saturating_add(1);
+            let v = arcs[k].1;
+            match state[v] {
+                0 => {
+                    state[v] = 1;
+                    via[v] = k;
+                    path.push(v);
+                }
+                1 => {
+                    // back arc u → v: the cycle is v → … → u → v along the path
+                    let mut cycle = vec![k];
+                    let mut t = u;
+                    while t != v {
+                        let a = via[t];
+                        cycle.push(a);
+                        t = arcs[a].0;
+                    }
+                    cycle.reverse();
+                    return Some(cycle);
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+impl Ctx<'_> {
+    /// The working-set edge of the least valuable flow (at the dual prices) of a cycle that
+    /// `flows` close; `None` when they form a DAG.
+    pub(super) fn least_on_cycle(&self, flows: &[Flow]) -> Option<usize> {
+        let arcs: Vec<(usize, usize)> = flows
+            .iter()
+            .filter_map(|f| self.edges.get(f.e))
+            .map(|e| (e.ti.index(), e.to.index()))
+            .collect();
+        let cycle = find_cycle(&arcs, self.graph.n_tokens())?;
+        cycle
+            .iter()
+            .filter_map(|k| flows.get(*k))
+            .min_by(|a, b| a.v.total_cmp(&b.v))
+            .map(|f| f.e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_cycle;
+
+    #[test]
+    fn a_dag_has_no_cycle_and_a_loop_is_found_in_order() {
+        // 0 → 1 → 2, 0 → 2, 3 → 0: a DAG
+        assert_eq!(find_cycle(&[(0, 1), (1, 2), (0, 2), (3, 0)], 4), None);
+        // 0 → 1 → 2 → 3 → 1 and 0 → 3: the cycle 1 → 2 → 3 → 1 (arcs 1, 2, 3)
+        let arcs = [(0, 1), (1, 2), (2, 3), (3, 1), (0, 3)];
+        let c = find_cycle(&arcs, 4).unwrap_or_default();
+        assert_eq!(c.len(), 3);
+        for w in 0..c.len() {
+            // each arc's head is the next arc's tail
+            assert_eq!(arcs[c[w]].1, arcs[c[(w + 1) % c.len()]].0);
+        }
+        let mut sorted = c.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, vec![1, 2, 3]);
+        // two arcs between the same nodes in opposite directions, and a self-loop
+        assert_eq!(find_cycle(&[(0, 1), (1, 0)], 2).map(|c| c.len()), Some(2));
+        assert_eq!(find_cycle(&[(1, 1)], 2), Some(vec![0]));
+        // arcs outside the node range are ignored
+        assert_eq!(find_cycle(&[(0, 5), (5, 0)], 2), None);
+    }
+}
