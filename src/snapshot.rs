@@ -120,7 +120,8 @@ pub enum FeeField {
 }
 
 /// A pool of the snapshot. Kind-specific fields are optional here and required by
-/// [`crate::graph::PoolGraph::from_snapshot`] for their kind.
+/// [`crate::graph::PoolGraph::from_snapshot`] for their kind; a field of another kind is
+/// refused there ([`crate::error::SnapshotError::UnknownField`]), never ignored.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]

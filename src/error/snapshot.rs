@@ -34,8 +34,9 @@ pub enum SnapshotError {
         /// what is wrong
         why: BadPoolProblem,
     },
-    /// An address that is not `0x` + 40 hex digits (EVM chains) or base58 of 32 bytes
-    /// (chain 101).
+    /// A token-table address that is not `0x` + 40 hex digits (EVM chains) or base58 of 32
+    /// bytes (chain 101). (A pool's coin, LP token or id of another shape is a
+    /// [`SnapshotError::BadPool`] naming the pool and the field.)
     BadAddress(String),
     /// A pool whose state the exact math refuses (a reserve above the contract's range, a
     /// Curve invariant that does not converge or overflows). `PoolGraph::from_snapshot`
@@ -225,7 +226,10 @@ impl fmt::Display for SnapshotError {
             Self::Duplicate(what) => write!(f, "duplicate {what}"),
             Self::BadNumber { pool, field } => write!(f, "pool {pool}: bad number in {field}"),
             Self::BadPool { pool, why } => write!(f, "pool {pool}: {why}"),
-            Self::BadAddress(a) => write!(f, "bad address {a:?}"),
+            Self::BadAddress(a) => write!(
+                f,
+                "token table: bad address {a:?} (not an address of the snapshot's chain)"
+            ),
             Self::BadToken { token, field } => write!(f, "token {token}: bad {field}"),
             Self::PoolState { pool, error } => {
                 write!(f, "pool {pool}: state refused by the exact math: {error}")
