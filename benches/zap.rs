@@ -311,10 +311,12 @@ fn graph_benches(c: &mut Criterion) {
     let z = zap_in(&g, &inputs, lp, &opts).unwrap();
     z.plan.verify(&g).unwrap();
     println!(
-        "graph/zap_in/multi_token_p2000: {} pools, minted {}, {} steps",
+        "graph/zap_in/multi_token_p2000: {} pools, minted {}, {} steps, {} router quotes, {} bound solves",
         g.n_pools(),
         z.minted,
-        z.plan.steps.len()
+        z.plan.steps.len(),
+        z.cost.router_quotes,
+        z.cost.bound_solves
     );
     let mut grp = c.benchmark_group("zap");
     grp.measurement_time(Duration::from_secs(4))

@@ -44,7 +44,7 @@ the route; with no arguments, the bundled data/request.json on data/snapshot.jso
   --request FILE    quote request body (the spec's POST /sor/quote body)
   --instance FILE   a ../shared/routing instance (snapshot and request in one file)
   --json            print the plan JSON alone (the format ../shared/routing/tools/score.py reads)
-  --max-hops N      hop limit of a path (default 6)
+  --max-hops N      hop limit of a path (1-32; default none)
   --gas-price P     price of one gas unit in base units of the (first) output token
   --exact-out AMOUNT  deliver this many base units of the (only) output with the least input;
                     the request's input amount is then the most to spend
@@ -56,7 +56,7 @@ fn usage(ok: bool) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         warn!("{USAGE}");
-        ExitCode::from(2)
+        ExitCode::from(1)
     }
 }
 
@@ -66,44 +66,97 @@ fn report(what: &str, e: &swapzap::Error) -> ExitCode {
     cli::report(&cli::Fail::Typed(e.clone()))
 }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut snapshot_path = None;
-    let mut request_path = None;
-    let mut instance_path = None;
-    let mut json = false;
-    let mut max_hops = None;
-    let mut gas_price = None;
-    let mut exact_out = None;
+/// The command line, read strictly: every flag known, every value present and in range.
+#[derive(Default)]
+struct Opts {
+    snapshot_path: Option<String>,
+    request_path: Option<String>,
+    instance_path: Option<String>,
+    json: bool,
+    max_hops: Option<usize>,
+    gas_price: Option<f64>,
+    exact_out: Option<U256>,
+}
+
+fn parse_args(args: &[String]) -> Result<Opts, String> {
+    let mut o = Opts::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
+        let mut value = || {
+            it.next()
+                .filter(|v| !v.starts_with("--"))
+                .cloned()
+                .ok_or_else(|| format!("{a} needs a value"))
+        };
         match a.as_str() {
-            "--snapshot" => snapshot_path = it.next().cloned(),
-            "--request" => request_path = it.next().cloned(),
-            "--instance" => instance_path = it.next().cloned(),
-            "--json" => json = true,
-            "--max-hops" => match it.next().and_then(|s| s.parse::<usize>().ok()) {
-                Some(h) => max_hops = Some(h),
-                None => return usage(false),
-            },
-            "--gas-price" => match it.next().and_then(|s| s.parse::<f64>().ok()) {
-                Some(p) if p.is_finite() && p >= 0.0 => gas_price = Some(p),
-                _ => return usage(false),
-            },
-            "--exact-out" => match it.next().and_then(|s| U256::from_dec_str(s).ok()) {
-                Some(a) => exact_out = Some(a),
-                None => return usage(false),
-            },
-            "-h" | "--help" => return usage(true),
-            _ => return usage(false),
+            "--snapshot" => o.snapshot_path = Some(value()?),
+            "--request" => o.request_path = Some(value()?),
+            "--instance" => o.instance_path = Some(value()?),
+            "--json" => o.json = true,
+            "--max-hops" => {
+                let v = value()?;
+                // the range itself is the router's (a typed error beyond it)
+                o.max_hops = Some(v.parse::<usize>().map_err(|_| {
+                    format!(
+                        "--max-hops {v}: not a whole number (1..={})",
+                        route::MAX_HOPS_LIMIT
+                    )
+                })?);
+            }
+            "--gas-price" => {
+                let v = value()?;
+                match v.parse::<f64>() {
+                    Ok(p) if p.is_finite() && p >= 0.0 => o.gas_price = Some(p),
+                    _ => return Err(format!("--gas-price {v}: not a finite number ≥ 0")),
+                }
+            }
+            "--exact-out" => {
+                let v = value()?;
+                o.exact_out = Some(U256::from_dec_str(&v).map_err(|_| {
+                    format!("--exact-out {v}: not a base-unit integer below 2^256")
+                })?);
+            }
+            _ => return Err(format!("unknown argument {a}")),
         }
     }
+    if o.instance_path.is_some() && (o.snapshot_path.is_some() || o.request_path.is_some()) {
+        return Err("--instance replaces --snapshot and --request: give one or the other".into());
+    }
+    if o.snapshot_path.is_some() != o.request_path.is_some() {
+        return Err("--snapshot and --request go together (with neither: the bundled pair)".into());
+    }
+    Ok(o)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        return usage(true);
+    }
+    let o = match parse_args(&args) {
+        Ok(o) => o,
+        Err(m) => {
+            warn!("error: {m}");
+            return usage(false);
+        }
+    };
+    let Opts {
+        snapshot_path,
+        request_path,
+        instance_path,
+        json,
+        max_hops,
+        gas_price,
+        exact_out,
+    } = o;
     // files may start with a UTF-8 byte-order mark
-    let read = cli::read_json;
     let loaded = (|| -> Result<(serde_json::Value, serde_json::Value), cli::Fail> {
         if let Some(p) = &instance_path {
-            let v = read(p)?;
-            return Ok((v["snapshot"].clone(), v["request"].clone()));
+            let mut v = cli::read_json(p)?;
+            return Ok((
+                cli::instance_part(&mut v, "snapshot", p)?,
+                cli::instance_part(&mut v, "request", p)?,
+            ));
         }
         let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
         let sp = snapshot_path
@@ -112,35 +165,30 @@ fn main() -> ExitCode {
         let rp = request_path
             .clone()
             .unwrap_or_else(|| format!("{data}/request.json"));
-        Ok((read(&sp)?, read(&rp)?))
+        Ok((cli::read_json(&sp)?, cli::read_body(&rp)?))
     })();
     let (snap_v, req_v) = match loaded {
         Ok(x) => x,
         Err(e) => return cli::report(&e),
     };
-    let snap: Snapshot = match serde_json::from_value(snap_v) {
+    let snap: Snapshot = match cli::from_value_located(&snap_v) {
         Ok(s) => s,
         Err(e) => {
-            warn!("error: snapshot: {e}");
+            warn!("error: snapshot does not follow the schema: {e}");
             return ExitCode::from(1);
         }
     };
-    let body: QuoteRequest = match serde_json::from_value(req_v) {
-        Ok(s) => s,
-        Err(e) => {
-            let e = swapzap::RequestError::MalformedBody {
-                reason: e.to_string(),
-            };
-            return report("request", &e.into());
+    let body: QuoteRequest = match cli::body_of(&req_v) {
+        Ok(b) => b,
+        Err(f) => {
+            warn!("request:");
+            return cli::report(&f);
         }
     };
     let t_graph = Instant::now();
     let graph = match PoolGraph::from_snapshot(&snap) {
         Ok(g) => g,
-        Err(e) => {
-            warn!("error: snapshot: {e}");
-            return ExitCode::from(1);
-        }
+        Err(e) => return report("snapshot", &e.into()),
     };
     let graph_time = t_graph.elapsed();
     if let Ok(valid) = body.validate(&graph.sources()) {
@@ -166,7 +214,10 @@ fn main() -> ExitCode {
     let t0 = Instant::now();
     let plan = match route::quote(&graph, &req) {
         Ok(p) => p,
-        Err(e) => return report("no quote", &e.into()),
+        Err(e) => {
+            warn!("no quote:");
+            return cli::report_on(&cli::Fail::Typed(e.into()), &graph);
+        }
     };
     let quote_time = t0.elapsed();
     if let Err(e) = plan.verify(&graph) {
@@ -313,6 +364,9 @@ fn main() -> ExitCode {
             "left out: {id}: its exact swap reverts ({}); quoted without it, still in the bound",
             x.error
         );
+    }
+    for line in cli::quarantine_lines(&graph) {
+        out!("{line}");
     }
     out!("time:     {quote_time:?} to quote");
     ExitCode::SUCCESS

@@ -82,6 +82,12 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             sources = list.split(',').map(str::to_string).collect();
+        } else if a.starts_with("--") {
+            warn!("error: unknown argument {a}\n{USAGE}");
+            return ExitCode::from(1);
+        } else if let Some(first) = &path {
+            warn!("error: one request file at a time ({first}, then {a})\n{USAGE}");
+            return ExitCode::from(1);
         } else {
             path = Some(a);
         }
@@ -97,7 +103,9 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let body: QuoteRequest = match serde_json::from_str(&text) {
+    // as the service reads a body: a leading byte-order mark is tolerated, a repeated key is
+    // refused (the derived reader does, with its line and column)
+    let body: QuoteRequest = match serde_json::from_str(swapzap::snapshot::strip_bom(&text)) {
         Ok(b) => b,
         Err(e) => {
             return report(&Error::Request(RequestError::MalformedBody {

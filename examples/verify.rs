@@ -71,12 +71,20 @@ fn run(args: &[String]) -> Result<String, Fail> {
     };
     let (snap, body) = match cli::flag_value(args, "--instance")? {
         Some(p) => {
+            if args.iter().any(|a| a == "--snapshot" || a == "--request") {
+                return Err(Fail::Plain(format!(
+                    "--instance replaces --snapshot and --request: give one or the other\n{USAGE}"
+                )));
+            }
             let mut v = cli::read_json(&p)?;
-            (v["snapshot"].take(), v["request"].take())
+            (
+                cli::instance_part(&mut v, "snapshot", &p)?,
+                cli::instance_part(&mut v, "request", &p)?,
+            )
         }
         None => (
             cli::read_json(&need("--snapshot")?)?,
-            cli::read_json(&need("--request")?)?,
+            cli::read_body(&need("--request")?)?,
         ),
     };
     let plan_path = need("--plan")?;
@@ -89,12 +97,13 @@ fn run(args: &[String]) -> Result<String, Fail> {
     };
     let graph = cli::graph_of(snap)?;
     let req = cli::validate_body(body, &graph)?;
-    let pj: PlanJson = serde_json::from_value(cli::read_json(&plan_path)?)
+    let pj: PlanJson = cli::from_value_located(&cli::read_json(&plan_path)?)
         .map_err(|e| Fail::Plain(format!("{plan_path}: not a plan JSON: {e}")))?;
     let plan = Plan::from_json(&pj, &graph)?;
     let mut want = PlanRequest::from_request(&req, &graph)?;
     want.gas = gas;
     plan.verify_request(&graph, &want)?;
+    pj.check_bound_gap(&plan)?;
     let outs: Vec<String> = plan
         .outputs
         .iter()

@@ -66,10 +66,15 @@ fn run(args: &[String]) -> Result<(), Fail> {
         return Err(Fail::Plain(format!("unknown argument {a}\n{USAGE}")));
     }
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
-    let snap_path =
-        cli::flag_value(args, "--snapshot")?.unwrap_or_else(|| format!("{data}/snapshot.json"));
-    let req_path =
-        cli::flag_value(args, "--request")?.unwrap_or_else(|| format!("{data}/zap-request.json"));
+    let snap_path = cli::flag_value(args, "--snapshot")?;
+    let req_path = cli::flag_value(args, "--request")?;
+    if snap_path.is_some() != req_path.is_some() {
+        return Err(Fail::Plain(
+            "--snapshot and --request go together (with neither: the bundled pair)".into(),
+        ));
+    }
+    let snap_path = snap_path.unwrap_or_else(|| format!("{data}/snapshot.json"));
+    let req_path = req_path.unwrap_or_else(|| format!("{data}/zap-request.json"));
     let gas_price = match cli::flag_value(args, "--gas-price")? {
         None => None,
         Some(p) => match p.parse::<f64>() {
@@ -79,7 +84,7 @@ fn run(args: &[String]) -> Result<(), Fail> {
     };
     let json = args.iter().any(|a| a == "--json");
     let graph = cli::graph_of(cli::read_json(&snap_path)?)?;
-    let req = cli::validate_body(cli::read_json(&req_path)?, &graph)?;
+    let req = cli::validate_body(cli::read_body(&req_path)?, &graph)?;
     let opts = ZapOptions {
         gas: gas_price.map(GasModel::typical),
         ..ZapOptions::default()
@@ -230,6 +235,9 @@ fn table(
         "verified:  {} steps re-simulated exactly; inputs, fee, outputs, minimums and refunds answer the request",
         plan.steps.len()
     );
+    for line in cli::quarantine_lines(g) {
+        say!(out, "{line}");
+    }
     out
 }
 

@@ -82,47 +82,349 @@ pub fn report(f: &Fail) -> ExitCode {
                 e.class(),
                 e.http_status()
             );
-            // the error's own remedy, else the class's general ones (for dust, "try a
-            // smaller amount" would be wrong)
-            match e.remedy() {
-                Some(r) => warn!("  remedy: {r}"),
-                None => {
-                    for s in e.class().suggestions() {
-                        warn!("  remedy: {s}");
-                    }
-                }
-            }
-            if e.class() == swapzap::ErrorClass::Retryable {
-                warn!("  remedy: retry with exponential backoff and jitter");
-            }
+            report_remedies(e);
         }
         Fail::Plain(m) => warn!("error: {m}"),
     }
     ExitCode::from(1)
 }
 
-/// A file's JSON (after a leading UTF-8 byte-order mark, if any).
-pub fn read_json(path: &str) -> Result<serde_json::Value, Fail> {
-    let s = std::fs::read_to_string(path).map_err(|e| Fail::Plain(format!("{path}: {e}")))?;
-    serde_json::from_str(swapzap::snapshot::strip_bom(&s))
-        .map_err(|e| Fail::Plain(format!("{path}: not JSON: {e}")))
+/// The error's own remedy, else the class's general ones (for dust, "try a smaller amount"
+/// would be wrong); backoff for a retryable error.
+fn report_remedies(e: &Error) {
+    match e.remedy() {
+        Some(r) => warn!("  remedy: {r}"),
+        None => {
+            for s in e.class().suggestions() {
+                warn!("  remedy: {s}");
+            }
+        }
+    }
+    if e.class() == swapzap::ErrorClass::Retryable {
+        warn!("  remedy: retry with exponential backoff and jitter");
+    }
 }
 
-/// The graph of a snapshot JSON value.
+/// A file's JSON (after a leading UTF-8 byte-order mark, if any). An object that repeats a
+/// key is refused with the parser's line and column: `serde_json::Value` would keep the last
+/// one silently (a duplicate `amount` must not win over the first).
+pub fn read_json(path: &str) -> Result<serde_json::Value, Fail> {
+    let s = std::fs::read_to_string(path).map_err(|e| Fail::Plain(format!("{path}: {e}")))?;
+    let text = swapzap::snapshot::strip_bom(&s);
+    serde_json::from_str::<NoDuplicateKeys>(text)
+        .map_err(|e| Fail::Plain(format!("{path}: not JSON: {e}")))?;
+    serde_json::from_str(text).map_err(|e| Fail::Plain(format!("{path}: not JSON: {e}")))
+}
+
+/// A request body file's JSON, read as [`read_json`] does; a file that is not JSON is the
+/// typed `MalformedBody` (3000) a service would answer.
+pub fn read_body(path: &str) -> Result<serde_json::Value, Fail> {
+    read_json(path).map_err(|f| match f {
+        Fail::Plain(m) if m.contains("not JSON") => {
+            Fail::Typed(RequestError::MalformedBody { reason: m }.into())
+        }
+        other => other,
+    })
+}
+
+/// The part `key` (`snapshot`, `request`) of a `../shared/routing` instance file.
+pub fn instance_part(
+    v: &mut serde_json::Value,
+    key: &str,
+    path: &str,
+) -> Result<serde_json::Value, Fail> {
+    match v.get_mut(key) {
+        Some(x) => Ok(x.take()),
+        None => Err(Fail::Plain(format!(
+            "{path}: not a routing instance: no `{key}` key"
+        ))),
+    }
+}
+
+/// Accepts any JSON whose objects never repeat a key (see [`read_json`]).
+struct NoDuplicateKeys;
+
+impl<'de> serde::Deserialize<'de> for NoDuplicateKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NoDuplicateKeysVisitor)
+    }
+}
+
+struct NoDuplicateKeysVisitor;
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeysVisitor {
+    type Value = NoDuplicateKeys;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("JSON")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_unit<E>(self) -> Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut s: A,
+    ) -> Result<NoDuplicateKeys, A::Error> {
+        while s.next_element::<NoDuplicateKeys>()?.is_some() {}
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut m: A,
+    ) -> Result<NoDuplicateKeys, A::Error> {
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(k) = m.next_key::<String>()? {
+            if !seen.insert(k.clone()) {
+                return Err(serde::de::Error::custom(format!("duplicate key `{k}`")));
+            }
+            m.next_value::<NoDuplicateKeys>()?;
+        }
+        Ok(NoDuplicateKeys)
+    }
+}
+
+/// `v` as a `T`, or the parser's error with where it lies in `v` (`pools[3] (id "…").fee`).
+/// A `serde_json::Value` carries no line or column, so the place is found by leaving out one
+/// key, or a run of elements, at a time: the part whose absence changes the error holds it.
+pub fn from_value_located<T: serde::de::DeserializeOwned>(
+    v: &serde_json::Value,
+) -> Result<T, String> {
+    let parse = |x: &serde_json::Value| T::deserialize(x).map(|_| ()).map_err(|e| e.to_string());
+    match T::deserialize(v) {
+        Ok(t) => Ok(t),
+        Err(e) => {
+            let place = locate(v, &parse);
+            Err(if place.is_empty() {
+                e.to_string()
+            } else {
+                format!("at {place}: {e}")
+            })
+        }
+    }
+}
+
+/// One step of a path into a JSON value.
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+fn node<'a>(v: &'a serde_json::Value, path: &[Seg]) -> Option<&'a serde_json::Value> {
+    path.iter().try_fold(v, |x, s| match s {
+        Seg::Key(k) => x.get(k),
+        Seg::Index(i) => x.get(i),
+    })
+}
+
+fn node_mut<'a>(v: &'a mut serde_json::Value, path: &[Seg]) -> Option<&'a mut serde_json::Value> {
+    path.iter().try_fold(v, |x, s| match s {
+        Seg::Key(k) => x.get_mut(k),
+        Seg::Index(i) => x.get_mut(i),
+    })
+}
+
+/// The path of the part of `v` that `parse` fails on (see [`from_value_located`]).
+fn locate(
+    v: &serde_json::Value,
+    parse: &dyn Fn(&serde_json::Value) -> Result<(), String>,
+) -> String {
+    let Err(first) = parse(v) else {
+        return String::new();
+    };
+    let changes = |path: &[Seg], cut: &dyn Fn(&mut serde_json::Value)| -> bool {
+        let mut w = v.clone();
+        if let Some(n) = node_mut(&mut w, path) {
+            cut(n);
+        }
+        parse(&w).err().as_ref() != Some(&first)
+    };
+    // "missing field `x`" is this object's fault when giving it an `x` changes the error
+    // other than into an unknown field (a deeper object is at fault otherwise)
+    let missing_here = |path: &[Seg]| -> bool {
+        let Some(x) = first
+            .strip_prefix("missing field `")
+            .and_then(|r| r.split('`').next())
+        else {
+            return false;
+        };
+        let mut w = v.clone();
+        if let Some(o) = node_mut(&mut w, path).and_then(|n| n.as_object_mut()) {
+            o.insert(x.to_string(), serde_json::Value::Null);
+        }
+        match parse(&w) {
+            Ok(()) => true,
+            Err(e) => e != first && !e.starts_with("unknown field"),
+        }
+    };
+    let unknown = first
+        .strip_prefix("unknown field `")
+        .and_then(|r| r.split('`').next());
+    let unknown_key = |m: &serde_json::Map<String, serde_json::Value>, path: &[Seg]| {
+        unknown.filter(|k| {
+            m.contains_key(*k)
+                && changes(path, &|n: &mut serde_json::Value| {
+                    if let Some(o) = n.as_object_mut() {
+                        o.remove(*k);
+                    }
+                })
+        })
+    };
+    let mut path: Vec<Seg> = Vec::new();
+    let mut text = String::new();
+    loop {
+        let next = match node(v, &path) {
+            // A missing field is the object's own fault. Otherwise the reader stops at the
+            // first bad value in key order, so a key holds the fault when nulling it changes
+            // the error and nulling any later key does not: the last key that changes it.
+            Some(serde_json::Value::Object(_)) if missing_here(&path) => None,
+            // an unknown key of this object is named as it is
+            Some(serde_json::Value::Object(m)) if unknown_key(m, &path).is_some() => {
+                unknown_key(m, &path).map(|k| Seg::Key(k.to_string()))
+            }
+            Some(serde_json::Value::Object(m)) => m
+                .keys()
+                .rfind(|k| {
+                    changes(&path, &|n: &mut serde_json::Value| {
+                        if let Some(x) = n.get_mut(k.as_str()) {
+                            *x = serde_json::Value::Null;
+                        }
+                    })
+                })
+                .map(|k| Seg::Key(k.clone())),
+            Some(serde_json::Value::Array(a)) => {
+                // halve the run of elements that holds the culprit
+                let (mut lo, mut hi) = (0usize, a.len());
+                while hi.saturating_sub(lo) > 1 {
+                    let mid = lo.saturating_add(hi.saturating_sub(lo) / 2);
+                    let cut_low = changes(&path, &|n: &mut serde_json::Value| {
+                        if let Some(x) = n.as_array_mut() {
+                            x.drain(lo..mid);
+                        }
+                    });
+                    if cut_low {
+                        hi = mid;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                let one = hi == lo.saturating_add(1)
+                    && changes(&path, &|n: &mut serde_json::Value| {
+                        if let Some(x) = n.as_array_mut() {
+                            x.remove(lo);
+                        }
+                    });
+                one.then_some(Seg::Index(lo))
+            }
+            _ => None,
+        };
+        let Some(seg) = next else { break };
+        match &seg {
+            Seg::Key(k) if text.is_empty() => text.push_str(k),
+            Seg::Key(k) => text.push_str(&format!(".{k}")),
+            Seg::Index(i) => text.push_str(&format!("[{i}]")),
+        }
+        path.push(seg);
+        // name a pool by its id and a token by its address
+        if let (Some(Seg::Index(_)), Some(serde_json::Value::Object(o))) =
+            (path.last(), node(v, &path))
+        {
+            for key in ["id", "address"] {
+                if let Some(serde_json::Value::String(s)) = o.get(key) {
+                    text.push_str(&format!(" ({key} {s:?})"));
+                    break;
+                }
+            }
+        }
+    }
+    text
+}
+
+/// The graph of a snapshot JSON value; a snapshot the schema refuses is named by the part
+/// at fault (`pools[3] (id …).fee`), a pool the loader refuses by its typed error.
 pub fn graph_of(v: serde_json::Value) -> Result<PoolGraph, Fail> {
-    let snap: Snapshot = serde_json::from_value(v)
+    let snap: Snapshot = from_value_located(&v)
         .map_err(|e| Fail::Plain(format!("snapshot does not follow the schema: {e}")))?;
     Ok(PoolGraph::from_snapshot(&snap)?)
+}
+
+/// A spec body as the typed body, the malformed part named (`MalformedBody`, 3000).
+pub fn body_of(v: &serde_json::Value) -> Result<QuoteRequest, Fail> {
+    from_value_located(v)
+        .map_err(|reason| Fail::Typed(RequestError::MalformedBody { reason }.into()))
 }
 
 /// A spec body validated for its `chainId` (the deployment's rules) on the graph's sources;
 /// a body for another chain than the snapshot's is refused.
 pub fn validate_body(v: serde_json::Value, graph: &PoolGraph) -> Result<Request, Fail> {
-    let body: QuoteRequest =
-        serde_json::from_value(v).map_err(|e| RequestError::MalformedBody {
-            reason: e.to_string(),
-        })?;
-    Ok(body.validate_on(graph)?)
+    Ok(body_of(&v)?.validate_on(graph)?)
+}
+
+/// `text` with each `token #N` of the graph followed by its symbol and address, so that an
+/// error naming the router's dense token ids names the tokens a user knows.
+pub fn name_tokens(text: &str, g: &PoolGraph) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(k) = rest.find("token #") {
+        let (head, tail) = rest.split_at(k.saturating_add("token #".len()));
+        out.push_str(head);
+        let digits: String = tail.chars().take_while(char::is_ascii_digit).collect();
+        out.push_str(&digits);
+        rest = tail.get(digits.len()..).unwrap_or_default();
+        let token = digits.parse::<u32>().ok().map(TokenId);
+        if let Some((t, info)) = token.and_then(|t| g.token(t).map(|i| (t, i))) {
+            out.push_str(&format!(" ({} {})", sym(g, t), info.address));
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// [`report`] for an error of a request on `g`: its tokens named (see [`name_tokens`]).
+pub fn report_on(f: &Fail, g: &PoolGraph) -> ExitCode {
+    match f {
+        Fail::Typed(e) => {
+            warn!(
+                "error {} [{}, HTTP {}]: {}",
+                e.code(),
+                e.class(),
+                e.http_status(),
+                name_tokens(&e.to_string(), g)
+            );
+            report_remedies(e);
+            ExitCode::from(1)
+        }
+        Fail::Plain(_) => report(f),
+    }
+}
+
+/// Each pool the loader left out (its state is one the exact math refuses), as a line.
+pub fn quarantine_lines(g: &PoolGraph) -> Vec<String> {
+    g.quarantined()
+        .iter()
+        .map(|q| {
+            format!(
+                "left out: {} (error {}): {}",
+                q.id,
+                q.reason.code(),
+                q.reason
+            )
+        })
+        .collect()
 }
 
 /// The value after `flag` in `args`, and whether the flag was there without one.

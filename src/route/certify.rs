@@ -513,7 +513,6 @@ mod tests {
             (PoolId(0), kind, stable),
             (0, TokenId(0)),
             (1, TokenId(1)),
-            false,
             rate0,
         )
         .unwrap()

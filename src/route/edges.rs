@@ -33,8 +33,6 @@ pub(crate) struct Edge {
     coins: u8,
     pub kind: PoolKind,
     pub stable: bool,
-    /// the model's output is a closed form (x·y = k), cheaper than any test that would skip it
-    pub cheap_out: bool,
     /// zero-size rate (fee included), positive and finite
     pub rate0: f64,
 }
@@ -49,7 +47,6 @@ impl Edge {
         (pool, kind, stable): (PoolId, PoolKind, bool),
         (i, ti): (usize, TokenId),
         (j, to): (usize, TokenId),
-        cheap_out: bool,
         rate0: f64,
     ) -> Option<Self> {
         let (i, j) = (u8::try_from(i).ok()?, u8::try_from(j).ok()?);
@@ -60,7 +57,6 @@ impl Edge {
             coins: i | j << 4,
             kind,
             stable,
-            cheap_out,
             rate0,
         })
     }
@@ -87,7 +83,6 @@ pub(crate) struct LEdge {
     pub to: usize,
     pub rate0: f64,
     pub kind: PoolKind,
-    pub cheap_out: bool,
 }
 
 /// One entry of an adjacency list: the edge, the token at its other end and the edge's
@@ -143,9 +138,8 @@ fn push_pool_edges(
             if rate0 <= 0.0 || !rate0.is_finite() {
                 continue;
             }
-            let cheap_out = matches!(m, EdgeModel::Cp { .. });
             let at = (pid, p.kind, p.stable);
-            if let Some(e) = Edge::new(at, (i, *ti), (j, *to), cheap_out, rate0) {
+            if let Some(e) = Edge::new(at, (i, *ti), (j, *to), rate0) {
                 edges.push(e);
                 models.push(m);
                 mid_fee.push((m.mid0(), m.fee()));

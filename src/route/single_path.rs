@@ -86,9 +86,9 @@ impl Ctx<'_> {
             for (k, e) in ledges.iter().enumerate() {
                 let a = layer[e.ti];
                 // out is concave with slope rate0 at 0, so out(a) ≤ a·rate0 (the margin covers
-                // float noise): an iterative model is not solved when even that cannot beat the
-                // best so far (for x·y = k the test costs more than the closed form)
-                if a > 0.0 && (e.cheap_out || !(a * e.rate0 * (1.0 + 1e-9) <= next[e.to])) {
+                // float noise): the model is not read when even that cannot beat the best so
+                // far (the test reads the edge, the model is elsewhere: for x·y = k too)
+                if a > 0.0 && !(a * e.rate0 * (1.0 + 1e-9) <= next[e.to]) {
                     // whole base units: a swap pays an integer, so a path whose float amount
                     // stays below one unit of a token (a token whose unit is worth much of
                     // the input) delivers nothing exactly, however much the model makes of it

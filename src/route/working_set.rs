@@ -341,7 +341,6 @@ impl Ctx<'_> {
                 to: loc[e.to.index()],
                 rate0: e.rate0,
                 kind: e.kind,
-                cheap_out: e.cheap_out,
             });
         }
         let nl = glob.len();

@@ -81,8 +81,8 @@ mod two;
 
 pub use bound::mint_upper_bound;
 pub use multi::{
-    lp_to_lp, zap_fee, zap_in, zap_out, zap_out_prices, ZapInPlan, ZapOptions, MAX_ZAP_FEE_BPS,
-    ZAP_FEE_BPS,
+    lp_to_lp, zap_fee, zap_in, zap_out, zap_out_prices, ZapCost, ZapInPlan, ZapOptions,
+    MAX_ZAP_FEE_BPS, ZAP_FEE_BPS,
 };
 
 use crate::error::ZapError;

@@ -380,6 +380,7 @@ fn routed_zap_bound_is_above_every_plan_found_otherwise() {
     // bound / the plan's mint, and the best mint found / the plan's, per market kind
     let mut all: [Vec<f64>; 2] = Default::default();
     let mut misses = Vec::new();
+    let mut all_beaten = 0;
     for (t, cases, units) in [
         (Target::Cp, 24, 20),
         (Target::Volatile, 24, 20),
@@ -391,11 +392,15 @@ fn routed_zap_bound_is_above_every_plan_found_otherwise() {
         let mut to_best = Vec::new();
         let mut beaten = 0;
         let mut worst = 0.0f64;
+        // router quotes and bound solves per zap
+        let mut spent: [Vec<f64>; 2] = Default::default();
         for seed in 0..cases {
             let c = case(seed + 1, t);
             let z = zap::zap_in(&c.g, &[(c.input, c.amount)], c.lp, &ZapOptions::default())
                 .unwrap_or_else(|e| panic!("{t:?} seed {seed}: {e}"));
             z.plan.verify(&c.g).unwrap();
+            spent[0].push(f64::from(z.cost.router_quotes));
+            spent[1].push(f64::from(z.cost.bound_solves));
             let minted = z.plan.outputs[0].amount;
             let b = z
                 .plan
@@ -440,6 +445,13 @@ fn routed_zap_bound_is_above_every_plan_found_otherwise() {
         table.push_str(&format!(
             "{t:?}: the plan beaten by another plan in {beaten} cases (by at most {worst:.3e}); bound/best found median {med:.6} max {max:.6}\n"
         ));
+        let total: f64 = spent[0].iter().sum();
+        let (qmed, qmax) = quantiles(&mut spent[0]);
+        let (smed, smax) = quantiles(&mut spent[1]);
+        table.push_str(&format!(
+            "{t:?}: router quotes per zap median {qmed} max {qmax} (total {total}), bound solves median {smed} max {smax}\n"
+        ));
+        all_beaten += beaten;
     }
     for (k, name) in [(0, "consistent"), (1, "arbitrage")] {
         let (med, max) = quantiles(&mut all[k]);
@@ -448,6 +460,9 @@ fn routed_zap_bound_is_above_every_plan_found_otherwise() {
             all[k].len()
         ));
     }
+    table.push_str(&format!(
+        "all: the plan beaten by another plan in {all_beaten} cases\n"
+    ));
     eprintln!("{table}");
     assert!(
         misses.is_empty(),

@@ -6,8 +6,8 @@
 //! is exact (512-bit where it must be, like `FullMath`), every revert is an error.
 
 use crate::error::{PoolError, PoolRevert};
-use crate::math::float::wide_to_f64;
-use crate::math::wide::{div_rem_by_wide, Div128, Div64};
+use crate::math::float::wide_to_f64_approx;
+use crate::math::wide::{div_rem_by_wide, mul_128, mul_128_w, mul_w_128, Div128, Div64};
 use crate::math::{self, W};
 
 /// 2^96 as a [`W`].
@@ -196,12 +196,7 @@ fn next_from_amount0(p: W, l: u128, amount: W, add: bool) -> Result<W, PoolError
     let n1 = l_q96(l);
     let product = amount.checked_mul(p);
     if add {
-        if let Some((prod, den)) = product.and_then(|prod| Some((prod, n1.checked_add(prod)?))) {
-            return next_from_amount0_added(p, n1, prod, den);
-        }
-        // The contract's fallback when amount·p or the sum overflows 256 bits.
-        let q = math::w_div(n1, p)?;
-        div_up(n1, math::w_add(q, amount)?)
+        next_from_amount0_in(p, n1, amount, product).map(|(r, _)| r)
     } else {
         let product = product.ok_or(PoolError::Revert(PoolRevert::Amount0OutputOverflow))?;
         if n1 <= product {
@@ -214,6 +209,26 @@ fn next_from_amount0(p: W, l: u128, amount: W, add: bool) -> Result<W, PoolError
         }
         Ok(r)
     }
+}
+
+/// `getNextSqrtPriceFromAmount0RoundingUp` adding `amount` (`amount > 0`, `n1 = L·2^96`,
+/// `product` = `amount·p` when it fits 256 bits), and whether the price is the contract's
+/// first formula, `ceil(n1·p / (n1 + amount·p))`, the real price rounded up (false for its
+/// fallback `ceil(n1 / (floor(n1 / p) + amount))` when the product or the sum overflows,
+/// which can round further).
+#[inline]
+fn next_from_amount0_in(
+    p: W,
+    n1: W,
+    amount: W,
+    product: Option<W>,
+) -> Result<(W, bool), PoolError> {
+    if let Some((prod, den)) = product.and_then(|prod| Some((prod, n1.checked_add(prod)?))) {
+        return Ok((next_from_amount0_added(p, n1, prod, den)?, true));
+    }
+    // The contract's fallback when amount·p or the sum overflows 256 bits.
+    let q = math::w_div(n1, p)?;
+    Ok((div_up(n1, math::w_add(q, amount)?)?, false))
 }
 
 /// The contract's `mulDivRoundingUp(n1, p, den)` with `den = n1 + prod`, `prod = amount·p`
@@ -350,42 +365,6 @@ pub fn next_sqrt_price_from_output(
     }
 }
 
-/// Whether `less_fee` is certainly below the input needed to move the price from `current` to
-/// `target` (token0 in when `zero_for_one`), judged by a float estimate with a wide margin.
-///
-/// The estimate `L·(b − a)·2^96/(a·b)` (token0) or `L·(b − a)/2^96` (token1) is built from
-/// conversions within a relative 2^-52 and a few float operations, so its relative error is below
-/// 1e-14; the exact (rounded-up) amount is at least the real value. A margin of 1e-9 relative
-/// and 4 units absolute makes a `true` answer certain; `false` only means "compute exactly".
-/// The float decides which exact formula runs, never an amount.
-#[inline]
-fn clearly_short(current: W, target: W, l: u128, less_fee: W, zero_for_one: bool) -> bool {
-    const Q96_F: f64 = 79_228_162_514_264_337_593_543_950_336.0;
-    let (a, b) = if current > target {
-        (target, current)
-    } else {
-        (current, target)
-    };
-    let Some(d) = b.checked_sub(a) else {
-        return false;
-    };
-    let (af, bf, df) = (wide_to_f64(a), wide_to_f64(b), wide_to_f64(d));
-    // Correctly rounded, like the conversions above.
-    let lf = wide_to_f64(W::small(l));
-    let have = wide_to_f64(less_fee);
-    // `have + 4 < need·(1 − 1e-9)` with `need` as above, multiplied out so that no float
-    // division runs: for token0 both sides times `a·b` (positive), for token1 `need` scaled by
-    // the exact power of two 2^-96. Every product stays below 2^600, far inside the f64
-    // range, and each side is a few correctly rounded operations, so the relative error stays
-    // below 1e-14 as before and the margin still makes `true` certain.
-    #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic: no traps
-    if zero_for_one {
-        af > 0.0 && bf > 0.0 && (have + 4.0) * (af * bf) < lf * df * (Q96_F * (1.0 - 1e-9))
-    } else {
-        have + 4.0 < lf * df * (1.0 / Q96_F) * (1.0 - 1e-9)
-    }
-}
-
 /// One step of a swap (`SwapMath.computeSwapStep`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Step {
@@ -424,6 +403,18 @@ fn output_delta(from: W, to: W, l: u128, zero_for_one: bool) -> Result<W, PoolEr
 /// The exact-input half of a step: the remaining input less the fee, then the price it
 /// reaches (the target, or short of it). Returns the next price, the input to the target
 /// (zero when not computed), whether it was computed, and the input less the fee.
+///
+/// The price the input less the fee would reach is computed first: it lies strictly beyond
+/// the target exactly when that input falls short of the input to the target (the contract's
+/// test `amountRemainingLessFee >= amountIn`), so the step that stops short (the last step
+/// of every swap) computes no input to the target. Both amounts round so the pool never
+/// gives more: the input to the target is the ceiling of the real one, so an input below it
+/// is below the real one and its real price lies beyond the target, and the next price
+/// rounds away from the target (up going down, down going up), so it lies beyond too; an
+/// input at or above it reaches the target or passes it, and the rounded price does not lie
+/// beyond. When the next price fails (an overflow the contract would only meet in the
+/// short branch) or comes from the contract's overflow fallback (which may round past the
+/// target), the contract's order decides.
 #[inline]
 fn exact_in_target(
     current: W,
@@ -435,29 +426,39 @@ fn exact_in_target(
     l_div: Option<&Div128>,
 ) -> Result<(W, W, bool, W), PoolError> {
     let less_fee = less_fee_by(remaining, gamma)?;
-    // `getNextSqrtPriceFromInput`, token1 in by the prepared liquidity.
-    let next_price = |amount: W| -> Result<W, PoolError> {
-        if zero_for_one || current.is_zero() || l == 0 {
-            next_sqrt_price_from_input(current, l, amount, zero_for_one)
-        } else {
-            next_from_amount1(current, l, amount, true, l_div)
-        }
+    // `getNextSqrtPriceFromInput` (token1 in by the prepared liquidity), and whether the
+    // price is the real one rounded (see `next_from_amount0_in`).
+    let early = if current.is_zero() || l == 0 {
+        Err(PoolError::Revert(PoolRevert::ZeroPriceOrLiquidity))
+    } else if less_fee.is_zero() {
+        Ok((current, true))
+    } else if zero_for_one {
+        next_from_amount0_in(current, l_q96(l), less_fee, less_fee.checked_mul(current))
+    } else {
+        next_from_amount1(current, l, less_fee, true, l_div).map(|r| (r, true))
     };
-    if clearly_short(current, target, l, less_fee, zero_for_one) {
-        return Ok((next_price(less_fee)?, W::ZERO, false, less_fee));
+    if let Ok((next, true)) = early {
+        let beyond = if zero_for_one {
+            next > target
+        } else {
+            next < target
+        };
+        if beyond {
+            return Ok((next, W::ZERO, false, less_fee));
+        }
     }
     let amount_in = input_delta(current, target, l, zero_for_one)?;
     let next = if less_fee >= amount_in {
         target
     } else {
-        next_price(less_fee)?
+        early?.0
     };
     Ok((next, amount_in, true, less_fee))
 }
 
 /// `FullMath.mulDiv(remaining, 1e6 − fee, 1e6)` with `gamma = 1e6 − fee`: below 2^230 the
 /// product fits 256 bits and the division by 10^6 is a reciprocal multiplication.
-#[inline]
+#[inline(always)]
 fn less_fee_by(remaining: W, gamma: W) -> Result<W, PoolError> {
     match remaining.checked_mul(gamma) {
         Some(prod) => Ok(FEE_DIV.div_rem(prod).0),
@@ -519,6 +520,111 @@ impl StepFee {
     }
 }
 
+/// `computeSwapStep` for an exact input of token0 that stops short of its target (the last
+/// step of a swap), on native halves: `None` hands over to the general path, for a price or
+/// an input less the fee at or above 2^128, liquidity below 2^32, `amount·p²` or
+/// `L·2^96 + amount·p` at or above 2^256, and a step that reaches its target.
+///
+/// With `a` the input less the fee, `p` the price, `n1 = L·2^96` and `den = n1 + a·p`, the
+/// next price is `p − f` with `a·p² = f·den + r`, `0 <= r < den` (see
+/// `next_from_amount0_added`), strictly above the target exactly when `a` falls short of it
+/// (see `exact_in_target`). The input to that price is `ceil(n1·f / (p'·p))` with
+/// `p' = p − f`, and `a·p'·p = a·p² − a·f·p = f·n1 + r`, so `n1·f = a·p'·p − r` and the
+/// input is `a − floor(r / (p'·p))`: `a` unless the remainder reaches `p'·p` (a few
+/// subtractions, else the general path). The output is `floor(L·f / 2^96)` and the fee what
+/// is left of the amount, as in the contract.
+///
+/// When the next price is at or past the target the input less the fee reaches it
+/// ([`Token0In::Reaches`]: the contract's step to the target follows, with no second test).
+/// A step that likely reaches its target ([`likely_reaches`]) takes the contract's order
+/// instead: the input to the target, and the next price only when that input is not met.
+#[inline]
+fn short_step_token0_in(
+    current: W,
+    target: W,
+    l: u128,
+    remaining: W,
+    fee: StepFee,
+) -> Option<Token0In> {
+    if current.hi != 0 || l == 0 {
+        return None;
+    }
+    let p = current.lo;
+    let a = less_fee(remaining, fee).ok()?;
+    if a.hi != 0 || a.lo == 0 {
+        return None;
+    }
+    let a = a.lo;
+    // A step likely to reach its target (a float guess, checked exactly): the contract's
+    // order, the input to the target first, spares the next price's division.
+    if likely_reaches(p, target.lo, l, a) && target.hi == 0 {
+        let to_target = amount0_delta(target, current, l, true).ok()?;
+        if W::small(a) >= to_target {
+            return Some(Token0In::Reaches(Some(to_target)));
+        }
+    }
+    let prod = mul_128_w(a, p);
+    let den = l_q96(l).checked_add(prod)?;
+    let x = mul_w_128(prod, p)?;
+    // den >= 2^128 for L >= 2^32 (else `None`); f < p (den > a·p), so p − f > 0.
+    let (f, mut r) = div_rem_by_wide(x, den)?;
+    let next = p.checked_sub(f)?;
+    if target.hi != 0 || next <= target.lo {
+        return Some(Token0In::Reaches(None));
+    }
+    let den2 = mul_128_w(next, p);
+    let mut amount_in = a;
+    let mut settled = false;
+    for _ in 0..4 {
+        match r.checked_sub(den2) {
+            Some(rest) => {
+                r = rest;
+                amount_in = amount_in.checked_sub(1)?;
+            }
+            None => {
+                settled = true;
+                break;
+            }
+        }
+    }
+    if !settled {
+        return None;
+    }
+    // L·f < 2^256 (both below 2^128); the output is its top 160 bits.
+    let (h, lo) = mul_128(l, f);
+    let amount_out = W {
+        hi: h >> 96,
+        lo: (h << 32) | (lo >> 96),
+    };
+    let fee_amount = remaining.checked_sub(W::small(amount_in))?;
+    Some(Token0In::Short(Step {
+        sqrt_price_x96: W::small(next),
+        amount_in: W::small(amount_in),
+        amount_out,
+        fee_amount,
+    }))
+}
+
+/// What [`short_step_token0_in`] found.
+enum Token0In {
+    /// The step, which stops short of its target.
+    Short(Step),
+    /// The input less the fee reaches the target (whose input, when computed).
+    Reaches(Option<W>),
+}
+
+/// Whether an input less the fee of `a` likely reaches the target `t` from the price `p`
+/// (token0 in, `t < p`): `a >= L·2^96·(p − t) / (t·p)` in floats, multiplied out. A guess
+/// that only orders the exact computations.
+#[inline(always)]
+fn likely_reaches(p: u128, t: u128, l: u128, a: u128) -> bool {
+    const Q96_F: f64 = 79_228_162_514_264_337_593_543_950_336.0;
+    let f = |x: u128| wide_to_f64_approx(W::small(x));
+    #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic: no traps
+    let reaches = f(a) * (f(t) * f(p)) >= f(l) * Q96_F * f(p.saturating_sub(t));
+    reaches
+}
+
 /// `SwapMath.computeSwapStep`: move from `current` toward `target` with liquidity `l`, spending
 /// at most `remaining` input (`exact_in`) or paying at most `remaining` output, fee `fee`;
 /// `l_div`, when given, is `l` prepared for division.
@@ -527,6 +633,40 @@ impl StepFee {
 /// What the contract reverts on (overflow in the deltas or the next price).
 #[inline]
 pub(crate) fn compute_swap_step(
+    current: W,
+    target: W,
+    l: u128,
+    remaining: W,
+    exact_in: bool,
+    fee: StepFee,
+    l_div: Option<&Div128>,
+) -> Result<Step, PoolError> {
+    let zero_for_one = current >= target;
+    if exact_in && zero_for_one {
+        match short_step_token0_in(current, target, l, remaining, fee) {
+            Some(Token0In::Short(step)) => return Ok(step),
+            // The input less the fee reaches the target: the contract's `max` branch.
+            Some(Token0In::Reaches(to_target)) => {
+                let amount_in = match to_target {
+                    Some(x) => x,
+                    None => input_delta(current, target, l, true)?,
+                };
+                return Ok(Step {
+                    sqrt_price_x96: target,
+                    amount_in,
+                    amount_out: output_delta(current, target, l, true)?,
+                    fee_amount: fee.of(amount_in)?,
+                });
+            }
+            None => {}
+        }
+    }
+    compute_swap_step_general(current, target, l, remaining, exact_in, fee, l_div)
+}
+
+/// [`compute_swap_step`] without the token0-in fast path (its reference in the tests).
+#[inline]
+fn compute_swap_step_general(
     current: W,
     target: W,
     l: u128,
@@ -591,6 +731,187 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::arithmetic_side_effects)]
     use super::*;
     use primitive_types::U256;
+
+    fn md(a: U256, b: U256, d: U256) -> Option<U256> {
+        U256::try_from(a.full_mul(b) / primitive_types::U512::from(d)).ok()
+    }
+
+    fn md_up(a: U256, b: U256, d: U256) -> Option<U256> {
+        let p = a.full_mul(b);
+        let d = primitive_types::U512::from(d);
+        let q = p / d + primitive_types::U512::from(u8::from(!(p % d).is_zero()));
+        U256::try_from(q).ok()
+    }
+
+    fn div_up_u(a: U256, d: U256) -> U256 {
+        a / d + U256::from(u8::from(!(a % d).is_zero()))
+    }
+
+    /// `computeSwapStep` for an exact input of token0, written from the contract on plain
+    /// `U256` / `U512` operators: (price, input, output, fee), `None` where it reverts.
+    fn step_token0_in_plain(
+        p: U256,
+        t: U256,
+        l: u128,
+        rem: U256,
+        pips: u32,
+    ) -> Option<(U256, U256, U256, U256)> {
+        let million = U256::from(FEE_DENOMINATOR);
+        let fee = U256::from(pips);
+        let n1 = U256::from(l) << 96;
+        let amount0_up =
+            |a: U256, b: U256| -> Option<U256> { Some(div_up_u(md_up(n1, b - a, b)?, a)) };
+        let less = md(rem, million - fee, million)?;
+        let to_target = amount0_up(t, p)?;
+        let next = if less >= to_target {
+            t
+        } else if less.is_zero() {
+            p
+        } else {
+            let (prod, over) = less.overflowing_mul(p);
+            let (den, over2) = n1.overflowing_add(prod);
+            if !over && !over2 {
+                md_up(n1, p, den)?
+            } else {
+                div_up_u(n1, (n1 / p).checked_add(less)?)
+            }
+        };
+        let max = next == t;
+        let amount_in = if max { to_target } else { amount0_up(next, p)? };
+        let out = md(U256::from(l), p - next, U256::one() << 96)?;
+        let fee_amount = if next != t {
+            rem - amount_in
+        } else {
+            md_up(amount_in, fee, million - fee)?
+        };
+        Some((next, amount_in, out, fee_amount))
+    }
+
+    /// The token0-in fast path (`short_step_token0_in`, both its answers) equals the general
+    /// step and a plain `U512` version of the contract's, on random operands and at its
+    /// hand-overs: prices at 2^128 and next to it, liquidity at 2^32, the input less the fee
+    /// at 2^128, `amount·p²` and `L·2^96 + amount·p` at 2^256, steps that end next to their
+    /// target, and low prices where the remainder reaches `p'·p` (the input below the hint).
+    #[test]
+    fn token0_in_fast_step_equals_the_general_step_and_the_contract() {
+        let seed = core::cell::Cell::new(0x2545_F491_4F6C_DD1Du64);
+        let next = || {
+            let mut x = seed.get();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            seed.set(x);
+            x
+        };
+        let min = super::super::tick_math::MIN_SQRT_RATIO.to_u256();
+        let max = super::super::tick_math::MAX_SQRT_RATIO.to_u256();
+        let two128 = U256::one() << 128;
+        let (mut fast, mut short, mut reaches, mut below_hint) = (0u32, 0u32, 0u32, 0u32);
+        for k in 0..400_000u32 {
+            let rnd = |bits: u64| -> U256 {
+                let x = U256([next(), next(), next(), next()]);
+                let b = bits.clamp(1, 256) as usize;
+                (x >> (256 - b)) | (U256::one() << (b - 1))
+            };
+            let p = match k % 5 {
+                0 => two128 - U256::from(next() % 1024),
+                1 => two128 + U256::from(next() % 1024),
+                2 => rnd(33 + next() % 10),
+                _ => rnd(33 + next() % 128),
+            }
+            .clamp(min + 2, max - 1);
+            let l: u128 = match k % 7 {
+                0 => (1u128 << 32) - 1 + u128::from(next() % 3),
+                1 => u128::MAX - u128::from(next() % 4),
+                _ => rnd(1 + next() % 128).low_u128(),
+            };
+            // The target: anywhere below the price, or just below it.
+            let t = match k % 3 {
+                0 => p - U256::from(1 + next() % 64),
+                _ => min + (p - min) / U256::from(1 + next() % 1000),
+            }
+            .max(min + 1)
+            .min(p - 1);
+            let pips = [0u32, 100, 500, 2500, 3000, 10_000, 999_999][(next() % 7) as usize];
+            let pf = crate::math::float::to_f64(p);
+            // The input less the fee to the target, and an amount whose input less the fee is
+            // about `x` (γ > 0).
+            let million = U256::from(FEE_DENOMINATOR);
+            let gamma = U256::from(FEE_DENOMINATOR - pips);
+            let n1 = U256::from(l) << 96;
+            let to_target = md_up(n1, p - t, p).map(|v| div_up_u(v, t));
+            let gross = |x: U256| md_up(x, million, gamma).unwrap_or(U256::MAX);
+            let rem = match k % 8 {
+                // amount·p² near 2^256, L·2^96 + amount·p near 2^256
+                0 => gross(
+                    crate::math::float::from_f64_floor(2f64.powi(256) / (pf * pf))
+                        + U256::from(next() % 8),
+                ),
+                1 => gross(
+                    crate::math::float::from_f64_floor(
+                        (2f64.powi(256) - (l as f64) * 2f64.powi(96)).max(1.0) / pf,
+                    ) - U256::from(next() % 8),
+                ),
+                // the input less the fee near 2^128
+                2 => gross(two128) + U256::from(next() % 4) - U256::from(2u8),
+                // a part of what reaches the target, or next to it
+                3 | 4 => to_target.map_or(U256::one(), |v| {
+                    gross(
+                        md(v, U256::from(next() % (1 << 20)), U256::from(1u32 << 20)).unwrap_or(v),
+                    )
+                }),
+                5 => to_target.map_or(U256::one(), |v| {
+                    gross(v.saturating_sub(U256::from(2u8)) + U256::from(next() % 5))
+                }),
+                // short of the target with `amount·p²` below 2^256
+                6 => {
+                    let fit = crate::math::float::from_f64_floor(2f64.powi(255) / (pf * pf));
+                    let cap = to_target.map_or(fit, |v| v.min(fit));
+                    gross(
+                        md(cap, U256::from(next() % (1 << 20)), U256::from(1u32 << 20))
+                            .unwrap_or(cap),
+                    )
+                }
+                _ => rnd(1 + next() % 200),
+            }
+            .max(U256::one())
+            .min((U256::one() << 255) - 1);
+            let (pw, tw, rw) = (W::from_u256(p), W::from_u256(t), W::from_u256(rem));
+            let fee = StepFee::new(pips);
+            match short_step_token0_in(pw, tw, l, rw, fee) {
+                Some(Token0In::Short(s)) => {
+                    fast += 1;
+                    short += 1;
+                    if s.amount_in < less_fee(rw, fee).unwrap() {
+                        below_hint += 1;
+                    }
+                }
+                Some(Token0In::Reaches(_)) => {
+                    fast += 1;
+                    reaches += 1;
+                }
+                None => {}
+            }
+            let got = compute_swap_step(pw, tw, l, rw, true, fee, None);
+            let general = compute_swap_step_general(pw, tw, l, rw, true, fee, None);
+            assert_eq!(got, general, "{p} {t} {l} {rem} {pips}");
+            let plain = step_token0_in_plain(p, t, l, rem, pips);
+            let got = got.ok().map(|s| {
+                (
+                    s.sqrt_price_x96.to_u256(),
+                    s.amount_in.to_u256(),
+                    s.amount_out.to_u256(),
+                    s.fee_amount.to_u256(),
+                )
+            });
+            assert_eq!(got, plain, "{p} {t} {l} {rem} {pips}");
+        }
+        // Every branch of the fast path ran.
+        assert!(
+            fast > 20_000 && short > 5_000 && reaches > 10_000 && below_hint > 100,
+            "{fast} {short} {reaches} {below_hint}"
+        );
+    }
 
     /// The fee by the prepared γ equals `mulDivRoundingUp(amount, fee, γ)` on every tier, for
     /// amounts of every size, exact multiples of γ and the 2^236 hand-over to `FullMath`.

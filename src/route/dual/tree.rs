@@ -97,10 +97,14 @@ impl TreePre {
 /// The edges (indices into `blocks`) of a maximum-weight spanning forest on `m` tokens
 /// (Kruskal: heaviest first, union-find with path halving).
 fn spanning_forest(blocks: &[Lap], m: usize) -> Vec<u32> {
-    let mut by_w: Vec<u32> = (0..blocks.len())
-        .map(|k| u32::try_from(k).unwrap_or(u32::MAX))
+    // (weight, index) pairs: the sort compares what it moves instead of loading each
+    // weight through its index
+    let mut by_w: Vec<(f64, u32)> = blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (b.2, u32::try_from(k).unwrap_or(u32::MAX)))
         .collect();
-    by_w.sort_unstable_by(|a, b| blocks[*b as usize].2.total_cmp(&blocks[*a as usize].2));
+    by_w.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
     let mut up: Vec<u32> = (0..m).map(|k| u32::try_from(k).unwrap_or(NONE)).collect();
     let find = |up: &mut [u32], mut x: u32| {
         while up[x as usize] != x {
@@ -111,7 +115,7 @@ fn spanning_forest(blocks: &[Lap], m: usize) -> Vec<u32> {
         x
     };
     let mut tree = Vec::with_capacity(m);
-    for k in by_w {
+    for (_, k) in by_w {
         let (i, o, _) = blocks[k as usize];
         let (a, b) = (find(&mut up, i), find(&mut up, o));
         if a != b {

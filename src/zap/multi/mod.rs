@@ -116,6 +116,20 @@ pub struct ZapInPlan {
     /// which strategy of the single-pool optimiser found the final mint (`None`: nothing was
     /// minted, only the target's own LP was given)
     pub strategy: Option<Strategy>,
+    /// what the plan cost to find: router quotes and certified bound solves
+    pub cost: ZapCost,
+}
+
+/// What a zap-in spent finding its plan, in the router's units of work: each is one
+/// certified dual solve of the routed legs over the graph (the split search's quotes, the
+/// bound's solves). Nothing is timed; the counts are the same on every run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ZapCost {
+    /// router quotes of the routed legs (every output mix tried; 0 when nothing was routed)
+    pub router_quotes: u32,
+    /// certified bounds on the routed legs ([`crate::route::weighted_output_bound`] and its
+    /// form with burned pools)
+    pub bound_solves: u32,
 }
 
 /// The gas price of the options' gas model, where gas is priced (not on chain 101).

@@ -36,6 +36,7 @@ use crate::math::float::to_f64;
 use crate::plan::Plan;
 use crate::units::{PoolId, TokenId};
 use alloc::vec::Vec;
+use core::cell::Cell;
 use num_rational::Ratio;
 use primitive_types::U256;
 
@@ -96,6 +97,8 @@ pub(super) struct Split<'a, 'g> {
     quotes: usize,
     /// the best plan's output at which the search stops (the bound less its tolerance)
     enough: Option<f64>,
+    /// router quotes made, the default's included
+    made: Cell<u32>,
 }
 
 impl<'a, 'g> Split<'a, 'g> {
@@ -121,12 +124,19 @@ impl<'a, 'g> Split<'a, 'g> {
             best: None,
             quotes: 0,
             enough: None,
+            made: Cell::new(0),
         }
     }
 
     /// Quote the legs at `mix` on the plan's current states (nothing applied).
     pub(super) fn quote(&self, mix: &[(TokenId, Ratio<u64>)]) -> Result<Plan, ZapError> {
+        self.made.set(self.made.get().saturating_add(1));
         self.ctx.quote(self.g, self.external, mix, self.opts)
+    }
+
+    /// Router quotes made so far, the default's included.
+    pub(super) fn quotes_made(&self) -> u32 {
+        self.made.get()
     }
 
     /// Take the router plan `plan` (quoted at `mix`) on a copy of the plan and finish it with

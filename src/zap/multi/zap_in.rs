@@ -3,7 +3,7 @@
 
 use super::ctx::Ctx;
 use super::split::{Minted, Mix, Split};
-use super::{coin_prices, gas_price_of, net_of_gas, proportions, ZapInPlan, ZapOptions};
+use super::{coin_prices, gas_price_of, net_of_gas, proportions, ZapCost, ZapInPlan, ZapOptions};
 use crate::error::ZapError;
 use crate::graph::PoolGraph;
 use crate::math::float::to_f64;
@@ -69,8 +69,12 @@ pub fn zap_in(
     let with_lp = super::lp_bound::LpBound::start(&ctx, target, lp_out, &coins);
     burn_lp_inputs(&mut ctx, lp_out, &coins)?;
     let external = external_holdings(&ctx, lp_out, &coins);
+    let mut cost = ZapCost::default();
     let (done, mint, bound) = if external.is_empty() {
-        let lp_bound = with_lp.and_then(|l| l.bound(&ctx, &[], &[], opts));
+        let lp_bound = with_lp.and_then(|l| {
+            cost.bound_solves = cost.bound_solves.saturating_add(1);
+            l.bound(&ctx, &[], &[], opts)
+        });
         let mint = mint_or_pass(&mut ctx, target, lp_out, &coins, opts)?;
         (ctx, mint, held_bound.or(lp_bound))
     } else {
@@ -82,11 +86,15 @@ pub fn zap_in(
             &external,
             routed.as_ref(),
             opts,
+            &mut cost,
         )?;
-        let bound = bound.or_else(|| with_lp?.bound(&m.routed, &external, &m.mix, opts));
+        let bound = bound.or_else(|| {
+            cost.bound_solves = cost.bound_solves.saturating_add(1);
+            with_lp?.bound(&m.routed, &external, &m.mix, opts)
+        });
         (m.done, m.mint, bound)
     };
-    assemble(
+    let mut z = assemble(
         graph,
         target,
         lp_out,
@@ -96,7 +104,9 @@ pub fn zap_in(
         mint,
         bound,
         opts,
-    )
+    )?;
+    z.cost = cost;
+    Ok(z)
 }
 
 /// Burn every LP input but the target's own ([`Ctx::burn_best`]: a one-coin withdrawal where
@@ -189,6 +199,7 @@ fn assemble(
         minted,
         rebalance,
         strategy,
+        cost: ZapCost::default(),
     })
 }
 
@@ -405,6 +416,7 @@ fn without_swap_if_gas_exceeds_gain(
 /// within its tolerance of that bound. The best plan, and the bound: the lesser of the
 /// default's and, when another mix won, the one at the winner's tangent (both are bounds on
 /// every plan).
+#[allow(clippy::too_many_arguments)] // the zap's pieces, each named
 fn route_and_mint<'g>(
     ctx: &Ctx<'g>,
     target: PoolId,
@@ -413,6 +425,7 @@ fn route_and_mint<'g>(
     external: &[(TokenId, U256)],
     routed: Option<&RoutedBound>,
     opts: &ZapOptions,
+    cost: &mut ZapCost,
 ) -> Result<(Minted<'g>, Option<f64>), ZapError> {
     let g = ctx.route_graph()?;
     let mut split = Split::new(ctx, g.as_ref(), target, lp_out, coins, external, opts);
@@ -422,12 +435,17 @@ fn route_and_mint<'g>(
             first_err.get_or_insert(e);
         }
     }
-    let bound_at =
-        |m: &Minted<'_>| routed.and_then(|r| r.bound_at(ctx.graph, target, coins, m, opts));
-    let default_bound = split.best().and_then(bound_at);
+    let mut solves = 0u32;
+    let mut bound_at = |m: &Minted<'_>| {
+        let r = routed?;
+        solves = solves.saturating_add(1);
+        r.bound_at(ctx.graph, target, coins, m, opts)
+    };
+    let default_bound = split.best().and_then(&mut bound_at);
     let default_mix = split.best().map(|m| m.mix.clone());
     split.stop_at(default_bound);
     split.search();
+    cost.router_quotes = split.quotes_made();
     let best = match split.into_best() {
         Some(b) => b,
         None => return Err(first_err.unwrap_or(ZapError::NothingToMint)),
@@ -438,6 +456,7 @@ fn route_and_mint<'g>(
             bound = Some(bound.map_or(b, |d| d.min(b)));
         }
     }
+    cost.bound_solves = solves;
     Ok((best, bound))
 }
 
