@@ -9,7 +9,7 @@
 //! from the inputs (`recover.rs`).
 
 use super::dual::Dual;
-use super::edges::{Edge, LEdge};
+use super::edges::LEdge;
 use super::finish::Candidate;
 use super::model::EdgeModel;
 use super::recover::Flow;
