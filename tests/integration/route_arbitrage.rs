@@ -288,7 +288,7 @@ proptest! {
     /// verifies exactly, gives every output something and at least 0.9 of its share of the
     /// value, and reaches at least 0.95 of the per-pair plan's objective (the router's own
     /// per-pair candidate takes single paths; the per-pair plan here routes each pair in
-    /// full; on these 64 markets it beats the quote by up to 3.3 %).
+    /// full; on these 64 markets the quote is up to 3.3 % below it at worst).
     #[test]
     fn several_inputs_and_outputs_on_arbitrage_markets_always_quote_a_plan_that_verifies(
         seed in 1u64..1_000_000,
