@@ -7,7 +7,9 @@
 
 use crate::error::{PoolError, PoolRevert};
 use crate::math::float::wide_to_f64_approx;
-use crate::math::wide::{div_rem_by_wide, mul_128, mul_128_w, mul_w_128, Div128, Div64};
+use crate::math::wide::{
+    div_512_by_256, div_rem_by_wide, mul_128, mul_128_w, mul_256_full, mul_w_128, Div128, Div64,
+};
 use crate::math::{self, W};
 
 /// 2^96 as a [`W`].
@@ -522,8 +524,9 @@ impl StepFee {
 
 /// `computeSwapStep` for an exact input of token0 that stops short of its target (the last
 /// step of a swap), on native halves: `None` hands over to the general path, for a price or
-/// an input less the fee at or above 2^128, liquidity below 2^32, `amount·p²` or
-/// `L·2^96 + amount·p` at or above 2^256, and a step that reaches its target.
+/// an input less the fee at or above 2^128, `L·2^96 + amount·p` at or above 2^256, liquidity
+/// below 2^32 while `amount·p²` is below 2^256 (at or above it the division is the 512-bit
+/// one), and the rare steps below.
 ///
 /// With `a` the input less the fee, `p` the price, `n1 = L·2^96` and `den = n1 + a·p`, the
 /// next price is `p − f` with `a·p² = f·den + r`, `0 <= r < den` (see
@@ -565,9 +568,20 @@ fn short_step_token0_in(
     }
     let prod = mul_128_w(a, p);
     let den = l_q96(l).checked_add(prod)?;
-    let x = mul_w_128(prod, p)?;
-    // den >= 2^128 for L >= 2^32 (else `None`); f < p (den > a·p), so p − f > 0.
-    let (f, mut r) = div_rem_by_wide(x, den)?;
+    // f < p (den > a·p), so p − f > 0 and the quotient fits 128 bits.
+    let (f, mut r) = match mul_w_128(prod, p) {
+        // den >= 2^128 for L >= 2^32 (else `None`).
+        Some(x) => div_rem_by_wide(x, den)?,
+        // a·p² at or above 2^256 (large inputs at high prices): the 512-by-256 division.
+        None => {
+            let (xh, xl) = mul_256_full(prod, W::small(p));
+            let (q, r) = div_512_by_256(xh, xl, den)?;
+            if q.hi != 0 {
+                return None;
+            }
+            (q.lo, r)
+        }
+    };
     let next = p.checked_sub(f)?;
     if target.hi != 0 || next <= target.lo {
         return Some(Token0In::Reaches(None));
@@ -807,6 +821,8 @@ mod tests {
         let max = super::super::tick_math::MAX_SQRT_RATIO.to_u256();
         let two128 = U256::one() << 128;
         let (mut fast, mut short, mut reaches, mut below_hint) = (0u32, 0u32, 0u32, 0u32);
+        // Short steps whose `amount·p²` leaves 256 bits (the 512-bit division).
+        let mut wide = 0u32;
         for k in 0..400_000u32 {
             let rnd = |bits: u64| -> U256 {
                 let x = U256([next(), next(), next(), next()]);
@@ -882,8 +898,15 @@ mod tests {
                 Some(Token0In::Short(s)) => {
                     fast += 1;
                     short += 1;
-                    if s.amount_in < less_fee(rw, fee).unwrap() {
+                    let a = less_fee(rw, fee).unwrap();
+                    if s.amount_in < a {
                         below_hint += 1;
+                    }
+                    let x = primitive_types::U512::from(a.to_u256())
+                        * primitive_types::U512::from(p)
+                        * primitive_types::U512::from(p);
+                    if x >= primitive_types::U512::one() << 256 {
+                        wide += 1;
                     }
                 }
                 Some(Token0In::Reaches(_)) => {
@@ -908,8 +931,8 @@ mod tests {
         }
         // Every branch of the fast path ran.
         assert!(
-            fast > 20_000 && short > 5_000 && reaches > 10_000 && below_hint > 100,
-            "{fast} {short} {reaches} {below_hint}"
+            fast > 20_000 && short > 5_000 && reaches > 10_000 && below_hint > 100 && wide > 1000,
+            "{fast} {short} {reaches} {below_hint} {wide}"
         );
     }
 
