@@ -451,13 +451,26 @@ fn route_and_mint<'g>(
         None => return Err(first_err.unwrap_or(ZapError::NothingToMint)),
     };
     let mut bound = default_bound;
-    if default_mix.as_ref() != Some(&best.mix) {
+    if default_mix.as_ref() != Some(&best.mix) && !close_to(default_bound, &best, lp_out) {
         if let Some(b) = bound_at(&best) {
             bound = Some(bound.map_or(b, |d| d.min(b)));
         }
     }
     cost.bound_solves = solves;
     Ok((best, bound))
+}
+
+/// When the default's bound is within this fraction of the best plan's mint, the winner's
+/// tangent is not tried (it could tighten the bound by no more than that).
+const BOUND_CLOSE: f64 = 2e-3;
+
+/// Whether the bound `bound` is within [`BOUND_CLOSE`] of the plan `best`'s output of `lp_out`.
+fn close_to(bound: Option<f64>, best: &Minted<'_>, lp_out: TokenId) -> bool {
+    let Some(b) = bound else { return false };
+    let out = to_f64(best.done.held(lp_out));
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    let close = b <= out * (1.0 + BOUND_CLOSE);
+    close
 }
 
 /// The default split: by the value shares of the pool's balances, less what the user already
