@@ -10,6 +10,7 @@ mod cl;
 mod cl_plain;
 mod family;
 mod hostile;
+mod hostile_sweep;
 mod layers;
 mod listing;
 mod plan_json;

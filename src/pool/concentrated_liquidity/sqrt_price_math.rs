@@ -6,6 +6,7 @@
 //! is exact (512-bit where it must be, like `FullMath`), every revert is an error.
 
 use crate::error::{PoolError, PoolRevert};
+use crate::math::float::wide_to_f64_approx;
 use crate::math::wide::{div_rem_by_wide, mul_128, mul_128_w, mul_w_128, Div128, Div64};
 use crate::math::{self, W};
 
@@ -457,7 +458,7 @@ fn exact_in_target(
 
 /// `FullMath.mulDiv(remaining, 1e6 − fee, 1e6)` with `gamma = 1e6 − fee`: below 2^230 the
 /// product fits 256 bits and the division by 10^6 is a reciprocal multiplication.
-#[inline]
+#[inline(always)]
 fn less_fee_by(remaining: W, gamma: W) -> Result<W, PoolError> {
     match remaining.checked_mul(gamma) {
         Some(prod) => Ok(FEE_DIV.div_rem(prod).0),
@@ -535,6 +536,8 @@ impl StepFee {
 ///
 /// When the next price is at or past the target the input less the fee reaches it
 /// ([`Token0In::Reaches`]: the contract's step to the target follows, with no second test).
+/// A step that likely reaches its target ([`likely_reaches`]) takes the contract's order
+/// instead: the input to the target, and the next price only when that input is not met.
 #[inline]
 fn short_step_token0_in(
     current: W,
@@ -552,6 +555,14 @@ fn short_step_token0_in(
         return None;
     }
     let a = a.lo;
+    // A step likely to reach its target (a float guess, checked exactly): the contract's
+    // order, the input to the target first, spares the next price's division.
+    if likely_reaches(p, target.lo, l, a) && target.hi == 0 {
+        let to_target = amount0_delta(target, current, l, true).ok()?;
+        if W::small(a) >= to_target {
+            return Some(Token0In::Reaches(Some(to_target)));
+        }
+    }
     let prod = mul_128_w(a, p);
     let den = l_q96(l).checked_add(prod)?;
     let x = mul_w_128(prod, p)?;
@@ -559,7 +570,7 @@ fn short_step_token0_in(
     let (f, mut r) = div_rem_by_wide(x, den)?;
     let next = p.checked_sub(f)?;
     if target.hi != 0 || next <= target.lo {
-        return Some(Token0In::Reaches);
+        return Some(Token0In::Reaches(None));
     }
     let den2 = mul_128_w(next, p);
     let mut amount_in = a;
@@ -598,8 +609,20 @@ fn short_step_token0_in(
 enum Token0In {
     /// The step, which stops short of its target.
     Short(Step),
-    /// The input less the fee reaches the target.
-    Reaches,
+    /// The input less the fee reaches the target (whose input, when computed).
+    Reaches(Option<W>),
+}
+
+/// Whether an input less the fee of `a` likely reaches the target `t` from the price `p`
+/// (token0 in, `t < p`): `a >= L·2^96·(p − t) / (t·p)` in floats, multiplied out. A guess
+/// that only orders the exact computations.
+#[inline(always)]
+fn likely_reaches(p: u128, t: u128, l: u128, a: u128) -> bool {
+    const Q96_F: f64 = 79_228_162_514_264_337_593_543_950_336.0;
+    let f = |x: u128| wide_to_f64_approx(W::small(x));
+    #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic: no traps
+    let reaches = f(a) * (f(t) * f(p)) >= f(l) * Q96_F * f(p.saturating_sub(t));
+    reaches
 }
 
 /// `SwapMath.computeSwapStep`: move from `current` toward `target` with liquidity `l`, spending
@@ -623,8 +646,11 @@ pub(crate) fn compute_swap_step(
         match short_step_token0_in(current, target, l, remaining, fee) {
             Some(Token0In::Short(step)) => return Ok(step),
             // The input less the fee reaches the target: the contract's `max` branch.
-            Some(Token0In::Reaches) => {
-                let amount_in = input_delta(current, target, l, true)?;
+            Some(Token0In::Reaches(to_target)) => {
+                let amount_in = match to_target {
+                    Some(x) => x,
+                    None => input_delta(current, target, l, true)?,
+                };
                 return Ok(Step {
                     sqrt_price_x96: target,
                     amount_in,
@@ -860,7 +886,7 @@ mod tests {
                         below_hint += 1;
                     }
                 }
-                Some(Token0In::Reaches) => {
+                Some(Token0In::Reaches(_)) => {
                     fast += 1;
                     reaches += 1;
                 }

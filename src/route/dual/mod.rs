@@ -318,8 +318,9 @@ struct Newton {
     /// the edges that can be active somewhere on the current line search's segment
     /// ([`Dual::ray_candidates`])
     cand: Vec<usize>,
-    /// the current step per token (0 off the Newton set), for [`Dual::ray_candidates`]
-    step: Vec<f64>,
+    /// per token, the sides of the activity test at both ends of the current step, for
+    /// [`Dual::ray_candidates`]
+    step: Vec<[f64; 4]>,
     /// line-search buffers: an evaluation, the trial point, the secant point
     evn: Eval,
     nn: Vec<f64>,

@@ -374,21 +374,31 @@ impl Dual<'_> {
     /// it out changes no sum (the others are visited in the same order). An edge whose input
     /// price can reach 0 on the segment (`1 + s_i ≤ 1e-6`) is always kept.
     fn ray_candidates(&self, ray: &Ray<'_>, st: &mut Newton) {
-        let (nu, step) = (ray.nu, &mut st.step);
-        step.clear();
-        step.resize(self.n, 0.0);
-        for (p, &k) in ray.rset.iter().enumerate() {
-            step[k] = ray.sol[p];
-        }
         const KEEP: f64 = 1.0 - 1e-9;
+        // per token, the two ends' sides of the test: as an input `ν KEEP` and
+        // `ν KEEP (1 + s)` (−∞ for both where `1 + s ≤ 1e-6`: every edge out is kept), as an
+        // output `ν` and `ν (1 + s)`; an edge then reads 32 bytes per end and multiplies by
+        // its rate (the products round differently from `(ν_o rate0)(1 + s_o)` by an ulp,
+        // far inside the 1e-9 margin: the same edges can be active on the segment)
+        let ends = &mut st.step;
+        ends.clear();
+        ends.extend(ray.nu.iter().map(|v| [v * KEEP, v * KEEP, *v, *v]));
+        for (p, &k) in ray.rset.iter().enumerate() {
+            let g = 1.0 + ray.sol[p];
+            let v = ray.nu[k];
+            ends[k] = if g > 1e-6 {
+                [v * KEEP, v * KEEP * g, v, v * g]
+            } else {
+                [f64::NEG_INFINITY, f64::NEG_INFINITY, v, v * g]
+            };
+        }
         // (a branch: a few percent of the edges are kept, written only then)
         let cand = &mut st.cand;
         cand.clear();
         for (e, &(ti, to, rate0)) in self.hot.iter().enumerate() {
-            let (ti, to) = (ti as usize, to as usize);
-            let (gi, go) = (1.0 + step[ti], 1.0 + step[to]);
-            let (vi, vo) = (nu[ti] * KEEP, nu[to] * rate0);
-            if !(gi > 1e-6) | (vo > vi) | (vo * go > vi * gi) {
+            let [vi, vi1, _, _] = ends[ti as usize];
+            let [_, _, vo, vo1] = ends[to as usize];
+            if (rate0 * vo > vi) | (rate0 * vo1 > vi1) {
                 cand.push(e);
             }
         }
