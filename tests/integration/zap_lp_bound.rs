@@ -9,7 +9,9 @@
 //! direct pools into the target's coins (the burned pool on its state after the burn among
 //! them), each simulated exactly and finished by the exact single-pool optimum.
 
-use crate::zap_routed::{addr, after_fee, f, int, mint_after, quantiles, splits, Rng};
+use crate::zap_routed::{
+    addr, after_fee, f, int, mint_after, quantiles, ratio_summary, splits, Rng,
+};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use swapzap::graph::PoolGraph;
@@ -597,11 +599,8 @@ fn lp_input_zap_bound_holds_on_the_routing_instances() {
         }
     }
     assert!(planned >= 50, "{planned} planned");
-    let (med, max) = quantiles(&mut ratio);
-    let p90 = ratio[ratio.len() * 9 / 10];
-    let above = ratio.iter().filter(|r| **r > 1.01).count();
     eprintln!(
-        "{planned} LP-input zap-ins on pub-00..11 ({failed} failed to plan), {no_bound} without a bound; bound/mint over {}: median {med:.6} p90 {p90:.6} max {max:.3e}, {above} above 1.01",
-        ratio.len()
+        "{planned} LP-input zap-ins on pub-00..11 ({failed} failed to plan), {no_bound} without a bound; {}",
+        ratio_summary(&mut ratio)
     );
 }
