@@ -16,7 +16,7 @@
 //! | `zap/in_pool/solidly_stable/two_sided` | 7.1 µs |
 //! | `zap/in_pool/curve3_classic/one_sided` | 6.8 µs (13.7-18.3 ms on 2026-11-25 with the exhaustive pair search; 21.7-22.0 µs with the float-guided path, load 11) |
 //! | `zap/in_pool/curve3_ng/two_sided` | 10.8 µs (33.0-41.2 ms on 2026-11-25 with the exhaustive pair search; 43.5-55.5 µs with the float-guided path, load 11) |
-//! | `zap/graph/zap_in/multi_token_p2000` | 11.1 ms (4.1 – 4.8 ms with the router of 19:58 UTC; the router is ≈ 95 % of the profile); 347-381 ms on 2026-11-26 at load 9-12 with the routed split's search (up to 12 router quotes and two routed bounds), `route_reference` 17.5-19.5 ms in the same runs |
+//! | `zap/graph/zap_in/multi_token_p2000` | 11.1 ms (4.1 – 4.8 ms with the router of 19:58 UTC; the router is ≈ 95 % of the profile); 347-381 ms on 2026-11-26 at load 9-12 with the routed split's search (up to 12 router quotes and two routed bounds), `route_reference` 17.5-19.5 ms in the same runs; 33.9 ms at 04:17 UTC, load 9, with the model-guided search (3 router quotes, 1 bound solve), `route_reference` 11.3 ms in the same run |
 //! | `zap/graph/route_reference/multi_token_p2000` | 17.8 ms (the router alone on the same legs at exactly 50/50) |
 //!
 //! Under load average 6 the same benches ran 2–3× slower (V2 3.7–4.3 µs); at load 3 the V2

@@ -214,7 +214,10 @@ fn main() -> ExitCode {
     let t0 = Instant::now();
     let plan = match route::quote(&graph, &req) {
         Ok(p) => p,
-        Err(e) => return report("no quote", &e.into()),
+        Err(e) => {
+            warn!("no quote:");
+            return cli::report_on(&cli::Fail::Typed(e.into()), &graph);
+        }
     };
     let quote_time = t0.elapsed();
     if let Err(e) = plan.verify(&graph) {

@@ -103,6 +103,7 @@ fn run(args: &[String]) -> Result<String, Fail> {
     let mut want = PlanRequest::from_request(&req, &graph)?;
     want.gas = gas;
     plan.verify_request(&graph, &want)?;
+    pj.check_bound_gap(&plan)?;
     let outs: Vec<String> = plan
         .outputs
         .iter()

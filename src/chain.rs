@@ -53,3 +53,10 @@ pub(crate) fn near_source<'a>(id: &str, known: &[&'a str]) -> Option<&'a str> {
         k.chars().count() == id.chars().count() && k.chars().map(norm).eq(id.chars().map(norm))
     })
 }
+
+/// Whether `id` follows the spec's rule for a liquidity source id: non-empty, hyphenated
+/// (no underscore), no whitespace. Snapshots are loaded and sources listed by this rule.
+#[must_use]
+pub fn is_source_id(id: &str) -> bool {
+    !id.is_empty() && !id.contains('_') && !id.chars().any(char::is_whitespace)
+}

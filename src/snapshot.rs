@@ -120,7 +120,8 @@ pub enum FeeField {
 }
 
 /// A pool of the snapshot. Kind-specific fields are optional here and required by
-/// [`crate::graph::PoolGraph::from_snapshot`] for their kind.
+/// [`crate::graph::PoolGraph::from_snapshot`] for their kind; a field of another kind is
+/// refused there ([`crate::error::SnapshotError::UnknownField`]), never ignored.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
@@ -493,11 +494,44 @@ mod num_str {
         }
     }
 
+    /// A map of integer fields whose keys are all different: a repeated key is refused (a
+    /// map would keep the last one silently).
+    struct StrictMap(BTreeMap<String, String>);
+
+    struct StrictMapVisitor;
+
+    impl<'de> serde::de::Visitor<'de> for StrictMapVisitor {
+        type Value = StrictMap;
+
+        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str("a map of integers, as decimal strings or JSON integers")
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<StrictMap, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some(k) = m.next_key::<String>()? {
+                let v: NumOrStr = m.next_value()?;
+                if out.contains_key(&k) {
+                    return Err(serde::de::Error::custom(alloc::format!(
+                        "duplicate key `{k}`"
+                    )));
+                }
+                out.insert(k, v.into_string());
+            }
+            Ok(StrictMap(out))
+        }
+    }
+
+    impl<'de> Deserialize<'de> for StrictMap {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_map(StrictMapVisitor)
+        }
+    }
+
     pub(super) fn de_opt_map<'de, D: Deserializer<'de>>(
         d: D,
     ) -> Result<Option<BTreeMap<String, String>>, D::Error> {
-        Option::<BTreeMap<String, NumOrStr>>::deserialize(d)
-            .map(|m| m.map(|m| m.into_iter().map(|(k, v)| (k, v.into_string())).collect()))
+        Option::<StrictMap>::deserialize(d).map(|m| m.map(|m| m.0))
     }
 
     pub(super) fn de<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {

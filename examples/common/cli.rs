@@ -82,23 +82,27 @@ pub fn report(f: &Fail) -> ExitCode {
                 e.class(),
                 e.http_status()
             );
-            // the error's own remedy, else the class's general ones (for dust, "try a
-            // smaller amount" would be wrong)
-            match e.remedy() {
-                Some(r) => warn!("  remedy: {r}"),
-                None => {
-                    for s in e.class().suggestions() {
-                        warn!("  remedy: {s}");
-                    }
-                }
-            }
-            if e.class() == swapzap::ErrorClass::Retryable {
-                warn!("  remedy: retry with exponential backoff and jitter");
-            }
+            report_remedies(e);
         }
         Fail::Plain(m) => warn!("error: {m}"),
     }
     ExitCode::from(1)
+}
+
+/// The error's own remedy, else the class's general ones (for dust, "try a smaller amount"
+/// would be wrong); backoff for a retryable error.
+fn report_remedies(e: &Error) {
+    match e.remedy() {
+        Some(r) => warn!("  remedy: {r}"),
+        None => {
+            for s in e.class().suggestions() {
+                warn!("  remedy: {s}");
+            }
+        }
+    }
+    if e.class() == swapzap::ErrorClass::Retryable {
+        warn!("  remedy: retry with exponential backoff and jitter");
+    }
 }
 
 /// A file's JSON (after a leading UTF-8 byte-order mark, if any). An object that repeats a
@@ -267,6 +271,19 @@ fn locate(
             Err(e) => e != first && !e.starts_with("unknown field"),
         }
     };
+    let unknown = first
+        .strip_prefix("unknown field `")
+        .and_then(|r| r.split('`').next());
+    let unknown_key = |m: &serde_json::Map<String, serde_json::Value>, path: &[Seg]| {
+        unknown.filter(|k| {
+            m.contains_key(*k)
+                && changes(path, &|n: &mut serde_json::Value| {
+                    if let Some(o) = n.as_object_mut() {
+                        o.remove(*k);
+                    }
+                })
+        })
+    };
     let mut path: Vec<Seg> = Vec::new();
     let mut text = String::new();
     loop {
@@ -275,6 +292,10 @@ fn locate(
             // first bad value in key order, so a key holds the fault when nulling it changes
             // the error and nulling any later key does not: the last key that changes it.
             Some(serde_json::Value::Object(_)) if missing_here(&path) => None,
+            // an unknown key of this object is named as it is
+            Some(serde_json::Value::Object(m)) if unknown_key(m, &path).is_some() => {
+                unknown_key(m, &path).map(|k| Seg::Key(k.to_string()))
+            }
             Some(serde_json::Value::Object(m)) => m
                 .keys()
                 .rfind(|k| {
@@ -351,6 +372,44 @@ pub fn body_of(v: &serde_json::Value) -> Result<QuoteRequest, Fail> {
 /// a body for another chain than the snapshot's is refused.
 pub fn validate_body(v: serde_json::Value, graph: &PoolGraph) -> Result<Request, Fail> {
     Ok(body_of(&v)?.validate_on(graph)?)
+}
+
+/// `text` with each `token #N` of the graph followed by its symbol and address, so that an
+/// error naming the router's dense token ids names the tokens a user knows.
+pub fn name_tokens(text: &str, g: &PoolGraph) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(k) = rest.find("token #") {
+        let (head, tail) = rest.split_at(k.saturating_add("token #".len()));
+        out.push_str(head);
+        let digits: String = tail.chars().take_while(char::is_ascii_digit).collect();
+        out.push_str(&digits);
+        rest = tail.get(digits.len()..).unwrap_or_default();
+        let token = digits.parse::<u32>().ok().map(TokenId);
+        if let Some((t, info)) = token.and_then(|t| g.token(t).map(|i| (t, i))) {
+            out.push_str(&format!(" ({} {})", sym(g, t), info.address));
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// [`report`] for an error of a request on `g`: its tokens named (see [`name_tokens`]).
+pub fn report_on(f: &Fail, g: &PoolGraph) -> ExitCode {
+    match f {
+        Fail::Typed(e) => {
+            warn!(
+                "error {} [{}, HTTP {}]: {}",
+                e.code(),
+                e.class(),
+                e.http_status(),
+                name_tokens(&e.to_string(), g)
+            );
+            report_remedies(e);
+            ExitCode::from(1)
+        }
+        Fail::Plain(_) => report(f),
+    }
 }
 
 /// Each pool the loader left out (its state is one the exact math refuses), as a line.

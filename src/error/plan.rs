@@ -98,6 +98,12 @@ pub enum PlanProblem {
     ValueNotOutputLessGas,
     /// An `upper_bound` below the plan's value.
     BoundBelowValue,
+    /// A `bound_gap` other than `(upper_bound − value) / upper_bound` of the plan's own
+    /// fields (or one without a bound).
+    BoundGapNotOfBound,
+    /// A `gas_price` other than the request's (or one given without a gas model, or
+    /// missing with one).
+    GasPriceDiffers,
     /// A multi-output zap-out checked without the request's output prices.
     NoOutputPrices,
     /// Outputs whose total value is not positive and finite.
@@ -192,6 +198,8 @@ impl PlanProblem {
             Self::ValueNotFinite => "not a finite number",
             Self::ValueNotOutputLessGas => "not the output amount less the gas cost",
             Self::BoundBelowValue => "below the plan's value",
+            Self::BoundGapNotOfBound => "not (upper_bound − value) / upper_bound of the plan",
+            Self::GasPriceDiffers => "differs from the request's gas price",
             Self::NoOutputPrices => "the request carries no output prices",
             Self::OutputsWithoutValue => "the outputs have no value",
             Self::ExactOutOverspends => "exact-out: the plan spends more than the request allows",

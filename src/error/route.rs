@@ -298,6 +298,10 @@ pub enum PlanField {
     Value,
     /// `upper_bound`
     UpperBound,
+    /// `bound_gap` (written beside the bound)
+    BoundGap,
+    /// `gas_price` (the price the plan was chosen with)
+    GasPrice,
     /// `slippage`
     Slippage,
     /// `excluded`
@@ -318,6 +322,8 @@ impl fmt::Display for PlanField {
             Self::GasUnits => "gas_units",
             Self::Value => "value",
             Self::UpperBound => "upper_bound",
+            Self::BoundGap => "bound_gap",
+            Self::GasPrice => "gas_price",
             Self::Slippage => "slippage",
             Self::Excluded => "excluded",
             Self::Proportions => "proportions",
@@ -334,6 +340,11 @@ impl From<MathError> for RouteError {
 impl fmt::Display for RouteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // no pool: a request's token the snapshot does not hold
+            Self::UnknownToken { pool, address } if pool.is_empty() => write!(
+                f,
+                "unknown token {address}: the snapshot's token list has no such token"
+            ),
             Self::UnknownToken { pool, address } => {
                 write!(f, "unknown token {address} (pool {pool:?})")
             }

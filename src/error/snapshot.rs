@@ -34,8 +34,9 @@ pub enum SnapshotError {
         /// what is wrong
         why: BadPoolProblem,
     },
-    /// An address that is not `0x` + 40 hex digits (EVM chains) or base58 of 32 bytes
-    /// (chain 101).
+    /// A token-table address that is not `0x` + 40 hex digits (EVM chains) or base58 of 32
+    /// bytes (chain 101). (A pool's coin, LP token or id of another shape is a
+    /// [`SnapshotError::BadPool`] naming the pool and the field.)
     BadAddress(String),
     /// A pool whose state the exact math refuses (a reserve above the contract's range, a
     /// Curve invariant that does not converge or overflows). `PoolGraph::from_snapshot`
@@ -64,6 +65,15 @@ pub enum SnapshotError {
         field: &'static str,
         /// what disagrees
         why: Disagreement,
+    },
+    /// A pool field its kind does not read (a solidly `fee`, a constant-product `stable`, an
+    /// off-peg multiplier on a classic Curve pool), or a key of `fees` no family reads (a
+    /// misspelt fee field): refused, never dropped.
+    UnknownField {
+        /// the pool's id string
+        pool: String,
+        /// the field as the snapshot names it (`fees.<key>` inside `fees`)
+        field: String,
     },
     /// More tokens or pools than dense 32-bit ids can number.
     TooManyEntries {
@@ -121,12 +131,20 @@ pub enum BadPoolProblem {
     State(PoolStateProblem),
     /// A liquidity source id that is empty or not hyphenated.
     SourceId,
+    /// An id other than `"<source>:<address>"` with the pool's own `source` and an address
+    /// of the snapshot's chain.
+    IdShape,
+    /// A coin or the `lp_token` that is not an address of the snapshot's chain (the field).
+    NotAnAddress(&'static str),
 }
 
 impl fmt::Display for BadPoolProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::MissingField(name) => return write!(f, "{name} missing"),
+            Self::NotAnAddress(field) => {
+                return write!(f, "{field}: not an address of the snapshot's chain")
+            }
             Self::ClStateRejected(e) => {
                 return write!(f, "concentrated-liquidity state rejected ({e})")
             }
@@ -153,10 +171,13 @@ impl fmt::Display for BadPoolProblem {
             Self::TickNotAtPrice => "tick_current_index does not match sqrt_price",
             Self::TickArraysMissing => "tick_arrays missing",
             Self::TickArraysNotContiguous => "tick_arrays not contiguous",
-            Self::MissingField(_) | Self::ClStateRejected(_) => "", // written above
+            Self::MissingField(_) | Self::ClStateRejected(_) | Self::NotAnAddress(_) => "", // written above
             Self::State(problem) => problem.reason(),
             Self::SourceId => {
                 "liquidity source id must be non-empty and hyphenated (no underscore, no space)"
+            }
+            Self::IdShape => {
+                "id must be \"<source>:<address>\" with the pool's source and an address of the chain"
             }
         })
     }
@@ -205,7 +226,10 @@ impl fmt::Display for SnapshotError {
             Self::Duplicate(what) => write!(f, "duplicate {what}"),
             Self::BadNumber { pool, field } => write!(f, "pool {pool}: bad number in {field}"),
             Self::BadPool { pool, why } => write!(f, "pool {pool}: {why}"),
-            Self::BadAddress(a) => write!(f, "bad address {a:?}"),
+            Self::BadAddress(a) => write!(
+                f,
+                "token table: bad address {a:?} (not an address of the snapshot's chain)"
+            ),
             Self::BadToken { token, field } => write!(f, "token {token}: bad {field}"),
             Self::PoolState { pool, error } => {
                 write!(f, "pool {pool}: state refused by the exact math: {error}")
@@ -216,6 +240,10 @@ impl fmt::Display for SnapshotError {
                 field,
                 why,
             } => write!(f, "pool {pool}, token {token}, field {field}: {why}"),
+            Self::UnknownField { pool, field } => write!(
+                f,
+                "pool {pool}: field {field} is not one its kind reads (misspelt, or of another kind)"
+            ),
             Self::TooManyEntries { count } => write!(
                 f,
                 "snapshot too large: {count} tokens or pools, more than 32-bit ids can number"
@@ -240,6 +268,7 @@ impl SnapshotError {
             Self::BadToken { .. } => 4034,
             Self::Inconsistent { .. } => 4035,
             Self::PoolState { .. } => 4036,
+            Self::UnknownField { .. } => 4037,
             Self::TooManyEntries { .. } => 4038,
         }
     }
@@ -263,7 +292,8 @@ impl SnapshotError {
             | Self::BadNumber { pool, .. }
             | Self::BadPool { pool, .. }
             | Self::PoolState { pool, .. }
-            | Self::Inconsistent { pool, .. } => Some(pool),
+            | Self::Inconsistent { pool, .. }
+            | Self::UnknownField { pool, .. } => Some(pool),
             Self::Duplicate(_)
             | Self::BadAddress(_)
             | Self::BadToken { .. }

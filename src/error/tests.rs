@@ -99,6 +99,7 @@ fn snapshot_tag(s: &SnapshotError) -> &'static str {
         SnapshotError::PoolState { .. } => "Snapshot::PoolState",
         SnapshotError::BadToken { .. } => "Snapshot::BadToken",
         SnapshotError::Inconsistent { .. } => "Snapshot::Inconsistent",
+        SnapshotError::UnknownField { .. } => "Snapshot::UnknownField",
         SnapshotError::TooManyEntries { .. } => "Snapshot::TooManyEntries",
     }
 }
@@ -147,7 +148,7 @@ fn zap_tag(z: &ZapError) -> &'static str {
 }
 
 /// How many variants [`tag`] names.
-const VARIANTS: usize = 3 + 22 + 27 + 9 + 18 + 13;
+const VARIANTS: usize = 3 + 22 + 27 + 10 + 18 + 13;
 
 /// One error of every variant.
 fn samples() -> Vec<Error> {
@@ -295,6 +296,10 @@ fn snapshot_samples() -> Vec<SnapshotError> {
             token: "0xabc".into(),
             field: "decimals",
             why: Disagreement::DecimalsDiffer,
+        },
+        SnapshotError::UnknownField {
+            pool: pool(),
+            field: "fees.trade_fee_numeratr".into(),
         },
         SnapshotError::TooManyEntries { count: 1 << 32 },
     ])

@@ -122,6 +122,8 @@ impl PoolGraph {
             return Err(SnapshotError::Duplicate(pid_str.clone()));
         }
         check_shape(p)?;
+        check_fields(p)?;
+        check_id(self.chain_id, p)?;
         let toks = self.resolve_coins(p)?;
         let reserves = parse_reserves(p)?;
         // LP total supply. When missing, a V2-style √(r0·r1) (stable-swap: Σ xp) stands in so
@@ -170,7 +172,8 @@ impl PoolGraph {
     fn resolve_coins(&self, p: &SnapshotPool) -> Result<Vec<TokenId>, SnapshotError> {
         let mut toks = Vec::with_capacity(p.tokens.len());
         for a in &p.tokens {
-            let a = normalise(self.chain_id, a)?;
+            let a = normalise(self.chain_id, a)
+                .map_err(|_| bad_pool(&p.id, BadPoolProblem::NotAnAddress("tokens")))?;
             let t = *self
                 .token_index
                 .get(&a)
@@ -201,7 +204,8 @@ impl PoolGraph {
         };
         let lp_addr = match &p.lp_token {
             Some(a) => {
-                let a = normalise(self.chain_id, a)?;
+                let a = normalise(self.chain_id, a)
+                    .map_err(|_| bad_pool(pid_str, BadPoolProblem::NotAnAddress("lp_token")))?;
                 if matches!(p.kind, PoolKind::ConstantProduct | PoolKind::Solidly)
                     && own.as_ref() != Some(&a)
                 {
@@ -285,6 +289,124 @@ fn check_shape(p: &SnapshotPool) -> Result<(), SnapshotError> {
         return Err(bad_pool(&p.id, BadPoolProblem::NotTwoCoins));
     }
     Ok(())
+}
+
+/// The optional fields a pool of `kind` reads, beyond those of every pool (`id`, `source`,
+/// `kind`, `tokens`, `reserves`, `lp_token`, `total_supply`).
+fn kind_fields(kind: PoolKind) -> &'static [&'static str] {
+    match kind {
+        PoolKind::ConstantProduct => &["fee", "k_last", "fee_on"],
+        PoolKind::Solidly => &["stable", "fee_bps", "decimals"],
+        PoolKind::Stableswap => &[
+            "fee",
+            "a",
+            "a_precision",
+            "rates",
+            "admin_fee",
+            "variant",
+            "offpeg_fee_multiplier",
+        ],
+        PoolKind::SplTokenSwap => &["fees", "curve_type"],
+        PoolKind::SaberStableswap => &[
+            "fees",
+            "initial_amp_factor",
+            "target_amp_factor",
+            "start_ramp_ts",
+            "stop_ramp_ts",
+            "current_ts",
+            "decimals",
+        ],
+        PoolKind::OrcaWhirlpool => &[
+            "sqrt_price",
+            "tick_current_index",
+            "liquidity",
+            "fee_rate",
+            "protocol_fee_rate",
+            "tick_spacing",
+            "tick_arrays",
+        ],
+        PoolKind::ConcentratedLiquidity => &[
+            "sqrt_price_x96",
+            "tick",
+            "liquidity",
+            "fee",
+            "tick_spacing",
+            "ticks",
+        ],
+    }
+}
+
+/// The kind-specific fields pool `p` gives, by their snapshot names.
+fn given_fields(p: &SnapshotPool) -> [(&'static str, bool); 29] {
+    [
+        ("k_last", p.k_last.is_some()),
+        ("fee_on", p.fee_on.is_some()),
+        ("fee", p.fee.is_some()),
+        ("stable", p.stable.is_some()),
+        ("fee_bps", p.fee_bps.is_some()),
+        ("decimals", p.decimals.is_some()),
+        ("a", p.a.is_some()),
+        ("a_precision", p.a_precision.is_some()),
+        ("rates", p.rates.is_some()),
+        ("admin_fee", p.admin_fee.is_some()),
+        ("variant", p.variant.is_some()),
+        ("offpeg_fee_multiplier", p.offpeg_fee_multiplier.is_some()),
+        ("fees", p.fees.is_some()),
+        ("curve_type", p.curve_type.is_some()),
+        ("initial_amp_factor", p.initial_amp_factor.is_some()),
+        ("target_amp_factor", p.target_amp_factor.is_some()),
+        ("start_ramp_ts", p.start_ramp_ts.is_some()),
+        ("stop_ramp_ts", p.stop_ramp_ts.is_some()),
+        ("current_ts", p.current_ts.is_some()),
+        ("sqrt_price", p.sqrt_price.is_some()),
+        ("tick_current_index", p.tick_current_index.is_some()),
+        ("liquidity", p.liquidity.is_some()),
+        ("fee_rate", p.fee_rate.is_some()),
+        ("protocol_fee_rate", p.protocol_fee_rate.is_some()),
+        ("tick_spacing", p.tick_spacing.is_some()),
+        ("tick_arrays", p.tick_arrays.is_some()),
+        ("sqrt_price_x96", p.sqrt_price_x96.is_some()),
+        ("tick", p.tick.is_some()),
+        ("ticks", p.ticks.is_some()),
+    ]
+}
+
+/// Pool `p` gives only fields its kind reads: a field of another kind is a misspelling or a
+/// pool of another kind, and dropping it would quote a pool the snapshot did not describe.
+/// An off-peg fee multiplier is read by stableswap-ng pools only.
+fn check_fields(p: &SnapshotPool) -> Result<(), SnapshotError> {
+    let allowed = kind_fields(p.kind);
+    let foreign = given_fields(p)
+        .into_iter()
+        .find(|(name, given)| *given && !allowed.contains(name))
+        .map(|(name, _)| name);
+    let offpeg_off_ng = p.kind == PoolKind::Stableswap
+        && p.offpeg_fee_multiplier.is_some()
+        && p.variant.as_deref() != Some("ng");
+    match foreign.or(offpeg_off_ng.then_some("offpeg_fee_multiplier")) {
+        Some(field) => Err(SnapshotError::UnknownField {
+            pool: p.id.clone(),
+            field: field.to_string(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Pool `p`'s id is `"<source>:<address>"`: its own `source` (a liquidity source id by the
+/// spec's rule) and an address of the chain, the pool's own (its LP token when none is
+/// given).
+fn check_id(chain_id: u64, p: &SnapshotPool) -> Result<(), SnapshotError> {
+    if !crate::chain::is_source_id(&p.source) {
+        return Err(bad_pool(&p.id, BadPoolProblem::SourceId));
+    }
+    let shaped =
+        p.id.split_once(':')
+            .is_some_and(|(src, addr)| src == p.source && normalise(chain_id, addr).is_ok());
+    if shaped {
+        Ok(())
+    } else {
+        Err(bad_pool(&p.id, BadPoolProblem::IdShape))
+    }
 }
 
 /// Pool `p`'s reserves as integers.

@@ -194,13 +194,21 @@ fn stable_rates(p: &SnapshotPool, n: usize, decs: &[u8]) -> Result<Vec<U256>, Sn
     Ok(v)
 }
 
+/// Whether `s` is a plain decimal integer: an optional `-`, then digits only (no `+`, no
+/// spaces, which Rust's integer parser would let through).
+fn plain_int(s: &str) -> bool {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// A signed decimal field (a tick index or a net liquidity) as `T`.
 fn signed<T: core::str::FromStr>(
     pool: &str,
     field: &'static str,
     s: Option<&String>,
 ) -> Result<T, SnapshotError> {
-    s.and_then(|s| s.parse().ok())
+    s.filter(|s| plain_int(s))
+        .and_then(|s| s.parse().ok())
         .ok_or(SnapshotError::BadNumber {
             pool: pool.to_string(),
             field,
@@ -269,7 +277,8 @@ fn field<T: core::str::FromStr>(
         field: name,
     };
     match s {
-        Some(v) => v.trim().parse::<T>().map_err(|_| bad()),
+        Some(v) if plain_int(v) => v.parse::<T>().map_err(|_| bad()),
+        Some(_) => Err(bad()),
         None => Err(SnapshotError::BadPool {
             pool: pool.to_string(),
             why: BadPoolProblem::MissingField(name),
@@ -297,6 +306,23 @@ fn fee_pair(
         });
     }
     Ok((n, d))
+}
+
+/// Every key of pool `p`'s `fees` is one its family reads (`known`): a misspelt key is
+/// refused, never dropped.
+fn check_fee_keys(p: &SnapshotPool, known: &[&str]) -> Result<(), SnapshotError> {
+    match p
+        .fees
+        .iter()
+        .flat_map(|f| f.keys())
+        .find(|k| !known.contains(&k.as_str()))
+    {
+        Some(k) => Err(SnapshotError::UnknownField {
+            pool: p.id.clone(),
+            field: alloc::format!("fees.{k}"),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Reads numerator / denominator pairs of a chain-101 fee struct `$fees` from the snapshot's
@@ -354,6 +380,19 @@ fn build_spl(p: &SnapshotPool, reserves: &[U256], total_supply: U256) -> Built {
             why: BadPoolProblem::SplCurve,
         });
     }
+    check_fee_keys(
+        p,
+        &[
+            "trade_fee_numerator",
+            "trade_fee_denominator",
+            "owner_trade_fee_numerator",
+            "owner_trade_fee_denominator",
+            "owner_withdraw_fee_numerator",
+            "owner_withdraw_fee_denominator",
+            "host_fee_numerator",
+            "host_fee_denominator",
+        ],
+    )?;
     let mut fees = SplFees::default();
     read_fee_pairs!(p, fees:
         trade_fee_numerator / trade_fee_denominator,
@@ -386,6 +425,19 @@ fn build_saber(p: &SnapshotPool, reserves: &[U256], total_supply: U256) -> Built
         pool: id.clone(),
         why,
     };
+    check_fee_keys(
+        p,
+        &[
+            "trade_fee_numerator",
+            "trade_fee_denominator",
+            "admin_trade_fee_numerator",
+            "admin_trade_fee_denominator",
+            "withdraw_fee_numerator",
+            "withdraw_fee_denominator",
+            "admin_withdraw_fee_numerator",
+            "admin_withdraw_fee_denominator",
+        ],
+    )?;
     let mut fees = SaberFees::default();
     read_fee_pairs!(p, fees:
         trade_fee_numerator / trade_fee_denominator,

@@ -148,11 +148,15 @@ impl PoolGraph {
     /// math refuses.
     ///
     /// # Errors
-    /// [`SnapshotError::BadAddress`] for a malformed address, [`SnapshotError::Duplicate`] for a
-    /// repeated token address or pool id, [`SnapshotError::UnknownToken`] for a pool coin
-    /// missing from the token table, [`SnapshotError::BadToken`] for a token-table field out of
-    /// range, [`SnapshotError::BadNumber`] / [`SnapshotError::BadPool`] for malformed or missing pool
-    /// fields, [`SnapshotError::Inconsistent`] for a pool that contradicts the token table or
+    /// [`SnapshotError::BadAddress`] for a malformed token-table address,
+    /// [`SnapshotError::Duplicate`] for a repeated token address or pool id,
+    /// [`SnapshotError::UnknownToken`] for a pool coin missing from the token table,
+    /// [`SnapshotError::BadToken`] for a token-table field out of range,
+    /// [`SnapshotError::BadNumber`] / [`SnapshotError::BadPool`] for malformed or missing pool
+    /// fields (an id other than `"<source>:<address>"`, a coin or LP token of another chain's
+    /// shape, a source id against the spec's rule), [`SnapshotError::UnknownField`] for a
+    /// field the pool's kind does not read or an unknown `fees` key,
+    /// [`SnapshotError::Inconsistent`] for a pool that contradicts the token table or
     /// another pool (decimals, rates, LP token), [`SnapshotError::PoolState`] naming the first
     /// pool whose state the exact math refuses.
     ///

@@ -1,5 +1,6 @@
 //! The serialisable view of a [`Plan`] (see [`Plan::to_json`]): addresses and pool ids from
-//! the graph, amounts as decimal strings, read back by [`PlanJson::to_plan`].
+//! the graph, amounts as decimal strings, read back by [`PlanJson::to_plan`]. Unknown keys are
+//! refused on every object (a stored plan is taken as written or not at all).
 
 use super::{check_fraction, mismatch, Excluded, Output, Plan, Step, TokenAmount, ZapFee};
 use crate::error::PoolError;
@@ -14,6 +15,7 @@ use primitive_types::U256;
 
 /// A token and a decimal-string amount.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AmountJson {
     /// token address
     pub token: String,
@@ -23,6 +25,7 @@ pub struct AmountJson {
 
 /// An output.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OutputJson {
     /// token address
     pub token: String,
@@ -34,7 +37,7 @@ pub struct OutputJson {
 
 /// A step.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum StepJson {
     /// swap
     Swap {
@@ -82,6 +85,7 @@ pub enum StepJson {
 
 /// The zap fee.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ZapFeeJson {
     /// basis points
     pub rate_bps: u32,
@@ -91,6 +95,7 @@ pub struct ZapFeeJson {
 
 /// The plan.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlanJson {
     /// steps in execution order
     pub steps: Vec<StepJson>,
@@ -132,6 +137,7 @@ pub struct PlanJson {
 
 /// A pool left out of the plan: its id string and why.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ExcludedJson {
     /// pool id string
     pub pool: String,
@@ -141,6 +147,7 @@ pub struct ExcludedJson {
 
 /// An exact fraction, numerator and denominator as decimal strings.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FractionJson {
     /// numerator
     pub num: String,
@@ -234,6 +241,33 @@ impl PlanJson {
             bound_max_hops: self.bound_max_hops,
             excluded,
         })
+    }
+
+    /// The JSON's `bound_gap`, when given, is the gap of `plan`'s own bound and value
+    /// ([`Plan::bound_gap`]). The gap is written beside the bound for readers and is no field
+    /// of [`Plan`], so [`PlanJson::to_plan`] cannot keep it: a reader that must take the
+    /// JSON as written calls this on the plan it read back, after
+    /// [`Plan::verify_request`] (which checks `value` and `upper_bound` first, so a changed
+    /// value is named as such).
+    ///
+    /// # Errors
+    /// [`RouteError::PlanMismatch`] on [`PlanField::BoundGap`] for another gap (relative
+    /// difference above 1e-12), or a gap without a bound.
+    pub fn check_bound_gap(&self, plan: &Plan) -> Result<(), RouteError> {
+        let Some(gap) = self.bound_gap else {
+            return Ok(());
+        };
+        let agrees = plan.bound_gap().is_some_and(|g| {
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            let off = (g - gap).abs();
+            g.to_bits() == gap.to_bits() || off <= 1e-12 * g.abs()
+        });
+        if agrees {
+            Ok(())
+        } else {
+            let why = PlanProblem::BoundGapNotOfBound;
+            Err(mismatch(PlanField::BoundGap, None, why))
+        }
     }
 }
 

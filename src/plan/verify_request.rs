@@ -81,7 +81,7 @@ impl Plan {
         let gas = want
             .gas
             .filter(|_| graph.chain_id() != crate::chain::CHAIN_101);
-        self.check_gas_and_value(graph, gas.as_ref())?;
+        self.check_gas_and_value(graph, gas.as_ref(), want.zap_fee_bps.is_some())?;
         if self.outputs.len() >= 2 && want.zap_fee_bps.is_some() {
             self.check_zap_out_shares(want)?;
         }
@@ -181,22 +181,34 @@ impl Plan {
         Ok(())
     }
 
-    /// `gas_units` the model's count of the swap steps (`gas` is `None` on chain 101);
-    /// `value` finite and, for one output, its amount less the gas cost; `upper_bound` not
-    /// below `value`.
+    /// `gas_units` the model's count of the swap steps (`gas` is `None` on chain 101), and
+    /// `gas_price` the model's; `value` finite and, for one output or a zap (whose value is
+    /// its first output's), that output's amount less the gas cost; `upper_bound` not below
+    /// `value`.
     fn check_gas_and_value(
         &self,
         graph: &PoolGraph,
         gas: Option<&GasModel>,
+        zap: bool,
     ) -> Result<(), RouteError> {
         if self.gas_units != swap_gas_units(&self.steps, graph, gas) {
             let why = PlanProblem::GasUnitsDiffer;
             return Err(mismatch(F::GasUnits, None, why));
         }
+        // the price the plan says it was chosen with is the request's, bit for bit
+        if self.gas_price.map(f64::to_bits) != gas.map(|g| g.gas_price.to_bits()) {
+            let why = PlanProblem::GasPriceDiffers;
+            return Err(mismatch(F::GasPrice, None, why));
+        }
         if !self.value.is_finite() {
             return Err(mismatch(F::Value, None, PlanProblem::ValueNotFinite));
         }
-        if let [o] = self.outputs.as_slice() {
+        let valued = match self.outputs.as_slice() {
+            [o] => Some(o),
+            [o, ..] if zap => Some(o),
+            _ => None,
+        };
+        if let Some(o) = valued {
             #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
             let (expect, tol) = {
                 let cost = gas.map_or(0.0, |g| self.gas_units as f64 * g.gas_price);

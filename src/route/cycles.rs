@@ -3,12 +3,20 @@
 //! optimal flow takes profit around loops, and an output may then be fed by that profit alone
 //! (on a market with a mispriced C1/C2 pair, "X → C1 and C2, half each" was C1 ← C2 ← C1
 //! around the two pairs and X → C2: with the loop cut, C1 got nothing). [`find_cycle`] finds a
-//! directed cycle of a set of arcs; the recovery drops the cycle's least valuable flow from
-//! the problem and solves the dual again, until the optimal flow is acyclic, so that what
-//! reaches each output comes from the inputs (`recover.rs`).
+//! directed cycle of a set of arcs; the recovery cuts one flow of the cycle out of the
+//! problem ([`Ctx::cheapest_cut`]: the one whose loss leaves the optimum highest) and solves
+//! the dual again, until the optimal flow is acyclic, so that what reaches each output comes
+//! from the inputs (`recover.rs`).
 
+use super::dual::Dual;
+use super::edges::LEdge;
+use super::finish::Candidate;
+use super::model::EdgeModel;
 use super::recover::Flow;
-use super::working_set::Ctx;
+use super::working_set::{Ctx, Local, UNREACHED};
+use crate::error::RouteError;
+use crate::plan::{Excluded, GasModel};
+use crate::units::TokenId;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -88,20 +96,114 @@ pub(super) fn find_cycle(arcs: &[(usize, usize)], n: usize) -> Option<Vec<usize>
 }
 
 impl Ctx<'_> {
-    /// The working-set edge of the least valuable flow (at the dual prices) of a cycle that
-    /// `flows` close; `None` when they form a DAG.
-    pub(super) fn least_on_cycle(&self, flows: &[Flow]) -> Option<usize> {
+    /// The flows (indices into `flows`) of a cycle that `flows` close; `None` when they form
+    /// a DAG.
+    fn cycle_of(&self, flows: &[Flow]) -> Option<Vec<usize>> {
         let arcs: Vec<(usize, usize)> = flows
             .iter()
             .filter_map(|f| self.edges.get(f.e))
             .map(|e| (e.ti.index(), e.to.index()))
             .collect();
-        let cycle = find_cycle(&arcs, self.graph.n_tokens())?;
-        cycle
+        find_cycle(&arcs, self.graph.n_tokens())
+    }
+
+    /// The working-set edge of the least valuable flow (at the dual prices) of a cycle that
+    /// `flows` close; `None` when they form a DAG.
+    pub(super) fn least_on_cycle(&self, flows: &[Flow]) -> Option<usize> {
+        self.cycle_of(flows)?
             .iter()
             .filter_map(|k| flows.get(*k))
             .min_by(|a, b| a.v.total_cmp(&b.v))
             .map(|f| f.e)
+    }
+
+    /// When `flows` close a cycle: the flow of the cycle to cut out of the round's problem
+    /// (`ledges` and `models`, working-set edges `idx`, on `lc`'s tokens), as its index
+    /// there. Each flow of the cycle is cut in turn and the dual solved again from `nu`; the
+    /// cut after which the optimum stays highest wins (cutting the pool direction a trade
+    /// needs costs the trade, cutting the loop's other edges only the loop's profit).
+    /// `None` when the flows form a DAG.
+    pub(super) fn cheapest_cut(
+        &self,
+        flows: &[Flow],
+        (ledges, models, idx): (&[LEdge], &[&EdgeModel], &[usize]),
+        lc: &Local,
+        nu: &[f64],
+    ) -> Option<usize> {
+        let ks: Vec<usize> = self
+            .cycle_of(flows)?
+            .iter()
+            .filter_map(|k| flows.get(*k))
+            .filter_map(|f| idx.iter().position(|w| *w == f.e))
+            .collect();
+        if ks.len() < 2 {
+            return ks.first().copied();
+        }
+        let mut best: Option<(f64, usize)> = None;
+        for &k in &ks {
+            let mut l2 = ledges.to_vec();
+            let mut m2 = models.to_vec();
+            if k < l2.len() && k < m2.len() {
+                l2.remove(k);
+                m2.remove(k);
+            }
+            let du = Dual::new(lc.glob.len(), (&l2, &m2), &lc.b, &lc.c);
+            let mut nu2 = nu.to_vec();
+            let h = du.solve(&mut nu2, &lc.order, &lc.is_out, 80);
+            if best.map_or(true, |(b, _)| h > b) {
+                best = Some((h, k));
+            }
+        }
+        best.map(|b| b.1)
+    }
+
+    /// The plan of the problem restricted to the working-set edges that go forward in the
+    /// order of (hops from the inputs − hops to the outputs, token id): no cycle is left, so
+    /// no profit around one, and the dual (solved from `nu` on `lc`'s tokens) routes the
+    /// inputs alone. One solve, a candidate beside the cuts' (the order may leave out an edge
+    /// a trade would use). `None` when no flow survives.
+    ///
+    /// # Errors
+    /// As [`Ctx::recover`].
+    pub(super) fn forward_only(
+        &self,
+        (ledges, models, idx): (&[LEdge], &[&EdgeModel], &[usize]),
+        (lc, nu): (&Local, &[f64]),
+        gas: Option<GasModel>,
+        reverts: &mut Vec<Excluded>,
+    ) -> Result<Option<Candidate>, RouteError> {
+        let key = |t: TokenId| {
+            let a = self.d_in.get(t.index()).copied().unwrap_or(UNREACHED);
+            let b = self.d_out.get(t.index()).copied().unwrap_or(UNREACHED);
+            (a != UNREACHED && b != UNREACHED).then(|| {
+                let a = i64::try_from(a).unwrap_or(i64::MAX);
+                let b = i64::try_from(b).unwrap_or(i64::MAX);
+                (a.saturating_sub(b), t.0)
+            })
+        };
+        let forward = |w: usize| {
+            self.edges
+                .get(w)
+                .is_some_and(|e| matches!((key(e.ti), key(e.to)), (Some(i), Some(o)) if i < o))
+        };
+        // the round's edges (`idx[k]` the working-set edge of `ledges[k]`) that go forward
+        let keep: Vec<usize> = (0..idx.len()).filter(|k| forward(idx[*k])).collect();
+        let ledges: Vec<LEdge> = keep
+            .iter()
+            .filter_map(|k| ledges.get(*k).copied())
+            .collect();
+        let models: Vec<&EdgeModel> = keep
+            .iter()
+            .filter_map(|k| models.get(*k).copied())
+            .collect();
+        let idx: Vec<usize> = keep.iter().map(|k| idx[*k]).collect();
+        let du = Dual::new(lc.glob.len(), (&ledges, &models), &lc.b, &lc.c);
+        let mut nu = nu.to_vec();
+        du.solve(&mut nu, &lc.order, &lc.is_out, 80);
+        let ev = du.eval(&nu);
+        let flows = self.flows_at(&du, &ev, &nu, &idx, lc);
+        let keep = self.kept(&ev, lc);
+        self.recover(&flows, &keep, gas, reverts)
     }
 }
 

@@ -142,8 +142,12 @@ pub(crate) const BOUND_MARGIN: f64 = 1e-7;
 ///
 /// **Arbitrage.** A snapshot may hold profitable cycles (pools at different prices, as every
 /// real snapshot between two blocks does); the router quotes on it as on any other. Plans do
-/// **not** take cyclic profit: the recovered flows form a DAG (a flow closing a cycle is
-/// dropped) and the single paths are simple, so no plan swaps a token back into one it spent;
+/// **not** take cyclic profit: the recovered flows form a DAG (while the dual's flows close a
+/// cycle, a flow of it is cut out of the problem and the dual solved again; the problem on
+/// the edges forward in a fixed order competes; for several inputs or outputs so does a
+/// per-pair plan of single paths) and the single paths are simple, so no plan swaps a token
+/// back into one it spent; an output the plan would give nothing of is
+/// [`RouteError::AmountTooSmall`], never a silent zero;
 /// a plan may still buy through the cheap pool of a mispriced pair. The certificate holds on
 /// such snapshots: the dual bound covers every plan that swaps each pool direction once,
 /// cyclic ones included, so the bound is at least the plan's value, and it also counts the

@@ -96,9 +96,9 @@ impl Ctx<'_> {
     }
 
     /// The best candidate recovered from the dual solution `nu` on the working set `lc`.
-    /// While the flows close a cycle (arbitrage in the snapshot), the cycle's least valuable
-    /// flow is cut out of the problem and the dual solved again (at most [`CYCLE_CUTS`]
-    /// times), each round's plan a candidate. Then, without gas, no more rounds. With gas, each round drops the active edge whose arbitrage
+    /// While the flows close a cycle (arbitrage in the snapshot), a flow of the cycle is cut
+    /// out of the problem ([`Ctx::cheapest_cut`]) and the dual solved again (at most
+    /// [`CYCLE_CUTS`] times), each round's plan a candidate. Then, without gas, no more rounds. With gas, each round drops the active edge whose arbitrage
     /// profit (its surplus at the optimal prices, what removing it costs to first order) falls
     /// shortest of its step's gas and re-solves ([`Ctx::least_paying`]), keeping the best plan
     /// net of gas; the rounds stop when every edge pays or five drops in a row did not improve
@@ -134,11 +134,7 @@ impl Ctx<'_> {
             let ev = du.eval(&nu);
             let flows = self.flows_at(&du, &ev, &nu, &idx, &lc);
             // flows, keep amounts at the outputs
-            let keep: Vec<(TokenId, f64)> = self
-                .out_toks
-                .iter()
-                .map(|t| (*t, ev.grad[lc.loc[t.index()]].max(0.0)))
-                .collect();
+            let keep = self.kept(&ev, &lc);
             if let Some(cand) = self.recover(&flows, &keep, gas, reverts)? {
                 if best.as_ref().map_or(true, |b| cand.net > b.net) {
                     best = Some(cand);
@@ -147,9 +143,18 @@ impl Ctx<'_> {
             }
             // arbitrage: flows around a cycle are cut out of the problem first (`cycles.rs`)
             let cut = (cuts < CYCLE_CUTS)
-                .then(|| self.cycle_cut(&flows, &idx))
+                .then(|| self.cheapest_cut(&flows, (&ledges, ms, &idx), &lc, &nu))
                 .flatten();
             let drop = if let Some(k) = cut {
+                if cuts == 0 {
+                    // and once, the problem on the edges that go forward in a fixed order
+                    let fo = self.forward_only((&ledges, ms, &idx), (&lc, &nu), gas, reverts)?;
+                    if let Some(c) = fo {
+                        if best.as_ref().map_or(true, |b| c.net > b.net) {
+                            best = Some(c);
+                        }
+                    }
+                }
                 cuts += 1;
                 k
             } else {
@@ -175,19 +180,19 @@ impl Ctx<'_> {
         Ok(best)
     }
 
-    /// When `flows` close a cycle (profit taken around a loop of pools): the index in `idx`
-    /// (the round's working set) of the cycle's least valuable flow, to cut out of the problem
-    /// before the dual is solved again; `None` when the flows form a DAG.
-    fn cycle_cut(&self, flows: &[Flow], idx: &[usize]) -> Option<usize> {
-        let least = self.least_on_cycle(flows)?;
-        idx.iter().position(|w| *w == least)
+    /// The amounts the dual evaluation `ev` keeps at the outputs (their balances, at least 0).
+    pub(super) fn kept(&self, ev: &Eval, lc: &Local) -> Vec<(TokenId, f64)> {
+        self.out_toks
+            .iter()
+            .map(|t| (*t, ev.grad[lc.loc[t.index()]].max(0.0)))
+            .collect()
     }
 
     /// The flows of the dual point `nu` (evaluated into `ev` on `du`, whose edge `k` is
     /// working-set edge `idx[k]`): the active edges that carry more than a 1e-13 share of the
     /// dual value, and for an input none of them leaves (too small for that threshold, it
     /// still has to be spent) its best edge into an output or a token the flows leave.
-    fn flows_at(
+    pub(super) fn flows_at(
         &self,
         du: &Dual<'_>,
         ev: &Eval,

@@ -243,7 +243,7 @@ pub struct SourceEntry {
 /// (no underscore), no whitespace.
 #[must_use]
 pub fn is_valid_source_id(id: &str) -> bool {
-    !id.is_empty() && !id.contains('_') && !id.chars().any(char::is_whitespace)
+    crate::chain::is_source_id(id)
 }
 
 /// The liquidity sources of `graph`, sorted by id, with their pool counts.

@@ -12,7 +12,7 @@ use swapzap::zap::ZapOptions;
 use swapzap::{PlanField, RouteError};
 
 /// (plan, request) of a swap, a zap-in and a two-output zap-out on the bundled snapshot.
-fn cases(g: &PoolGraph) -> Vec<(&'static str, Plan, PlanRequest)> {
+pub(crate) fn cases(g: &PoolGraph) -> Vec<(&'static str, Plan, PlanRequest)> {
     let (weth, usdt, wbtc, dai) = (
         sym(g, "WETH"),
         sym(g, "USDT"),
@@ -157,8 +157,15 @@ fn tamperings() -> Vec<Tamper> {
             v["steps"][0]["pool"] = json!("uniswap-v2:0x0000000000000000000000000000000000000001");
         }),
         ("amount not a number", PlanField::Steps, |v| {
-            v["steps"][0]["lp_in"] = json!("12abc");
-            v["steps"][0]["amount_in"] = json!("12abc");
+            // the first step's own amount field (a key the step does not have is refused
+            // before any field is read)
+            let step = &mut v["steps"][0];
+            let key = if step.get("lp_in").is_some() {
+                "lp_in"
+            } else {
+                "amount_in"
+            };
+            step[key] = json!("12abc");
         }),
         ("slippage changed", PlanField::Slippage, |v| {
             v["slippage"] = json!({"num": "1", "den": "100"});

@@ -370,6 +370,18 @@ pub(crate) fn quantiles(v: &mut [f64]) -> (f64, f64) {
     (v[v.len() / 2], v[v.len() - 1])
 }
 
+/// The bound / mint ratios of a set of zap-ins as one line: how many, median, p90, max and
+/// how many above 1.01.
+pub(crate) fn ratio_summary(ratio: &mut [f64]) -> String {
+    let (med, max) = quantiles(ratio);
+    let p90 = ratio[ratio.len() * 9 / 10];
+    let above = ratio.iter().filter(|r| **r > 1.01).count();
+    format!(
+        "bound/mint over {}: median {med:.6} p90 {p90:.6} max {max:.3e}, {above} above 1.01",
+        ratio.len()
+    )
+}
+
 /// The routed bound on generated markets: above the zap's own plan, the router's plans at
 /// other mixes and a brute force over splits of the input across the legs (exact simulation);
 /// its tightness (bound / the plan's mint) by family.
@@ -527,11 +539,8 @@ fn routed_zap_bound_holds_on_the_routing_instances() {
         }
     }
     assert!(planned >= 50, "{planned} planned");
-    let (med, max) = quantiles(&mut ratio);
-    let p90 = ratio[ratio.len() * 9 / 10];
-    let above = ratio.iter().filter(|r| **r > 1.01).count();
     eprintln!(
-        "{planned} routed zap-ins on pub-00..11, {no_bound} without a bound; bound/mint over {}: median {med:.6} p90 {p90:.6} max {max:.3e}, {above} above 1.01",
-        ratio.len()
+        "{planned} routed zap-ins on pub-00..11, {no_bound} without a bound; {}",
+        ratio_summary(&mut ratio)
     );
 }

@@ -1,7 +1,7 @@
 //! The 512-by-256 division of [`super`]: Knuth's algorithm D with base-2^128 digits.
 
 use super::{div_256_by_128, div_256_by_norm128, mul_128, mul_w_128, reciprocal_3by2, W};
-use crate::math::float::wide_to_f64;
+use crate::math::float::{floor_to_u128, wide_to_f64_approx};
 
 /// `(floor(n / d), n mod d)` for the 512-bit `n = nh·2^256 + nl`; `None` when `d == 0` or the
 /// quotient does not fit 256 bits (`nh >= d`).
@@ -105,10 +105,12 @@ fn div_3by2_digits(
 /// remainder `n − q·d` until `0 <= n − q·d < d`, the definition of the floor quotient, holds.
 ///
 /// Each round multiplies the divisor by the estimate exactly and divides the float of what is
-/// left by the float of `d`, so the estimate's error shrinks by about 2^-50 a round: two rounds
-/// settle quotients below 2^100, three any other. `None` for `d < 2^128` and when four rounds
-/// do not settle it (not seen; the caller then divides the plain way). The float only steers
-/// the estimate: the answer is the one `q` the exact check accepts.
+/// left by the float of `d` (both from their top 63 bits, [`wide_to_f64_approx`]; the
+/// estimate goes to an integer from its bits), so the estimate's error shrinks by about 2^-50
+/// a round: two rounds settle quotients below 2^50, three below 2^100, four any other. `None`
+/// for `d < 2^128` and when eight rounds do not settle it (not seen; the caller then divides
+/// the plain way). The float only steers the estimate: the answer is the one `q` the exact
+/// check accepts.
 #[doc(hidden)]
 #[must_use]
 #[inline]
@@ -118,26 +120,28 @@ pub fn div_rem_by_wide(n: W, d: W) -> Option<(u128, W)> {
     }
     // d >= 2^128: the float is positive and finite, and so is its reciprocal.
     #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic: no traps
-    let inv = 1.0 / wide_to_f64(d);
-    // `as` saturates (and maps NaN to 0): any estimate is only a start.
+    let inv = 1.0 / wide_to_f64_approx(d);
     #[allow(clippy::arithmetic_side_effects)]
-    let mut q = (wide_to_f64(n) * inv) as u128;
-    for _ in 0..4 {
-        // q·d >= 2^256 > n: far too large, which the estimate never is.
-        let p = mul_w_128(d, q)?;
+    let mut q = floor_to_u128(wide_to_f64_approx(n) * inv);
+    for _ in 0..8 {
+        let Some(p) = mul_w_128(d, q) else {
+            // q·d >= 2^256 > n: too large (an estimate next to 2^256 / d); step down.
+            q = q.saturating_sub((q >> 40).saturating_add(1));
+            continue;
+        };
         if let Some(r) = n.checked_sub(p) {
             if r < d {
                 return Some((q, r));
             }
-            // Too small by floor(r / d) >= 1.
+            // Too small by about r / d >= 1.
             #[allow(clippy::arithmetic_side_effects)]
-            let up = ((wide_to_f64(r) * inv) as u128).max(1);
+            let up = floor_to_u128(wide_to_f64_approx(r) * inv).max(1);
             q = q.checked_add(up)?;
         } else {
             // Too large by ceil((p − n) / d) >= 1 (p > n here).
             let e = p.checked_sub(n)?;
             #[allow(clippy::arithmetic_side_effects)]
-            let down = ((wide_to_f64(e) * inv) as u128).saturating_add(1);
+            let down = floor_to_u128(wide_to_f64_approx(e) * inv).saturating_add(1);
             q = q.saturating_sub(down);
         }
     }

@@ -213,13 +213,59 @@ fn div_3by2_preinv(u2: u64, u1: u64, u0: u64, d1: u64, d0: u64, v: u64) -> (u64,
 
 /// A 256-bit value as two native `u128` halves, for the hot loops (the stable-swap Newton
 /// iterations): cheaper to move and test than `U256` and with fast paths for small values.
-/// Ordering compares `hi` first, then `lo`, which is numeric order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+/// Ordering compares `hi` first, then `lo`, which is numeric order (the comparisons are a
+/// subtraction's borrow: no branch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct W {
     /// bits 128..256
     pub hi: u128,
     /// bits 0..128
     pub lo: u128,
+}
+
+impl W {
+    /// `self < o`: whether `self − o` borrows.
+    #[inline(always)]
+    fn borrows(self, o: W) -> bool {
+        let (_, b) = self.lo.overflowing_sub(o.lo);
+        let (d, b1) = self.hi.overflowing_sub(o.hi);
+        let (_, b2) = d.overflowing_sub(u128::from(b));
+        b1 | b2
+    }
+}
+
+impl Ord for W {
+    #[inline]
+    fn cmp(&self, o: &Self) -> core::cmp::Ordering {
+        (self.hi, self.lo).cmp(&(o.hi, o.lo))
+    }
+}
+
+impl PartialOrd for W {
+    #[inline]
+    fn partial_cmp(&self, o: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+
+    #[inline(always)]
+    fn lt(&self, o: &Self) -> bool {
+        self.borrows(*o)
+    }
+
+    #[inline(always)]
+    fn le(&self, o: &Self) -> bool {
+        !o.borrows(*self)
+    }
+
+    #[inline(always)]
+    fn gt(&self, o: &Self) -> bool {
+        o.borrows(*self)
+    }
+
+    #[inline(always)]
+    fn ge(&self, o: &Self) -> bool {
+        !self.borrows(*o)
+    }
 }
 
 impl W {
@@ -521,8 +567,8 @@ impl Div64 {
         }
     }
 
-    /// `(n / d, n % d)`.
-    #[inline]
+    /// `(n / d, n % d)` (inlined: a constant divisor's shift and reciprocal fold in).
+    #[inline(always)]
     #[must_use]
     pub fn div_rem(self, n: W) -> (W, u64) {
         let (sh, d, v) = (self.shift, self.norm, self.inv);

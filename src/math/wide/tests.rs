@@ -192,3 +192,58 @@ fn prepared_div128_matches_the_plain_division() {
     }
     assert_eq!(Div128::prepared(0).div(W::ONE), None);
 }
+
+/// `<`, `<=`, `>`, `>=`, `cmp` and `max` of `W` (by the borrow of a subtraction) equal the
+/// order of the same values as `U256`, on random values and pairs that differ only in one half
+/// or by one.
+#[test]
+fn comparisons_equal_u256_order() {
+    let mut s = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let edges = [
+        0u128,
+        1,
+        u128::from(u64::MAX),
+        1 << 64,
+        u128::MAX - 1,
+        u128::MAX,
+    ];
+    let mut vals = Vec::new();
+    for &h in &edges {
+        for &l in &edges {
+            vals.push(W { hi: h, lo: l });
+        }
+    }
+    for _ in 0..200 {
+        let x = W {
+            hi: (u128::from(next()) << 64) | u128::from(next()),
+            lo: (u128::from(next()) << 64) | u128::from(next()),
+        };
+        vals.push(x);
+        vals.push(W {
+            hi: x.hi,
+            lo: x.lo.wrapping_add(1),
+        });
+        vals.push(W {
+            hi: x.hi.wrapping_sub(1),
+            lo: x.lo,
+        });
+    }
+    for a in &vals {
+        for b in &vals {
+            let (ua, ub) = (a.to_u256(), b.to_u256());
+            assert_eq!(a < b, ua < ub);
+            assert_eq!(a <= b, ua <= ub);
+            assert_eq!(a > b, ua > ub);
+            assert_eq!(a >= b, ua >= ub);
+            assert_eq!(a.cmp(b), ua.cmp(&ub));
+            assert_eq!(a.partial_cmp(b), ua.partial_cmp(&ub));
+            assert_eq!((*a).max(*b).to_u256(), ua.max(ub));
+        }
+    }
+}

@@ -6,7 +6,10 @@
 //! is exact (512-bit where it must be, like `FullMath`), every revert is an error.
 
 use crate::error::{PoolError, PoolRevert};
-use crate::math::wide::{div_rem_by_wide, mul_128, mul_128_w, mul_w_128, Div128, Div64};
+use crate::math::float::wide_to_f64_approx;
+use crate::math::wide::{
+    div_512_by_256, div_rem_by_wide, mul_128, mul_128_w, mul_256_full, mul_w_128, Div128, Div64,
+};
 use crate::math::{self, W};
 
 /// 2^96 as a [`W`].
@@ -457,7 +460,7 @@ fn exact_in_target(
 
 /// `FullMath.mulDiv(remaining, 1e6 − fee, 1e6)` with `gamma = 1e6 − fee`: below 2^230 the
 /// product fits 256 bits and the division by 10^6 is a reciprocal multiplication.
-#[inline]
+#[inline(always)]
 fn less_fee_by(remaining: W, gamma: W) -> Result<W, PoolError> {
     match remaining.checked_mul(gamma) {
         Some(prod) => Ok(FEE_DIV.div_rem(prod).0),
@@ -521,8 +524,9 @@ impl StepFee {
 
 /// `computeSwapStep` for an exact input of token0 that stops short of its target (the last
 /// step of a swap), on native halves: `None` hands over to the general path, for a price or
-/// an input less the fee at or above 2^128, liquidity below 2^32, `amount·p²` or
-/// `L·2^96 + amount·p` at or above 2^256, and a step that reaches its target.
+/// an input less the fee at or above 2^128, `L·2^96 + amount·p` at or above 2^256, liquidity
+/// below 2^32 while `amount·p²` is below 2^256 (at or above it the division is the 512-bit
+/// one), and the rare steps below.
 ///
 /// With `a` the input less the fee, `p` the price, `n1 = L·2^96` and `den = n1 + a·p`, the
 /// next price is `p − f` with `a·p² = f·den + r`, `0 <= r < den` (see
@@ -535,6 +539,8 @@ impl StepFee {
 ///
 /// When the next price is at or past the target the input less the fee reaches it
 /// ([`Token0In::Reaches`]: the contract's step to the target follows, with no second test).
+/// A step that likely reaches its target ([`likely_reaches`]) takes the contract's order
+/// instead: the input to the target, and the next price only when that input is not met.
 #[inline]
 fn short_step_token0_in(
     current: W,
@@ -552,14 +558,33 @@ fn short_step_token0_in(
         return None;
     }
     let a = a.lo;
+    // A step likely to reach its target (a float guess, checked exactly): the contract's
+    // order, the input to the target first, spares the next price's division.
+    if likely_reaches(p, target.lo, l, a) && target.hi == 0 {
+        let to_target = amount0_delta(target, current, l, true).ok()?;
+        if W::small(a) >= to_target {
+            return Some(Token0In::Reaches(Some(to_target)));
+        }
+    }
     let prod = mul_128_w(a, p);
     let den = l_q96(l).checked_add(prod)?;
-    let x = mul_w_128(prod, p)?;
-    // den >= 2^128 for L >= 2^32 (else `None`); f < p (den > a·p), so p − f > 0.
-    let (f, mut r) = div_rem_by_wide(x, den)?;
+    // f < p (den > a·p), so p − f > 0 and the quotient fits 128 bits.
+    let (f, mut r) = match mul_w_128(prod, p) {
+        // den >= 2^128 for L >= 2^32 (else `None`).
+        Some(x) => div_rem_by_wide(x, den)?,
+        // a·p² at or above 2^256 (large inputs at high prices): the 512-by-256 division.
+        None => {
+            let (xh, xl) = mul_256_full(prod, W::small(p));
+            let (q, r) = div_512_by_256(xh, xl, den)?;
+            if q.hi != 0 {
+                return None;
+            }
+            (q.lo, r)
+        }
+    };
     let next = p.checked_sub(f)?;
     if target.hi != 0 || next <= target.lo {
-        return Some(Token0In::Reaches);
+        return Some(Token0In::Reaches(None));
     }
     let den2 = mul_128_w(next, p);
     let mut amount_in = a;
@@ -598,8 +623,20 @@ fn short_step_token0_in(
 enum Token0In {
     /// The step, which stops short of its target.
     Short(Step),
-    /// The input less the fee reaches the target.
-    Reaches,
+    /// The input less the fee reaches the target (whose input, when computed).
+    Reaches(Option<W>),
+}
+
+/// Whether an input less the fee of `a` likely reaches the target `t` from the price `p`
+/// (token0 in, `t < p`): `a >= L·2^96·(p − t) / (t·p)` in floats, multiplied out. A guess
+/// that only orders the exact computations.
+#[inline(always)]
+fn likely_reaches(p: u128, t: u128, l: u128, a: u128) -> bool {
+    const Q96_F: f64 = 79_228_162_514_264_337_593_543_950_336.0;
+    let f = |x: u128| wide_to_f64_approx(W::small(x));
+    #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic: no traps
+    let reaches = f(a) * (f(t) * f(p)) >= f(l) * Q96_F * f(p.saturating_sub(t));
+    reaches
 }
 
 /// `SwapMath.computeSwapStep`: move from `current` toward `target` with liquidity `l`, spending
@@ -623,8 +660,11 @@ pub(crate) fn compute_swap_step(
         match short_step_token0_in(current, target, l, remaining, fee) {
             Some(Token0In::Short(step)) => return Ok(step),
             // The input less the fee reaches the target: the contract's `max` branch.
-            Some(Token0In::Reaches) => {
-                let amount_in = input_delta(current, target, l, true)?;
+            Some(Token0In::Reaches(to_target)) => {
+                let amount_in = match to_target {
+                    Some(x) => x,
+                    None => input_delta(current, target, l, true)?,
+                };
                 return Ok(Step {
                     sqrt_price_x96: target,
                     amount_in,
@@ -781,6 +821,8 @@ mod tests {
         let max = super::super::tick_math::MAX_SQRT_RATIO.to_u256();
         let two128 = U256::one() << 128;
         let (mut fast, mut short, mut reaches, mut below_hint) = (0u32, 0u32, 0u32, 0u32);
+        // Short steps whose `amount·p²` leaves 256 bits (the 512-bit division).
+        let mut wide = 0u32;
         for k in 0..400_000u32 {
             let rnd = |bits: u64| -> U256 {
                 let x = U256([next(), next(), next(), next()]);
@@ -856,11 +898,18 @@ mod tests {
                 Some(Token0In::Short(s)) => {
                     fast += 1;
                     short += 1;
-                    if s.amount_in < less_fee(rw, fee).unwrap() {
+                    let a = less_fee(rw, fee).unwrap();
+                    if s.amount_in < a {
                         below_hint += 1;
                     }
+                    let x = primitive_types::U512::from(a.to_u256())
+                        * primitive_types::U512::from(p)
+                        * primitive_types::U512::from(p);
+                    if x >= primitive_types::U512::one() << 256 {
+                        wide += 1;
+                    }
                 }
-                Some(Token0In::Reaches) => {
+                Some(Token0In::Reaches(_)) => {
                     fast += 1;
                     reaches += 1;
                 }
@@ -882,8 +931,8 @@ mod tests {
         }
         // Every branch of the fast path ran.
         assert!(
-            fast > 20_000 && short > 5_000 && reaches > 10_000 && below_hint > 100,
-            "{fast} {short} {reaches} {below_hint}"
+            fast > 20_000 && short > 5_000 && reaches > 10_000 && below_hint > 100 && wide > 1000,
+            "{fast} {short} {reaches} {below_hint} {wide}"
         );
     }
 

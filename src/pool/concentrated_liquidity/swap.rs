@@ -111,7 +111,7 @@ impl ConcentratedLiquidity {
     /// The contract's loop from this state until the amount is used up or the price is at
     /// `limit`. With `fees` false the fee growth and protocol fees are not summed (only the
     /// amounts are wanted), but every revert of their arithmetic is still checked.
-    #[inline]
+    #[inline(always)]
     fn run(
         &self,
         zero_for_one: bool,
@@ -354,7 +354,7 @@ impl ConcentratedLiquidity {
     }
 
     /// The loop of a swap of `i` into `j` bounded by the known window (see [`Self::run`]).
-    #[inline]
+    #[inline(always)]
     fn window_run(
         &self,
         i: usize,

@@ -143,6 +143,24 @@ impl<'g> Ctx<'g> {
         Ok(())
     }
 
+    /// Burn every LP token held but `keep` (the zap-in's target LP, which passes through),
+    /// each the best way for the tokens `wanted` ([`Ctx::burn_best`]).
+    pub(super) fn burn_lp_holdings(
+        &mut self,
+        keep: Option<TokenId>,
+        wanted: &[TokenId],
+    ) -> Result<(), ZapError> {
+        for (t, a) in self.holdings() {
+            if Some(t) == keep {
+                continue;
+            }
+            if let Some(p) = self.graph.pool_of_lp(t) {
+                self.burn_best(p, a, wanted)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Swap up to `amount_in` of `t_in` for `t_out` through pool `p` (all of it, except what
     /// an SPL Token Swap pool would not take: [`Pool::exact_offer`]); the output.
     pub(super) fn swap(
@@ -283,5 +301,28 @@ impl<'g> Ctx<'g> {
             .filter(|(_, a)| !a.is_zero())
             .map(|(t, a)| (*t, *a))
             .collect()
+    }
+}
+
+/// The target of a zap-in and what is held of it before the steps (after the fee): what the
+/// bounds of [`super::zap_in`] (routed legs, LP inputs) start from.
+pub(super) struct TargetHoldings {
+    pub(super) target: PoolId,
+    pub(super) coins: Vec<TokenId>,
+    /// the target's coins held (one per coin)
+    pub(super) held: Vec<U256>,
+    /// the target's own LP held (it passes through)
+    pub(super) lp: U256,
+}
+
+impl TargetHoldings {
+    /// What `ctx` holds of the target `target` (LP token `lp_out`, coins `coins`).
+    pub(super) fn of(ctx: &Ctx<'_>, target: PoolId, lp_out: TokenId, coins: &[TokenId]) -> Self {
+        Self {
+            target,
+            coins: coins.to_vec(),
+            held: coins.iter().map(|t| ctx.held(*t)).collect(),
+            lp: ctx.held(lp_out),
+        }
     }
 }

@@ -25,7 +25,7 @@
 //! buy more of it), when a burned pool has an LP token or the target's LP among its coins, or
 //! when a family has no invariant here (SPL Token Swap, Saber, concentrated liquidity).
 
-use super::ctx::Ctx;
+use super::ctx::{Ctx, TargetHoldings};
 use super::{proportions, ZapOptions};
 use crate::graph::PoolGraph;
 use crate::math::float::to_f64;
@@ -50,12 +50,7 @@ struct Burned {
 /// What the bound of a zap-in with LP inputs of other pools needs from before the steps
 /// ([`LpBound::start`]).
 pub(super) struct LpBound {
-    target: PoolId,
-    coins: Vec<TokenId>,
-    /// the target's coins held (one per coin)
-    held: Vec<U256>,
-    /// the target's own LP held (it passes through)
-    lp: U256,
+    at: TargetHoldings,
     /// the plain tokens held (neither the target's coins nor LP tokens)
     plain: Vec<(TokenId, U256)>,
     burned: Vec<Burned>,
@@ -87,10 +82,7 @@ impl LpBound {
             return None;
         }
         Some(Self {
-            target,
-            coins: coins.to_vec(),
-            held: coins.iter().map(|t| ctx.held(*t)).collect(),
-            lp: ctx.held(lp_out),
+            at: TargetHoldings::of(ctx, target, lp_out, coins),
             plain,
             burned,
         })
@@ -141,7 +133,7 @@ impl LpBound {
         })
     }
 
-    /// The bound on the plan `at` (the zap after its routed legs, before the final mint): the
+    /// The bound on the plan `plan` (the zap after its routed legs, before the final mint): the
     /// tangent of the target's invariant at its balances there plus the coins held, the
     /// certified value at those weights of what the plain tokens and the burned pools can
     /// deliver on the graph without the target and the burned pools
@@ -150,19 +142,24 @@ impl LpBound {
     /// and mint; plus the target LP held. `None` where a part has none.
     pub(super) fn bound(
         &self,
-        at: &Ctx<'_>,
+        plan: &Ctx<'_>,
         routed: &[(TokenId, U256)],
         mix: &[(TokenId, Ratio<u64>)],
         opts: &ZapOptions,
     ) -> Option<f64> {
-        let graph = at.graph;
-        let z = tangent_point(at, self.target, &self.coins)?;
+        let graph = plan.graph;
+        let z = tangent_point(plan, self.at.target, &self.at.coins)?;
         let z = z.as_slice();
-        let pool = &graph.pool(self.target)?.pool;
+        let pool = &graph.pool(self.at.target)?.pool;
         let w = crate::zap::bound::tangent(pool, z)?;
-        let steer = steer_request(&self.coins, routed, mix, opts);
-        let weights: Vec<(TokenId, f64)> =
-            self.coins.iter().copied().zip(w.iter().copied()).collect();
+        let steer = steer_request(&self.at.coins, routed, mix, opts);
+        let weights: Vec<(TokenId, f64)> = self
+            .at
+            .coins
+            .iter()
+            .copied()
+            .zip(w.iter().copied())
+            .collect();
         let claimed: Vec<Claimed<'_>> = self
             .burned
             .iter()
@@ -174,7 +171,7 @@ impl LpBound {
             })
             .collect();
         let mut exclude: Vec<PoolId> = self.burned.iter().map(|b| b.pool).collect();
-        exclude.push(self.target);
+        exclude.push(self.at.target);
         let value = crate::route::claimed_output_bound(
             graph,
             &steer,
@@ -184,9 +181,9 @@ impl LpBound {
             &claimed,
         )
         .ok()?;
-        let b = crate::zap::bound::routed_mint_upper_bound(pool, &self.held, &w, value)?;
+        let b = crate::zap::bound::routed_mint_upper_bound(pool, &self.at.held, &w, value)?;
         #[allow(clippy::arithmetic_side_effects)] // f64
-        let b = b + to_f64(self.lp);
+        let b = b + to_f64(self.at.lp);
         b.is_finite().then_some(b)
     }
 }

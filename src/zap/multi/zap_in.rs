@@ -1,7 +1,7 @@
 //! Zap-in (and LP-to-LP): the fee, the burns, the legs routed into the target's coins, then
 //! the optimal single-pool mint.
 
-use super::ctx::Ctx;
+use super::ctx::{Ctx, TargetHoldings};
 use super::split::{Minted, Mix, Split};
 use super::{coin_prices, gas_price_of, net_of_gas, proportions, ZapCost, ZapInPlan, ZapOptions};
 use crate::error::ZapError;
@@ -67,7 +67,7 @@ pub fn zap_in(
     let held_bound = zap_in_bound(&ctx, target, lp_out, &coins)?;
     let routed = RoutedBound::start(&ctx, target, lp_out, &coins);
     let with_lp = super::lp_bound::LpBound::start(&ctx, target, lp_out, &coins);
-    burn_lp_inputs(&mut ctx, lp_out, &coins)?;
+    ctx.burn_lp_holdings(Some(lp_out), &coins)?;
     let external = external_holdings(&ctx, lp_out, &coins);
     let mut cost = ZapCost::default();
     let (done, mint, bound) = if external.is_empty() {
@@ -107,20 +107,6 @@ pub fn zap_in(
     )?;
     z.cost = cost;
     Ok(z)
-}
-
-/// Burn every LP input but the target's own ([`Ctx::burn_best`]: a one-coin withdrawal where
-/// it returns more of a target coin).
-fn burn_lp_inputs(ctx: &mut Ctx<'_>, lp_out: TokenId, coins: &[TokenId]) -> Result<(), ZapError> {
-    for (t, a) in ctx.holdings() {
-        if t == lp_out {
-            continue;
-        }
-        if let Some(p) = ctx.graph.pool_of_lp(t) {
-            ctx.burn_best(p, a, coins)?;
-        }
-    }
-    Ok(())
 }
 
 /// The holdings that are neither the target's coins nor its LP: the routed legs' inputs.
@@ -233,12 +219,7 @@ fn zap_in_bound(
 /// What the bound of a zap-in through routed legs needs from before the steps
 /// ([`RoutedBound::start`]): the target, its coins and the holdings after the fee.
 struct RoutedBound {
-    target: PoolId,
-    coins: Vec<TokenId>,
-    /// the target's coins held (one per coin)
-    held: Vec<U256>,
-    /// the target's own LP held (it passes through)
-    lp: U256,
+    at: TargetHoldings,
     /// the other tokens held: the routed legs' inputs
     external: Vec<(TokenId, U256)>,
 }
@@ -261,10 +242,7 @@ impl RoutedBound {
             return None;
         }
         Some(Self {
-            target,
-            coins: coins.to_vec(),
-            held: coins.iter().map(|t| ctx.held(*t)).collect(),
-            lp: ctx.held(lp_out),
+            at: TargetHoldings::of(ctx, target, lp_out, coins),
             external,
         })
     }
@@ -294,16 +272,21 @@ impl RoutedBound {
         mix: &[(TokenId, Ratio<u64>)],
         opts: &ZapOptions,
     ) -> Option<f64> {
-        let pool = &graph.pool(self.target)?.pool;
+        let pool = &graph.pool(self.at.target)?.pool;
         let w = crate::zap::bound::tangent(pool, z)?;
-        let req = super::lp_bound::steer_request(&self.coins, &self.external, mix, opts);
-        let weights: Vec<(TokenId, f64)> =
-            self.coins.iter().copied().zip(w.iter().copied()).collect();
+        let req = super::lp_bound::steer_request(&self.at.coins, &self.external, mix, opts);
+        let weights: Vec<(TokenId, f64)> = self
+            .at
+            .coins
+            .iter()
+            .copied()
+            .zip(w.iter().copied())
+            .collect();
         let routed =
-            crate::route::weighted_output_bound(graph, &req, &weights, &[self.target]).ok()?;
-        let b = crate::zap::bound::routed_mint_upper_bound(pool, &self.held, &w, routed)?;
+            crate::route::weighted_output_bound(graph, &req, &weights, &[self.at.target]).ok()?;
+        let b = crate::zap::bound::routed_mint_upper_bound(pool, &self.at.held, &w, routed)?;
         #[allow(clippy::arithmetic_side_effects)] // f64
-        let b = b + to_f64(self.lp);
+        let b = b + to_f64(self.at.lp);
         b.is_finite().then_some(b)
     }
 }
@@ -451,13 +434,26 @@ fn route_and_mint<'g>(
         None => return Err(first_err.unwrap_or(ZapError::NothingToMint)),
     };
     let mut bound = default_bound;
-    if default_mix.as_ref() != Some(&best.mix) {
+    if default_mix.as_ref() != Some(&best.mix) && !close_to(default_bound, &best, lp_out) {
         if let Some(b) = bound_at(&best) {
             bound = Some(bound.map_or(b, |d| d.min(b)));
         }
     }
     cost.bound_solves = solves;
     Ok((best, bound))
+}
+
+/// When the default's bound is within this fraction of the best plan's mint, the winner's
+/// tangent is not tried (it could tighten the bound by no more than that).
+const BOUND_CLOSE: f64 = 2e-3;
+
+/// Whether the bound `bound` is within [`BOUND_CLOSE`] of the plan `best`'s output of `lp_out`.
+fn close_to(bound: Option<f64>, best: &Minted<'_>, lp_out: TokenId) -> bool {
+    let Some(b) = bound else { return false };
+    let out = to_f64(best.done.held(lp_out));
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    let close = b <= out * (1.0 + BOUND_CLOSE);
+    close
 }
 
 /// The default split: by the value shares of the pool's balances, less what the user already

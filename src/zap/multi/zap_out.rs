@@ -66,7 +66,8 @@ pub fn zap_out(
     check_outputs(graph, outputs)?;
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
-    burn_lp_inputs(&mut ctx, graph, outputs)?;
+    let wanted: Vec<TokenId> = outputs.iter().map(|o| o.0).collect();
+    ctx.burn_lp_holdings(None, &wanted)?;
     let to_route: Vec<(TokenId, U256)> = ctx
         .holdings()
         .into_iter()
@@ -116,22 +117,6 @@ pub fn zap_out(
         (upper, impact),
         opts,
     )
-}
-
-/// Burn every LP token held ([`Ctx::burn_best`]: proportionally, or into the one wanted coin
-/// where that gives more).
-fn burn_lp_inputs(
-    ctx: &mut Ctx<'_>,
-    graph: &PoolGraph,
-    outputs: &[(TokenId, Ratio<u64>)],
-) -> Result<(), ZapError> {
-    let wanted: Vec<TokenId> = outputs.iter().map(|o| o.0).collect();
-    for (t, a) in ctx.holdings() {
-        if let Some(p) = graph.pool_of_lp(t) {
-            ctx.burn_best(p, a, &wanted)?;
-        }
-    }
-    Ok(())
 }
 
 /// `ctx` after the routed `plan`; with several outputs whose value shares at `prices` miss

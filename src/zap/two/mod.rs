@@ -261,33 +261,10 @@ fn zap_in_by(
     cfg: &ZapConfig,
     by: Search,
 ) -> Result<ZapIn, ZapError> {
-    let kind = kind_of(pool)?;
-    let (Some(&r0), Some(&r1)) = (pool.balances().first(), pool.balances().get(1)) else {
-        return Err(ZapError::Unsupported(
-            crate::error::ZapUnsupported::NotTwoCoins {
-                given: pool.balances().len(),
-            },
-        ));
-    };
-    let (Some(&a0), Some(&a1)) = (amounts.first(), amounts.get(1)) else {
-        return Err(ZapError::AmountCount {
-            expected: 2,
-            got: amounts.len(),
-        });
-    };
-    let ts = pool.total_supply();
-    if ts.is_zero() || r0.is_zero() || r1.is_zero() {
-        return direct_only(pool, [a0, a1]);
+    let two = setup(pool, amounts)?;
+    if two.ts.is_zero() || two.r.iter().any(U256::is_zero) {
+        return direct_only(pool, two.a);
     }
-    let two = Two {
-        pool,
-        holes: core::cell::Cell::new(0),
-        r: [r0, r1],
-        ts,
-        kind,
-        a: [a0, a1],
-        root_k_last: v2_root_k_last(kind),
-    };
     let p0 = two
         .eval(0, U256::zero())
         .ok_or(ZapError::Math(crate::error::MathError::Overflow))?;
@@ -316,6 +293,55 @@ fn zap_in_by(
         None
     };
     choose(&two, cfg, best_plan, direct)
+}
+
+/// The two-coin zap's setting: the pool's kind, reserves, supply and the amounts held.
+fn setup<'a>(pool: &'a Pool, amounts: &[U256]) -> Result<Two<'a>, ZapError> {
+    let kind = kind_of(pool)?;
+    let (Some(&r0), Some(&r1)) = (pool.balances().first(), pool.balances().get(1)) else {
+        return Err(ZapError::Unsupported(
+            crate::error::ZapUnsupported::NotTwoCoins {
+                given: pool.balances().len(),
+            },
+        ));
+    };
+    let (Some(&a0), Some(&a1)) = (amounts.first(), amounts.get(1)) else {
+        return Err(ZapError::AmountCount {
+            expected: 2,
+            got: amounts.len(),
+        });
+    };
+    Ok(Two {
+        pool,
+        holes: core::cell::Cell::new(0),
+        r: [r0, r1],
+        ts: pool.total_supply(),
+        kind,
+        a: [a0, a1],
+        root_k_last: v2_root_k_last(kind),
+    })
+}
+
+/// A quick estimate of the best mint of a constant-product or solidly zap: the plan at the
+/// float guess of the crossing, one swap and one mint simulated exactly (no search, no
+/// plateau, no strict re-run), or the direct deposit where it mints more. For guiding
+/// searches only (it is the mint of a real plan, so never above the optimum). `None` where
+/// the pool is empty or the plan reverts.
+pub(crate) fn mint_estimate(pool: &Pool, amounts: &[U256]) -> Option<U256> {
+    let two = setup(pool, amounts).ok()?;
+    if two.ts.is_zero() || two.r.iter().any(U256::is_zero) {
+        return None;
+    }
+    let p0 = two.eval(0, U256::zero())?;
+    let i = match p0.term[0].cmp(&p0.term[1]) {
+        core::cmp::Ordering::Greater => 0,
+        core::cmp::Ordering::Less => 1,
+        core::cmp::Ordering::Equal => return Some(p0.l()),
+    };
+    let at_guess = guess_of(&two, i)
+        .and_then(|g| two.eval(i, g))
+        .map_or(U256::zero(), |p| p.l());
+    Some(at_guess.max(p0.l()))
 }
 
 /// The better of the searched plan and the direct deposit (the searched one on a tie), or the
