@@ -15,7 +15,13 @@ def example_plan(exe, body: dict, tmp_path) -> dict:
     """The `zap` example's plan (`--json`) for a zap body on the bundled snapshot."""
     path = tmp_path / "zap-request.json"
     path.write_text(json.dumps(body))
-    out = subprocess.run([str(exe), "--request", str(path), "--json"], check=True, capture_output=True, text=True)
+    snapshot = REPO / "data" / "snapshot.json"  # the example takes --snapshot and --request together
+    out = subprocess.run(
+        [str(exe), "--snapshot", str(snapshot), "--request", str(path), "--json"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout)
 
 
