@@ -9,9 +9,7 @@
 //! direct pools into the target's coins (the burned pool on its state after the burn among
 //! them), each simulated exactly and finished by the exact single-pool optimum.
 
-use crate::zap_routed::{
-    addr, after_fee, f, int, mint_after, quantiles, ratio_summary, splits, Rng,
-};
+use crate::zap_routed::{addr, after_fee, f, int, mint_after, quantiles, splits, BoundTally, Rng};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use swapzap::graph::PoolGraph;
@@ -543,8 +541,8 @@ fn lp_input_zap_bound_is_above_every_plan_found_otherwise() {
 #[test]
 #[allow(clippy::print_stderr)] // the tightness figures
 fn lp_input_zap_bound_holds_on_the_routing_instances() {
-    let mut ratio = Vec::new();
-    let (mut planned, mut no_bound, mut failed) = (0, 0, 0);
+    let mut tally = BoundTally::default();
+    let mut failed = 0;
     let lp_pool = |p: &swapzap::graph::PoolInfo| {
         !p.pool.total_supply().is_zero()
             && matches!(
@@ -578,29 +576,22 @@ fn lp_input_zap_bound_holds_on_the_routing_instances() {
                         failed += 1;
                         continue;
                     };
-                    z.plan.verify(&g).unwrap();
-                    planned += 1;
-                    let m = z.plan.outputs[0].amount;
-                    let Some(b) = z.plan.upper_bound else {
-                        no_bound += 1;
-                        continue;
-                    };
-                    assert!(
-                        b >= f(m),
-                        "{name} {} LP into {}: bound {b} below the mint {m}",
-                        g.pool(*src).unwrap().id,
-                        g.pool(*tgt).unwrap().id
-                    );
-                    if !m.is_zero() {
-                        ratio.push(b / f(m));
-                    }
+                    tally.add(&g, &z.plan, || {
+                        format!(
+                            "{name} {} LP into {}",
+                            g.pool(*src).unwrap().id,
+                            g.pool(*tgt).unwrap().id
+                        )
+                    });
                 }
             }
         }
     }
-    assert!(planned >= 50, "{planned} planned");
+    assert!(tally.planned >= 50, "{} planned", tally.planned);
     eprintln!(
-        "{planned} LP-input zap-ins on pub-00..11 ({failed} failed to plan), {no_bound} without a bound; {}",
-        ratio_summary(&mut ratio)
+        "{} LP-input zap-ins on pub-00..11 ({failed} failed to plan), {} without a bound; {}",
+        tally.planned,
+        tally.no_bound,
+        tally.summary()
     );
 }

@@ -372,7 +372,7 @@ pub(crate) fn quantiles(v: &mut [f64]) -> (f64, f64) {
 
 /// The bound / mint ratios of a set of zap-ins as one line: how many, median, p90, max and
 /// how many above 1.01.
-pub(crate) fn ratio_summary(ratio: &mut [f64]) -> String {
+fn ratio_summary(ratio: &mut [f64]) -> String {
     let (med, max) = quantiles(ratio);
     let p90 = ratio[ratio.len() * 9 / 10];
     let above = ratio.iter().filter(|r| **r > 1.01).count();
@@ -380,6 +380,43 @@ pub(crate) fn ratio_summary(ratio: &mut [f64]) -> String {
         "bound/mint over {}: median {med:.6} p90 {p90:.6} max {max:.3e}, {above} above 1.01",
         ratio.len()
     )
+}
+
+/// Zap-in plans checked against their bound: how many were planned, how many had no bound,
+/// and the bound / mint ratios of the others.
+#[derive(Default)]
+pub(crate) struct BoundTally {
+    pub(crate) planned: usize,
+    pub(crate) no_bound: usize,
+    ratio: Vec<f64>,
+}
+
+impl BoundTally {
+    /// Verifies `plan` exactly on `g` and counts it; when it has a bound, asserts the bound is
+    /// not below the mint (`what` names the zap in the failure) and keeps bound / mint.
+    pub(crate) fn add(
+        &mut self,
+        g: &PoolGraph,
+        plan: &swapzap::plan::Plan,
+        what: impl Fn() -> String,
+    ) {
+        plan.verify(g).unwrap();
+        self.planned += 1;
+        let m = plan.outputs[0].amount;
+        let Some(b) = plan.upper_bound else {
+            self.no_bound += 1;
+            return;
+        };
+        assert!(b >= f(m), "{}: bound {b} below the mint {m}", what());
+        if !m.is_zero() {
+            self.ratio.push(b / f(m));
+        }
+    }
+
+    /// [`ratio_summary`] of the ratios kept.
+    pub(crate) fn summary(&self) -> String {
+        ratio_summary(&mut self.ratio.clone())
+    }
 }
 
 /// The routed bound on generated markets: above the zap's own plan, the router's plans at
@@ -489,8 +526,7 @@ fn routed_zap_bound_is_above_every_plan_found_otherwise() {
 #[test]
 #[allow(clippy::print_stderr)] // the tightness figures
 fn routed_zap_bound_holds_on_the_routing_instances() {
-    let mut ratio = Vec::new();
-    let (mut planned, mut no_bound) = (0, 0);
+    let mut tally = BoundTally::default();
     for k in 0..12 {
         let name = crate::zap::plans::instance_name(k);
         let g = crate::zap::plans::graph(&name);
@@ -520,27 +556,15 @@ fn routed_zap_bound_holds_on_the_routing_instances() {
                 let Ok(z) = zap::zap_in(&g, &[(t, a)], lp, &ZapOptions::default()) else {
                     continue;
                 };
-                z.plan.verify(&g).unwrap();
-                planned += 1;
-                let m = z.plan.outputs[0].amount;
-                let Some(b) = z.plan.upper_bound else {
-                    no_bound += 1;
-                    continue;
-                };
-                assert!(
-                    b >= f(m),
-                    "{name} {}: bound {b} below the mint {m}",
-                    info.id
-                );
-                if !m.is_zero() {
-                    ratio.push(b / f(m));
-                }
+                tally.add(&g, &z.plan, || format!("{name} {}", info.id));
             }
         }
     }
-    assert!(planned >= 50, "{planned} planned");
+    assert!(tally.planned >= 50, "{} planned", tally.planned);
     eprintln!(
-        "{planned} routed zap-ins on pub-00..11, {no_bound} without a bound; {}",
-        ratio_summary(&mut ratio)
+        "{} routed zap-ins on pub-00..11, {} without a bound; {}",
+        tally.planned,
+        tally.no_bound,
+        tally.summary()
     );
 }

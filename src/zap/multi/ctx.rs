@@ -315,6 +315,15 @@ pub(super) struct TargetHoldings {
     pub(super) lp: U256,
 }
 
+/// The target pool's tangent at a deposit point ([`TargetHoldings::tangent`]).
+pub(super) struct Tangent<'g> {
+    pub(super) pool: &'g Pool,
+    /// the weights, one per coin of the target
+    pub(super) w: Vec<f64>,
+    /// the same weights paired with the target's coins (a router's output weights)
+    pub(super) weights: Vec<(TokenId, f64)>,
+}
+
 impl TargetHoldings {
     /// What `ctx` holds of the target `target` (LP token `lp_out`, coins `coins`).
     pub(super) fn of(ctx: &Ctx<'_>, target: PoolId, lp_out: TokenId, coins: &[TokenId]) -> Self {
@@ -324,5 +333,24 @@ impl TargetHoldings {
             held: coins.iter().map(|t| ctx.held(*t)).collect(),
             lp: ctx.held(lp_out),
         }
+    }
+
+    /// The target pool's tangent at the deposit point `z` ([`crate::zap::bound::tangent`]).
+    /// `None` for an unknown pool or where the tangent has none.
+    pub(super) fn tangent<'g>(&self, graph: &'g PoolGraph, z: &[U256]) -> Option<Tangent<'g>> {
+        let pool = &graph.pool(self.target)?.pool;
+        let w = crate::zap::bound::tangent(pool, z)?;
+        let weights = self.coins.iter().copied().zip(w.iter().copied()).collect();
+        Some(Tangent { pool, w, weights })
+    }
+
+    /// The bound on the LP a zap ends with: the target's mint on the coins held plus `routed`
+    /// (the routed legs' bound at the weights `w`), plus the target LP already held. `None`
+    /// where the mint has no bound or the sum is not finite.
+    pub(super) fn mint_bound(&self, pool: &Pool, w: &[f64], routed: f64) -> Option<f64> {
+        let b = crate::zap::bound::routed_mint_upper_bound(pool, &self.held, w, routed)?;
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let b = b + crate::math::float::to_f64(self.lp);
+        b.is_finite().then_some(b)
     }
 }

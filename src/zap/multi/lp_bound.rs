@@ -150,16 +150,8 @@ impl LpBound {
         let graph = plan.graph;
         let z = tangent_point(plan, self.at.target, &self.at.coins)?;
         let z = z.as_slice();
-        let pool = &graph.pool(self.at.target)?.pool;
-        let w = crate::zap::bound::tangent(pool, z)?;
+        let super::ctx::Tangent { pool, w, weights } = self.at.tangent(graph, z)?;
         let steer = steer_request(&self.at.coins, routed, mix, opts);
-        let weights: Vec<(TokenId, f64)> = self
-            .at
-            .coins
-            .iter()
-            .copied()
-            .zip(w.iter().copied())
-            .collect();
         let claimed: Vec<Claimed<'_>> = self
             .burned
             .iter()
@@ -181,10 +173,7 @@ impl LpBound {
             &claimed,
         )
         .ok()?;
-        let b = crate::zap::bound::routed_mint_upper_bound(pool, &self.at.held, &w, value)?;
-        #[allow(clippy::arithmetic_side_effects)] // f64
-        let b = b + to_f64(self.at.lp);
-        b.is_finite().then_some(b)
+        self.at.mint_bound(pool, &w, value)
     }
 }
 

@@ -272,22 +272,11 @@ impl RoutedBound {
         mix: &[(TokenId, Ratio<u64>)],
         opts: &ZapOptions,
     ) -> Option<f64> {
-        let pool = &graph.pool(self.at.target)?.pool;
-        let w = crate::zap::bound::tangent(pool, z)?;
+        let super::ctx::Tangent { pool, w, weights } = self.at.tangent(graph, z)?;
         let req = super::lp_bound::steer_request(&self.at.coins, &self.external, mix, opts);
-        let weights: Vec<(TokenId, f64)> = self
-            .at
-            .coins
-            .iter()
-            .copied()
-            .zip(w.iter().copied())
-            .collect();
         let routed =
             crate::route::weighted_output_bound(graph, &req, &weights, &[self.at.target]).ok()?;
-        let b = crate::zap::bound::routed_mint_upper_bound(pool, &self.at.held, &w, routed)?;
-        #[allow(clippy::arithmetic_side_effects)] // f64
-        let b = b + to_f64(self.at.lp);
-        b.is_finite().then_some(b)
+        self.at.mint_bound(pool, &w, routed)
     }
 }
 
