@@ -9,7 +9,9 @@
 //! direct pools into the target's coins (the burned pool on its state after the burn among
 //! them), each simulated exactly and finished by the exact single-pool optimum.
 
-use crate::zap_routed::{addr, after_fee, f, int, mint_after, quantiles, splits, BoundTally, Rng};
+use crate::zap_routed::{
+    addr, after_fee, f, grid_mix, int, mint_after, quantiles, splits, BoundTally, Rng,
+};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use swapzap::graph::PoolGraph;
@@ -304,13 +306,7 @@ fn burn_and_route(c: &Case, lp_amount: U256) -> U256 {
             continue;
         }
         for s in splits(c.coins.len(), 4) {
-            let props: Vec<(TokenId, num_rational::Ratio<u64>)> = c
-                .coins
-                .iter()
-                .zip(&s)
-                .filter(|(_, p)| **p > 0)
-                .map(|(t, p)| (*t, num_rational::Ratio::new(*p as u64, 4)))
-                .collect();
+            let props = grid_mix(&c.coins, &s, 4);
             let Ok(plan) = route::quote(&g, &RouteRequest::new(external.clone(), props)) else {
                 continue;
             };

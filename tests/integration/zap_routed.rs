@@ -245,6 +245,21 @@ pub(crate) fn after_fee(a: U256) -> U256 {
     a - zap::zap_fee(a, zap::ZAP_FEE_BPS).unwrap()
 }
 
+/// The output mix of a grid point `s` (units of `1/units` per coin of `coins`), coins with
+/// no share left out.
+pub(crate) fn grid_mix(
+    coins: &[TokenId],
+    s: &[usize],
+    units: u64,
+) -> Vec<(TokenId, num_rational::Ratio<u64>)> {
+    coins
+        .iter()
+        .zip(s)
+        .filter(|(_, p)| **p > 0)
+        .map(|(t, p)| (*t, num_rational::Ratio::new(*p as u64, units)))
+        .collect()
+}
+
 /// Splits of `units` parts over `k` legs.
 pub(crate) fn splits(k: usize, units: usize) -> Vec<Vec<usize>> {
     if k == 1 {
@@ -318,13 +333,7 @@ fn other_mixes(c: &Case) -> U256 {
     let n = c.coins.len();
     let mut best = U256::zero();
     for s in splits(n, 4) {
-        let props: Vec<(TokenId, num_rational::Ratio<u64>)> = c
-            .coins
-            .iter()
-            .zip(&s)
-            .filter(|(_, p)| **p > 0)
-            .map(|(t, p)| (*t, num_rational::Ratio::new(*p as u64, 4)))
-            .collect();
+        let props = grid_mix(&c.coins, &s, 4);
         let req = RouteRequest::new(vec![(c.input, after_fee(c.amount))], props);
         let Ok(plan) = route::quote(&c.g, &req) else {
             continue;
