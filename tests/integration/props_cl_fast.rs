@@ -208,7 +208,7 @@ proptest! {
     }
 }
 
-/// A divisor for the float-guided division: random sizes at or above 2^128 (its domain), the
+/// A divisor for the division by a wide divisor: random sizes at or above 2^128 (its domain), the
 /// hand-over just below it, and the largest values.
 fn wide_divisor() -> impl Strategy<Value = U256> {
     let two128 = U256::one() << 128;
@@ -240,8 +240,8 @@ fn wide_dividend(d: U256) -> impl Strategy<Value = U256> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
 
-    /// The float-guided division (an estimate corrected until `0 <= n − q·d < d`) equals the
-    /// plain `U512` quotient and remainder on its domain, divisors of 2^128 and more, and hands
+    /// The division by a wide divisor (an estimate from the divisor's top 128 bits, stepped
+    /// down until `q·d <= n`) equals the plain `U512` quotient and remainder on its domain, divisors of 2^128 and more, and hands
     /// over (`None`) below it; the CL math then divides the plain way.
     #[test]
     fn division_by_a_wide_divisor_equals_u512(

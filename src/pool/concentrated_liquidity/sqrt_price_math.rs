@@ -39,8 +39,8 @@ pub(super) fn mul_div_up(a: W, b: W, d: W) -> Result<W, PoolError> {
 }
 
 /// `(floor(n / d), n mod d)`, an error for `d == 0`: for a divisor of at least 2^128 (the
-/// products of two prices, `L·2^96 + amount·p`) by a float-guided estimate checked exactly
-/// ([`div_rem_by_wide`]: no reciprocal of the divisor), else the plain division.
+/// products of two prices, `L·2^96 + amount·p`) by [`div_rem_by_wide`] (one estimate from
+/// the divisor's top 128 bits, checked by one product), else the plain division.
 #[inline]
 fn div_rem(n: W, d: W) -> Result<(W, W), PoolError> {
     if let Some((q, r)) = div_rem_by_wide(n, d) {
@@ -239,8 +239,8 @@ fn next_from_amount0_in(
 /// `n1·p = p·den − amount·p²`, so `ceil(n1·p / den) = p − floor(amount·p² / den)`: when
 /// `amount·p²` fits 256 bits that is one 256-bit division with a small quotient (the price
 /// move) instead of a 512-by-256 one. `den > amount·p` (n1 > 0), so the quotient is below `p`;
-/// for `den >= 2^128` (liquidity of 2^32 or more) the division computes no reciprocal (see
-/// [`div_rem`]).
+/// for `den >= 2^128` (liquidity of 2^32 or more) the division is [`div_rem`]'s by a wide
+/// divisor.
 #[inline]
 fn next_from_amount0_added(p: W, n1: W, prod: W, den: W) -> Result<W, PoolError> {
     match prod.checked_mul(p) {
