@@ -349,8 +349,10 @@ proptest! {
     /// Steps across whole segments taken from the tick table equal `computeSwapStep` run for
     /// every step: either direction, exact input or output, amounts that cross many segments
     /// or stop inside one, on random positions and on the extremes (ticks at the range's ends,
-    /// liquidity near 2^128); also from a state resting on a known tick (a swap that ended on
-    /// it), where the first step is already a whole segment. Amounts, price, tick, liquidity,
+    /// liquidity near 2^128); with price limits at, next to and short of the first step's
+    /// target (the step the table keeps for the pool's own state); also from a state resting
+    /// on a known tick (a swap that ended on it), where the first step is already a whole
+    /// segment. Amounts, price, tick, liquidity,
     /// fee growth and balances are equal, and so are the errors.
     #[test]
     fn whole_segment_steps_from_the_table_equal_the_computed_steps(
@@ -365,12 +367,24 @@ proptest! {
         let from_table = pool.execute_swap(z, a, end);
         let computed = pool.execute_swap_stepwise(z, a, end);
         prop_assert_eq!(&from_table, &computed);
-        // A state on a known tick that way: swap to its √ratio first, then on from there.
         let p = pool.sqrt_price_x96();
         let on: Vec<U256> = pool.ticks().iter()
             .map(|t| sqrt_ratio_at_tick(t.index).unwrap().to_u256())
             .filter(|r| if z { *r < p && *r > end } else { *r > p && *r < end })
             .collect();
+        // The first step from the pool's own state (kept by the table): price limits at the
+        // nearest known tick that way (its target when that tick is in the word), one unit
+        // either side of it, and halfway to it.
+        let nearest = if z { on.last() } else { on.first() };
+        if let Some(&t) = nearest {
+            for lim in [t, t - 1, t + 1, (t + p) / 2] {
+                let ok = if z { lim < p && lim > end } else { lim > p && lim < end };
+                if ok {
+                    prop_assert_eq!(pool.execute_swap(z, a, lim), pool.execute_swap_stepwise(z, a, lim));
+                }
+            }
+        }
+        // A state on a known tick that way: swap to its √ratio first, then on from there.
         if !on.is_empty() {
             let stop = on[k.index(on.len())];
             let big = SwapAmount::ExactIn((U256::one() << 254) - 1);
