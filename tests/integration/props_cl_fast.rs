@@ -352,15 +352,19 @@ proptest! {
     /// liquidity near 2^128); with price limits at, next to and short of the first step's
     /// target (the step the table keeps for the pool's own state); also from a state resting
     /// on a known tick (a swap that ended on it), where the first step is already a whole
-    /// segment. Amounts, price, tick, liquidity,
+    /// segment; with and without a protocol fee. Amounts, price, tick, liquidity,
     /// fee growth and balances are equal, and so are the errors.
     #[test]
     fn whole_segment_steps_from_the_table_equal_the_computed_steps(
         pool in prop_oneof![crate::props_cl::cl_pool(), crate::props_cl_ref::extreme_pool()],
         amount in (1u64.., 0usize..200).prop_map(|(m, s)| U256::from(m) << s),
         z in any::<bool>(), exact_in in any::<bool>(), k in any::<prop::sample::Index>(),
+        proto in prop_oneof![Just(0u8), Just(0x40u8), Just(0x04u8), Just(0xa6u8)],
     ) {
         use swapzap::pool::concentrated_liquidity::SwapAmount;
+        // Fee growth near its wrap-around, and a protocol share (the table's fee growth of a
+        // known step holds only without one).
+        let pool = pool.with_fees(proto, [U256::MAX - 5, U256::from(7u8)], [u128::MAX - 3, 0]).unwrap();
         let amount = amount.min((U256::one() << 255) - 1);
         let end = if z { MIN_SQRT_RATIO.to_u256() + 1 } else { MAX_SQRT_RATIO.to_u256() - 1 };
         let a = if exact_in { SwapAmount::ExactIn(amount) } else { SwapAmount::ExactOut(amount) };

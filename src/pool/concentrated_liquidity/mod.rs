@@ -261,7 +261,7 @@ const AMPLE: W = W {
 fn crossings(ratios: &[W], segments: &[Div128], fee: StepFee) -> Vec<[Option<Reaching>; 2]> {
     let whole = |from: W, to: W, l: u128| -> Option<Reaching> {
         let step = compute_swap_step(from, to, l, AMPLE, true, fee, None).ok()?;
-        (step.sqrt_price_x96 == to).then_some(Reaching::new(step, fee))
+        (step.sqrt_price_x96 == to).then_some(Reaching::new(step, l, fee))
     };
     let mut out = alloc::vec![[None, None]; ratios.len().saturating_add(1)];
     for (k, pair) in ratios.windows(2).enumerate() {

@@ -488,20 +488,27 @@ pub(crate) struct Reaching {
     /// The least exact input left whose input less the fee reaches `step.amount_in`
     /// (`ceil(amount_in · 10^6 / γ)`); `None` when it would be 2^256 or more.
     least_in: Option<W>,
+    /// The step's fee growth with no protocol share, `mulDiv(fee_amount, 2^128, L)` (`None`
+    /// for zero liquidity, where the contract adds none, and where it would revert).
+    pub growth: Option<W>,
 }
 
 impl Reaching {
-    /// The step (which reaches its target) of a pool with fee `fee`.
+    /// The step (which reaches its target) with liquidity `l` of a pool with fee `fee`.
     ///
     /// The contract's test is `floor(remaining · γ / 10^6) >= amount_in`; for integers that
     /// is `remaining · γ / 10^6 >= amount_in`, that is `remaining >= amount_in · 10^6 / γ`,
     /// that is `remaining >= ceil(amount_in · 10^6 / γ)` (γ > 0: the fee is below 10^6).
-    pub(crate) fn new(step: Step, fee: StepFee) -> Self {
+    pub(crate) fn new(step: Step, l: u128, fee: StepFee) -> Self {
         let million = W::small(u128::from(FEE_DENOMINATOR));
         let gamma = W::small(u128::from(fee.gamma()));
+        let growth = (l > 0)
+            .then(|| mul_div(step.fee_amount, W { hi: 1, lo: 0 }, W::small(l)).ok())
+            .flatten();
         Self {
             step,
             least_in: mul_div_up(step.amount_in, million, gamma).ok(),
+            growth,
         }
     }
 
@@ -1037,7 +1044,7 @@ mod tests {
                     amount_out: W::ZERO,
                     fee_amount: W::ZERO,
                 };
-                let r = Reaching::new(step, fee);
+                let r = Reaching::new(step, 1, fee);
                 let covers = |rem: W| less_fee(rem, fee).is_ok_and(|a| a >= amount_in);
                 match r.least_in {
                     Some(least) => {

@@ -102,7 +102,7 @@ impl ConcentratedLiquidity {
             price,
             target,
             liquidity: self.liquidity,
-            step: Reaching::new(step, fee),
+            step: Reaching::new(step, self.liquidity, fee),
         })
     }
 
@@ -269,6 +269,8 @@ impl ConcentratedLiquidity {
             .known_step(s.below, zero_for_one, (s.price, target), s.liquidity)
             .filter(|_| dir.table_steps);
         let covered = known.filter(|c| c.covered_by(s.remaining, dir.exact_in));
+        // A known step's fee growth is known too (with no protocol share).
+        let growth = covered.and_then(|c| c.growth.filter(|_| dir.proto_n == 0));
         let step = match covered {
             Some(c) => c.step,
             None => compute_swap_step_hinted(
@@ -282,7 +284,7 @@ impl ConcentratedLiquidity {
             )?,
         };
         s.price = step.sqrt_price_x96;
-        s.account(&step, dir, l_div)?;
+        s.account(&step, dir, (l_div, growth))?;
         if s.price == p_next {
             if let Some(k) = initialized {
                 let net = self.ticks().get(k).map_or(0, |t| t.liquidity_net);
@@ -608,13 +610,14 @@ impl LoopState {
     /// A step's amounts into the totals (the int256 checks of the contract), then its fee into
     /// the protocol's share and the fee growth.
     ///
-    /// `l_div` is the active liquidity prepared for division, when the tick table has it.
+    /// `l_div` is the active liquidity prepared for division, when the tick table has it;
+    /// `growth` the step's fee growth, when the table knows it.
     #[inline]
     fn account(
         &mut self,
         step: &Step,
         dir: &Direction,
-        l_div: Option<&Div128>,
+        (l_div, growth): (Option<&Div128>, Option<W>),
     ) -> Result<(), PoolError> {
         // `(amountIn + feeAmount)` is an unchecked uint256 sum in the contract.
         let paid = to_int256(wrapping_add(step.amount_in, step.fee_amount))?;
@@ -641,7 +644,9 @@ impl LoopState {
             self.protocol = self.protocol.wrapping_add(d.lo);
         }
         if self.liquidity > 0 {
-            if dir.fees {
+            if let (true, Some(g)) = (dir.fees, growth) {
+                self.fee_growth = wrapping_add(self.fee_growth, g);
+            } else if dir.fees {
                 // `mulDiv(fee, 2^128, L)`: for a fee below 2^128 the product is `fee << 128`,
                 // divided by the prepared liquidity when the quotient fits 128 bits.
                 let prepared = l_div.filter(|_| fee_amount.hi == 0).and_then(|d| {
