@@ -577,3 +577,65 @@ fn routed_zap_bound_holds_on_the_routing_instances() {
         tally.summary()
     );
 }
+
+#[test]
+#[ignore]
+#[allow(clippy::print_stderr)]
+fn diag_flat_mixes() {
+    for (t, cases) in [
+        (Target::Cp, 24),
+        (Target::Volatile, 24),
+        (Target::Stable, 24),
+        (Target::Curve2, 12),
+        (Target::Curve3, 9),
+    ] {
+        for seed in 0..cases {
+            let c = case(seed + 1, t);
+            let n = c.coins.len();
+            let mut mints = Vec::new();
+            let mut descr = Vec::new();
+            for s in splits(n, 4) {
+                let props = grid_mix(&c.coins, &s, 4);
+                let req = RouteRequest::new(vec![(c.input, after_fee(c.amount))], props);
+                let Ok(plan) = route::quote(&c.g, &req) else {
+                    mints.push(None);
+                    continue;
+                };
+                let mut state = c.g.pool(c.target).unwrap().pool.clone();
+                let mut held = vec![U256::zero(); n];
+                let mut steps = Vec::new();
+                for st in &plan.steps {
+                    let (p, sold, bought) = st.as_swap().unwrap();
+                    steps.push(format!(
+                        "{}{}:{}->{}",
+                        if p == c.target { "T" } else { "" },
+                        p.0,
+                        sold.token.0,
+                        bought.token.0
+                    ));
+                    if p == c.target {
+                        let i = c.g.coin_index(p, sold.token).unwrap();
+                        let j = c.g.coin_index(p, bought.token).unwrap();
+                        state = state.swap(i, j, sold.amount).unwrap().1;
+                    }
+                }
+                for o in &plan.outputs {
+                    if let Some(k) = c.coins.iter().position(|t| *t == o.token) {
+                        held[k] += o.amount;
+                    }
+                }
+                let m = mint_after(&state, &held);
+                descr.push(format!("{s:?} out {:?} steps {}", held.iter().map(|h| f(*h)).collect::<Vec<_>>(), steps.join(" ")));
+                mints.push(m);
+            }
+            let first = mints[0];
+            let flat = mints.iter().all(|m| *m == first);
+            if flat {
+                eprintln!("{t:?} seed {seed}: FLAT mint {first:?}, amount {}", c.amount);
+                for d in &descr {
+                    eprintln!("   {d}");
+                }
+            }
+        }
+    }
+}

@@ -337,6 +337,8 @@ pub(super) struct TargetHoldings {
     pub(super) held: Vec<U256>,
     /// the target's own LP held (it passes through)
     pub(super) lp: U256,
+    /// the target's LP token
+    pub(super) lp_token: TokenId,
 }
 
 /// The target pool's tangent at a deposit point ([`TargetHoldings::tangent`]).
@@ -356,6 +358,7 @@ impl TargetHoldings {
             coins: coins.to_vec(),
             held: coins.iter().map(|t| ctx.held(*t)).collect(),
             lp: ctx.held(lp_out),
+            lp_token: lp_out,
         }
     }
 
