@@ -632,7 +632,10 @@ fn equal_mints_across_mixes_come_from_swaps_through_the_target() {
                 for (s2, m2, held2, others2) in &seen {
                     if *m2 == m && !m.is_zero() {
                         equal += 1;
-                        assert_ne!(held2, &held, "{t:?} seed {seed}: {s2:?} and {s:?} deliver the same");
+                        assert_ne!(
+                            held2, &held,
+                            "{t:?} seed {seed}: {s2:?} and {s:?} deliver the same"
+                        );
                         assert_eq!(
                             others2, &others,
                             "{t:?} seed {seed}: {s2:?} and {s:?} mint {m} both, through other routes"
