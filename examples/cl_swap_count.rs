@@ -5,7 +5,11 @@
 //! 2000 and 0) divided by the difference in swaps (64 · 2000): setup cancels out.
 //!
 //! `--amount-out` times the family verb that returns only the output instead of `swap`.
-#![allow(clippy::unwrap_used, clippy::arithmetic_side_effects, clippy::print_stderr)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects,
+    clippy::print_stderr
+)]
 use std::hint::black_box;
 
 #[path = "../benches/common/cl_pool.rs"]

@@ -1061,7 +1061,10 @@ mod tests {
                     }
                     None => {
                         counted[1] += 1;
-                        assert!(!covers(W { hi: u128::MAX, lo: u128::MAX }));
+                        assert!(!covers(W {
+                            hi: u128::MAX,
+                            lo: u128::MAX
+                        }));
                     }
                 }
             }
