@@ -658,12 +658,9 @@ impl LoopState {
             } else if dir.fees {
                 // `mulDiv(fee, 2^128, L)`: for a fee below 2^128 the product is `fee << 128`,
                 // divided by the prepared liquidity when the quotient fits 128 bits.
-                let prepared = l_div.filter(|_| fee_amount.hi == 0).and_then(|d| {
-                    d.div(W {
-                        hi: fee_amount.lo,
-                        lo: 0,
-                    })
-                });
+                let prepared = l_div
+                    .filter(|_| fee_amount.hi == 0)
+                    .and_then(|d| d.div_shifted(fee_amount.lo));
                 let g = match prepared {
                     Some(q) => W::small(q),
                     None => mul_div(fee_amount, W { hi: 1, lo: 0 }, W::small(self.liquidity))?,
