@@ -4,7 +4,9 @@
 //! inputs). The instructions of one swap are the difference between two counts (say `reps`
 //! 2000 and 0) divided by the difference in swaps (64 · 2000): setup cancels out.
 //!
-//! `--amount-out` times the family verb that returns only the output instead of `swap`.
+//! `--amount-out` counts the family verb that returns only the output instead of `swap`;
+//! `--from-swapped` starts from the pool after a small token1-in swap instead of the pool as
+//! built (its tick table then holds no first step for the state swapped from).
 #![allow(
     clippy::unwrap_used,
     clippy::arithmetic_side_effects,
@@ -22,13 +24,16 @@ fn main() {
         Some("cross_1") => 1,
         Some("cross_10") => 10,
         _ => {
-            eprintln!("usage: cl_swap_count <within_tick|cross_1|cross_10> <reps> [--amount-out]");
+            eprintln!("usage: cl_swap_count <within_tick|cross_1|cross_10> <reps> [--amount-out] [--from-swapped]");
             std::process::exit(2);
         }
     };
     let reps: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(0);
     let amount_out = args.iter().any(|a| a == "--amount-out");
-    let pool = cl_pool::pool();
+    let mut pool = cl_pool::pool();
+    if args.iter().any(|a| a == "--from-swapped") {
+        pool = pool.swap(1, 0, swapzap::U256::from(1_000_000u32)).unwrap().1;
+    }
     let xs = cl_pool::inputs(&pool, crossed);
     for _ in 0..reps {
         for &x in &xs {

@@ -650,6 +650,44 @@ pub(crate) fn mul_div_128(a: u128, b: u128, d: u128) -> Option<u128> {
     div_w_128(mul_128_w(a, b), d)
 }
 
+/// The full product `a · b` of a `u128` and a `u64` as a [`W`]: two 64-bit multiplications
+/// instead of [`mul_128`]'s four.
+#[inline(always)]
+#[must_use]
+pub(crate) const fn mul_128_64(a: u128, b: u64) -> W {
+    let b = b as u128;
+    // Each partial product is below 2^128; their sum, shifted, is below 2^192.
+    let p0 = (a & LO64) * b;
+    let p1 = (a >> 64) * b;
+    let mid = (p0 >> 64) + (p1 & LO64);
+    W {
+        hi: (p1 >> 64) + (mid >> 64),
+        lo: (p0 & LO64) | (mid << 64),
+    }
+}
+
+/// `a · b` for `b < 2^128` and `a.hi < 2^64`, `None` at 2^256: [`mul_w_128`] with the high
+/// half's product by two multiplications.
+#[inline(always)]
+#[must_use]
+pub(crate) fn mul_w_128_small_hi(a: W, b: u128) -> Option<W> {
+    if a.hi >> 64 != 0 {
+        return mul_w_128(a, b);
+    }
+    let (h1, l1) = {
+        let x = mul_128_64(b, a.hi as u64);
+        (x.hi, x.lo)
+    };
+    if h1 != 0 {
+        return None;
+    }
+    let (h0, l0) = mul_128(a.lo, b);
+    Some(W {
+        hi: l1.checked_add(h0)?,
+        lo: l0,
+    })
+}
+
 /// The full 256-bit product of two `u128` as a [`W`].
 #[inline(always)]
 #[must_use]

@@ -336,3 +336,37 @@ fn div_shifted_matches_the_plain_division() {
     }
     assert_eq!(Div128::prepared(0).div_shifted(0), None);
 }
+
+/// The products by fewer multiplications equal the full ones: `mul_128_64` against
+/// `mul_128`, `mul_w_128_small_hi` against `mul_w_128` with the high half at, below and above
+/// 2^64 and products at and past 2^256 (`None` both ways).
+#[test]
+fn narrow_products_equal_the_full_ones() {
+    let mut seed = 0xA54F_F53A_5F1D_36F1u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for k in 0..200_000u32 {
+        let a = (u128::from(next()) << 64 | u128::from(next())) >> (next() % 128);
+        let b = match k % 3 {
+            0 => u64::MAX,
+            _ => next() >> (next() % 64),
+        };
+        let (hi, lo) = mul_128(a, u128::from(b));
+        assert_eq!(mul_128_64(a, b), W { hi, lo }, "{a} {b}");
+        let w = W {
+            hi: match k % 4 {
+                0 => u128::from(u64::MAX),
+                1 => 1 << 64,
+                2 => u128::from(next()),
+                _ => (u128::from(next()) << 64 | u128::from(next())) >> (next() % 128),
+            },
+            lo: u128::from(next()) << 64 | u128::from(next()),
+        };
+        let c = (u128::from(next()) << 64 | u128::from(next())) >> (next() % 128);
+        assert_eq!(mul_w_128_small_hi(w, c), mul_w_128(w, c), "{w:?} {c}");
+    }
+}

@@ -8,7 +8,8 @@
 use crate::error::{PoolError, PoolRevert};
 use crate::math::float::wide_to_f64_approx;
 use crate::math::wide::{
-    div_512_by_256, div_rem_by_wide, mul_128, mul_128_w, mul_256_full, mul_w_128, Div128, Div64,
+    div_512_by_256, div_rem_by_wide, mul_128, mul_128_64, mul_128_w, mul_256_full,
+    mul_w_128_small_hi, Div128, Div64,
 };
 use crate::math::{self, W};
 
@@ -618,10 +619,15 @@ fn short_step_token0_in(
             return Some(Token0In::Reaches(Some(to_target)));
         }
     }
-    let prod = mul_128_w(a, p);
+    // a·p by two multiplications when a < 2^64 (the usual input).
+    let prod = if a >> 64 == 0 {
+        mul_128_64(p, a as u64)
+    } else {
+        mul_128_w(a, p)
+    };
     let den = l_q96(l).checked_add(prod)?;
     // f < p (den > a·p), so p − f > 0 and the quotient fits 128 bits.
-    let (f, mut r) = match mul_w_128(prod, p) {
+    let (f, mut r) = match mul_w_128_small_hi(prod, p) {
         // den >= 2^128 for L >= 2^32 (else `None`).
         Some(x) => div_rem_by_wide(x, den)?,
         // a·p² at or above 2^256 (large inputs at high prices): the 512-by-256 division.
