@@ -32,7 +32,10 @@ fn main() {
     let amount_out = args.iter().any(|a| a == "--amount-out");
     let mut pool = cl_pool::pool();
     if args.iter().any(|a| a == "--from-swapped") {
-        pool = pool.swap(1, 0, swapzap::U256::from(1_000_000u32)).unwrap().1;
+        pool = pool
+            .swap(1, 0, swapzap::U256::from(1_000_000u32))
+            .unwrap()
+            .1;
     }
     let xs = cl_pool::inputs(&pool, crossed);
     for _ in 0..reps {
