@@ -448,15 +448,8 @@ impl W {
 #[inline(always)]
 #[must_use]
 pub(crate) fn mul_w_128(a: W, b: u128) -> Option<W> {
-    let (h1, l1) = mul_128(a.hi, b);
-    if h1 != 0 {
-        return None;
-    }
-    let (h0, l0) = mul_128(a.lo, b);
-    Some(W {
-        hi: l1.checked_add(h0)?,
-        lo: l0,
-    })
+    let (hi, lo) = mul_128(a.hi, b);
+    with_low_product(W { hi, lo }, a.lo, b)
 }
 
 /// `n / d` and `n % d` for a divisor below 2^128 (`d != 0`).
@@ -674,18 +667,32 @@ pub(crate) fn mul_w_128_small_hi(a: W, b: u128) -> Option<W> {
     if a.hi >> 64 != 0 {
         return mul_w_128(a, b);
     }
-    let (h1, l1) = {
-        let x = mul_128_64(b, a.hi as u64);
-        (x.hi, x.lo)
-    };
-    if h1 != 0 {
+    with_low_product(mul_128_64(b, a.hi as u64), a.lo, b)
+}
+
+/// `high·2^128 + lo·b`, `None` at 2^256 (`high` is the high half's product by `b`): the end
+/// of [`mul_w_128`] and [`mul_w_128_small_hi`].
+#[inline(always)]
+fn with_low_product(high: W, lo: u128, b: u128) -> Option<W> {
+    if high.hi != 0 {
         return None;
     }
-    let (h0, l0) = mul_128(a.lo, b);
+    let (h0, l0) = mul_128(lo, b);
     Some(W {
-        hi: l1.checked_add(h0)?,
+        hi: high.lo.checked_add(h0)?,
         lo: l0,
     })
+}
+
+/// A fixed xorshift sequence of 64-bit words (operands for the tests).
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
 }
 
 /// The full 256-bit product of two `u128` as a [`W`].

@@ -255,13 +255,7 @@ fn comparisons_equal_u256_order() {
 #[test]
 fn division_by_a_wide_divisor_at_its_worst_estimates() {
     use primitive_types::U512;
-    let mut seed = 0xD1B5_4A32_D192_ED03u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0xD1B5_4A32_D192_ED03u64);
     let mut checked = 0u32;
     for shift in 0..128u32 {
         for k in 0..64u32 {
@@ -307,13 +301,7 @@ fn division_by_a_wide_divisor_at_its_worst_estimates() {
 /// `x` at 0, 1, `d − 1` and random below `d`, and is `None` from `x = d` on.
 #[test]
 fn div_shifted_matches_the_plain_division() {
-    let mut seed = 0x3C6E_F372_FE94_F82Bu64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x3C6E_F372_FE94_F82Bu64);
     for k in 0..100_000u32 {
         let bits = 1 + (next() % 128) as u32;
         let d =
@@ -342,13 +330,7 @@ fn div_shifted_matches_the_plain_division() {
 /// 2^64 and products at and past 2^256 (`None` both ways).
 #[test]
 fn narrow_products_equal_the_full_ones() {
-    let mut seed = 0xA54F_F53A_5F1D_36F1u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0xA54F_F53A_5F1D_36F1u64);
     for k in 0..200_000u32 {
         let a = (u128::from(next()) << 64 | u128::from(next())) >> (next() % 128);
         let b = match k % 3 {

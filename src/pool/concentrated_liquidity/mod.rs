@@ -746,13 +746,7 @@ mod tests {
     /// and current ticks within a few words of them, both signs.
     #[test]
     fn word_bounds_are_the_bitmap_words() {
-        let mut seed = 0xBB67_AE85_84CA_A73Bu64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::math::wide::xorshift(0xBB67_AE85_84CA_A73Bu64);
         let word = |t: i32, s: i32| t.div_euclid(s) >> 8;
         for s in [1, 2, 10, 50, 60, 100, 200, 16_384] {
             for _ in 0..20_000 {

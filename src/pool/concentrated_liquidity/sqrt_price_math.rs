@@ -1019,13 +1019,7 @@ mod tests {
     /// hand-over of the input less the fee at 2^230, the least amount at 2^256).
     #[test]
     fn reaching_steps_least_amount_is_the_contracts_test() {
-        let mut seed = 0x6A09_E667_F3BC_C908u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::math::wide::xorshift(0x6A09_E667_F3BC_C908u64);
         let max_in = W::from_u256((U256::one() << 255) - 1);
         let mut counted = [0u32; 2];
         for pips in [0u32, 1, 100, 500, 2500, 3000, 10_000, 999_999] {
