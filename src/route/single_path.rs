@@ -78,11 +78,9 @@ impl Ctx<'_> {
         let mut order = vec![blank; ends.last().copied().unwrap_or(0)];
         for (k, e) in ledges.iter().enumerate() {
             let Some(d) = dist(e) else { continue };
-            let (Ok(ti), Ok(to), Ok(k32)) = (
-                u32::try_from(e.ti),
-                u32::try_from(e.to),
-                u32::try_from(k),
-            ) else {
+            let (Ok(ti), Ok(to), Ok(k32)) =
+                (u32::try_from(e.ti), u32::try_from(e.to), u32::try_from(k))
+            else {
                 continue;
             };
             order[fill[d]] = PathEdge {
@@ -224,7 +222,7 @@ impl Ctx<'_> {
         gas: Option<GasModel>,
         reverts: &mut Vec<Excluded>,
     ) -> Option<Candidate> {
-        let mut states = PoolStates::new(self.graph.n_pools());
+        let mut states = PoolStates::new();
         let mut steps = Vec::new();
         let a = self.walk_path(&mut states, path, amount, &mut steps, reverts)?;
         Some(self.candidate((steps, vec![a]), gas))
