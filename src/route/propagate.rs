@@ -13,11 +13,11 @@ use alloc::vec::Vec;
 use primitive_types::U256;
 
 /// The evolving pool states of one simulation: only the pools swapped so far are stored, with
-/// an index of them sorted by pool id, so a simulation on a large graph neither allocates nor
-/// fills anything sized by the graph (a plan swaps a few hundred pools at most).
+/// an index of pool ids sorted (and reserved up front when the pools to swap are known), so a
+/// simulation on a large graph neither allocates nor fills anything sized by the graph.
 #[derive(Debug, Default)]
 pub(super) struct PoolStates {
-    /// (pool, its state's index in `pools`), by pool id
+    /// (pool, its state's index in `pools`, `usize::MAX` while not swapped), by pool id
     slot: Vec<(PoolId, usize)>,
     pools: Vec<Pool>,
 }
@@ -26,6 +26,17 @@ impl PoolStates {
     /// No pool moved yet.
     pub(super) fn new() -> Self {
         PoolStates::default()
+    }
+
+    /// No pool moved yet, with slots for the pools `ps` (any order, repeats allowed): a
+    /// simulation that swaps only those never shifts the index.
+    pub(super) fn with_pools(mut ps: Vec<PoolId>) -> Self {
+        ps.sort_unstable();
+        ps.dedup();
+        PoolStates {
+            pools: Vec::with_capacity(ps.len()),
+            slot: ps.into_iter().map(|p| (p, usize::MAX)).collect(),
+        }
     }
 
     /// The current state of `p` when it was swapped in this simulation.
@@ -44,14 +55,22 @@ impl PoolStates {
 
     /// Record the state of `p` after a swap.
     pub(super) fn set(&mut self, p: PoolId, pool: Pool) {
+        let fresh = self.pools.len();
         match self.slot.binary_search_by_key(&p, |x| x.0) {
-            Ok(k) => {
-                if let Some(x) = self.slot.get(k).and_then(|x| self.pools.get_mut(x.1)) {
-                    *x = pool;
+            Ok(k) => match self.slot.get_mut(k) {
+                Some(x) if x.1 == usize::MAX => {
+                    x.1 = fresh;
+                    self.pools.push(pool);
                 }
-            }
+                Some(x) => {
+                    if let Some(state) = self.pools.get_mut(x.1) {
+                        *state = pool;
+                    }
+                }
+                None => {}
+            },
             Err(k) => {
-                self.slot.insert(k, (p, self.pools.len()));
+                self.slot.insert(k, (p, fresh));
                 self.pools.push(pool);
             }
         }
@@ -113,7 +132,7 @@ impl Ctx<'_> {
         let mut sim = Sim {
             loc: &lc.loc,
             hold: vec![U256::zero(); lc.glob.len()],
-            states: PoolStates::new(),
+            states: PoolStates::with_pools(flows.iter().map(|f| self.edges[f.e].pool).collect()),
             steps: Vec::new(),
         };
         for (t, a) in &self.prep.inputs {
