@@ -180,7 +180,10 @@ pub(crate) fn lp_weight(pool: &Pool) -> Option<f64> {
     let (g, supply) = match pool {
         Pool::ConstantProduct(cp) => {
             let [x, y] = cp.reserves();
-            (sqrt_or_zero(to_f64(x) * to_f64(y)), cp.supply_for_mint().ok()?)
+            (
+                sqrt_or_zero(to_f64(x) * to_f64(y)),
+                cp.supply_for_mint().ok()?,
+            )
         }
         Pool::Solidly(s) if !s.stable() => {
             let [x, y] = s.reserves();
@@ -192,7 +195,10 @@ pub(crate) fn lp_weight(pool: &Pool) -> Option<f64> {
             let xn = to_f64(x) * pow10(18i32.saturating_sub(i32::from(d0)));
             let yn = to_f64(y) * pow10(18i32.saturating_sub(i32::from(d1)));
             let t = yn / xn;
-            (xn * sqrt_or_zero(sqrt_or_zero(t + t * t * t)), s.total_supply())
+            (
+                xn * sqrt_or_zero(sqrt_or_zero(t + t * t * t)),
+                s.total_supply(),
+            )
         }
         Pool::StableSwap(ss) => (to_f64(ss.d().ok()?) / 1e18, ss.total_supply()),
         _ => return None,
@@ -494,7 +500,10 @@ impl Invariant {
             // SPL Token Swap (constant product): `√(xy)` in raw units, as constant product
             Pool::SplTokenSwap(sp) => {
                 let [x, y] = [sp.balances().first()?, sp.balances().get(1)?];
-                (Invariant::Sqrt, sqrt_or_zero(to_f64(*x) * to_f64(*y)) * down)
+                (
+                    Invariant::Sqrt,
+                    sqrt_or_zero(to_f64(*x) * to_f64(*y)) * down,
+                )
             }
             // Saber: the stable-swap `D` of the raw amounts (`A·n` with n = 2, no rates),
             // the program's integer `compute_d` less `4·D_SLACK` units
@@ -505,7 +514,7 @@ impl Invariant {
                 let slack = U256::from(D_SLACK.saturating_mul(4));
                 #[allow(clippy::cast_precision_loss)] // an amplification below 2^53
                 let ann = 2.0 * sb.amp_factor().ok()? as f64;
-                if !(ann > 1.0) {
+                if ann.is_nan() || ann <= 1.0 {
                     return None;
                 }
                 let d = to_f64(d.checked_sub(slack)?) * down;

@@ -90,7 +90,14 @@ pub(crate) fn case(seed: u64, held: Held, t: Fam, s: Fam, m: Fam) -> Case {
         price.insert(k, p);
     }
     price.insert(0, 2000.0);
-    price.insert(9, if pegged(s) { 1.0 + 0.004 * (r.unit() - 0.5) } else { 3.0 });
+    price.insert(
+        9,
+        if pegged(s) {
+            1.0 + 0.004 * (r.unit() - 0.5)
+        } else {
+            3.0
+        },
+    );
     let unit = |k: u32| 10f64.powi(dec(k) as i32);
     let noise = |r: &mut Rng| 1.0 + spread * 0.03 * (r.unit() - 0.5);
     let mut tokens = vec![json!({"address": addr(0), "symbol": "A", "decimals": 18})];
@@ -184,7 +191,11 @@ pub(crate) fn case(seed: u64, held: Held, t: Fam, s: Fam, m: Fam) -> Case {
     };
     let target = pid(100);
     let coins: Vec<TokenId> = (1..=n).map(|k| g.token_id(&addr(k)).unwrap()).collect();
-    let src = if held == Held::BaseLp { pid(200) } else { pid(300) };
+    let src = if held == Held::BaseLp {
+        pid(200)
+    } else {
+        pid(300)
+    };
     let supply = f(g.pool(src).unwrap().pool.total_supply());
     let share = r.log(1e-4, 0.3);
     let mut inputs = vec![(
@@ -213,7 +224,12 @@ pub(crate) fn case(seed: u64, held: Held, t: Fam, s: Fam, m: Fam) -> Case {
 /// decide, the router takes everything that is not a target coin or the target's LP into the
 /// coins at each mix of a quarter grid (its swaps through the target replayed), and the exact
 /// single-pool optimum mints. The best final LP (minted plus the target LP held).
-pub(crate) fn brute(c: &Case, g: &PoolGraph, hold: BTreeMap<TokenId, U256>, done: &[TokenId]) -> U256 {
+pub(crate) fn brute(
+    c: &Case,
+    g: &PoolGraph,
+    hold: BTreeMap<TokenId, U256>,
+    done: &[TokenId],
+) -> U256 {
     let next = hold.iter().find(|(t, a)| {
         **t != c.lp
             && !c.coins.contains(t)
@@ -237,7 +253,11 @@ pub(crate) fn brute(c: &Case, g: &PoolGraph, hold: BTreeMap<TokenId, U256>, done
             let r = match one {
                 None => info.pool.burn(amt).map(|(am, st)| {
                     (
-                        info.tokens.iter().copied().zip(am.iter().copied()).collect::<Vec<_>>(),
+                        info.tokens
+                            .iter()
+                            .copied()
+                            .zip(am.iter().copied())
+                            .collect::<Vec<_>>(),
                         st,
                     )
                 }),
@@ -358,7 +378,9 @@ fn lp_bound_with_priced_lp_tokens_is_above_every_plan_found_otherwise() {
                 let best = brute(&c, &c.g, start(&c), &[]);
                 for (what, x) in [("plan", minted), ("brute force", best)] {
                     if b < f(x) {
-                        below.push(format!("{name}: bound {b} below the {what}'s {x} (plan {minted})"));
+                        below.push(format!(
+                            "{name}: bound {b} below the {what}'s {x} (plan {minted})"
+                        ));
                     }
                 }
                 if minted.is_zero() {
@@ -387,7 +409,11 @@ fn lp_bound_with_priced_lp_tokens_is_above_every_plan_found_otherwise() {
     eprintln!("{table}");
     eprintln!("zap failed: {failed:#?}\nno bound: {no_bound:#?}\nbelow: {below:#?}");
     assert!(below.is_empty(), "{} plans above their bound", below.len());
-    assert!(no_bound.is_empty(), "{} zap-ins without a bound", no_bound.len());
+    assert!(
+        no_bound.is_empty(),
+        "{} zap-ins without a bound",
+        no_bound.len()
+    );
     assert!(all.len() >= 30, "{} cases planned", all.len());
 }
 
@@ -566,7 +592,9 @@ fn lp_bound_with_saber_and_spl_burned_pools_is_above_every_plan_found_otherwise(
                 let best = brute(&c, &c.g, start(&c), &[]);
                 for (what, x) in [("plan", minted), ("brute force", best)] {
                     if b < f(x) {
-                        below.push(format!("{name}: bound {b} below the {what}'s {x} (plan {minted})"));
+                        below.push(format!(
+                            "{name}: bound {b} below the {what}'s {x} (plan {minted})"
+                        ));
                     }
                 }
                 if !minted.is_zero() {
@@ -583,6 +611,10 @@ fn lp_bound_with_saber_and_spl_burned_pools_is_above_every_plan_found_otherwise(
     eprintln!("{table}");
     eprintln!("zap failed: {failed:#?}\nno bound: {no_bound:#?}\nbelow: {below:#?}");
     assert!(below.is_empty(), "{} plans above their bound", below.len());
-    assert!(no_bound.is_empty(), "{} zap-ins without a bound", no_bound.len());
+    assert!(
+        no_bound.is_empty(),
+        "{} zap-ins without a bound",
+        no_bound.len()
+    );
     assert!(failed.len() <= 2, "{} zap-ins failed", failed.len());
 }

@@ -515,8 +515,7 @@ fn a_zap_of_the_largest_amount_is_insufficient_liquidity_like_the_swap() {
     let (weth, dai) = (sym(&g, "WETH"), sym(&g, "DAI"));
     let pair = "uniswap-v2:0xee6dc81a469c4f38645f65e6ffa202e1f7f1b93b";
     let lp = lp_of(&g, pair);
-    let e = swapzap::zap::zap_in(&g, &[(weth, U256::MAX)], lp, &ZapOptions::default())
-        .unwrap_err();
+    let e = swapzap::zap::zap_in(&g, &[(weth, U256::MAX)], lp, &ZapOptions::default()).unwrap_err();
     assert_eq!(
         e,
         ZapError::InsufficientLiquidity {
@@ -535,7 +534,10 @@ fn a_zap_of_the_largest_amount_is_insufficient_liquidity_like_the_swap() {
         ),
     )
     .unwrap_err();
-    assert!(matches!(swap, RouteError::InsufficientLiquidity { .. }), "{swap}");
+    assert!(
+        matches!(swap, RouteError::InsufficientLiquidity { .. }),
+        "{swap}"
+    );
     assert_eq!(swapzap::Error::from(swap).class(), e.class());
     // every LP pool of the bundled snapshot, every coin, and WETH routed: never retryable
     for (i, info) in g.pools().iter().enumerate() {
@@ -588,8 +590,7 @@ fn zaps_into_a_zero_supply_or_cl_pool_say_why() {
     );
     let b = bundled();
     let cl = lp_of(&b, "uniswap-v3:0x6480bbde777062fc0bedc98220db864c8ba19017");
-    let e = swapzap::zap::zap_in(&b, &[(sym(&b, "WETH"), U256::exp10(18))], cl, &opts)
-        .unwrap_err();
+    let e = swapzap::zap::zap_in(&b, &[(sym(&b, "WETH"), U256::exp10(18))], cl, &opts).unwrap_err();
     assert_eq!(
         e,
         ZapError::Unsupported(swapzap::error::ZapUnsupported::ConcentratedLiquidity)
