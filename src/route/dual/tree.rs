@@ -99,12 +99,12 @@ impl TreePre {
 fn spanning_forest(blocks: &[Lap], m: usize) -> Vec<u32> {
     // (weight, index) pairs: the sort compares what it moves instead of loading each
     // weight through its index
-    let mut by_w: Vec<(f64, u32)> = blocks
+    let mut by_w: Vec<(u64, u32)> = blocks
         .iter()
         .enumerate()
-        .map(|(k, b)| (b.2, u32::try_from(k).unwrap_or(u32::MAX)))
+        .map(|(k, b)| (b.2.to_bits(), u32::try_from(k).unwrap_or(u32::MAX)))
         .collect();
-    by_w.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+    by_w.sort_unstable_by(|a, b| b.0.cmp(&a.0));
     let mut up: Vec<u32> = (0..m).map(|k| u32::try_from(k).unwrap_or(NONE)).collect();
     let find = |up: &mut [u32], mut x: u32| {
         while up[x as usize] != x {
