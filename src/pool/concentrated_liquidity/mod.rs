@@ -268,8 +268,14 @@ fn word_bounds(x: i32, s: i32) -> [i32; 2] {
     let w = i64::from(x.div_euclid(s as i32) >> 8);
     let fit = |v: Option<i64>| v.and_then(|v| i32::try_from(v).ok()).unwrap_or(i32::MAX);
     [
-        fit(w.checked_add(1).and_then(|v| v.checked_mul(256)).and_then(|v| v.checked_mul(s))),
-        fit(w.checked_mul(256).and_then(|v| v.checked_sub(1)).and_then(|v| v.checked_mul(s))),
+        fit(w
+            .checked_add(1)
+            .and_then(|v| v.checked_mul(256))
+            .and_then(|v| v.checked_mul(s))),
+        fit(w
+            .checked_mul(256)
+            .and_then(|v| v.checked_sub(1))
+            .and_then(|v| v.checked_mul(s))),
     ]
 }
 
@@ -753,8 +759,8 @@ mod tests {
                 let x = ((next() % 1_774_545) as i32 - 887_272) / s * s;
                 let b = word_bounds(x, s);
                 let reach = 3 * 256 * s;
-                let t = (x + (next() % (2 * reach as u64 + 1)) as i32 - reach)
-                    .clamp(-887_272, 887_272);
+                let t =
+                    (x + (next() % (2 * reach as u64 + 1)) as i32 - reach).clamp(-887_272, 887_272);
                 if t >= x {
                     assert_eq!(t < b[0], word(t, s) == word(x, s), "{x} {t} {s}");
                 } else {
