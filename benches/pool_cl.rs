@@ -10,63 +10,14 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 // argument through a volatile read, byte by byte for the ~270-byte pool state a swap returns
 // (about 550 instructions a swap, timed with it), against 32 bytes for the reference's output.
 use std::hint::black_box;
-use swapzap::pool::concentrated_liquidity::tick_math::sqrt_ratio_at_tick;
-use swapzap::pool::concentrated_liquidity::{ConcentratedLiquidity, SwapAmount, Tick};
+use swapzap::pool::concentrated_liquidity::ConcentratedLiquidity;
 use swapzap::{U256, U512};
 
 #[path = "../tests/integration/cl_plain.rs"]
 mod cl_plain;
-
-const N: usize = 64;
-const SPACING: i32 = 60;
-/// The current tick: inside one bitmap word (ticks 0..15360 at spacing 60), so the only
-/// steps are at initialised ticks.
-const CENTER: i32 = 7_680;
-
-/// A WETH/USDC-sized pool: 21 nested positions of 2e18 liquidity each, position k from tick
-/// `CENTER − 60k` to `CENTER + 60(k + 1)`; the price sits inside all of them.
-fn pool() -> ConcentratedLiquidity {
-    let l: i128 = 2_000_000_000_000_000_000;
-    let mut ticks: Vec<Tick> = (0..=20)
-        .map(|k| Tick {
-            index: CENTER - k * SPACING,
-            liquidity_net: l,
-            liquidity_gross: l as u128,
-        })
-        .chain((0..=20).map(|k| Tick {
-            index: CENTER + (k + 1) * SPACING,
-            liquidity_net: -l,
-            liquidity_gross: l as u128,
-        }))
-        .collect();
-    ticks.sort_by_key(|t| t.index);
-    let tick = CENTER + 30;
-    let p = sqrt_ratio_at_tick(tick).unwrap().to_u256() + U256::from(12_345u32);
-    ConcentratedLiquidity::new(p, tick, 21 * l as u128, 3000, SPACING, ticks).unwrap()
-}
-
-/// Exact inputs (token0 in) that cross `crossed` initialised ticks and stop between that tick
-/// and the next: 64 points spread over the middle of the segment.
-fn inputs(pool: &ConcentratedLiquidity, crossed: i32) -> Vec<U256> {
-    let reach = |t: i32| -> U256 {
-        let limit = sqrt_ratio_at_tick(t).unwrap().to_u256();
-        pool.execute_swap(true, SwapAmount::ExactIn(U256::one() << 200), limit)
-            .unwrap()
-            .amount_in
-    };
-    // The segment below the current price: from the price (or tick `CENTER − (crossed−1)·60`,
-    // the last one crossed) down to the next tick.
-    let lo = if crossed == 0 {
-        U256::zero()
-    } else {
-        reach(CENTER - (crossed - 1) * SPACING)
-    };
-    let hi = reach(CENTER - crossed * SPACING);
-    let w = hi - lo;
-    (0..N)
-        .map(|k| lo + w / 4 + w / 2 * U256::from(k) / U256::from(N))
-        .collect()
-}
+#[path = "common/cl_pool.rs"]
+mod cl_pool;
+use cl_pool::{inputs, pool, CENTER, N, SPACING};
 
 // ---- the plain primitive-types reference -------------------------------------------------
 

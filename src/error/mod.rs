@@ -227,6 +227,9 @@ impl Error {
     pub fn remedy(&self) -> Option<&'static str> {
         match self {
             Self::Route(e) => e.remedy(),
+            Self::Zap(ZapError::InsufficientLiquidity { .. }) => {
+                Some("lower the amount or split the trade")
+            }
             _ => None,
         }
     }

@@ -144,11 +144,13 @@ fn zap_tag(z: &ZapError) -> &'static str {
         ZapError::Route(_) => "Zap::Route",
         ZapError::NotAZap => "Zap::NotAZap",
         ZapError::BadOption { .. } => "Zap::BadOption",
+        ZapError::InsufficientLiquidity { .. } => "Zap::InsufficientLiquidity",
+        ZapError::ZeroSupply { .. } => "Zap::ZeroSupply",
     }
 }
 
 /// How many variants [`tag`] names.
-const VARIANTS: usize = 3 + 22 + 27 + 10 + 18 + 13;
+const VARIANTS: usize = 3 + 22 + 27 + 10 + 18 + 15;
 
 /// One error of every variant.
 fn samples() -> Vec<Error> {
@@ -373,6 +375,12 @@ fn zap_samples() -> Vec<ZapError> {
         ZapError::BadOption {
             field: "max_swaps",
             max: 8,
+        },
+        ZapError::InsufficientLiquidity {
+            pool: String::from("0xpool"),
+        },
+        ZapError::ZeroSupply {
+            pool: String::from("0xpool"),
         },
     ])
 }

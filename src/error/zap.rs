@@ -52,6 +52,20 @@ pub enum ZapError {
         /// the largest value accepted
         max: u64,
     },
+    /// The pool cannot take amounts this large: its balances, or the zap's arithmetic on
+    /// them, overflow (for a swap the router answers `InsufficientLiquidity`, 4001, the same
+    /// class). The pool's id.
+    InsufficientLiquidity {
+        /// the pool's id (as in the snapshot)
+        pool: alloc::string::String,
+    },
+    /// An LP operation on a pool whose `total_supply` is 0 while it holds reserves: its LP
+    /// has no price, so nothing can be minted into it or burned (a missing `total_supply` is
+    /// [`RouteError::NoSupply`]). The pool's id.
+    ZeroSupply {
+        /// the pool's id (as in the snapshot)
+        pool: alloc::string::String,
+    },
 }
 
 /// What a zap does not support ([`ZapError::Unsupported`]), with the values.
@@ -125,7 +139,7 @@ impl fmt::Display for ZapUnsupported {
             Self::NotStableSwap => f.write_str("not a stable-swap pool"),
             Self::WhirlpoolPosition => f.write_str("Whirlpool positions are not fungible LP"),
             Self::ConcentratedLiquidity => {
-                f.write_str("zaps into concentrated-liquidity positions")
+                f.write_str("zaps into concentrated-liquidity positions (they are not fungible LP tokens)")
             }
             Self::PoolOutOfRange { pool } => write!(f, "pool id {} out of range", pool.0),
             Self::CoinIndex { pool, index } => {
@@ -203,6 +217,8 @@ impl fmt::Display for ZapError {
             Self::NoRoute { from, to } => {
                 write!(f, "no route from token {} to token {}", from.0, to.0)
             }
+            // a pool without a supply is the zap's own target or LP input, not a route leg
+            Self::Route(e @ RouteError::NoSupply(_)) => write!(f, "zap: {e}"),
             Self::Route(e) => write!(f, "zap route leg: {e}"),
             Self::NotAZap => f.write_str(
                 "no LP token among the inputs or outputs: a plain swap, quote it as a swap",
@@ -210,6 +226,14 @@ impl fmt::Display for ZapError {
             Self::BadOption { field, max } => {
                 write!(f, "zap option {field} is above its largest value {max}")
             }
+            Self::InsufficientLiquidity { pool } => write!(
+                f,
+                "insufficient liquidity: pool {pool} cannot take this amount (its balances overflow on it)"
+            ),
+            Self::ZeroSupply { pool } => write!(
+                f,
+                "pool {pool}: the snapshot's total_supply is 0 beside non-zero reserves, so its LP has no price and no LP can be minted or burned"
+            ),
         }
     }
 }
@@ -235,6 +259,8 @@ impl ZapError {
             Self::Route(_) => 5010,
             Self::NotAZap => 5011,
             Self::BadOption { .. } => 5012,
+            Self::InsufficientLiquidity { .. } => 5013,
+            Self::ZeroSupply { .. } => 5014,
         }
     }
 
@@ -243,7 +269,10 @@ impl ZapError {
     #[must_use]
     pub fn class(&self) -> ErrorClass {
         match self {
-            Self::NothingToMint | Self::NoRoute { .. } => ErrorClass::NoRoute,
+            Self::NothingToMint
+            | Self::NoRoute { .. }
+            | Self::InsufficientLiquidity { .. }
+            | Self::ZeroSupply { .. } => ErrorClass::NoRoute,
             Self::Pool(e) => e.class(),
             Self::Math(e) => e.class(),
             Self::Route(e) => e.class(),

@@ -83,29 +83,6 @@ pub(crate) fn wide_to_f64_approx(x: W) -> f64 {
     v * f64::from_bits((e as u64) << 52)
 }
 
-/// `⌊x⌋` as a `u128` for an estimate: 0 for NaN, negative values and values below 1,
-/// `u128::MAX` at or above 2^128 (from the bits, without the `__fixunsdfti` call of `as`).
-#[must_use]
-#[inline(always)]
-pub(crate) fn floor_to_u128(x: f64) -> u128 {
-    const TWO_128: f64 = 340_282_366_920_938_463_463_374_607_431_768_211_456.0;
-    if !(x >= 1.0) {
-        return 0;
-    }
-    if x >= TWO_128 {
-        return u128::MAX;
-    }
-    let bits = x.to_bits();
-    // 1 <= x < 2^128: the exponent field is 1023..=1150.
-    let e = ((bits >> 52) & 0x7ff) as u32;
-    let m = u128::from((bits & ((1 << 52) - 1)) | (1 << 52));
-    if e >= 1075 {
-        m << (e - 1075)
-    } else {
-        m >> (1075 - e)
-    }
-}
-
 /// The nearest `f64` to a `U256` (correctly rounded, ties to even): the crate's one U256 → f64
 /// conversion.
 #[must_use]
@@ -328,10 +305,9 @@ mod tests {
         }
     }
 
-    /// The approximate conversion is at most the value and within a relative 2^-52 of it;
-    /// `floor_to_u128` is the floor of every float below 2^128 and saturates.
+    /// The approximate conversion is at most the value and within a relative 2^-52 of it.
     #[test]
-    fn approx_conversion_and_floor_to_u128() {
+    fn approx_conversion_is_at_most_the_value_and_close() {
         let mut s = 0x9E37_79B9_7F4A_7C15u64;
         for k in 0..20_000u32 {
             let mut l = [0u64; 4];
@@ -346,24 +322,9 @@ mod tests {
             let a = wide_to_f64_approx(w);
             let exact = nearest(v);
             assert!(a <= exact && (exact - a) <= exact * 2f64.powi(-52), "{v}");
-            let f = a / 2f64.powi((k % 140) as i32);
-            let want = if f >= 2f64.powi(128) {
-                u128::MAX
-            } else {
-                f.floor() as u128
-            };
-            assert_eq!(floor_to_u128(f), want, "{f}");
         }
         assert_eq!(wide_to_f64_approx(W::ZERO), 0.0);
         assert_eq!(wide_to_f64_approx(W::ONE), 1.0);
-        for x in [f64::NAN, -1.0, 0.0, 0.999, f64::INFINITY, 2f64.powi(128)] {
-            let want = if x >= 1.0 { u128::MAX } else { 0 };
-            assert_eq!(floor_to_u128(x), want, "{x}");
-        }
-        assert_eq!(
-            floor_to_u128(2f64.powi(128) - 2f64.powi(75)),
-            u128::MAX - (1 << 75) + 1
-        );
     }
 
     #[test]

@@ -5,9 +5,9 @@
 //! outputs is never worse than it, and each output that an input reaches gets that input's
 //! share of it even when no recovered flow survives.
 
-use super::edges::LEdge;
 use super::finish::Candidate;
 use super::propagate::PoolStates;
+use super::single_path::PathEdges;
 use super::working_set::Ctx;
 use crate::math;
 use crate::math::float::to_f64;
@@ -24,7 +24,7 @@ type Leg = (usize, Vec<usize>, f64);
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
 impl Ctx<'_> {
-    /// The per-pair plan on the working set `ledges` (local indices `loc`, `nl` tokens): each
+    /// The per-pair plan on the working set `pe` ([`Ctx::path_edges`]): each
     /// input's shares (the floor of its proportion among the outputs it reaches, the last
     /// share the rest) along their best paths, in input then output order. `None` when an
     /// input reaches no output or a path's exact simulation fails (reverts pushed on
@@ -32,14 +32,14 @@ impl Ctx<'_> {
     pub(super) fn per_pair(
         &self,
         gas: Option<GasModel>,
-        (ledges, loc, nl): (&[LEdge], &[usize], usize),
+        pe: &PathEdges<'_>,
         reverts: &mut Vec<Excluded>,
     ) -> Option<Candidate> {
         let mut states = PoolStates::new(self.graph.n_pools());
         let mut steps = Vec::new();
         let mut outs = vec![U256::zero(); self.out_toks.len()];
         for &(t, amount) in &self.prep.inputs {
-            let legs = self.legs_of(gas, (ledges, loc, nl), (t.index(), amount));
+            let legs = self.legs_of(gas, pe, (t.index(), amount));
             let total: f64 = legs.iter().map(|l| l.2).sum();
             let mut left = amount;
             for (m, (k, path, w)) in legs.iter().enumerate() {
@@ -72,16 +72,16 @@ impl Ctx<'_> {
     fn legs_of(
         &self,
         gas: Option<GasModel>,
-        (ledges, loc, nl): (&[LEdge], &[usize], usize),
+        pe: &PathEdges<'_>,
         (t, amount): (usize, U256),
     ) -> Vec<Leg> {
         let mut legs = Vec::new();
         for (k, (o, w)) in self.prep.outputs.iter().enumerate() {
-            let ends = (loc[t], loc[o.index()]);
+            let ends = (pe.loc[t], pe.loc[o.index()]);
             let a = to_f64(amount) * w;
             let path = self
-                .best_path(gas, ledges, ends, nl, (a, true))
-                .or_else(|| self.best_path(gas, ledges, ends, nl, (a, false)));
+                .best_path(gas, pe, ends, (a, true))
+                .or_else(|| self.best_path(gas, pe, ends, (a, false)));
             if let Some(p) = path {
                 legs.push((k, p, *w));
             }

@@ -66,8 +66,9 @@ impl Ctx<'_> {
         // the best single path, for one input and one output: it does not depend on the dual,
         // and runs while the edges it reads are in cache from the passes above
         let one_to_one = self.in_toks.len() == 1 && self.out_toks.len() == 1;
+        let pe = self.path_edges(&lc);
         let single = if one_to_one {
-            self.single_path(gas, &lc.ledges, &lc.loc, lc.glob.len(), &mut reverts)?
+            self.single_path(gas, &pe, &mut reverts)?
         } else {
             None
         };
@@ -75,8 +76,9 @@ impl Ctx<'_> {
         let pairs = if one_to_one {
             None
         } else {
-            self.per_pair(gas, (&lc.ledges, &lc.loc, lc.glob.len()), &mut reverts)
+            self.per_pair(gas, &pe, &mut reverts)
         };
+        drop(pe);
         let mut best = self.recover_rounds(lc, nu, gas, &mut reverts)?;
         for c in [single, pairs].into_iter().flatten() {
             if best.as_ref().map_or(true, |b| c.beats(b)) {

@@ -243,8 +243,20 @@ pub(crate) trait UnitCost {
 /// coin, in parts between swaps through the pool), and trade with the pool in any order. The
 /// pool's invariant then ends at least `(1 − f)·G(x)` (burns lower it by at most the burned
 /// share, swaps never lower it), so what the user takes from it, `x − x'`, is worth at prices
-/// `ν` at most `ν·x − (1 − f)·G(x)·c(ν)` ([`Claimed::take`]). The caller checks that the LP
-/// token cannot be bought (it is no pool's coin), so `f` is fixed by the user's holding.
+/// `ν` at most `ν·x − (1 − f)·G(x)·c(ν)` ([`Claimed::take`]). That holds when the LP token
+/// cannot be bought (it is no pool's coin), so that `f` is fixed by the user's holding.
+///
+/// **A priced LP token** ([`Claimed::lp`]): when the LP token can be bought or sold (it is
+/// some pool's coin: a metapool's base LP, or a coin of another claimed pool), it is a token
+/// of the duality like any other, priced at `ν_L = c(ν)·G(x)/T` (`T` the supply burns use),
+/// and the user's LP is part of the budget at that price. The term is then
+/// `ν·x − ν_L·T = ν·x − G(x)·c(ν)` (`kept = G(x)`, `f = 0`). Why: `G/T` never falls (swaps
+/// raise `G` at a fixed supply, a burn of `β` takes at most `β/T` of every balance, a mint adds
+/// at most `T·ΔG/G`), so a plan that ends with the pool at `(x', T')` has
+/// `G(x') ≥ G(x)·T'/T`, and what it took, `ν·(x − x') + ν_L·(T' − T)` (coins out, LP in), is at
+/// most `ν·x − c(ν)·G(x') + ν_L·T' − ν_L·T ≤ ν·x − ν_L·T` for every `ν_L ≤ c(ν)·G(x)/T`. The
+/// price is a lower estimate of that cap (`c` and `G` from below, `T` from above), so the
+/// inequality holds; the caller gives `kept ≤ G(x)·T_low/T_up`.
 pub(crate) struct Claimed<'a> {
     /// the pool's coins
     pub(crate) coins: Vec<TokenId>,
@@ -254,10 +266,28 @@ pub(crate) struct Claimed<'a> {
     pub(crate) kept: f64,
     /// the invariant's unit cost
     pub(crate) cost: &'a dyn UnitCost,
+    /// a priced LP token: the token and a lower bound on `G(x)/T` (its price is
+    /// `c(ν)` times that); `None` when the LP token cannot be bought
+    pub(crate) lp: Option<(TokenId, f64)>,
 }
 
 #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; n ≤ 8
 impl Claimed<'_> {
+    /// The price of the LP token ([`Claimed::lp`]) at prices `nu`: `c(ν)·G(x)/T` from below
+    /// (0 when a coin has no price).
+    fn lp_price(&self, nu: &[f64]) -> Option<(usize, f64)> {
+        let (t, per_lp) = self.lp?;
+        let prices: Vec<f64> = self
+            .coins
+            .iter()
+            .map(|c| nu.get(c.index()).copied().unwrap_or(0.0))
+            .collect();
+        let c = self.cost.unit_cost_low(&prices);
+        let n = prices.len() as f64;
+        let v = c * per_lp * (1.0 - 4.0 * (n + 2.0) * f64::EPSILON);
+        Some((t.index(), if v.is_finite() && v > 0.0 { v } else { 0.0 }))
+    }
+
     /// An upper bound on the value at prices `nu` (all tokens) of what a plan takes from the
     /// pool: `ν·x − kept·c(ν)`, the first term rounded up and the second down; `+∞` when a
     /// price is not finite.
@@ -421,6 +451,41 @@ impl Pricer<'_> {
     /// The bound at prices `nu`: `(Σ ν b + Σ arb)(1 + margin) + Σ rounding slack`; `+∞` when a
     /// free token faces a priced one.
     fn value(&self, nu: &[f64]) -> f64 {
+        if self.claimed.iter().any(|c| c.lp.is_some()) {
+            let mut nu = nu.to_vec();
+            self.derive(&mut nu);
+            return self.value_at(&nu);
+        }
+        self.value_at(nu)
+    }
+
+    /// The priced LP tokens of the claimed pools at their prices ([`Claimed::lp_price`]),
+    /// base pools before the pools that hold their LP (as many passes as there are claimed
+    /// pools).
+    fn derive(&self, nu: &mut [f64]) {
+        if self.claimed.iter().all(|c| c.lp.is_none()) {
+            return;
+        }
+        for _ in 0..self.claimed.len() {
+            let mut changed = false;
+            for c in self.claimed {
+                if let Some((t, v)) = c.lp_price(nu) {
+                    if let Some(slot) = nu.get_mut(t) {
+                        if slot.to_bits() != v.to_bits() {
+                            *slot = v;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// [`Pricer::value`] at prices whose LP tokens are already derived.
+    fn value_at(&self, nu: &[f64]) -> f64 {
         let mut g: f64 = nu.iter().zip(self.b).map(|(v, b)| v * b).sum();
         let mut slack = 0.0;
         for (k, e) in self.cache.edges().iter().enumerate() {
@@ -543,6 +608,7 @@ impl Pricer<'_> {
         }
         let ls = if f1 <= f2 { x1 } else { x2 };
         let mut nu = self.at_scale(w, &nu0, s0 * libm_exp(ls));
+        self.derive(&mut nu);
         let mut best = self.value(&nu);
         for _ in 0..passes {
             for t in 0..nu.len() {
@@ -550,10 +616,15 @@ impl Pricer<'_> {
                     .claimed
                     .iter()
                     .any(|c| c.coins.iter().any(|x| x.index() == t));
-                if self.pinned[t] || !(solved[t] || claimed) || !(nu[t] > 0.0) {
+                let derived = self
+                    .claimed
+                    .iter()
+                    .any(|c| c.lp.is_some_and(|(l, _)| l.index() == t));
+                if self.pinned[t] || derived || !(solved[t] || claimed) || !(nu[t] > 0.0) {
                     continue;
                 }
                 self.relax(t, &mut nu);
+                self.derive(&mut nu);
             }
             best = best.min(self.value(&nu));
         }

@@ -166,6 +166,48 @@ fn curve_growth(ss: &crate::pool::StableSwap, amounts: &[U256]) -> Option<f64> {
     Some(r)
 }
 
+/// A weight for the pool's own LP token in the units of [`tangent`], at least `G(x)/T` (`T`
+/// the supply [`routed_mint_upper_bound`] uses, `G` at least the value it divides by): one LP
+/// unit the user ends with, weighted so, counts at least one unit in that bound. The target's
+/// supply only grows by mints that raise `G` as much (`G/T` never falls: swaps raise `G`,
+/// burns and mints move `G` and `T` in proportion at best), so whatever LP a plan obtains or
+/// mints, `L_final ≤ T·(G(x') − G(x))/G(x) + N_L` and the LP `N_L` it takes from other pools
+/// adds `(G/T)·N_L` to the routes' weighted value. `None` where the bound has none.
+#[must_use]
+#[allow(clippy::arithmetic_side_effects)] // f64
+pub(crate) fn lp_weight(pool: &Pool) -> Option<f64> {
+    let up = 1.0 + 16.0 * f64::EPSILON;
+    let (g, supply) = match pool {
+        Pool::ConstantProduct(cp) => {
+            let [x, y] = cp.reserves();
+            (
+                sqrt_or_zero(to_f64(x) * to_f64(y)),
+                cp.supply_for_mint().ok()?,
+            )
+        }
+        Pool::Solidly(s) if !s.stable() => {
+            let [x, y] = s.reserves();
+            (sqrt_or_zero(to_f64(x) * to_f64(y)), s.total_supply())
+        }
+        Pool::Solidly(s) => {
+            let [x, y] = s.reserves();
+            let [d0, d1] = s.decimals();
+            let xn = to_f64(x) * pow10(18i32.saturating_sub(i32::from(d0)));
+            let yn = to_f64(y) * pow10(18i32.saturating_sub(i32::from(d1)));
+            let t = yn / xn;
+            (
+                xn * sqrt_or_zero(sqrt_or_zero(t + t * t * t)),
+                s.total_supply(),
+            )
+        }
+        Pool::StableSwap(ss) => (to_f64(ss.d().ok()?) / 1e18, ss.total_supply()),
+        _ => return None,
+    };
+    let t = to_f64(supply);
+    let w = g * up * up / t;
+    (w.is_finite() && w > 0.0).then_some(w)
+}
+
 /// Relative raise of a two-coin pool's tangent (closed forms: a few ulps of error).
 pub(crate) const TANGENT_SLACK: f64 = 1e-12;
 /// Relative raise of a Curve pool's tangent: `D` is checked to `CURVE_EULER_TOL` by Euler's
@@ -399,9 +441,21 @@ const COST_STEPS: usize = 80;
 impl Invariant {
     /// The invariant of `pool` and a lower bound on `G` at its balances, in the units
     /// [`crate::route::UnitCost`] works in (raw units for `√xy`, normalised for solidly stable,
-    /// coin units for Curve, matching [`tangent`]). `None` for families without a bound here or
-    /// an empty pool. Two-coin `G` in floats rounded down (solidly stable less its `_k` slack
-    /// of [`stable_growth`], four times); Curve the integer `D` less `4·D_SLACK` units.
+    /// coin units for Curve, matching [`tangent`]; raw units for Saber). `None` for families
+    /// without a bound here (concentrated liquidity, Whirlpool: no LP token) or an empty pool.
+    /// Two-coin `G` in floats rounded down (solidly stable less its `_k` slack of
+    /// [`stable_growth`], four times); Curve and Saber the integer `D` less `4·D_SLACK` units.
+    ///
+    /// SPL Token Swap and Saber serve burned pools (the zap-in bound's claimed pools), whose
+    /// argument needs only that swaps never lower `G`, that a burn of `β` takes at most `β/T`
+    /// of every balance, and that the supply falls only by the user's burns: SPL's swap keeps
+    /// `x·y` (its output is `y − ⌈xy/(x + s)⌉` on the amount after fees, the source recomputed
+    /// by ceiling division, every fee stays in the pool; the owner fee's pool tokens only raise
+    /// the supply), its burn pays `⌊β'·x/T⌋` on `β' ≤ β` (the owner withdraw fee is not burned);
+    /// Saber's swap leaves the destination at `y_D + 1 + fee − admin fee ≥ y_D` (`y_D` from
+    /// `compute_y` at the old `D`), its proportional burn pays `⌊β·x/T⌋` less the withdraw fee,
+    /// its one-coin withdrawal leaves at least `compute_y` at `D·(1 − β/T)` (the payment plus
+    /// the admin fees are at most `dy₀`). Neither is a zap target with a bound here.
     #[must_use]
     #[allow(clippy::arithmetic_side_effects)] // f64
     pub(crate) fn of(pool: &Pool) -> Option<(Self, f64)> {
@@ -442,6 +496,35 @@ impl Invariant {
                 let slack = U256::from(D_SLACK.saturating_mul(4));
                 let d = to_f64(ss.d().ok()?.checked_sub(slack)?) / 1e18 * down;
                 (Invariant::Curve { ann, conv }, d)
+            }
+            // SPL Token Swap (constant product): `√(xy)` in raw units, as constant product
+            Pool::SplTokenSwap(sp) => {
+                let [x, y] = [sp.balances().first()?, sp.balances().get(1)?];
+                (
+                    Invariant::Sqrt,
+                    sqrt_or_zero(to_f64(*x) * to_f64(*y)) * down,
+                )
+            }
+            // Saber: the stable-swap `D` of the raw amounts (`A·n` with n = 2, no rates),
+            // the program's integer `compute_d` less `4·D_SLACK` units
+            Pool::Saber(sb) => {
+                let [x, y] = [sb.balances().first()?, sb.balances().get(1)?];
+                let (x, y) = (u64::try_from(*x).ok()?, u64::try_from(*y).ok()?);
+                let d = sb.compute_d(x, y).ok()?.to_u256();
+                let slack = U256::from(D_SLACK.saturating_mul(4));
+                #[allow(clippy::cast_precision_loss)] // an amplification below 2^53
+                let ann = 2.0 * sb.amp_factor().ok()? as f64;
+                if ann.is_nan() || ann <= 1.0 {
+                    return None;
+                }
+                let d = to_f64(d.checked_sub(slack)?) * down;
+                (
+                    Invariant::Curve {
+                        ann,
+                        conv: alloc::vec![1.0, 1.0],
+                    },
+                    d,
+                )
             }
             _ => return None,
         };

@@ -31,6 +31,7 @@ mod spl_owner_fee;
 mod zap;
 mod zap_bound;
 mod zap_lp_bound;
+mod zap_lp_meta;
 mod zap_ng;
 mod zap_plans;
 mod zap_routed;

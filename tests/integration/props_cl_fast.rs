@@ -208,7 +208,7 @@ proptest! {
     }
 }
 
-/// A divisor for the float-guided division: random sizes at or above 2^128 (its domain), the
+/// A divisor for the division by a wide divisor: random sizes at or above 2^128 (its domain), the
 /// hand-over just below it, and the largest values.
 fn wide_divisor() -> impl Strategy<Value = U256> {
     let two128 = U256::one() << 128;
@@ -240,8 +240,8 @@ fn wide_dividend(d: U256) -> impl Strategy<Value = U256> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
 
-    /// The float-guided division (an estimate corrected until `0 <= n − q·d < d`) equals the
-    /// plain `U512` quotient and remainder on its domain, divisors of 2^128 and more, and hands
+    /// The division by a wide divisor (an estimate from the divisor's top 128 bits, stepped
+    /// down until `q·d <= n`) equals the plain `U512` quotient and remainder on its domain, divisors of 2^128 and more, and hands
     /// over (`None`) below it; the CL math then divides the plain way.
     #[test]
     fn division_by_a_wide_divisor_equals_u512(
@@ -349,28 +349,46 @@ proptest! {
     /// Steps across whole segments taken from the tick table equal `computeSwapStep` run for
     /// every step: either direction, exact input or output, amounts that cross many segments
     /// or stop inside one, on random positions and on the extremes (ticks at the range's ends,
-    /// liquidity near 2^128); also from a state resting on a known tick (a swap that ended on
-    /// it), where the first step is already a whole segment. Amounts, price, tick, liquidity,
+    /// liquidity near 2^128); with price limits at, next to and short of the first step's
+    /// target (the step the table keeps for the pool's own state); also from a state resting
+    /// on a known tick (a swap that ended on it), where the first step is already a whole
+    /// segment; with and without a protocol fee. Amounts, price, tick, liquidity,
     /// fee growth and balances are equal, and so are the errors.
     #[test]
     fn whole_segment_steps_from_the_table_equal_the_computed_steps(
         pool in prop_oneof![crate::props_cl::cl_pool(), crate::props_cl_ref::extreme_pool()],
         amount in (1u64.., 0usize..200).prop_map(|(m, s)| U256::from(m) << s),
         z in any::<bool>(), exact_in in any::<bool>(), k in any::<prop::sample::Index>(),
+        proto in prop_oneof![Just(0u8), Just(0x40u8), Just(0x04u8), Just(0xa6u8)],
     ) {
         use swapzap::pool::concentrated_liquidity::SwapAmount;
+        // Fee growth near its wrap-around, and a protocol share (the table's fee growth of a
+        // known step holds only without one).
+        let pool = pool.with_fees(proto, [U256::MAX - 5, U256::from(7u8)], [u128::MAX - 3, 0]).unwrap();
         let amount = amount.min((U256::one() << 255) - 1);
         let end = if z { MIN_SQRT_RATIO.to_u256() + 1 } else { MAX_SQRT_RATIO.to_u256() - 1 };
         let a = if exact_in { SwapAmount::ExactIn(amount) } else { SwapAmount::ExactOut(amount) };
         let from_table = pool.execute_swap(z, a, end);
         let computed = pool.execute_swap_stepwise(z, a, end);
         prop_assert_eq!(&from_table, &computed);
-        // A state on a known tick that way: swap to its √ratio first, then on from there.
         let p = pool.sqrt_price_x96();
         let on: Vec<U256> = pool.ticks().iter()
             .map(|t| sqrt_ratio_at_tick(t.index).unwrap().to_u256())
             .filter(|r| if z { *r < p && *r > end } else { *r > p && *r < end })
             .collect();
+        // The first step from the pool's own state (kept by the table): price limits at the
+        // nearest known tick that way (its target when that tick is in the word), one unit
+        // either side of it, and halfway to it.
+        let nearest = if z { on.last() } else { on.first() };
+        if let Some(&t) = nearest {
+            for lim in [t, t - 1, t + 1, (t + p) / 2] {
+                let ok = if z { lim < p && lim > end } else { lim > p && lim < end };
+                if ok {
+                    prop_assert_eq!(pool.execute_swap(z, a, lim), pool.execute_swap_stepwise(z, a, lim));
+                }
+            }
+        }
+        // A state on a known tick that way: swap to its √ratio first, then on from there.
         if !on.is_empty() {
             let stop = on[k.index(on.len())];
             let big = SwapAmount::ExactIn((U256::one() << 254) - 1);

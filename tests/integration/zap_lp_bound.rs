@@ -42,7 +42,7 @@ impl Fam {
 
 /// The snapshot entry of a pool of family `fam` with id number `k` on `toks` (address number,
 /// decimals), reserves `res` (raw), drawing its parameters from `r`.
-fn pool_json(fam: Fam, k: u32, toks: &[(u32, u32)], res: &[f64], r: &mut Rng) -> Value {
+pub(crate) fn pool_json(fam: Fam, k: u32, toks: &[(u32, u32)], res: &[f64], r: &mut Rng) -> Value {
     let id = addr(k);
     let tokens: Vec<String> = toks.iter().map(|t| addr(t.0)).collect();
     let reserves: Vec<String> = res.iter().map(|x| int(*x)).collect();

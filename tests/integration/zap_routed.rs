@@ -577,3 +577,78 @@ fn routed_zap_bound_holds_on_the_routing_instances() {
         tally.summary()
     );
 }
+
+/// A mix seen: its split, the mint, the outputs delivered and the steps through other pools.
+type SeenMix = (Vec<usize>, U256, Vec<U256>, Vec<String>);
+
+/// Why some output mixes of a routed zap-in mint exactly the same (the split search's model
+/// then finds the mint flat and stops): the router honours the mix, but delivers the
+/// difference between two mixes through the target pool itself (the cheapest way from one coin
+/// to the other), and the target's own optimal swap then redoes it. On the generated
+/// two-coin markets, whenever two mixes of a quarter grid mint the same, their router plans
+/// differ only in their swaps through the target: every other step is the same, while the
+/// outputs follow each mix. Where the target keeps its fee (V2) the mints differ by the fee's
+/// compounding; a solidly pool takes the fee out, so its swaps compose exactly.
+#[test]
+#[allow(clippy::print_stderr)] // the count of equal pairs
+fn equal_mints_across_mixes_come_from_swaps_through_the_target() {
+    let mut equal = 0;
+    for (t, cases) in [
+        (Target::Cp, 24),
+        (Target::Volatile, 24),
+        (Target::Stable, 24),
+        (Target::Curve2, 12),
+    ] {
+        for seed in 0..cases {
+            let c = case(seed + 1, t);
+            let n = c.coins.len();
+            // per mix: the mint, the outputs and the steps through other pools
+            let mut seen: Vec<SeenMix> = Vec::new();
+            for s in splits(n, 4) {
+                let props = grid_mix(&c.coins, &s, 4);
+                let req = RouteRequest::new(vec![(c.input, after_fee(c.amount))], props);
+                let Ok(plan) = route::quote(&c.g, &req) else {
+                    continue;
+                };
+                let mut state = c.g.pool(c.target).unwrap().pool.clone();
+                let mut others = Vec::new();
+                for st in &plan.steps {
+                    let (p, sold, bought) = st.as_swap().unwrap();
+                    if p == c.target {
+                        let i = c.g.coin_index(p, sold.token).unwrap();
+                        let j = c.g.coin_index(p, bought.token).unwrap();
+                        state = state.swap(i, j, sold.amount).unwrap().1;
+                    } else {
+                        others.push(format!("{p:?} {sold:?} {bought:?}"));
+                    }
+                }
+                others.sort();
+                let mut held = vec![U256::zero(); n];
+                for o in &plan.outputs {
+                    if let Some(k) = c.coins.iter().position(|t| *t == o.token) {
+                        held[k] += o.amount;
+                    }
+                }
+                let Some(m) = mint_after(&state, &held) else {
+                    continue;
+                };
+                for (s2, m2, held2, others2) in &seen {
+                    if *m2 == m && !m.is_zero() {
+                        equal += 1;
+                        assert_ne!(
+                            held2, &held,
+                            "{t:?} seed {seed}: {s2:?} and {s:?} deliver the same"
+                        );
+                        assert_eq!(
+                            others2, &others,
+                            "{t:?} seed {seed}: {s2:?} and {s:?} mint {m} both, through other routes"
+                        );
+                    }
+                }
+                seen.push((s, m, held, others));
+            }
+        }
+    }
+    eprintln!("{equal} pairs of mixes minting the same, each through the target");
+    assert!(equal > 0);
+}

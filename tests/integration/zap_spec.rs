@@ -505,3 +505,94 @@ fn random_zap_bodies_never_panic_and_their_plans_verify() {
     }
     assert!(ok >= 100, "{ok} planned, {refused} refused {codes:#?}");
 }
+
+/// 2^256 − 1 of a coin zapped into a pool: the answer is the swap's (no-route class, the
+/// pool cannot take the amount), never a retryable arithmetic failure, and names the pool.
+/// The same amount swapped is the router's `InsufficientLiquidity` (4001), same class.
+#[test]
+fn a_zap_of_the_largest_amount_is_insufficient_liquidity_like_the_swap() {
+    let g = bundled();
+    let (weth, dai) = (sym(&g, "WETH"), sym(&g, "DAI"));
+    let pair = "uniswap-v2:0xee6dc81a469c4f38645f65e6ffa202e1f7f1b93b";
+    let lp = lp_of(&g, pair);
+    let e = swapzap::zap::zap_in(&g, &[(weth, U256::MAX)], lp, &ZapOptions::default()).unwrap_err();
+    assert_eq!(
+        e,
+        ZapError::InsufficientLiquidity {
+            pool: pair.to_string()
+        }
+    );
+    let e = swapzap::Error::from(e);
+    assert_eq!(e.code(), 5013);
+    assert!(!e.is_retryable());
+    assert!(e.detail().contains(pair), "{}", e.detail());
+    let swap = swapzap::route::quote(
+        &g,
+        &swapzap::route::RouteRequest::new(
+            vec![(weth, U256::MAX)],
+            vec![(dai, num_rational::Ratio::new(1, 1))],
+        ),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(swap, RouteError::InsufficientLiquidity { .. }),
+        "{swap}"
+    );
+    assert_eq!(swapzap::Error::from(swap).class(), e.class());
+    // every LP pool of the bundled snapshot, every coin, and WETH routed: never retryable
+    for (i, info) in g.pools().iter().enumerate() {
+        let Ok(lp) = g.lp_token(swapzap::units::PoolId(i as u32)) else {
+            continue;
+        };
+        for t in info.tokens.iter().copied().chain([weth]) {
+            if let Err(e) = swapzap::zap::zap_in(&g, &[(t, U256::MAX)], lp, &ZapOptions::default())
+            {
+                let e = swapzap::Error::from(e);
+                assert!(!e.is_retryable(), "{}: {} {e}", info.id, e.code());
+            }
+        }
+    }
+}
+
+/// A pool whose `total_supply` is 0 beside reserves: zap in and out are refused with
+/// `ZeroSupply` naming the pool (it used to be "no zap plan mints any LP"); a missing supply
+/// names the pool without calling it a route leg; a concentrated-liquidity pool says its
+/// positions are not LP tokens.
+#[test]
+fn zaps_into_a_zero_supply_or_cl_pool_say_why() {
+    let g = supply_graph(serde_json::json!({"total_supply": "0"}));
+    let p = swapzap::units::PoolId(0);
+    let lp = g.lp_token(p).unwrap();
+    let opts = ZapOptions::default();
+    let zero = ZapError::ZeroSupply {
+        pool: "uniswap-v2:0x000000000000000000000000000000000000a0b0".into(),
+    };
+    let e = swapzap::zap::zap_in(&g, &[(TokenId(2), U256::exp10(18))], lp, &opts).unwrap_err();
+    assert_eq!(e, zero);
+    let e = swapzap::Error::from(e);
+    assert_eq!((e.code(), e.is_retryable()), (5014, false));
+    assert!(e.detail().contains("a0b0") && e.detail().contains("total_supply is 0"));
+    let e = swapzap::zap::zap_out(
+        &g,
+        &[(lp, U256::exp10(18))],
+        &[(TokenId(2), num_rational::Ratio::new(1, 1))],
+        &opts,
+    )
+    .unwrap_err();
+    assert_eq!(e, zero);
+    let missing = supply_graph(serde_json::json!({}));
+    let e = swapzap::zap::zap_in(&missing, &[(TokenId(2), U256::exp10(18))], lp, &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("a0b0") && e.contains("no total_supply") && !e.contains("route leg"),
+        "{e}"
+    );
+    let b = bundled();
+    let cl = lp_of(&b, "uniswap-v3:0x6480bbde777062fc0bedc98220db864c8ba19017");
+    let e = swapzap::zap::zap_in(&b, &[(sym(&b, "WETH"), U256::exp10(18))], cl, &opts).unwrap_err();
+    assert_eq!(
+        e,
+        ZapError::Unsupported(swapzap::error::ZapUnsupported::ConcentratedLiquidity)
+    );
+}

@@ -1,7 +1,6 @@
 //! The 512-by-256 division of [`super`]: Knuth's algorithm D with base-2^128 digits.
 
 use super::{div_256_by_128, div_256_by_norm128, mul_128, mul_w_128, reciprocal_3by2, W};
-use crate::math::float::{floor_to_u128, wide_to_f64_approx};
 
 /// `(floor(n / d), n mod d)` for the 512-bit `n = nh·2^256 + nl`; `None` when `d == 0` or the
 /// quotient does not fit 256 bits (`nh >= d`).
@@ -100,17 +99,15 @@ fn div_3by2_digits(
     (q, r1, r0)
 }
 
-/// `(floor(n / d), n mod d)` for a divisor of at least 2^128 (so the quotient is below 2^128)
-/// without a reciprocal of the divisor: a float estimate of the quotient, corrected by the exact
-/// remainder `n − q·d` until `0 <= n − q·d < d`, the definition of the floor quotient, holds.
+/// `(floor(n / d), n mod d)` for a divisor of at least 2^128 (so the quotient is below 2^128):
+/// the quotient of the top 256 bits of `n·2^s` by the top 128 bits of `d·2^s` (`s` the
+/// normalising shift), by the Möller–Granlund 3-by-2 steps with one reciprocal, then the exact
+/// product `q·d` checked against `n` and `q` stepped down while it exceeds it.
 ///
-/// Each round multiplies the divisor by the estimate exactly and divides the float of what is
-/// left by the float of `d` (both from their top 63 bits, [`wide_to_f64_approx`]; the
-/// estimate goes to an integer from its bits), so the estimate's error shrinks by about 2^-50
-/// a round: two rounds settle quotients below 2^50, three below 2^100, four any other. `None`
-/// for `d < 2^128` and when eight rounds do not settle it (not seen; the caller then divides
-/// the plain way). The float only steers the estimate: the answer is the one `q` the exact
-/// check accepts.
+/// The estimate is never below the quotient (the truncated divisor is at most the real one's
+/// top bits) and at most 3 above it (the truncation changes the divisor by less than 2^-127
+/// of itself and the quotient is below 2^128), so at most three steps down follow one
+/// multiplication. `None` for `d < 2^128` (the caller divides the plain way).
 #[doc(hidden)]
 #[must_use]
 #[inline]
@@ -118,31 +115,41 @@ pub fn div_rem_by_wide(n: W, d: W) -> Option<(u128, W)> {
     if d.hi == 0 {
         return None;
     }
-    // d >= 2^128: the float is positive and finite, and so is its reciprocal.
-    #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic: no traps
-    let inv = 1.0 / wide_to_f64_approx(d);
-    #[allow(clippy::arithmetic_side_effects)]
-    let mut q = floor_to_u128(wide_to_f64_approx(n) * inv);
-    for _ in 0..8 {
-        let Some(p) = mul_w_128(d, q) else {
-            // q·d >= 2^256 > n: too large (an estimate next to 2^256 / d); step down.
-            q = q.saturating_sub((q >> 40).saturating_add(1));
-            continue;
-        };
-        if let Some(r) = n.checked_sub(p) {
-            if r < d {
-                return Some((q, r));
+    if n < d {
+        return Some((0, n));
+    }
+    // Normalise: the divisor's top 128 bits `v` with the top bit set, and the dividend's
+    // matching 256 bits (`u1 < 2^s <= v`, as the 3-by-2 steps require).
+    let s = d.hi.leading_zeros();
+    let (v, u1, u0) = if s == 0 {
+        (d.hi, 0, n.hi)
+    } else {
+        let t = 128 - s;
+        (
+            (d.hi << s) | (d.lo >> t),
+            n.hi >> t,
+            (n.hi << s) | (n.lo >> t),
+        )
+    };
+    let inv = reciprocal_3by2((v >> 64) as u64, v as u64);
+    let mut q = div_256_by_norm128(u1, u0, v, inv);
+    // At most three steps down (see above); the product is recomputed only when it
+    // overflowed 256 bits (then it certainly exceeds n).
+    let mut p = mul_w_128(d, q);
+    for _ in 0..4 {
+        match p {
+            Some(x) if x <= n => {
+                // x <= n: the remainder is below d (q is the floor quotient).
+                return Some((q, n.checked_sub(x)?));
             }
-            // Too small by about r / d >= 1.
-            #[allow(clippy::arithmetic_side_effects)]
-            let up = floor_to_u128(wide_to_f64_approx(r) * inv).max(1);
-            q = q.checked_add(up)?;
-        } else {
-            // Too large by ceil((p − n) / d) >= 1 (p > n here).
-            let e = p.checked_sub(n)?;
-            #[allow(clippy::arithmetic_side_effects)]
-            let down = floor_to_u128(wide_to_f64_approx(e) * inv).saturating_add(1);
-            q = q.saturating_sub(down);
+            Some(x) => {
+                q = q.checked_sub(1)?;
+                p = x.checked_sub(d);
+            }
+            None => {
+                q = q.checked_sub(1)?;
+                p = mul_w_128(d, q);
+            }
         }
     }
     None

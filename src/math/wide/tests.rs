@@ -247,3 +247,57 @@ fn comparisons_equal_u256_order() {
         }
     }
 }
+
+/// The division by a wide divisor where its estimate is farthest off: divisors whose bits
+/// below the top 128 (normalised) are all ones, so the truncated divisor is smallest against
+/// the real one, with quotients up to 2^128 − 1 and remainders 0, 1 and `d − 1`, at every
+/// normalising shift; equal to the `U512` quotient and remainder, and `None` below 2^128.
+#[test]
+fn division_by_a_wide_divisor_at_its_worst_estimates() {
+    use primitive_types::U512;
+    let mut seed = 0xD1B5_4A32_D192_ED03u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut checked = 0u32;
+    for shift in 0..128u32 {
+        for k in 0..64u32 {
+            // d = top·2^shift + (2^shift − 1) with the top bit of d at 255 − (k % 2)·shift/2.
+            let top = U256::from((u128::from(next()) << 64 | u128::from(next())) | (1 << 127))
+                >> ((k % 2) as usize * (shift as usize / 2));
+            let low = (U256::one() << shift as usize) - 1;
+            let d = ((top << shift as usize) | low).max(U256::one() << 128);
+            let q = match k % 4 {
+                0 => U256::from(u128::MAX),
+                1 => U256::from(u128::from(next())),
+                2 => U256::from(u128::from(next()) << 64 | u128::from(next())),
+                _ => U256::from(k),
+            };
+            let r = match k % 3 {
+                0 => U256::zero(),
+                1 => U256::one(),
+                _ => d - 1,
+            };
+            let Some(n) = q.checked_mul(d).and_then(|x| x.checked_add(r)) else {
+                continue;
+            };
+            let got = div_rem_by_wide(W::from_u256(n), W::from_u256(d))
+                .map(|(q, r)| (U256::from(q), r.to_u256()));
+            let want = (
+                U256::try_from(U512::from(n) / U512::from(d)).unwrap(),
+                U256::try_from(U512::from(n) % U512::from(d)).unwrap(),
+            );
+            assert_eq!(got, Some(want), "{n} / {d}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 4000, "{checked}");
+    let below = W {
+        hi: 0,
+        lo: u128::MAX,
+    };
+    assert_eq!(div_rem_by_wide(W::ONE, below), None);
+}

@@ -82,6 +82,7 @@ impl ConcentratedLiquidity {
         let config = (self.table.fee, self.table.tick_spacing);
         pool.table = Arc::new(TickTable::new(config, ticks, pool.liquidity, pool.below)?);
         pool.balances = pool.window_amounts();
+        pool.keep_first_steps();
         Ok(ClPosition {
             amount0: a0.to_u256(),
             amount1: a1.to_u256(),

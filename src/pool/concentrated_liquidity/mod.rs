@@ -42,7 +42,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use primitive_types::U256;
 use sqrt_price_math::{
-    amount0_delta, amount1_delta, compute_swap_step, Step, StepFee, FEE_DENOMINATOR,
+    amount0_delta, amount1_delta, compute_swap_step, Reaching, StepFee, FEE_DENOMINATOR,
 };
 use tick_math::{sqrt_ratio_at_tick, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK};
 
@@ -114,8 +114,36 @@ struct TickTable {
     /// k − 1) (`[0]`, token0 in) and up the other way (`[1]`, token1 in): `computeSwapStep`'s
     /// input, output and fee when the amount left suffices, which depend only on the two
     /// prices, the liquidity and the fee. `None` where a step would not reach the other end.
-    crossings: Vec<[Option<Step>; 2]>,
+    crossings: Vec<[Option<Reaching>; 2]>,
+    /// The first step of a swap from the state the table was built for (a snapshot's pool, or
+    /// a position change's), in each direction, when it reaches its target.
+    first: FirstSteps,
 }
+
+/// A step from a given price to a given target with a given liquidity that reaches the target
+/// (`computeSwapStep` with an amount that suffices: its amounts depend on nothing else).
+#[derive(Debug, Clone, Copy)]
+struct KnownStep {
+    price: W,
+    target: W,
+    liquidity: u128,
+    step: Reaching,
+}
+
+/// The first steps of a table's own state (`[0]` token0 in, going down; `[1]` token1 in): from
+/// its price to the next initialised tick in the word (or the word's edge). A cache of values
+/// computed from the rest of the table and the state, so never part of the table's value:
+/// any two are equal.
+#[derive(Debug, Clone, Copy, Default)]
+struct FirstSteps([Option<KnownStep>; 2]);
+
+impl PartialEq for FirstSteps {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for FirstSteps {}
 
 impl TickTable {
     /// The table of `ticks` (indices within ±887272, checked by the caller) for a state with
@@ -167,7 +195,27 @@ impl TickTable {
             ratios,
             segments,
             crossings,
+            first: FirstSteps::default(),
         })
+    }
+
+    /// The step from `price` to `target` with `liquidity` that reaches the target, when the
+    /// table holds it: a whole segment's (`crossing`, `k` the number of known ticks at or below
+    /// the state's tick) or the first step from the table's own state. The step's input less
+    /// the fee, or its output, is what a step with the same ends needs to reach the target.
+    #[inline]
+    fn known_step(
+        &self,
+        k: usize,
+        zero_for_one: bool,
+        ends: (W, W),
+        liquidity: u128,
+    ) -> Option<&Reaching> {
+        if let Some(step) = self.crossing(k, zero_for_one, ends, liquidity) {
+            return Some(step);
+        }
+        let f = self.first.0.get(usize::from(!zero_for_one))?.as_ref()?;
+        ((f.price, f.target) == ends && f.liquidity == liquidity).then_some(&f.step)
     }
 
     /// The step across segment `k` (see `crossings`) from `price` to `target` with liquidity
@@ -180,7 +228,7 @@ impl TickTable {
         zero_for_one: bool,
         (price, target): (W, W),
         liquidity: u128,
-    ) -> Option<&Step> {
+    ) -> Option<&Reaching> {
         let (hi, lo) = (*self.ratios.get(k)?, *self.ratios.get(k.checked_sub(1)?)?);
         let ends = if zero_for_one { (hi, lo) } else { (lo, hi) };
         if ends != (price, target) || self.segments.get(k)?.divisor() != liquidity {
@@ -200,17 +248,20 @@ impl TickTable {
     }
 }
 
+/// An amount left that no step needs more of (2^255 − 1, the largest exact input): a step
+/// computed with it reaches its target whenever any amount would.
+const AMPLE: W = W {
+    hi: u128::MAX >> 1,
+    lo: u128::MAX,
+};
+
 /// The whole-segment steps of a tick table (see `TickTable::crossings`): for each segment
 /// between two known ticks, `computeSwapStep` from one end to the other with an amount left
 /// that no step needs more of (2^255 − 1), kept when it reaches the other end.
-fn crossings(ratios: &[W], segments: &[Div128], fee: StepFee) -> Vec<[Option<Step>; 2]> {
-    let most = W {
-        hi: u128::MAX >> 1,
-        lo: u128::MAX,
-    };
-    let whole = |from: W, to: W, l: u128| -> Option<Step> {
-        let step = compute_swap_step(from, to, l, most, true, fee, None).ok()?;
-        (step.sqrt_price_x96 == to).then_some(step)
+fn crossings(ratios: &[W], segments: &[Div128], fee: StepFee) -> Vec<[Option<Reaching>; 2]> {
+    let whole = |from: W, to: W, l: u128| -> Option<Reaching> {
+        let step = compute_swap_step(from, to, l, AMPLE, true, fee, None).ok()?;
+        (step.sqrt_price_x96 == to).then_some(Reaching::new(step, l, fee))
     };
     let mut out = alloc::vec![[None, None]; ratios.len().saturating_add(1)];
     for (k, pair) in ratios.windows(2).enumerate() {
@@ -505,6 +556,7 @@ impl ConcentratedLiquidity {
             balances: [U256::zero(); 2],
         };
         pool.balances = pool.window_amounts();
+        pool.keep_first_steps();
         Ok(pool)
     }
 

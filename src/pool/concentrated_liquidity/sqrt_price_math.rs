@@ -39,8 +39,8 @@ pub(super) fn mul_div_up(a: W, b: W, d: W) -> Result<W, PoolError> {
 }
 
 /// `(floor(n / d), n mod d)`, an error for `d == 0`: for a divisor of at least 2^128 (the
-/// products of two prices, `L·2^96 + amount·p`) by a float-guided estimate checked exactly
-/// ([`div_rem_by_wide`]: no reciprocal of the divisor), else the plain division.
+/// products of two prices, `L·2^96 + amount·p`) by [`div_rem_by_wide`] (one estimate from
+/// the divisor's top 128 bits, checked by one product), else the plain division.
 #[inline]
 fn div_rem(n: W, d: W) -> Result<(W, W), PoolError> {
     if let Some((q, r)) = div_rem_by_wide(n, d) {
@@ -239,8 +239,8 @@ fn next_from_amount0_in(
 /// `n1·p = p·den − amount·p²`, so `ceil(n1·p / den) = p − floor(amount·p² / den)`: when
 /// `amount·p²` fits 256 bits that is one 256-bit division with a small quotient (the price
 /// move) instead of a 512-by-256 one. `den > amount·p` (n1 > 0), so the quotient is below `p`;
-/// for `den >= 2^128` (liquidity of 2^32 or more) the division computes no reciprocal (see
-/// [`div_rem`]).
+/// for `den >= 2^128` (liquidity of 2^32 or more) the division is [`div_rem`]'s by a wide
+/// divisor.
 #[inline]
 fn next_from_amount0_added(p: W, n1: W, prod: W, den: W) -> Result<W, PoolError> {
     match prod.checked_mul(p) {
@@ -477,6 +477,54 @@ pub(crate) fn less_fee(remaining: W, fee: StepFee) -> Result<W, PoolError> {
     less_fee_by(remaining, W::small(u128::from(fee.gamma())))
 }
 
+/// A step that reaches its target (the amount left sufficed), with the least exact-input
+/// amount left that reaches it: `computeSwapStep`'s amounts when it reaches depend only on the
+/// two prices, the liquidity and the fee, so a step with the same ends takes them whenever its
+/// amount left covers the step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Reaching {
+    /// The step.
+    pub step: Step,
+    /// The least exact input left whose input less the fee reaches `step.amount_in`
+    /// (`ceil(amount_in · 10^6 / γ)`); `None` when it would be 2^256 or more.
+    least_in: Option<W>,
+    /// The step's fee growth with no protocol share, `mulDiv(fee_amount, 2^128, L)` (`None`
+    /// for zero liquidity, where the contract adds none, and where it would revert).
+    pub growth: Option<W>,
+}
+
+impl Reaching {
+    /// The step (which reaches its target) with liquidity `l` of a pool with fee `fee`.
+    ///
+    /// The contract's test is `floor(remaining · γ / 10^6) >= amount_in`; for integers that
+    /// is `remaining · γ / 10^6 >= amount_in`, that is `remaining >= amount_in · 10^6 / γ`,
+    /// that is `remaining >= ceil(amount_in · 10^6 / γ)` (γ > 0: the fee is below 10^6).
+    pub(crate) fn new(step: Step, l: u128, fee: StepFee) -> Self {
+        let million = W::small(u128::from(FEE_DENOMINATOR));
+        let gamma = W::small(u128::from(fee.gamma()));
+        let growth = (l > 0)
+            .then(|| mul_div(step.fee_amount, W { hi: 1, lo: 0 }, W::small(l)).ok())
+            .flatten();
+        Self {
+            step,
+            least_in: mul_div_up(step.amount_in, million, gamma).ok(),
+            growth,
+        }
+    }
+
+    /// Whether an amount left of `remaining` (an input when `exact_in`, else an output) covers
+    /// the step: the contract's `amountRemainingLessFee >= amountIn`, or
+    /// `amountRemaining >= amountOut`.
+    #[inline]
+    pub(crate) fn covered_by(&self, remaining: W, exact_in: bool) -> bool {
+        if exact_in {
+            self.least_in.is_some_and(|x| remaining >= x)
+        } else {
+            remaining >= self.step.amount_out
+        }
+    }
+}
+
 /// A pool's fee in pips with its complement `γ = 10^6 − fee` prepared for division: the fee of
 /// a step that reaches its target is `ceil(amount_in · fee / γ)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -541,6 +589,9 @@ impl StepFee {
 /// ([`Token0In::Reaches`]: the contract's step to the target follows, with no second test).
 /// A step that likely reaches its target ([`likely_reaches`]) takes the contract's order
 /// instead: the input to the target, and the next price only when that input is not met.
+/// `known_short` says the caller knows the step falls short (the amount left is below a
+/// known step's to the same target): the guess is skipped (a guess only orders the exact
+/// computations, so the answer is the same either way).
 #[inline]
 fn short_step_token0_in(
     current: W,
@@ -548,6 +599,7 @@ fn short_step_token0_in(
     l: u128,
     remaining: W,
     fee: StepFee,
+    known_short: bool,
 ) -> Option<Token0In> {
     if current.hi != 0 || l == 0 {
         return None;
@@ -560,7 +612,7 @@ fn short_step_token0_in(
     let a = a.lo;
     // A step likely to reach its target (a float guess, checked exactly): the contract's
     // order, the input to the target first, spares the next price's division.
-    if likely_reaches(p, target.lo, l, a) && target.hi == 0 {
+    if !known_short && likely_reaches(p, target.lo, l, a) && target.hi == 0 {
         let to_target = amount0_delta(target, current, l, true).ok()?;
         if W::small(a) >= to_target {
             return Some(Token0In::Reaches(Some(to_target)));
@@ -655,9 +707,28 @@ pub(crate) fn compute_swap_step(
     fee: StepFee,
     l_div: Option<&Div128>,
 ) -> Result<Step, PoolError> {
+    compute_swap_step_hinted(current, target, l, remaining, (exact_in, false), fee, l_div)
+}
+
+/// [`compute_swap_step`] for a step the caller knows falls short of its target
+/// (`known_short`: the amount left is below that of a known step to the same target, so the
+/// step computes no guess of whether it reaches; the answer is the same).
+///
+/// # Errors
+/// As [`compute_swap_step`].
+#[inline]
+pub(crate) fn compute_swap_step_hinted(
+    current: W,
+    target: W,
+    l: u128,
+    remaining: W,
+    (exact_in, known_short): (bool, bool),
+    fee: StepFee,
+    l_div: Option<&Div128>,
+) -> Result<Step, PoolError> {
     let zero_for_one = current >= target;
     if exact_in && zero_for_one {
-        match short_step_token0_in(current, target, l, remaining, fee) {
+        match short_step_token0_in(current, target, l, remaining, fee, known_short) {
             Some(Token0In::Short(step)) => return Ok(step),
             // The input less the fee reaches the target: the contract's `max` branch.
             Some(Token0In::Reaches(to_target)) => {
@@ -894,7 +965,7 @@ mod tests {
             .min((U256::one() << 255) - 1);
             let (pw, tw, rw) = (W::from_u256(p), W::from_u256(t), W::from_u256(rem));
             let fee = StepFee::new(pips);
-            match short_step_token0_in(pw, tw, l, rw, fee) {
+            match short_step_token0_in(pw, tw, l, rw, fee, false) {
                 Some(Token0In::Short(s)) => {
                     fast += 1;
                     short += 1;
@@ -934,6 +1005,71 @@ mod tests {
             fast > 20_000 && short > 5_000 && reaches > 10_000 && below_hint > 100 && wide > 1000,
             "{fast} {short} {reaches} {below_hint} {wide}"
         );
+    }
+
+    /// A reaching step's least amount left is the contract's test: an amount left covers the
+    /// step exactly when its input less the fee reaches the step's input, at the least amount,
+    /// one below and one above, on every tier, for inputs of every size (the `FullMath`
+    /// hand-over of the input less the fee at 2^230, the least amount at 2^256).
+    #[test]
+    fn reaching_steps_least_amount_is_the_contracts_test() {
+        let mut seed = 0x6A09_E667_F3BC_C908u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let max_in = W::from_u256((U256::one() << 255) - 1);
+        let mut counted = [0u32; 2];
+        for pips in [0u32, 1, 100, 500, 2500, 3000, 10_000, 999_999] {
+            let fee = StepFee::new(pips);
+            for k in 0..4_000u32 {
+                let x = W {
+                    hi: (u128::from(next()) << 64) | u128::from(next()),
+                    lo: (u128::from(next()) << 64) | u128::from(next()),
+                };
+                let amount_in = match k % 4 {
+                    0 => W::from_u256(x.to_u256() >> (next() % 256) as usize),
+                    1 => W::from_u256((U256::one() << 230) - U256::from(k % 8)),
+                    2 => W::from_u256(
+                        (U256::MAX / U256::from(FEE_DENOMINATOR) * U256::from(fee.gamma()))
+                            - U256::from(k % 8),
+                    ),
+                    _ => W::small(u128::from(next())),
+                };
+                let step = Step {
+                    sqrt_price_x96: W::ONE,
+                    amount_in,
+                    amount_out: W::ZERO,
+                    fee_amount: W::ZERO,
+                };
+                let r = Reaching::new(step, 1, fee);
+                let covers = |rem: W| less_fee(rem, fee).is_ok_and(|a| a >= amount_in);
+                match r.least_in {
+                    Some(least) => {
+                        counted[0] += 1;
+                        assert!(covers(least), "{pips} {amount_in:?}");
+                        assert!(r.covered_by(least, true));
+                        if let Some(below) = least.checked_sub(W::ONE) {
+                            assert_eq!(r.covered_by(below, true), covers(below));
+                            assert!(!covers(below), "{pips} {amount_in:?}");
+                        }
+                        if let Some(above) = least.checked_add(W::ONE).filter(|a| *a <= max_in) {
+                            assert!(r.covered_by(above, true) && covers(above));
+                        }
+                    }
+                    None => {
+                        counted[1] += 1;
+                        assert!(!covers(W {
+                            hi: u128::MAX,
+                            lo: u128::MAX
+                        }));
+                    }
+                }
+            }
+        }
+        assert!(counted[0] > 20_000 && counted[1] > 32, "{counted:?}");
     }
 
     /// The fee by the prepared γ equals `mulDivRoundingUp(amount, fee, γ)` on every tier, for

@@ -1,14 +1,16 @@
 //! Swaps on a [`ConcentratedLiquidity`] pool: the contract's loop over initialised ticks
 //! (bitmap words, steps, crossings, fees) and the family verbs bounded by the known window.
 
-use super::sqrt_price_math::{compute_swap_step, less_fee, mul_div, Step, FEE_DENOMINATOR};
+use super::sqrt_price_math::{
+    compute_swap_step, compute_swap_step_hinted, mul_div, Reaching, Step, FEE_DENOMINATOR,
+};
 use super::tick_math::{
     sqrt_ratio_at_tick, tick_at_sqrt_ratio_between, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO,
     MIN_TICK,
 };
 use super::{
     add_delta, floor_div, tick_bounds_after_move, to_int256, wrapping_add, ClSwap,
-    ConcentratedLiquidity, SwapAmount, I256_MIN_MAG,
+    ConcentratedLiquidity, FirstSteps, KnownStep, SwapAmount, AMPLE, I256_MIN_MAG,
 };
 use crate::error::{PoolError, PoolRevert};
 use crate::math::wide::Div128;
@@ -26,6 +28,7 @@ impl ConcentratedLiquidity {
     /// crosses); a wrong hint is detected and searched for. The known ticks are on the
     /// spacing, so none lies between `tick` and the nearest multiple of the spacing that way:
     /// the candidate is the tick just below the hint (`lte`) or at it.
+    #[inline(always)]
     pub(super) fn next_tick_in_word(
         &self,
         tick: i32,
@@ -61,6 +64,46 @@ impl ConcentratedLiquidity {
                 _ => (hi, None),
             }
         }
+    }
+
+    /// Keeps the first step of a swap from this state in each direction (see
+    /// [`Self::first_step`]) in its tick table, when the table is this state's alone (just
+    /// built): a swap from this state takes it when the amount covers it, as it takes a
+    /// whole segment's step.
+    pub(super) fn keep_first_steps(&mut self) {
+        let first = [true, false].map(|zero_for_one| self.first_step(zero_for_one));
+        if let Some(table) = Arc::get_mut(&mut self.table) {
+            table.first = FirstSteps(first);
+        }
+    }
+
+    /// The contract's first step of a swap from this state (settled) toward the next
+    /// initialised tick in the word or the word's edge, with an amount that suffices: `None`
+    /// where it would not reach that target or would not move the price.
+    fn first_step(&self, zero_for_one: bool) -> Option<KnownStep> {
+        if self.tick != self.tick_hi {
+            return None;
+        }
+        let (next, initialized) = self.next_tick_in_word(self.tick, zero_for_one, self.below);
+        let next = next.clamp(MIN_TICK, MAX_TICK);
+        let target = match initialized.and_then(|k| self.table.ratios.get(k)) {
+            Some(&r) => r,
+            None => sqrt_ratio_at_tick(next).ok()?,
+        };
+        let price = self.sqrt_price_x96;
+        if (zero_for_one && target >= price) || (!zero_for_one && target <= price) {
+            return None;
+        }
+        let l_div = self.table.segment(self.below, self.liquidity);
+        let fee = self.table.step_fee;
+        let step =
+            compute_swap_step(price, target, self.liquidity, AMPLE, true, fee, l_div).ok()?;
+        (step.sqrt_price_x96 == target).then_some(KnownStep {
+            price,
+            target,
+            liquidity: self.liquidity,
+            step: Reaching::new(step, self.liquidity, fee),
+        })
     }
 
     /// `UniswapV3Pool.swap`: the contract's loop, exactly, with no window (the pool's own
@@ -217,36 +260,31 @@ impl ConcentratedLiquidity {
             p_next
         };
         let l_div = self.table.segment(s.below, s.liquidity);
-        // A step across a whole segment between known ticks is the table's when the amount
-        // left covers it (the contract's test: input less the fee, or output, at least the
-        // step's), else computed.
-        let cached = self
+        // A step the table knows (across a whole segment between known ticks, or the first
+        // from the table's own state) is the table's when the amount left covers it (the
+        // contract's test: input less the fee, or output, at least the step's); else it falls
+        // short of the target, and is computed knowing that.
+        let known = self
             .table
-            .crossing(s.below, zero_for_one, (s.price, target), s.liquidity)
-            .filter(|c| {
-                if !dir.table_steps {
-                    return false;
-                }
-                if dir.exact_in {
-                    less_fee(s.remaining, self.table.step_fee).is_ok_and(|x| x >= c.amount_in)
-                } else {
-                    s.remaining >= c.amount_out
-                }
-            });
-        let step = match cached {
-            Some(&c) => c,
-            None => compute_swap_step(
+            .known_step(s.below, zero_for_one, (s.price, target), s.liquidity)
+            .filter(|_| dir.table_steps);
+        let covered = known.filter(|c| c.covered_by(s.remaining, dir.exact_in));
+        // A known step's fee growth is known too (with no protocol share).
+        let growth = covered.and_then(|c| c.growth.filter(|_| dir.proto_n == 0));
+        let step = match covered {
+            Some(c) => c.step,
+            None => compute_swap_step_hinted(
                 s.price,
                 target,
                 s.liquidity,
                 s.remaining,
-                dir.exact_in,
+                (dir.exact_in, known.is_some()),
                 self.table.step_fee,
                 l_div,
             )?,
         };
         s.price = step.sqrt_price_x96;
-        s.account(&step, dir, l_div)?;
+        s.account(&step, dir, (l_div, growth))?;
         if s.price == p_next {
             if let Some(k) = initialized {
                 let net = self.ticks().get(k).map_or(0, |t| t.liquidity_net);
@@ -572,13 +610,14 @@ impl LoopState {
     /// A step's amounts into the totals (the int256 checks of the contract), then its fee into
     /// the protocol's share and the fee growth.
     ///
-    /// `l_div` is the active liquidity prepared for division, when the tick table has it.
+    /// `l_div` is the active liquidity prepared for division, when the tick table has it;
+    /// `growth` the step's fee growth, when the table knows it.
     #[inline]
     fn account(
         &mut self,
         step: &Step,
         dir: &Direction,
-        l_div: Option<&Div128>,
+        (l_div, growth): (Option<&Div128>, Option<W>),
     ) -> Result<(), PoolError> {
         // `(amountIn + feeAmount)` is an unchecked uint256 sum in the contract.
         let paid = to_int256(wrapping_add(step.amount_in, step.fee_amount))?;
@@ -605,7 +644,9 @@ impl LoopState {
             self.protocol = self.protocol.wrapping_add(d.lo);
         }
         if self.liquidity > 0 {
-            if dir.fees {
+            if let (true, Some(g)) = (dir.fees, growth) {
+                self.fee_growth = wrapping_add(self.fee_growth, g);
+            } else if dir.fees {
                 // `mulDiv(fee, 2^128, L)`: for a fee below 2^128 the product is `fee << 128`,
                 // divided by the prepared liquidity when the quotient fits 128 bits.
                 let prepared = l_div.filter(|_| fee_amount.hi == 0).and_then(|d| {

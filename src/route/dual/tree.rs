@@ -104,7 +104,7 @@ fn spanning_forest(blocks: &[Lap], m: usize) -> Vec<u32> {
         .enumerate()
         .map(|(k, b)| (b.2.to_bits(), u32::try_from(k).unwrap_or(u32::MAX)))
         .collect();
-    by_w.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    by_w.sort_unstable_by_key(|b| core::cmp::Reverse(b.0));
     let mut up: Vec<u32> = (0..m).map(|k| u32::try_from(k).unwrap_or(NONE)).collect();
     let find = |up: &mut [u32], mut x: u32| {
         while up[x as usize] != x {

@@ -12,6 +12,30 @@ use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 use num_rational::Ratio;
 use primitive_types::U256;
+/// The pool `p` checked for LP operations (a mint into it, a burn of its LP): not a
+/// concentrated-liquidity pool (its positions are not fungible LP tokens:
+/// [`ZapError::Unsupported`]); its supply must be known ([`RouteError::NoSupply`](crate::error::RouteError::NoSupply) otherwise) and, while
+/// it holds reserves, non-zero ([`ZapError::ZeroSupply`]: its LP would have no price).
+pub(super) fn lp_pool(graph: &PoolGraph, p: PoolId) -> Result<&crate::graph::PoolInfo, ZapError> {
+    use crate::error::ZapUnsupported;
+    match graph.pool(p).map(|i| &i.pool) {
+        Some(Pool::ConcentratedLiquidity(_)) => {
+            return Err(ZapError::Unsupported(ZapUnsupported::ConcentratedLiquidity))
+        }
+        Some(Pool::Whirlpool(_)) => {
+            return Err(ZapError::Unsupported(ZapUnsupported::WhirlpoolPosition))
+        }
+        _ => {}
+    }
+    let info = graph.lp_pool(p)?;
+    if info.pool.total_supply().is_zero() && info.pool.balances().iter().any(|b| !b.is_zero()) {
+        return Err(ZapError::ZeroSupply {
+            pool: info.id.clone(),
+        });
+    }
+    Ok(info)
+}
+
 /// The state of a plan being built: pool states after the steps so far, holdings, steps.
 #[derive(Clone)]
 pub(super) struct Ctx<'g> {
@@ -71,7 +95,7 @@ impl<'g> Ctx<'g> {
 
     /// Burn `lp` of pool `p` proportionally.
     pub(super) fn burn(&mut self, p: PoolId, lp: U256) -> Result<(), ZapError> {
-        self.graph.lp_pool(p)?;
+        lp_pool(self.graph, p)?;
         let (amounts, after) = self.state(p)?.burn(lp)?;
         let lp_token = self.graph.lp_token(p)?;
         self.debit(lp_token, lp)?;
@@ -98,7 +122,7 @@ impl<'g> Ctx<'g> {
         lp: U256,
         wanted: &[TokenId],
     ) -> Result<(), ZapError> {
-        self.graph.lp_pool(p)?;
+        lp_pool(self.graph, p)?;
         let state = self.state(p)?;
         if !matches!(state, Pool::StableSwap(_) | Pool::Saber(_)) {
             return self.burn(p, lp);
@@ -313,6 +337,8 @@ pub(super) struct TargetHoldings {
     pub(super) held: Vec<U256>,
     /// the target's own LP held (it passes through)
     pub(super) lp: U256,
+    /// the target's LP token
+    pub(super) lp_token: TokenId,
 }
 
 /// The target pool's tangent at a deposit point ([`TargetHoldings::tangent`]).
@@ -332,6 +358,7 @@ impl TargetHoldings {
             coins: coins.to_vec(),
             held: coins.iter().map(|t| ctx.held(*t)).collect(),
             lp: ctx.held(lp_out),
+            lp_token: lp_out,
         }
     }
 

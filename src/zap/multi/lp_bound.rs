@@ -18,12 +18,27 @@
 //! (`route::claimed_output_bound`), and the target's tangent does the rest
 //! ([`crate::zap::bound::routed_mint_upper_bound`]).
 //!
-//! The plans covered: burns of the LP tokens held at the start (in any amounts and ways), swaps
-//! through any pool the filters allow (each direction of a pool outside the burned pools and the
-//! target once; the burned pools and the target any number of times), one mint into the
-//! target. No bound (`None`) when an LP token held is itself a coin of some pool (a plan could
-//! buy more of it), when a burned pool has an LP token or the target's LP among its coins, or
-//! when a family has no invariant here (SPL Token Swap, Saber, concentrated liquidity).
+//! **LP tokens that trade** (a metapool's base LP; the LP tokens a burned pool holds as coins).
+//! When an LP token held is some pool's coin, a plan may sell it, or buy more and burn it, so
+//! the user's share is not fixed: the pool is claimed with its LP token *priced* in the duality
+//! at `c(ν)·G(x)/T` (from below) and the LP held joins the budget at that price (the proof is at
+//! `route::weighted`'s `Claimed`: `G/T` never falls, so what a plan takes from the pool, coins
+//! out less LP in, is worth at most `ν·x − c(ν)·G(x)`). A burned pool whose coins include LP
+//! tokens of other pools (a metapool's LP held) claims those base pools too, transitively
+//! (their LP priced the same way, the base pools before the pools that hold their LP), since a
+//! burn delivers the base LP and a plan may burn it in turn. When some pool holds the
+//! target's own LP, that LP is weighted at `G(x)/T` of the target from above
+//! ([`crate::zap::bound::lp_weight`]): whatever target LP a plan obtains counts at least one
+//! unit in the mint bound, and the target LP held is in the budget instead of added after.
+//!
+//! The plans covered: burns of the LP tokens held at the start and of those the burns deliver
+//! (in any amounts and ways), swaps through any pool the filters allow (each direction of a
+//! pool outside the claimed pools and the target once; the claimed pools and the target any
+//! number of times), one mint into the target. Families: constant product (V2, fee on or off),
+//! solidly, Curve, and as burned pools Saber (its `D`) and SPL Token Swap (`√xy`; not when its
+//! LP trades: the owner-fee mints of its swaps are not analysed for `G/T`). No bound (`None`)
+//! for more than eight claimed pools, a priced SPL LP, a family without an invariant here
+//! (concentrated liquidity and Whirlpool have no LP token), or an empty pool.
 
 use super::ctx::{Ctx, TargetHoldings};
 use super::{proportions, ZapOptions};
@@ -37,28 +52,40 @@ use alloc::vec::Vec;
 use num_rational::Ratio;
 use primitive_types::U256;
 
-/// One burned pool of [`LpBound`]: its invariant, coins, balances and what it keeps.
+/// One claimed pool of [`LpBound`]: its invariant, coins, balances, what it keeps and, when
+/// its LP token can be bought or sold, that token priced ([`Claimed`]'s `lp`).
 struct Burned {
     pool: PoolId,
     inv: Invariant,
     coins: Vec<TokenId>,
     balances: Vec<f64>,
-    /// a lower bound on `(1 − f)·G(x)`
+    /// a lower bound on `(1 − f)·G(x)` (a priced LP: on `G(x)·T_low/T_up`)
     kept: f64,
+    /// the LP token and a lower bound on `G(x)/T`, when it is priced
+    lp: Option<(TokenId, f64)>,
 }
+
+/// The most pools a zap-in's bound claims (the LP inputs' pools and the pools whose LP tokens
+/// they hold, transitively).
+const MAX_CLAIMED: usize = 8;
 
 /// What the bound of a zap-in with LP inputs of other pools needs from before the steps
 /// ([`LpBound::start`]).
 pub(super) struct LpBound {
     at: TargetHoldings,
-    /// the plain tokens held (neither the target's coins nor LP tokens)
+    /// the budget: the plain tokens held (neither the target's coins nor LP tokens) and the
+    /// LP tokens held whose price is derived from their pool's (module docs)
     plain: Vec<(TokenId, U256)>,
     burned: Vec<Burned>,
+    /// the weight of the target's own LP token when some pool trades it (a lower bound on the
+    /// target's `G(x)/T` from above: [`crate::zap::bound::lp_weight`]); the LP held is then
+    /// in the budget, not added after
+    lp_weight: Option<f64>,
 }
 
 impl LpBound {
     /// `Some` for a zap-in whose holdings after the fee include LP tokens of pools other than
-    /// the target, when every such pool can be bounded (module docs); `None` otherwise.
+    /// the target, when every pool it claims can be bounded (module docs); `None` otherwise.
     pub(super) fn start(
         ctx: &Ctx<'_>,
         target: PoolId,
@@ -67,46 +94,73 @@ impl LpBound {
     ) -> Option<Self> {
         let g = ctx.graph;
         let mut plain = Vec::new();
-        let mut burned = Vec::new();
-        let holdings = ctx.holdings();
-        for (t, a) in &holdings {
+        let mut pools: Vec<(PoolId, U256)> = Vec::new();
+        for (t, a) in &ctx.holdings() {
             if *t == lp_out || coins.contains(t) {
                 continue;
             }
             match g.pool_of_lp(*t) {
-                Some(p) => burned.push(Self::burned(g, p, *t, *a, lp_out)?),
+                Some(p) => pools.push((p, *a)),
                 None => plain.push((*t, *a)),
             }
         }
-        if burned.is_empty() {
+        if pools.is_empty() {
             return None;
         }
+        // the pools whose LP token a claimed pool holds as a coin: a burn delivers it and a
+        // plan may burn it in turn (a metapool's base pool), so they are claimed too
+        let mut k = 0;
+        while let Some((p, _)) = pools.get(k).copied() {
+            k = k.saturating_add(1);
+            for c in &g.pool(p)?.tokens {
+                // (the target's own LP is weighted instead)
+                match g.pool_of_lp(*c) {
+                    Some(q) if q != target && !pools.iter().any(|(x, _)| *x == q) => {
+                        pools.push((q, U256::zero()));
+                    }
+                    _ => {}
+                }
+            }
+            if pools.len() > MAX_CLAIMED {
+                return None;
+            }
+        }
+        let mut burned = Vec::new();
+        for (p, held) in &pools {
+            let b = Self::burned(g, *p, *held)?;
+            if let Some((lp, _)) = b.lp {
+                if !held.is_zero() {
+                    plain.push((lp, *held));
+                }
+            }
+            burned.push(b);
+        }
+        let at = TargetHoldings::of(ctx, target, lp_out, coins);
+        let lp_weight = if g.pools_of(lp_out).is_empty() {
+            None
+        } else {
+            let w = crate::zap::bound::lp_weight(&g.pool(target)?.pool)?;
+            if !at.lp.is_zero() {
+                plain.push((lp_out, at.lp));
+            }
+            Some(w)
+        };
         Some(Self {
-            at: TargetHoldings::of(ctx, target, lp_out, coins),
+            at,
             plain,
             burned,
+            lp_weight,
         })
     }
 
-    /// The pool `p` of the LP token `lp_token`, of which `held` is held: `f = held/T` rounded
-    /// up, `kept = (1 − f)·G(x)` rounded down. `None` where the module docs say.
+    /// The pool `p`, of whose LP token `held` is held: its invariant and, when its LP token is
+    /// no pool's coin, `f = held/T` rounded up and `kept = (1 − f)·G(x)` rounded down; when it
+    /// is some pool's coin (it can be bought, sold or received from a burn), the LP priced at
+    /// `c(ν)·G(x)/T` and `kept = G(x)·T_low/T_up` ([`Claimed`]'s docs). `None` for a family
+    /// without an invariant here or an empty pool.
     #[allow(clippy::arithmetic_side_effects, clippy::neg_cmp_op_on_partial_ord)] // f64, NaN-aware
-    fn burned(
-        g: &PoolGraph,
-        p: PoolId,
-        lp_token: TokenId,
-        held: U256,
-        lp_out: TokenId,
-    ) -> Option<Burned> {
+    fn burned(g: &PoolGraph, p: PoolId, held: U256) -> Option<Burned> {
         let info = g.pool(p)?;
-        if !g.pools_of(lp_token).is_empty()
-            || info
-                .tokens
-                .iter()
-                .any(|c| *c == lp_out || g.pool_of_lp(*c).is_some())
-        {
-            return None;
-        }
         let supply = match &info.pool {
             Pool::ConstantProduct(cp) => cp.supply_for_mint().ok()?,
             other => other.total_supply(),
@@ -116,8 +170,21 @@ impl LpBound {
         if !(s > 0.0) {
             return None;
         }
-        let f = (to_f64(held) * (1.0 + 4.0 * f64::EPSILON) / s).min(1.0);
-        let kept = (1.0 - f) * gx * (1.0 - 4.0 * f64::EPSILON);
+        let priced = !g.pools_of(info.lp_token).is_empty();
+        // a priced LP needs `G/T` never to fall; SPL Token Swap's owner-fee mints in swaps
+        // (pool tokens worth the fee by spl-math's square roots) are not analysed for that
+        if priced && matches!(info.pool, Pool::SplTokenSwap(_)) {
+            return None;
+        }
+        let (kept, lp) = if priced {
+            let s_up = to_f64(supply) * (1.0 + 4.0 * f64::EPSILON);
+            let kept = gx * (s / s_up) * (1.0 - 4.0 * f64::EPSILON);
+            let per_lp = gx / s_up * (1.0 - 4.0 * f64::EPSILON);
+            (kept, Some((info.lp_token, per_lp)))
+        } else {
+            let f = (to_f64(held) * (1.0 + 4.0 * f64::EPSILON) / s).min(1.0);
+            ((1.0 - f) * gx * (1.0 - 4.0 * f64::EPSILON), None)
+        };
         let up = 1.0 + 4.0 * f64::EPSILON;
         Some(Burned {
             pool: p,
@@ -130,6 +197,7 @@ impl LpBound {
                 .map(|b| to_f64(*b) * up)
                 .collect(),
             kept: kept.max(0.0),
+            lp,
         })
     }
 
@@ -150,7 +218,14 @@ impl LpBound {
         let graph = plan.graph;
         let z = tangent_point(plan, self.at.target, &self.at.coins)?;
         let z = z.as_slice();
-        let super::ctx::Tangent { pool, w, weights } = self.at.tangent(graph, z)?;
+        let super::ctx::Tangent {
+            pool,
+            w,
+            mut weights,
+        } = self.at.tangent(graph, z)?;
+        if let Some(wl) = self.lp_weight {
+            weights.push((self.at.lp_token, wl));
+        }
         let steer = steer_request(&self.at.coins, routed, mix, opts);
         let claimed: Vec<Claimed<'_>> = self
             .burned
@@ -160,6 +235,7 @@ impl LpBound {
                 balances: b.balances.clone(),
                 kept: b.kept,
                 cost: &b.inv,
+                lp: b.lp,
             })
             .collect();
         let mut exclude: Vec<PoolId> = self.burned.iter().map(|b| b.pool).collect();
@@ -173,6 +249,10 @@ impl LpBound {
             &claimed,
         )
         .ok()?;
+        if self.lp_weight.is_some() {
+            // the LP held is in the budget
+            return crate::zap::bound::routed_mint_upper_bound(pool, &self.at.held, &w, value);
+        }
         self.at.mint_bound(pool, &w, value)
     }
 }

@@ -60,7 +60,7 @@ pub fn zap_in(
 ) -> Result<ZapInPlan, ZapError> {
     opts.check()?;
     let target = graph.pool_of_lp(lp_out).ok_or(ZapError::NotAnLp(lp_out))?;
-    graph.lp_pool(target)?;
+    super::ctx::lp_pool(graph, target)?;
     let mut ctx = Ctx::new(graph);
     let (inputs_list, zap_fee) = ctx.take_inputs(inputs, opts.fee_bps)?;
     let coins = ctx.coins(target)?;
@@ -290,14 +290,9 @@ fn final_mint(
     opts: &ZapOptions,
 ) -> Result<(U256, Rebalance, Option<Strategy>), ZapError> {
     let state = ctx.state(target)?.clone();
-    let z = without_swap_if_gas_exceeds_gain(
-        ctx.graph,
-        target,
-        &state,
-        amounts,
-        opts,
-        zap_in_pool(&state, amounts, &opts.config)?,
-    );
+    let best = zap_in_pool(&state, amounts, &opts.config)
+        .map_err(|e| too_large(ctx.graph, target, &state, amounts, e))?;
+    let z = without_swap_if_gas_exceeds_gain(ctx.graph, target, &state, amounts, opts, best);
     if let Some(sw) = z.swap {
         let (ti, to) = (
             *coins.get(sw.from).ok_or(ZapError::Unsupported(
@@ -340,6 +335,46 @@ fn final_mint(
     });
     ctx.states.insert(target, after);
     Ok((minted, z.rebalance, Some(z.strategy)))
+}
+
+/// The single-pool optimiser's error `e` on `amounts`, as the swap would name it: an overflow
+/// (the amounts do not fit the pool's balances or its arithmetic) is
+/// [`ZapError::InsufficientLiquidity`], as is "nothing to mint" when the direct deposit of
+/// `amounts` itself overflows (a swap of such an amount is the router's
+/// `InsufficientLiquidity`, no-route class, not a retryable arithmetic failure); any other error
+/// is kept.
+fn too_large(
+    graph: &PoolGraph,
+    target: PoolId,
+    state: &Pool,
+    amounts: &[U256],
+    e: ZapError,
+) -> ZapError {
+    use crate::error::{MathError, PoolError};
+    let overflow = |e: &ZapError| {
+        matches!(
+            e,
+            ZapError::Math(MathError::Overflow)
+                | ZapError::Pool(
+                    PoolError::ReserveOverflow
+                        | PoolError::InsufficientLiquidity
+                        | PoolError::Math(MathError::Overflow)
+                )
+        )
+    };
+    let deposit_overflows = || match state.mint(amounts) {
+        Err(pe) => overflow(&ZapError::Pool(pe)),
+        Ok(_) => false,
+    };
+    if overflow(&e) || (e == ZapError::NothingToMint && deposit_overflows()) {
+        ZapError::InsufficientLiquidity {
+            pool: graph
+                .pool(target)
+                .map_or_else(alloc::string::String::new, |p| p.id.clone()),
+        }
+    } else {
+        e
+    }
 }
 
 /// Under a priced gas model, the optimum's rebalancing swap is kept only when the LP it adds
