@@ -6,7 +6,12 @@
 //! cargo run --release --example route_timing -- 2000 15          # pools, runs per request
 //! cargo run --release --example route_timing -- 20000 3 heavy    # the heavy trades
 //! cargo run --release --example route_timing -- 20000 3 plans    # print each plan's outputs and bound
+//! cargo run --release --example route_timing -- 2000 5 warm       # route::quote_cached after 0.9x
 //! ```
+//!
+//! `warm`: each request is quoted by `route::quote_cached` from a cache that last quoted the
+//! same request at 0.9 times its amount (primed once per request, cloned for every run);
+//! `warm-same`: from a cache that last quoted the request itself.
 #![allow(
     missing_docs,
     clippy::unwrap_used,
@@ -26,7 +31,8 @@ use swapzap::route;
 const USAGE: &str = "usage: route_timing [POOLS [RUNS [heavy|plans]]]
   POOLS: one of 40 100 400 800 1200 1600 2000 5000 10000 20000 (default 2000)
   RUNS:  runs over the bench's 24 requests, best of them reported (default 5)
-  heavy: the heavy trades instead of the bench requests; plans: print each plan's outputs and bound";
+  heavy: the heavy trades instead of the bench requests; plans: print each plan's outputs and bound;
+  warm: route::quote_cached from a cache primed at 0.9x the amount (warm-same: at the amount)";
 
 /// A usage error: the message and usage on stderr, exit code 1.
 fn usage_error(msg: &str) -> ! {
@@ -79,9 +85,22 @@ fn main() {
     for (k, r) in reqs.iter().enumerate() {
         let mut best = Duration::MAX;
         let mut res = None;
+        let mut primed = route::RouteCache::new();
+        if mode.contains("warm") {
+            let mut r2 = r.clone();
+            if !mode.contains("same") {
+                r2.inputs[0].1 = r2.inputs[0].1 / 10 * 9;
+            }
+            let _ = route::quote_cached(&g, &r2, &mut primed);
+        }
         for _ in 0..runs {
+            let mut cache = primed.clone();
             let t0 = Instant::now();
-            let p = std::hint::black_box(route::quote(&g, r));
+            let p = std::hint::black_box(if mode.contains("warm") {
+                route::quote_cached(&g, r, &mut cache)
+            } else {
+                route::quote(&g, r)
+            });
             best = best.min(t0.elapsed());
             res = Some(p);
         }
@@ -114,8 +133,9 @@ fn main() {
     let mut s = times.clone();
     s.sort();
     println!(
-        "{pools} pools ({tokens} tokens){}: median {:.3?}, max {:.3?}, sum {:.3?}, mean CPU {cpu:.3} ms, graph {:.3?}, plans {:016x}",
+        "{pools} pools ({tokens} tokens){}{}: median {:.3?}, max {:.3?}, sum {:.3?}, mean CPU {cpu:.3} ms, graph {:.3?}, plans {:016x}",
         if mode.contains("heavy") { " heavy" } else { "" },
+        if mode.contains("warm") { " warm" } else { "" },
         s[s.len() / 2],
         s[s.len() - 1],
         times.iter().sum::<Duration>(),

@@ -66,8 +66,8 @@ impl RouteCache {
 ///
 /// # Complexity
 /// As [`quote`]; a warm start saves Newton iterations (on the route bench's 2000-pool market,
-/// a re-quote of the same request at its median took about 55 % of a cold quote's time, one
-/// after a quote at 0.9× the amount about 70 %).
+/// the median quote took about 55 % of a cold quote's time after a quote of the same request,
+/// about 75 % after a quote at 0.9 times the amount).
 pub fn quote_cached(
     graph: &PoolGraph,
     req: &RouteRequest,
