@@ -97,8 +97,9 @@ impl TreePre {
 /// The edges (indices into `blocks`) of a maximum-weight spanning forest on `m` tokens
 /// (Kruskal: heaviest first, union-find with path halving).
 fn spanning_forest(blocks: &[Lap], m: usize) -> Vec<u32> {
-    // (weight, index) pairs: the sort compares what it moves instead of loading each
-    // weight through its index
+    // (weight bits, index) pairs: the sort compares what it moves instead of loading each
+    // weight through its index, as integers (the weights are positive and finite, and such
+    // f64 order like their bits: the same order as comparing the floats)
     let mut by_w: Vec<(u64, u32)> = blocks
         .iter()
         .enumerate()
