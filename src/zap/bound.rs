@@ -166,6 +166,18 @@ fn curve_growth(ss: &crate::pool::StableSwap, amounts: &[U256]) -> Option<f64> {
     Some(r)
 }
 
+/// A solidly stable pool's reserves normalised to 18 decimals and its invariant
+/// `(x³y + xy³)^¼` on them, in floats: `(x_n, y_n, G)`.
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn stable_invariant(s: &crate::pool::Solidly) -> (f64, f64, f64) {
+    let [x, y] = s.reserves();
+    let [d0, d1] = s.decimals();
+    let xn = to_f64(x) * pow10(18i32.saturating_sub(i32::from(d0)));
+    let yn = to_f64(y) * pow10(18i32.saturating_sub(i32::from(d1)));
+    let t = yn / xn;
+    (xn, yn, xn * sqrt_or_zero(sqrt_or_zero(t + t * t * t)))
+}
+
 /// A weight for the pool's own LP token in the units of [`tangent`], at least `G(x)/T` (`T`
 /// the supply [`routed_mint_upper_bound`] uses, `G` at least the value it divides by): one LP
 /// unit the user ends with, weighted so, counts at least one unit in that bound. The target's
@@ -189,17 +201,7 @@ pub(crate) fn lp_weight(pool: &Pool) -> Option<f64> {
             let [x, y] = s.reserves();
             (sqrt_or_zero(to_f64(x) * to_f64(y)), s.total_supply())
         }
-        Pool::Solidly(s) => {
-            let [x, y] = s.reserves();
-            let [d0, d1] = s.decimals();
-            let xn = to_f64(x) * pow10(18i32.saturating_sub(i32::from(d0)));
-            let yn = to_f64(y) * pow10(18i32.saturating_sub(i32::from(d1)));
-            let t = yn / xn;
-            (
-                xn * sqrt_or_zero(sqrt_or_zero(t + t * t * t)),
-                s.total_supply(),
-            )
-        }
+        Pool::Solidly(s) => (stable_invariant(s).2, s.total_supply()),
         Pool::StableSwap(ss) => (to_f64(ss.d().ok()?) / 1e18, ss.total_supply()),
         _ => return None,
     };
@@ -358,12 +360,8 @@ pub(crate) fn routed_mint_upper_bound(
             (s.total_supply(), num / g - 1.0)
         }
         Pool::Solidly(s) => {
-            let [x, y] = s.reserves();
-            let [d0, d1] = s.decimals();
-            let xn = to_f64(x) * pow10(18i32.saturating_sub(i32::from(d0)));
-            let yn = to_f64(y) * pow10(18i32.saturating_sub(i32::from(d1)));
-            let t = yn / xn;
-            let g = xn * sqrt_or_zero(sqrt_or_zero(t + t * t * t)) * down;
+            let (xn, yn, g) = stable_invariant(s);
+            let g = g * down;
             let k_c = (xn / 1e18) * (yn / 1e18) * (xn / 1e18 * xn + yn / 1e18 * yn);
             let slack = 4.0 / k_c + 4.0 / xn + 4.0 / yn;
             (s.total_supply(), num / g - 1.0 + slack)

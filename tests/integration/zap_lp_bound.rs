@@ -10,7 +10,8 @@
 //! them), each simulated exactly and finished by the exact single-pool optimum.
 
 use crate::zap_routed::{
-    addr, after_fee, f, grid_mix, int, mint_after, quantiles, splits, BoundTally, Rng,
+    addr, after_fee, f, grid_mix, int, mint_after, quantiles, replay_on_target, splits, BoundTally,
+    Rng,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -210,19 +211,7 @@ pub(crate) fn case(seed: u64, t: Fam, s: Fam) -> Case {
         .filter(|(_, (a, b))| (*a == 0 || *a == 9) && *b != 9)
         .map(|(i, (a, b))| (pid(101 + i as u32), tok(*a), tok(*b)))
         .collect();
-    let supply = f(g.pool(src).unwrap().pool.total_supply());
-    let share = r.log(1e-4, 0.3);
-    let mut inputs = vec![(
-        g.lp_token(src).unwrap(),
-        U256::from_dec_str(&int(supply * share)).unwrap(),
-    )];
-    if seed % 2 == 1 {
-        let ra = f(g.pool(pid(101)).unwrap().pool.balances()[0]);
-        inputs.push((
-            tok(0),
-            U256::from_dec_str(&int(ra * r.log(1e-4, 0.2))).unwrap(),
-        ));
-    }
+    let mut inputs = crate::zap_lp_meta::lp_share_inputs(&g, src, pid(101), tok(0), seed, &mut r);
     if seed % 5 == 0 {
         inputs.push((
             tok(1),
@@ -310,23 +299,10 @@ fn burn_and_route(c: &Case, lp_amount: U256) -> U256 {
             let Ok(plan) = route::quote(&g, &RouteRequest::new(external.clone(), props)) else {
                 continue;
             };
-            let mut state = base.clone();
-            let mut h = hold.clone();
-            let mut ok = true;
-            for st in &plan.steps {
-                let (p, sold, bought) = st.as_swap().unwrap();
-                if p == c.target {
-                    let i = g.coin_index(p, sold.token).unwrap();
-                    let j = g.coin_index(p, bought.token).unwrap();
-                    match state.swap(i, j, sold.amount) {
-                        Ok((_, next)) => state = next,
-                        Err(_) => ok = false,
-                    }
-                }
-            }
-            if !ok {
+            let Some(state) = replay_on_target(&g, c.target, &base, &plan) else {
                 continue;
-            }
+            };
+            let mut h = hold.clone();
             for o in &plan.outputs {
                 *h.entry(o.token).or_default() += o.amount;
             }
@@ -439,7 +415,7 @@ fn lp_input_zap_bound_is_above_every_plan_found_otherwise() {
     let mut all: [Vec<f64>; 2] = Default::default();
     let mut all_best = Vec::new();
     let mut count = 0;
-    let (mut below, mut no_bound, mut failed) = (Vec::new(), Vec::new(), Vec::new());
+    let mut checked = crate::zap_lp_meta::Checked::default();
     for s in [
         Fam::Cp,
         Fam::CpFeeOn,
@@ -459,39 +435,17 @@ fn lp_input_zap_bound_is_above_every_plan_found_otherwise() {
             for seed in 0..cases {
                 let c = case(seed + 1, t, s);
                 let name = format!("{s:?} into {t:?} seed {seed}");
-                let z = match zap::zap_in(&c.g, &c.inputs, c.lp, &ZapOptions::default()) {
-                    Ok(z) => z,
-                    Err(e) => {
-                        failed.push(format!("{name}: {e}"));
-                        continue;
-                    }
-                };
-                z.plan.verify(&c.g).unwrap();
-                let minted = z.plan.outputs[0].amount;
-                let Some(b) = z.plan.upper_bound else {
-                    no_bound.push(name);
-                    continue;
-                };
                 let lp_amount = after_fee(c.inputs[0].1);
                 let units = if c.inputs.len() > 1 { 6 } else { 12 };
-                let brute = brute_force(&c, lp_amount, units);
-                let routed = burn_and_route(&c, lp_amount);
-                for (what, m) in [
-                    ("plan", minted),
-                    ("brute force", brute),
-                    ("burn and route", routed),
-                ] {
-                    if b < f(m) {
-                        below.push(format!(
-                            "{name}: bound {b} below the {what}'s mint {m} (plan {minted})"
-                        ));
-                    }
-                }
+                let Some((b, minted, others)) = checked.zap(&c.g, &c.inputs, c.lp, &name, || {
+                    brute_force(&c, lp_amount, units).max(burn_and_route(&c, lp_amount))
+                }) else {
+                    continue;
+                };
                 if minted.is_zero() {
-                    failed.push(format!("{name}: nothing minted"));
                     continue;
                 }
-                let best = brute.max(routed).max(minted);
+                let best = others.max(minted);
                 ratio.push(b / f(minted));
                 all[usize::from(arbitrage(seed + 1))].push(b / f(minted));
                 to_best.push(b / f(best));
@@ -521,13 +475,7 @@ fn lp_input_zap_bound_is_above_every_plan_found_otherwise() {
         "all: {count} cases, bound/best found median {med:.6} max {max:.6}\n"
     ));
     eprintln!("{table}");
-    eprintln!("zap failed: {failed:#?}\nno bound: {no_bound:#?}\nbelow: {below:#?}");
-    assert!(below.is_empty(), "{} plans above their bound", below.len());
-    assert!(
-        no_bound.is_empty(),
-        "{} zap-ins without a bound",
-        no_bound.len()
-    );
+    checked.assert_sound(usize::MAX);
 }
 
 /// Zap-ins with LP inputs on the first twelve public routing instances: the LP of every

@@ -326,6 +326,28 @@ fn brute_force(c: &Case, units: usize) -> U256 {
     best
 }
 
+/// The router plan `plan`'s swaps through `target` replayed in order on the target's `state`
+/// (each must give the plan's amount): the state after them, `None` when one reverts.
+pub(crate) fn replay_on_target(
+    g: &PoolGraph,
+    target: PoolId,
+    state: &Pool,
+    plan: &swapzap::plan::Plan,
+) -> Option<Pool> {
+    let mut state = state.clone();
+    for st in &plan.steps {
+        let (p, sold, bought) = st.as_swap().unwrap();
+        if p == target {
+            let i = g.coin_index(p, sold.token).unwrap();
+            let j = g.coin_index(p, bought.token).unwrap();
+            let (o, next) = state.swap(i, j, sold.amount).ok()?;
+            assert_eq!(o, bought.amount);
+            state = next;
+        }
+    }
+    Some(state)
+}
+
 /// The best mint over router plans at other output mixes: the input routed by `route::quote`
 /// into the coins at proportions on a grid, its swaps through the target replayed on the
 /// target's state, then the exact single-pool optimum.
@@ -338,26 +360,12 @@ fn other_mixes(c: &Case) -> U256 {
         let Ok(plan) = route::quote(&c.g, &req) else {
             continue;
         };
-        let mut state = c.g.pool(c.target).unwrap().pool.clone();
-        let mut held = vec![U256::zero(); n];
-        let mut ok = true;
-        for st in &plan.steps {
-            let (p, sold, bought) = st.as_swap().unwrap();
-            if p == c.target {
-                let i = c.g.coin_index(p, sold.token).unwrap();
-                let j = c.g.coin_index(p, bought.token).unwrap();
-                match state.swap(i, j, sold.amount) {
-                    Ok((o, next)) => {
-                        assert_eq!(o, bought.amount);
-                        state = next;
-                    }
-                    Err(_) => ok = false,
-                }
-            }
-        }
-        if !ok {
+        let Some(state) =
+            replay_on_target(&c.g, c.target, &c.g.pool(c.target).unwrap().pool, &plan)
+        else {
             continue;
-        }
+        };
+        let mut held = vec![U256::zero(); n];
         for o in &plan.outputs {
             if let Some(k) = c.coins.iter().position(|t| *t == o.token) {
                 held[k] += o.amount;
@@ -610,18 +618,16 @@ fn equal_mints_across_mixes_come_from_swaps_through_the_target() {
                 let Ok(plan) = route::quote(&c.g, &req) else {
                     continue;
                 };
-                let mut state = c.g.pool(c.target).unwrap().pool.clone();
-                let mut others = Vec::new();
-                for st in &plan.steps {
-                    let (p, sold, bought) = st.as_swap().unwrap();
-                    if p == c.target {
-                        let i = c.g.coin_index(p, sold.token).unwrap();
-                        let j = c.g.coin_index(p, bought.token).unwrap();
-                        state = state.swap(i, j, sold.amount).unwrap().1;
-                    } else {
-                        others.push(format!("{p:?} {sold:?} {bought:?}"));
-                    }
-                }
+                let state =
+                    replay_on_target(&c.g, c.target, &c.g.pool(c.target).unwrap().pool, &plan)
+                        .unwrap();
+                let mut others: Vec<String> = plan
+                    .steps
+                    .iter()
+                    .filter_map(|st| st.as_swap())
+                    .filter(|(p, _, _)| *p != c.target)
+                    .map(|(p, sold, bought)| format!("{p:?} {sold:?} {bought:?}"))
+                    .collect();
                 others.sort();
                 let mut held = vec![U256::zero(); n];
                 for o in &plan.outputs {

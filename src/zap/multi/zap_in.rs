@@ -254,18 +254,6 @@ impl RoutedBound {
     /// steered by the routed legs' output mix `mix`, under the options' source filters, any
     /// number of hops), and the target's own swaps and mint; plus the target LP held. `None`
     /// where a part has none.
-    fn bound_at(
-        &self,
-        graph: &PoolGraph,
-        target: PoolId,
-        coins: &[TokenId],
-        m: &Minted<'_>,
-        opts: &ZapOptions,
-    ) -> Option<f64> {
-        let z = super::lp_bound::tangent_point(&m.routed, target, coins)?;
-        self.bound(graph, &z, &m.mix, opts)
-    }
-
     fn bound(
         &self,
         graph: &PoolGraph,
@@ -302,7 +290,10 @@ impl Bounder<'_> {
         opts: &ZapOptions,
     ) -> Option<f64> {
         match self {
-            Bounder::Routed(r) => r.bound_at(graph, target, coins, m, opts),
+            Bounder::Routed(r) => {
+                let z = super::lp_bound::tangent_point(&m.routed, target, coins)?;
+                r.bound(graph, &z, &m.mix, opts)
+            }
             Bounder::Lp(l, external) => l.bound(&m.routed, external, &m.mix, opts),
         }
     }
