@@ -18,6 +18,8 @@
 
 pub mod cl;
 pub mod curve;
+pub(crate) mod joint;
+pub(crate) mod tangent;
 
 use crate::math::float::{cbrt, pow10, sqrt, to_f64};
 use crate::pool::Pool;

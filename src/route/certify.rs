@@ -17,7 +17,11 @@ use super::model::Arb;
 use super::working_set::{allowed, Ctx, Local, UNREACHED};
 use super::BOUND_MARGIN;
 use crate::math::float::to_f64;
+use crate::model::joint::{JointCurve, Side};
+use crate::model::FamilyParams;
+use crate::pool::Pool;
 use crate::snapshot::PoolKind;
+use crate::units::PoolId;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -36,6 +40,43 @@ const EXTENSION_PASSES: usize = 64;
 /// leaves 14 of 24 gaps within 1e-6, two 17, three 17 (and cost 0.35 ms a quote there, two
 /// 0.17 ms).
 const EASE_PASSES: usize = 2;
+
+/// Passes of the joint polish over the jointly modelled pools' coins.
+const POLISH_PASSES: usize = 2;
+
+/// Golden-section steps of the joint polish per coin.
+const POLISH_STEPS: usize = 24;
+
+/// The least of `f` over `[lo, hi]` by golden-section search ([`POLISH_STEPS`] steps; `f`
+/// unimodal there, or the answer is only a good point): `(x, f(x))`.
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn golden(lo: f64, hi: f64, mut f: impl FnMut(f64) -> f64) -> (f64, f64) {
+    let g = 0.618_033_988_749_894_9;
+    let (mut a, mut b) = (lo, hi);
+    let mut x1 = b - g * (b - a);
+    let mut x2 = a + g * (b - a);
+    let (mut f1, mut f2) = (f(x1), f(x2));
+    for _ in 0..POLISH_STEPS {
+        if f1 <= f2 {
+            b = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = b - g * (b - a);
+            f1 = f(x1);
+        } else {
+            a = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = a + g * (b - a);
+            f2 = f(x2);
+        }
+    }
+    if f1 <= f2 {
+        (x1, f1)
+    } else {
+        (x2, f2)
+    }
+}
 
 /// A column is worth adding when its arbitrage exceeds this fraction of the dual value.
 const COLUMN_TOL: f64 = 1e-10;
@@ -320,14 +361,7 @@ impl Ctx<'_> {
                 valid = false;
                 break;
             }
-            if !(e.rate0 * vo > vi) {
-                continue;
-            }
-            let Some(m) = cache.model(k) else {
-                continue;
-            };
-            let a = m.arb(vi, vo);
-            let v = vo * a.o - vi * a.x;
+            let v = self.edge_arb(k, e, vi, vo);
             if !(v > 0.0) {
                 continue;
             }
@@ -387,6 +421,7 @@ impl Ctx<'_> {
     fn bound_at(&self, nu: &mut [f64], fixed: &[bool], g: f64, cnu: f64) -> f64 {
         let cache = self.cache;
         self.ease_rounding(nu, fixed);
+        let g = self.joint_bound(nu, g);
         let mut slack = 0.0;
         for (k, e) in cache.edges().iter().enumerate() {
             let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
@@ -395,6 +430,250 @@ impl Ctx<'_> {
             }
         }
         (g * (1.0 + BOUND_MARGIN) + slack) / cnu
+    }
+}
+
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64; token ids < len
+impl Ctx<'_> {
+    /// What the joint model of the many-coin Curve pools takes off the dual value `Σ arb` at
+    /// `nu` (≤ 0), and the pools it lowers: for each Curve pool of three or more coins with
+    /// arbitrage in two or more directions, `min(joint bound, Σ of those directions'
+    /// arbitrage) − Σ` ([`crate::model::joint`]: any sequence of the pool's swaps, executed one
+    /// after the other, priced as one convex problem instead of each direction on the snapshot
+    /// state). Both are bounds on what the pool's swaps are worth at `nu`, so the least of
+    /// them is one.
+    fn joint_correction(&self, nu: &[f64]) -> (f64, Vec<PoolId>) {
+        let mut corr = 0.0;
+        let mut pools = Vec::new();
+        for (p, info) in self.graph.pools().iter().enumerate() {
+            if info.kind != PoolKind::Stableswap || info.tokens.len() < 3 {
+                continue;
+            }
+            let Ok(p) = u32::try_from(p).map(PoolId) else {
+                break;
+            };
+            if let Some(gain) = self.joint_gain(p, nu) {
+                corr += gain;
+                pools.push(p);
+            }
+        }
+        (corr, pools)
+    }
+
+    /// The dual value `g` at `nu` with the joint terms ([`Ctx::joint_correction`]), after
+    /// moving the prices of the jointly modelled pools' coins to where it is less
+    /// ([`Ctx::joint_polish`]; kept only when the whole value, recomputed, is less).
+    fn joint_bound(&self, nu: &mut [f64], g: f64) -> f64 {
+        let (corr, pools) = self.joint_correction(nu);
+        let before = g + corr;
+        if pools.is_empty() {
+            return before;
+        }
+        let kept = nu.to_vec();
+        self.joint_polish(nu, &pools);
+        let after = self.dual_value(nu) + self.joint_correction(nu).0;
+        if after < before {
+            after
+        } else {
+            nu.copy_from_slice(&kept);
+            before
+        }
+    }
+
+    /// The arbitrage of graph edge `k` (`e`) at input and output prices `vi`, `vo` (0 where
+    /// none).
+    fn edge_arb(&self, k: usize, e: &Edge, vi: f64, vo: f64) -> f64 {
+        if !(vi > 0.0 && vo > 0.0 && e.rate0 * vo > vi) {
+            return 0.0;
+        }
+        let Some(m) = self.cache.model(k) else {
+            return 0.0;
+        };
+        let a = m.arb(vi, vo);
+        let v = vo * a.o - vi * a.x;
+        if v > 0.0 {
+            v
+        } else {
+            0.0
+        }
+    }
+
+    /// The dual value at `nu` over the whole graph (the inputs at their prices plus every
+    /// priced edge's arbitrage), as [`Ctx::price_edges`] sums it.
+    fn dual_value(&self, nu: &[f64]) -> f64 {
+        let cache = self.cache;
+        let mut g: f64 = self
+            .prep
+            .inputs
+            .iter()
+            .map(|(t, a)| nu[t.index()] * to_f64(*a))
+            .sum();
+        for (k, e) in cache.edges().iter().enumerate() {
+            let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
+            if vo > 0.0 && vi > 0.0 && e.rate0 * vo > vi && self.priced(k) {
+                g += self.edge_arb(k, e, vi, vo);
+            }
+        }
+        g
+    }
+
+    /// Move the prices of the jointly modelled pools' coins (outputs excepted) to lower the
+    /// dual value with the joint terms: the dual was solved with each direction priced
+    /// alone, so its prices are not the least of the joint bound. Any prices give a valid
+    /// bound; this is a local search, [`POLISH_PASSES`] passes of a golden-section search per
+    /// coin over a bracket of a few of the pool's fees.
+    fn joint_polish(&self, nu: &mut [f64], pools: &[PoolId]) {
+        let mut toks: Vec<(usize, f64)> = Vec::new();
+        for p in pools {
+            let Some(info) = self.graph.pool(*p) else {
+                continue;
+            };
+            let Pool::StableSwap(ss) = &info.pool else {
+                continue;
+            };
+            let fee = to_f64(ss.fee()) / 1e10;
+            for t in &info.tokens {
+                if !self.out_toks.contains(t) && !toks.iter().any(|x| x.0 == t.index()) {
+                    toks.push((t.index(), fee));
+                }
+            }
+        }
+        for _ in 0..POLISH_PASSES {
+            for &(t, fee) in &toks {
+                let v0 = nu[t];
+                if !(v0 > 0.0) {
+                    continue;
+                }
+                let w = 4.0 * fee + 1e-9;
+                let (lo, hi) = (v0 * (1.0 - w), v0 * (1.0 + w));
+                let edges = self.polish_edges(t, nu, lo, hi);
+                let at = |v: f64, nu: &mut [f64]| {
+                    nu[t] = v;
+                    self.local_value(t, nu, &edges, pools)
+                };
+                let f0 = at(v0, nu);
+                let (x, fx) = golden(lo, hi, |v| at(v, nu));
+                nu[t] = if fx < f0 { x } else { v0 };
+            }
+        }
+    }
+
+    /// The edges at token `t` that can have arbitrage while its price stays in `[lo, hi]`.
+    fn polish_edges(&self, t: usize, nu: &[f64], lo: f64, hi: f64) -> Vec<usize> {
+        let cache = self.cache;
+        let mut out = Vec::new();
+        for a in cache.out_of(t) {
+            let vo = nu[a.tok as usize];
+            if vo > 0.0 && a.rate0 * vo > lo && self.priced(a.edge as usize) {
+                out.push(a.edge as usize);
+            }
+        }
+        for a in cache.in_of(t) {
+            let vi = nu[a.tok as usize];
+            if vi > 0.0 && a.rate0 * hi > vi && self.priced(a.edge as usize) {
+                out.push(a.edge as usize);
+            }
+        }
+        out
+    }
+
+    /// The part of the dual value that token `t`'s price moves: its input amount, the
+    /// arbitrage of `edges` (those at `t` that can have any) and the joint terms of `pools`
+    /// holding `t`.
+    fn local_value(&self, t: usize, nu: &[f64], edges: &[usize], pools: &[PoolId]) -> f64 {
+        let cache = self.cache;
+        let mut g: f64 = self
+            .prep
+            .inputs
+            .iter()
+            .filter(|(x, _)| x.index() == t)
+            .map(|(_, a)| nu[t] * to_f64(*a))
+            .sum();
+        for &k in edges {
+            if let Some(e) = cache.edges().get(k) {
+                g += self.edge_arb(k, e, nu[e.ti.index()], nu[e.to.index()]);
+            }
+        }
+        for p in pools {
+            if self
+                .graph
+                .pool(*p)
+                .is_some_and(|i| i.tokens.iter().any(|x| x.index() == t))
+            {
+                g += self.joint_gain(*p, nu).unwrap_or(0.0);
+            }
+        }
+        g
+    }
+
+    /// The directions of pool `p` with arbitrage at `nu` (coin in, coin out, value).
+    fn pool_arbs(&self, p: PoolId, nu: &[f64]) -> Vec<(usize, usize, f64)> {
+        let cache = self.cache;
+        let mut dirs = Vec::new();
+        for k in cache.pool_edges(p) {
+            let Some(e) = cache.edges().get(k) else {
+                break;
+            };
+            if !self.priced(k) {
+                continue;
+            }
+            let v = self.edge_arb(k, e, nu[e.ti.index()], nu[e.to.index()]);
+            if v > 0.0 {
+                dirs.push((e.i(), e.j(), v));
+            }
+        }
+        dirs
+    }
+
+    /// [`Ctx::joint_correction`] of one pool: `None` where the pool is not modelled jointly
+    /// (not a Curve pool of three or more coins, fewer than two directions with arbitrage, a
+    /// dynamic fee), else the correction (≤ 0).
+    fn joint_gain(&self, p: PoolId, nu: &[f64]) -> Option<f64> {
+        let dirs = self.pool_arbs(p, nu);
+        let dirs = &dirs[..];
+        if dirs.len() < 2 {
+            return None;
+        }
+        let info = self.graph.pool(p)?;
+        let Pool::StableSwap(ss) = &info.pool else {
+            return None;
+        };
+        let n = info.tokens.len();
+        if n < 3 {
+            return None;
+        }
+        let jc = JointCurve::of(ss)?;
+        let FamilyParams::Stable { conv, .. } = FamilyParams::stable(
+            ss.a_precise(),
+            ss.variant().a_precision(),
+            ss.fee(),
+            ss.rates(),
+        ) else {
+            return None;
+        };
+        // prices per coin unit, and each coin's side from the directions with arbitrage
+        let price: Vec<f64> = info
+            .tokens
+            .iter()
+            .zip(&conv)
+            .map(|(t, c)| nu.get(t.index()).copied().unwrap_or(0.0) / c)
+            .collect();
+        let side: Vec<Side> = (0..n)
+            .map(|k| {
+                let sold = dirs.iter().any(|d| d.0 == k);
+                let taken = dirs.iter().any(|d| d.1 == k);
+                match (sold, taken) {
+                    (true, false) => Side::Sold,
+                    (false, true) => Side::Taken,
+                    _ => Side::Either,
+                }
+            })
+            .collect();
+        let sum: f64 = dirs.iter().map(|d| d.2).sum();
+        Some(match jc.arb_bound(&price, &side) {
+            Some(b) if b < sum => b - sum,
+            _ => 0.0,
+        })
     }
 }
 

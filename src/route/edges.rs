@@ -341,6 +341,13 @@ impl EdgeCache {
         row(&self.out_start, &self.out_adj, t)
     }
 
+    /// The indices of pool `p`'s edges (empty for an unknown pool).
+    pub fn pool_edges(&self, p: PoolId) -> core::ops::Range<usize> {
+        let at = |i: usize| self.pool_start.get(i).map_or(0, |x| *x as usize);
+        let a = at(p.index());
+        a..at(p.index().saturating_add(1)).max(a)
+    }
+
     /// Edges entering token `t` (`tok` their input token).
     pub fn in_of(&self, t: usize) -> &[Adj] {
         row(&self.in_start, &self.in_adj, t)

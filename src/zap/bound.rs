@@ -210,16 +210,9 @@ pub(crate) fn lp_weight(pool: &Pool) -> Option<f64> {
 
 /// Relative raise of a two-coin pool's tangent (closed forms: a few ulps of error).
 pub(crate) const TANGENT_SLACK: f64 = 1e-12;
-/// Relative raise of a Curve pool's tangent: `D` is checked to `CURVE_EULER_TOL` by Euler's
-/// identity, and the gradient moves at most `(n + 1)` times as much as `D`.
-pub(crate) const CURVE_TANGENT_SLACK: f64 = 1e-11;
-/// How close `Σ w_i x_i` must come to `D` at the tangent point (Euler's identity for a
-/// homogeneous `D`), else the Curve tangent is refused.
-const CURVE_EULER_TOL: f64 = 1e-13;
-
 /// A tangent of the pool's invariant `G` (the table of the module docs), per base unit of
 /// each coin, taken at the balances `z`: the gradient `∇G(z)`, raised by [`TANGENT_SLACK`]
-/// (Curve: [`CURVE_TANGENT_SLACK`]) to cover its float evaluation. `G` being concave and
+/// (Curve: `model::tangent`'s `TANGENT_SLACK`) to cover its float evaluation. `G` being concave and
 /// homogeneous of degree 1, `G(y) ≤ ∇G(z)·y` for **every** `y ≥ 0` (the tangent at `z`,
 /// with Euler's `G(z) = ∇G(z)·z`); the raised weights only widen that. `None` where `z` has
 /// an empty coin, the family has no bound here, or the float evaluation fails its check.
@@ -280,7 +273,7 @@ fn stable_grad(t: f64) -> [f64; 2] {
 /// The gradient of Curve's `D` (the float model's, in coin units: `A·n·S = (A·n − 1)D + D_P`,
 /// `D_P = D^(n+1)/(n^n Π x)`): `∂D/∂x_i = (A·n + D_P/x_i) / (A·n − 1 + (n+1)·D_P/D)`, every
 /// term positive; per raw unit (times the rate), raised. Refused unless Euler's identity
-/// `Σ x_i ∂D/∂x_i = D` holds to [`CURVE_EULER_TOL`] (it fails by the invariant's residual, so
+/// `Σ x_i ∂D/∂x_i = D` holds (`crate::model::tangent::grad_d`: it fails by the invariant's residual, so
 /// this checks the float `D`).
 #[allow(clippy::arithmetic_side_effects)] // f64
 fn curve_tangent(ss: &crate::pool::StableSwap, z: &[U256]) -> Option<Vec<f64>> {
@@ -305,29 +298,10 @@ fn curve_params(ss: &crate::pool::StableSwap) -> Option<(f64, Vec<f64>)> {
     (ann.is_finite() && ann > 1.0).then(|| (ann, conv.to_vec()))
 }
 
-/// The raised gradient of the model's `D` at the coin balances `xp` (see [`curve_tangent`]),
-/// per coin unit; `None` unless Euler's identity holds to [`CURVE_EULER_TOL`].
-#[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; n ≤ 8
+/// The raised gradient of the model's `D` at the coin balances `xp`, per coin unit
+/// ([`crate::model::tangent::grad_d`]); `None` unless Euler's identity holds.
 fn curve_grad(xp: &[f64], ann: f64) -> Option<Vec<f64>> {
-    let n = xp.len() as f64;
-    if ann.is_nan() || ann <= 1.0 || xp.iter().any(|x| !x.is_finite() || *x <= 0.0) {
-        return None;
-    }
-    let d = crate::model::stable_d(xp, ann);
-    // D_P/D = Π (D / (n x_i)), built factor by factor
-    let mut dp_d = 1.0;
-    for x in xp {
-        dp_d *= d / (n * x);
-    }
-    let den = ann - 1.0 + (n + 1.0) * dp_d;
-    let grad: Vec<f64> = xp.iter().map(|x| (ann + dp_d * d / x) / den).collect();
-    let euler: f64 = grad.iter().zip(xp).map(|(g, x)| g * x).sum();
-    let off = (euler / d - 1.0).abs();
-    if d.is_nan() || d <= 0.0 || off.is_nan() || off > CURVE_EULER_TOL {
-        return None;
-    }
-    let up = 1.0 + CURVE_TANGENT_SLACK;
-    Some(grad.iter().map(|g| up * g).collect())
+    crate::model::tangent::grad_d(xp, ann)
 }
 
 /// An upper bound on the LP any zap into `pool` (on the state given) can mint from `held` (one
@@ -514,7 +488,7 @@ impl Invariant {
                 let slack = U256::from(D_SLACK.saturating_mul(4));
                 #[allow(clippy::cast_precision_loss)] // an amplification below 2^53
                 let ann = 2.0 * sb.amp_factor().ok()? as f64;
-                if !(ann > 1.0) {
+                if ann.is_nan() || ann <= 1.0 {
                     return None;
                 }
                 let d = to_f64(d.checked_sub(slack)?) * down;
@@ -531,22 +505,10 @@ impl Invariant {
         (g.is_finite() && g > 0.0).then_some((inv, g))
     }
 
-    /// `min_k ν_k / g_k`, 0 unless every term is positive and finite.
-    #[allow(clippy::arithmetic_side_effects)] // f64
+    /// `min_k ν_k / g_k`, 0 unless every term is positive and finite
+    /// ([`crate::model::tangent::least_ratio`]).
     fn least_ratio(nu: &[f64], g: &[f64]) -> f64 {
-        let mut m = f64::INFINITY;
-        for (v, gk) in nu.iter().zip(g) {
-            let r = v / gk;
-            if !(r.is_finite() && r > 0.0) {
-                return 0.0;
-            }
-            m = m.min(r);
-        }
-        if m.is_finite() {
-            m
-        } else {
-            0.0
-        }
+        crate::model::tangent::least_ratio(nu, g)
     }
 
     /// Solidly stable: the balance ratio `t` where the gradient's ratio is `ρ = ν₀s₁/(ν₁s₀)`
@@ -566,46 +528,9 @@ impl Invariant {
     }
 
     /// Curve: the coin balances at `D = 1` where `∇D ∥ ν'` (`ν'` the prices per coin unit):
-    /// `x_i = P/(μν'_i − A·n)` with `P^(n+1) = Π(μν'_i − A·n)/n^n`, `μ` by bisection on
-    /// `A·n·Σx − (A·n − 1 + P)` (positive near `μ = A·n/min ν'`, negative for large `μ`).
-    #[allow(
-        clippy::arithmetic_side_effects,
-        clippy::cast_precision_loss,
-        clippy::neg_cmp_op_on_partial_ord
-    )] // f64; n ≤ 8; NaN-aware comparisons
+    /// [`crate::model::tangent::unit_point`].
     fn curve_point(nu: &[f64], ann: f64) -> Option<Vec<f64>> {
-        let n = nu.len() as f64;
-        let vmin = nu.iter().copied().fold(f64::INFINITY, f64::min);
-        if !(vmin > 0.0 && vmin.is_finite()) {
-            return None;
-        }
-        let mu0 = ann / vmin;
-        let at = |mu: f64| -> Option<(Vec<f64>, f64)> {
-            // P = (Π(μν' − A·n) / n^n)^(1/(n+1)), the product built factor by factor
-            let mut prod = 1.0;
-            for v in nu {
-                let q = mu * v - ann;
-                if !(q > 0.0) {
-                    return None;
-                }
-                prod *= q / n;
-            }
-            let p = root(prod, nu.len().saturating_add(1))?;
-            let x: Vec<f64> = nu.iter().map(|v| p / (mu * v - ann)).collect();
-            let f = ann * x.iter().sum::<f64>() - (ann - 1.0 + p);
-            Some((x, f))
-        };
-        // μ = μ0·(1 + s), s by bisection on its logarithm
-        let (mut lo, mut hi) = (1e-15f64, 1e15f64);
-        for _ in 0..COST_STEPS {
-            let mid = sqrt_or_zero(lo * hi);
-            match at(mu0 * (1.0 + mid)) {
-                Some((_, f)) if f > 0.0 => lo = mid,
-                Some(_) => hi = mid,
-                None => lo = mid,
-            }
-        }
-        at(mu0 * (1.0 + sqrt_or_zero(lo * hi))).map(|r| r.0)
+        crate::model::tangent::unit_point(nu, ann)
     }
 }
 
@@ -641,40 +566,4 @@ impl crate::route::UnitCost for Invariant {
             }
         }
     }
-}
-
-/// `a^(1/m)` for `a > 0` finite, `m ≥ 1`: Newton's iteration from a power of two above the
-/// root (it decreases to the root monotonically); `None` otherwise.
-#[allow(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_precision_loss,
-    clippy::cast_sign_loss,
-    clippy::neg_cmp_op_on_partial_ord
-)] // f64; the exponent fits; NaN-aware comparisons
-fn root(a: f64, m: usize) -> Option<f64> {
-    if !(a.is_finite() && a > 0.0) || m == 0 || m > 16 {
-        return None;
-    }
-    if m == 1 {
-        return Some(a);
-    }
-    let mf = m as f64;
-    // the binary exponent of a (subnormals count as the least)
-    let e = ((a.to_bits() >> 52) & 0x7ff) as i64 - 1023;
-    let e0 = e.div_euclid(m as i64) + 2;
-    let mut y = f64::from_bits(((e0 + 1023).clamp(1, 2046) as u64) << 52);
-    for _ in 0..64 {
-        let mut p = 1.0;
-        for _ in 1..m {
-            p *= y;
-        }
-        let next = ((mf - 1.0) * y + a / p) / mf;
-        if !(next < y) {
-            break;
-        }
-        y = next;
-    }
-    y.is_finite().then_some(y)
 }
