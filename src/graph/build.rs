@@ -9,6 +9,7 @@ use crate::error::{BadPoolProblem, Disagreement};
 use crate::pool::Pool;
 use crate::snapshot::{PoolKind, Snapshot, SnapshotPool};
 use crate::units::{parse_u256_dec, PoolId, TokenId};
+use alloc::collections::btree_map::Entry;
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -99,15 +100,18 @@ impl PoolGraph {
         symbol: String,
         decimals: u8,
     ) -> Result<TokenId, SnapshotError> {
-        if self.token_index.contains_key(&address) {
-            return Err(SnapshotError::Duplicate(address));
-        }
+        // one search of the index: the slot found vacant is the one filled
+        let slot = match self.token_index.entry(address) {
+            Entry::Occupied(o) => return Err(SnapshotError::Duplicate(o.key().clone())),
+            Entry::Vacant(v) => v,
+        };
         let id = TokenId(u32::try_from(self.tokens.len()).map_err(|_| {
             SnapshotError::TooManyEntries {
                 count: self.tokens.len(),
             }
         })?);
-        self.token_index.insert(address.clone(), id);
+        let address = slot.key().clone();
+        slot.insert(id);
         self.tokens.push(TokenInfo {
             address,
             symbol,
@@ -123,7 +127,7 @@ impl PoolGraph {
         }
         check_shape(p)?;
         check_fields(p)?;
-        check_id(self.chain_id, p)?;
+        let own = check_id(self.chain_id, p)?;
         let toks = self.resolve_coins(p)?;
         let reserves = parse_reserves(p)?;
         // LP total supply. When missing, a V2-style √(r0·r1) (stable-swap: Σ xp) stands in so
@@ -145,7 +149,7 @@ impl PoolGraph {
             Pool::StableSwap(ss) => ss.d().is_ok(),
             _ => true,
         };
-        let (lp, id) = self.resolve_lp(p, &toks)?;
+        let (lp, id) = self.resolve_lp(p, &toks, own)?;
         self.pool_index.insert(pid_str.clone(), id);
         self.params.push(params);
         self.pools.push(PoolInfo {
@@ -189,26 +193,21 @@ impl PoolGraph {
         Ok(toks)
     }
 
-    /// Pool `p`'s LP token (given, else the pool's own address from its id; added as a token
+    /// Pool `p`'s LP token (given, else `own`, the pool's own address from its id; added as a token
     /// when new) and the id the pool will get, registered in the LP index. A constant-product
     /// or solidly pair is its own LP token, so a given one must be that address.
     fn resolve_lp(
         &mut self,
         p: &SnapshotPool,
         toks: &[TokenId],
+        own: String,
     ) -> Result<(TokenId, PoolId), SnapshotError> {
         let pid_str = &p.id;
-        let own = {
-            let tail = pid_str.rsplit(':').next().unwrap_or(pid_str);
-            normalise(self.chain_id, tail).ok()
-        };
         let lp_addr = match &p.lp_token {
             Some(a) => {
                 let a = normalise(self.chain_id, a)
                     .map_err(|_| bad_pool(pid_str, BadPoolProblem::NotAnAddress("lp_token")))?;
-                if matches!(p.kind, PoolKind::ConstantProduct | PoolKind::Solidly)
-                    && own.as_ref() != Some(&a)
-                {
+                if matches!(p.kind, PoolKind::ConstantProduct | PoolKind::Solidly) && own != a {
                     return Err(inconsistent(
                         p,
                         a,
@@ -218,7 +217,7 @@ impl PoolGraph {
                 }
                 a
             }
-            None => own.unwrap_or_else(|| pid_str.clone()),
+            None => own,
         };
         let lp = match self.token_index.get(&lp_addr) {
             Some(t) => *t,
@@ -394,19 +393,15 @@ fn check_fields(p: &SnapshotPool) -> Result<(), SnapshotError> {
 
 /// Pool `p`'s id is `"<source>:<address>"`: its own `source` (a liquidity source id by the
 /// spec's rule) and an address of the chain, the pool's own (its LP token when none is
-/// given).
-fn check_id(chain_id: u64, p: &SnapshotPool) -> Result<(), SnapshotError> {
+/// given). Returns that address, normalised.
+fn check_id(chain_id: u64, p: &SnapshotPool) -> Result<String, SnapshotError> {
     if !crate::chain::is_source_id(&p.source) {
         return Err(bad_pool(&p.id, BadPoolProblem::SourceId));
     }
-    let shaped =
-        p.id.split_once(':')
-            .is_some_and(|(src, addr)| src == p.source && normalise(chain_id, addr).is_ok());
-    if shaped {
-        Ok(())
-    } else {
-        Err(bad_pool(&p.id, BadPoolProblem::IdShape))
-    }
+    p.id.split_once(':')
+        .filter(|(src, _)| *src == p.source)
+        .and_then(|(_, addr)| normalise(chain_id, addr).ok())
+        .ok_or_else(|| bad_pool(&p.id, BadPoolProblem::IdShape))
 }
 
 /// Pool `p`'s reserves as integers.

@@ -123,9 +123,8 @@ fn normalise(chain_id: u64, a: &str) -> Result<String, SnapshotError> {
     if !ok {
         return Err(SnapshotError::BadAddress(a.to_string()));
     }
-    let mut s = a.to_ascii_lowercase();
-    s.replace_range(0..2, "0x");
-    Ok(s)
+    // "0x" or "0X" and 40 hex digits: in lower case, the prefix is "0x"
+    Ok(a.to_ascii_lowercase())
 }
 
 impl PoolGraph {
