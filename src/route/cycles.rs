@@ -237,7 +237,7 @@ impl Ctx<'_> {
         let ev = du.eval(&nu);
         let flows = self.flows_at(&du, &ev, &nu, &idx, lc);
         let keep = self.kept(&ev, lc);
-        self.recover(&flows, &keep, gas, reverts)
+        self.recover(&flows, (&keep, lc), gas, reverts)
     }
 }
 

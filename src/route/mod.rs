@@ -77,6 +77,7 @@
 //! | 4. single path | `single_path.rs` | the best single path (one input, one output), simulated exactly |
 //! | 5. gas | `gas.rs` | [`GasModel`], the leg that pays least, the best plan net of gas over hop caps |
 //! | finish | `finish.rs` | candidates, the [`Plan`] with minimums, refunds and price impact, or why none survived |
+//! | warm start | `cache.rs` | [`RouteCache`] and [`quote_cached`]: the last quote's dual prices, kept by the caller, start the next solve of the same pair |
 //! | 6. exact-out | `exact_out.rs` | the least input for a wanted output, by exact-in quotes |
 //! | weighted bound | `weighted.rs` | [`weighted_output_bound`]: the certificate for a weighted sum of outputs (zap-ins through routed legs) |
 //!
@@ -87,6 +88,7 @@
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+mod cache;
 mod certify;
 mod cycles;
 pub(crate) mod dual;
@@ -104,6 +106,7 @@ mod single_path;
 mod weighted;
 mod working_set;
 pub use crate::plan::GasModel;
+pub use cache::{quote_cached, RouteCache};
 pub use mid::output_mid_prices;
 pub use request::RouteRequest;
 pub use weighted::weighted_output_bound;

@@ -35,7 +35,7 @@ impl Ctx<'_> {
         pe: &PathEdges<'_>,
         reverts: &mut Vec<Excluded>,
     ) -> Option<Candidate> {
-        let mut states = PoolStates::new(self.graph.n_pools());
+        let mut states = PoolStates::new();
         let mut steps = Vec::new();
         let mut outs = vec![U256::zero(); self.out_toks.len()];
         for &(t, amount) in &self.prep.inputs {

@@ -2,7 +2,7 @@
 //! pools in topological order on the evolving pool states.
 
 use super::recover::{DropEdge, Flow, Settled};
-use super::working_set::Ctx;
+use super::working_set::{Ctx, Local};
 use crate::graph::PoolGraph;
 use crate::math;
 use crate::plan::Step;
@@ -12,25 +12,37 @@ use alloc::vec;
 use alloc::vec::Vec;
 use primitive_types::U256;
 
-/// The evolving pool states of one simulation: only the pools swapped so far are stored
-/// (a slot per pool of the graph, and the states), so a simulation on a large graph does not
-/// allocate and clear a pool-sized state for every pool.
+/// The evolving pool states of one simulation: only the pools swapped so far are stored, with
+/// an index of pool ids sorted (and reserved up front when the pools to swap are known), so a
+/// simulation on a large graph neither allocates nor fills anything sized by the graph.
+#[derive(Debug, Default)]
 pub(super) struct PoolStates {
-    pub(super) slot: Vec<usize>,
-    pub(super) pools: Vec<Pool>,
+    /// (pool, its state's index in `pools`, `usize::MAX` while not swapped), by pool id
+    slot: Vec<(PoolId, usize)>,
+    pools: Vec<Pool>,
 }
 
 impl PoolStates {
-    pub(super) fn new(n_pools: usize) -> Self {
+    /// No pool moved yet.
+    pub(super) fn new() -> Self {
+        PoolStates::default()
+    }
+
+    /// No pool moved yet, with slots for the pools `ps` (any order, repeats allowed): a
+    /// simulation that swaps only those never shifts the index.
+    pub(super) fn with_pools(mut ps: Vec<PoolId>) -> Self {
+        ps.sort_unstable();
+        ps.dedup();
         PoolStates {
-            slot: vec![usize::MAX; n_pools],
-            pools: Vec::new(),
+            pools: Vec::with_capacity(ps.len()),
+            slot: ps.into_iter().map(|p| (p, usize::MAX)).collect(),
         }
     }
 
     /// The current state of `p` when it was swapped in this simulation.
     pub(super) fn get(&self, p: PoolId) -> Option<&Pool> {
-        self.slot.get(p.index()).and_then(|k| self.pools.get(*k))
+        let k = self.slot.binary_search_by_key(&p, |x| x.0).ok()?;
+        self.slot.get(k).and_then(|x| self.pools.get(x.1))
     }
 
     /// The state of `p` in this simulation: as last swapped, else as in `graph`.
@@ -43,24 +55,43 @@ impl PoolStates {
 
     /// Record the state of `p` after a swap.
     pub(super) fn set(&mut self, p: PoolId, pool: Pool) {
-        let Some(k) = self.slot.get_mut(p.index()) else {
-            return;
-        };
-        match self.pools.get_mut(*k) {
-            Some(x) => *x = pool,
-            None => {
-                *k = self.pools.len();
+        let fresh = self.pools.len();
+        match self.slot.binary_search_by_key(&p, |x| x.0) {
+            Ok(k) => match self.slot.get_mut(k) {
+                Some(x) if x.1 == usize::MAX => {
+                    x.1 = fresh;
+                    self.pools.push(pool);
+                }
+                Some(x) => {
+                    if let Some(state) = self.pools.get_mut(x.1) {
+                        *state = pool;
+                    }
+                }
+                None => {}
+            },
+            Err(k) => {
+                self.slot.insert(k, (p, fresh));
                 self.pools.push(pool);
             }
         }
     }
 }
 
-/// One simulation in progress: what every token holds, the pool states it moved, the steps.
-struct Sim {
+/// One simulation in progress: what every token of the quote's working set holds (by its
+/// local index, `loc`), the pool states it moved, the steps.
+struct Sim<'f> {
+    loc: &'f [usize],
     hold: Vec<U256>,
     states: PoolStates,
     steps: Vec<Step>,
+}
+
+impl Sim<'_> {
+    /// The holding of graph token `t` (a token of the working set).
+    fn hold_mut(&mut self, t: usize) -> Option<&mut U256> {
+        let k = self.loc.get(t).copied()?;
+        self.hold.get_mut(k)
+    }
 }
 
 /// How a token's holding is offered to its legs ([`Ctx::split`]): a share per split leg (the
@@ -73,8 +104,12 @@ struct Split {
     remainder: Option<usize>,
 }
 
-/// The flow graph: the flows leaving each token, and the tokens in topological order.
+/// The flow graph on the tokens the flows touch and the inputs (`nodes`, graph ids ascending;
+/// a token's index there is its node): the flows leaving each node, and the nodes in
+/// topological order. Sized by the flows, not by the graph (whose tokens include every pool's
+/// LP token).
 struct FlowGraph {
+    nodes: Vec<usize>,
     outs: Vec<Vec<usize>>,
     topo: Vec<usize>,
 }
@@ -91,82 +126,107 @@ impl Ctx<'_> {
         &self,
         flows: &[Flow],
         keep: &[(TokenId, f64)],
+        lc: &Local,
     ) -> Result<Settled, DropEdge> {
-        let fg = self.flow_graph(flows)?;
-        let mut hold = vec![U256::zero(); self.graph.n_tokens()];
-        for (t, a) in &self.prep.inputs {
-            hold[t.index()] = *a;
-        }
+        let fg = self.flow_graph(flows, lc)?;
         let mut sim = Sim {
-            hold,
-            states: PoolStates::new(self.graph.n_pools()),
+            loc: &lc.loc,
+            hold: vec![U256::zero(); lc.glob.len()],
+            states: PoolStates::with_pools(flows.iter().map(|f| self.edges[f.e].pool).collect()),
             steps: Vec::new(),
         };
-        for &t in &fg.topo {
-            let kept = keep.iter().find(|(x, _)| x.index() == t).map(|k| k.1);
-            self.spend(&mut sim, flows, &fg.outs[t], kept)?;
+        for (t, a) in &self.prep.inputs {
+            if let Some(h) = sim.hold_mut(t.index()) {
+                *h = *a;
+            }
         }
-        self.check_stranded(flows, &sim.hold)?;
-        Ok(self.settle(sim.steps, &sim.hold))
+        for &v in &fg.topo {
+            let t = fg.nodes[v];
+            let kept = keep.iter().find(|(x, _)| x.index() == t).map(|k| k.1);
+            self.spend(&mut sim, flows, &fg.outs[v], kept)?;
+        }
+        self.check_stranded(flows, &fg.nodes, &mut sim)?;
+        let outs = self
+            .out_toks
+            .iter()
+            .map(|t| sim.hold_mut(t.index()).map_or(U256::zero(), |h| *h))
+            .collect();
+        Ok((sim.steps, outs))
     }
 
     /// The flows out of every token and the tokens (those the flows touch, and the inputs) in
     /// topological order (Kahn, smallest id first among the ready ones); when the flows close
     /// a cycle, the edge to drop: the cycle's smallest-value flow.
-    fn flow_graph(&self, flows: &[Flow]) -> Result<FlowGraph, DropEdge> {
-        let n = self.graph.n_tokens();
-        let mut indeg = vec![0usize; n];
-        let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (k, f) in flows.iter().enumerate() {
-            let e = &self.edges[f.e];
-            indeg[e.to.index()] += 1;
-            outs[e.ti.index()].push(k);
-        }
-        let mut nodes: Vec<usize> = Vec::new();
-        let mut seen = vec![false; n];
+    fn flow_graph(&self, flows: &[Flow], lc: &Local) -> Result<FlowGraph, DropEdge> {
         let touched = flows.iter().flat_map(|f| {
             let e = &self.edges[f.e];
             [e.ti.index(), e.to.index()]
         });
-        for t in touched.chain(self.prep.inputs.iter().map(|(t, _)| t.index())) {
-            if !seen[t] {
-                seen[t] = true;
-                nodes.push(t);
+        let mut nodes: Vec<usize> = touched
+            .chain(self.prep.inputs.iter().map(|(t, _)| t.index()))
+            .collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        // the node of each working-set token (by its local index)
+        let mut node_of = vec![0usize; lc.glob.len()];
+        for (v, t) in nodes.iter().enumerate() {
+            if let Some(x) = lc.loc.get(*t).and_then(|l| node_of.get_mut(*l)) {
+                *x = v;
             }
         }
-        nodes.sort_unstable();
+        let node = |t: usize| {
+            lc.loc
+                .get(t)
+                .and_then(|l| node_of.get(*l))
+                .copied()
+                .unwrap_or(0)
+        };
+        // each flow's (input, output) node
+        let ends: Vec<(usize, usize)> = flows
+            .iter()
+            .map(|f| {
+                let e = &self.edges[f.e];
+                (node(e.ti.index()), node(e.to.index()))
+            })
+            .collect();
+        let mut indeg = vec![0usize; nodes.len()];
+        let mut outs: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+        for (k, &(i, o)) in ends.iter().enumerate() {
+            indeg[o] += 1;
+            outs[i].push(k);
+        }
+        // Kahn, smallest node (= smallest token id) first among the ready ones
         let mut ready: alloc::collections::BTreeSet<usize> =
-            nodes.iter().copied().filter(|t| indeg[*t] == 0).collect();
+            (0..nodes.len()).filter(|v| indeg[*v] == 0).collect();
         let mut topo = Vec::with_capacity(nodes.len());
-        while let Some(t) = ready.pop_first() {
-            topo.push(t);
-            for &k in &outs[t] {
-                let to = self.edges[flows[k].e].to.index();
-                indeg[to] -= 1;
-                if indeg[to] == 0 {
-                    ready.insert(to);
+        while let Some(v) = ready.pop_first() {
+            topo.push(v);
+            for &k in &outs[v] {
+                let o = ends[k].1;
+                indeg[o] -= 1;
+                if indeg[o] == 0 {
+                    ready.insert(o);
                 }
             }
         }
         if topo.len() < nodes.len() {
-            return Err(self.cycle_edge(flows, &indeg));
+            return Err(self.cycle_edge(flows, &ends, &indeg));
         }
-        Ok(FlowGraph { outs, topo })
+        Ok(FlowGraph { nodes, outs, topo })
     }
 
     /// The flow to drop from a cycle: the least valuable flow of a cycle the flows close
     /// ([`Ctx::least_on_cycle`]); when none is found (Kahn's order stopped all the same), the smallest
-    /// flow touching a token that Kahn's order left with inflows (`indeg`, what is left of the
-    /// in-degrees).
-    fn cycle_edge(&self, flows: &[Flow], indeg: &[usize]) -> DropEdge {
+    /// flow touching a node that Kahn's order left with inflows (`indeg`, what is left of the
+    /// in-degrees; `ends`, each flow's input and output node).
+    fn cycle_edge(&self, flows: &[Flow], ends: &[(usize, usize)], indeg: &[usize]) -> DropEdge {
         let on_cycle = self.least_on_cycle(flows);
         if let Some(e) = on_cycle {
             return e.into();
         }
         let mut worst: Option<(f64, usize)> = None;
-        for f in flows {
-            let e = &self.edges[f.e];
-            if indeg[e.ti.index()] > 0 || indeg[e.to.index()] > 0 {
+        for (f, &(i, o)) in flows.iter().zip(ends) {
+            if indeg[i] > 0 || indeg[o] > 0 {
                 let v = f.x;
                 if worst.map_or(true, |(w, _)| v < w) {
                     worst = Some((v, f.e));
@@ -191,7 +251,7 @@ impl Ctx<'_> {
         let Some(t) = outs.first().map(|k| self.edges[flows[*k].e].ti.index()) else {
             return Ok(());
         };
-        let held = sim.hold[t];
+        let held = sim.hold_mut(t).map_or(U256::zero(), |h| *h);
         if held.is_zero() {
             return Ok(());
         }
@@ -233,7 +293,8 @@ impl Ctx<'_> {
         match self.swap(sim, e, a)? {
             Ok(taken) => {
                 let left = a.saturating_sub(taken);
-                sim.hold[t] = sim.hold[t].checked_sub(left).ok_or(e)?;
+                let h = sim.hold_mut(t).ok_or(e)?;
+                *h = h.checked_sub(left).ok_or(e)?;
                 Ok(())
             }
             Err(error) => Err(DropEdge {
@@ -314,9 +375,10 @@ impl Ctx<'_> {
             Err(error) => return Ok(Err(error)),
         };
         sim.states.set(edge.pool, next);
-        let (ti, to) = (edge.ti.index(), edge.to.index());
-        sim.hold[ti] = sim.hold[ti].checked_sub(taken).ok_or(e)?;
-        sim.hold[to] = sim.hold[to].checked_add(o).ok_or(e)?;
+        let h = sim.hold_mut(edge.ti.index()).ok_or(e)?;
+        *h = h.checked_sub(taken).ok_or(e)?;
+        let h = sim.hold_mut(edge.to.index()).ok_or(e)?;
+        *h = h.checked_add(o).ok_or(e)?;
         sim.steps.push(Step::Swap {
             pool: edge.pool,
             token_in: edge.ti,
@@ -329,9 +391,16 @@ impl Ctx<'_> {
 
     /// Every input is spent exactly and nothing is stranded on an intermediate token (a token
     /// reached by flows whose own flows were dropped): else the edge to drop, one into such a
-    /// token (or out of it), and try again.
-    fn check_stranded(&self, flows: &[Flow], hold: &[U256]) -> Result<(), DropEdge> {
-        for (t, h) in hold.iter().enumerate() {
+    /// token (or out of it), and try again. `hold[v]` is what token `nodes[v]` holds (the
+    /// others hold nothing).
+    fn check_stranded(
+        &self,
+        flows: &[Flow],
+        nodes: &[usize],
+        sim: &mut Sim<'_>,
+    ) -> Result<(), DropEdge> {
+        for &t in nodes {
+            let h = sim.hold_mut(t).map_or(U256::zero(), |h| *h);
             if h.is_zero() || self.out_toks.iter().any(|x| x.index() == t) {
                 continue;
             }
@@ -341,15 +410,5 @@ impl Ctx<'_> {
             return Err(f.into());
         }
         Ok(())
-    }
-
-    /// The outputs of a simulation that spent everything else.
-    pub(super) fn settle(&self, steps: Vec<Step>, hold: &[U256]) -> Settled {
-        let outs = self
-            .out_toks
-            .iter()
-            .map(|t| hold.get(t.index()).copied().unwrap_or_default())
-            .collect();
-        (steps, outs)
     }
 }

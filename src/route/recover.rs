@@ -137,7 +137,7 @@ impl Ctx<'_> {
             let flows = self.flows_at(&du, &ev, &nu, &idx, &lc);
             // flows, keep amounts at the outputs
             let keep = self.kept(&ev, &lc);
-            if let Some(cand) = self.recover(&flows, &keep, gas, reverts)? {
+            if let Some(cand) = self.recover(&flows, (&keep, &lc), gas, reverts)? {
                 if best.as_ref().map_or(true, |b| cand.net > b.net) {
                     best = Some(cand);
                     no_gain = 0;
@@ -249,19 +249,19 @@ impl Ctx<'_> {
     pub(super) fn recover(
         &self,
         flows: &[Flow],
-        keep: &[(TokenId, f64)],
+        (keep, lc): (&[(TokenId, f64)], &Local),
         gas: Option<GasModel>,
         reverts: &mut Vec<Excluded>,
     ) -> Result<Option<Candidate>, RouteError> {
         let mut flows: Vec<Flow> = flows.to_vec();
-        self.prune_dead_ends(&mut flows);
+        self.prune_dead_ends(&mut flows, lc);
         let mut excluded: Vec<Excluded> = Vec::new();
         // each attempt drops at least one flow; a bound on the work all the same
         for _attempt in 0..RECOVER_ATTEMPTS {
             if flows.is_empty() {
                 return Ok(None);
             }
-            match self.propagate(&flows, keep) {
+            match self.propagate(&flows, keep, lc) {
                 Ok(settled) => {
                     let mut c = self.candidate(settled, gas);
                     excluded.retain(|x| {
@@ -286,7 +286,7 @@ impl Ctx<'_> {
                         }
                     }
                     flows.retain(|f| f.e != drop.e);
-                    self.prune_dead_ends(&mut flows);
+                    self.prune_dead_ends(&mut flows, lc);
                 }
             }
         }
@@ -297,11 +297,12 @@ impl Ctx<'_> {
     /// token whose outflows fell below the flow threshold may still show inflows (its balance
     /// is off by the float residual), and propagating them would strand the amount there.
     /// Repeated until every kept flow ends at an output or continues.
-    pub(super) fn prune_dead_ends(&self, flows: &mut Vec<Flow>) {
-        let n = self.graph.n_tokens();
-        let mut leaving = vec![0usize; n];
+    pub(super) fn prune_dead_ends(&self, flows: &mut Vec<Flow>, lc: &Local) {
+        // how many kept flows leave each working-set token (by local index)
+        let at = |t: TokenId| lc.loc.get(t.index()).copied().unwrap_or(usize::MAX);
+        let mut leaving = vec![0usize; lc.glob.len()];
         for f in flows.iter() {
-            if let Some(c) = leaving.get_mut(self.edges[f.e].ti.index()) {
+            if let Some(c) = leaving.get_mut(at(self.edges[f.e].ti)) {
                 *c += 1;
             }
         }
@@ -312,10 +313,10 @@ impl Ctx<'_> {
                 let e = &self.edges[f.e];
                 if *k
                     && !self.out_toks.contains(&e.to)
-                    && leaving.get(e.to.index()).copied().unwrap_or(0) == 0
+                    && leaving.get(at(e.to)).copied().unwrap_or(0) == 0
                 {
                     *k = false;
-                    if let Some(c) = leaving.get_mut(e.ti.index()) {
+                    if let Some(c) = leaving.get_mut(at(e.ti)) {
                         *c = c.saturating_sub(1);
                     }
                     changed = true;

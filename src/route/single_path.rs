@@ -222,7 +222,7 @@ impl Ctx<'_> {
         gas: Option<GasModel>,
         reverts: &mut Vec<Excluded>,
     ) -> Option<Candidate> {
-        let mut states = PoolStates::new(self.graph.n_pools());
+        let mut states = PoolStates::new();
         let mut steps = Vec::new();
         let a = self.walk_path(&mut states, path, amount, &mut steps, reverts)?;
         Some(self.candidate((steps, vec![a]), gas))

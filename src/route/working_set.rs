@@ -227,6 +227,7 @@ pub(super) fn prepare_ctx<'a>(
         in_ws,
         sel,
         mask: mask_owned,
+        warm: None,
     })
 }
 
@@ -286,6 +287,8 @@ pub(super) struct Ctx<'a> {
     pub(super) in_ws: Vec<bool>,
     /// the source filters' pool mask (`None`: every pool allowed)
     pub(super) mask: Option<Vec<bool>>,
+    /// starting prices per graph token (a [`super::RouteCache`]'s), instead of the bids
+    pub(super) warm: Option<Vec<f64>>,
 }
 
 /// The dual solved on the final working set and certified on the whole graph.
@@ -411,7 +414,8 @@ impl Ctx<'_> {
     /// chains that price their output token) and solve again. Returns the final working set
     /// in local indices, its prices and the bound.
     pub(super) fn solve_certified(&mut self) -> Solved {
-        let mut prev: Option<Vec<f64>> = None;
+        // a cache's prices (per graph token) start the first round where given
+        let mut prev: Option<Vec<f64>> = self.warm.take();
         let mut round = 0;
         loop {
             let lc = self.localize();

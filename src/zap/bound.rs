@@ -488,7 +488,7 @@ impl Invariant {
                 let slack = U256::from(D_SLACK.saturating_mul(4));
                 #[allow(clippy::cast_precision_loss)] // an amplification below 2^53
                 let ann = 2.0 * sb.amp_factor().ok()? as f64;
-                if !(ann > 1.0) {
+                if ann.is_nan() || ann <= 1.0 {
                     return None;
                 }
                 let d = to_f64(d.checked_sub(slack)?) * down;

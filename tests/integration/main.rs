@@ -25,6 +25,8 @@ mod props_curve;
 mod reasons;
 mod request;
 mod route_arbitrage;
+mod route_cache;
+mod route_update;
 mod routing;
 mod spl_accounting;
 mod spl_owner_fee;

@@ -578,6 +578,9 @@ fn routed_zap_bound_holds_on_the_routing_instances() {
     );
 }
 
+/// A mix seen: its split, the mint, the outputs delivered and the steps through other pools.
+type SeenMix = (Vec<usize>, U256, Vec<U256>, Vec<String>);
+
 /// Why some output mixes of a routed zap-in mint exactly the same (the split search's model
 /// then finds the mint flat and stops): the router honours the mix, but delivers the
 /// difference between two mixes through the target pool itself (the cheapest way from one coin
@@ -600,7 +603,7 @@ fn equal_mints_across_mixes_come_from_swaps_through_the_target() {
             let c = case(seed + 1, t);
             let n = c.coins.len();
             // per mix: the mint, the outputs and the steps through other pools
-            let mut seen: Vec<(Vec<usize>, U256, Vec<U256>, Vec<String>)> = Vec::new();
+            let mut seen: Vec<SeenMix> = Vec::new();
             for s in splits(n, 4) {
                 let props = grid_mix(&c.coins, &s, 4);
                 let req = RouteRequest::new(vec![(c.input, after_fee(c.amount))], props);

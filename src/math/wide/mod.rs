@@ -769,6 +769,32 @@ impl Div128 {
     }
 }
 
+impl Div128 {
+    /// `floor(x · 2^128 / d)` when it fits 128 bits (`x < d`), else `None`: [`Self::div`] of
+    /// `x << 128`, whose low half is zero, inlined (the fee growth of a concentrated-liquidity
+    /// step divides by the prepared liquidity this way).
+    #[inline(always)]
+    #[must_use]
+    pub fn div_shifted(&self, x: u128) -> Option<u128> {
+        if x >= self.d {
+            return None;
+        }
+        if self.vn == 0 {
+            return self.div(W { hi: x, lo: 0 });
+        }
+        if self.vn >> 64 == 0 {
+            // A prepared divisor below 2^64: x < d < 2^64, so x << s stays below the
+            // normalised divisor; the two lower limbs are zero.
+            let (sh, dn) = (self.s, self.vn as u64);
+            let (q1, r) = div_2by1_preinv((x as u64) << sh, 0, dn, self.inv);
+            let (q0, _) = div_2by1_preinv(r, 0, dn, self.inv);
+            return Some((u128::from(q1) << 64) | u128::from(q0));
+        }
+        // d >= 2^64 and x < d: x << s stays below the normalised divisor.
+        Some(div_256_by_norm128(x << self.s, 0, self.vn, self.inv))
+    }
+}
+
 /// Floor square root of a `u128` (Newton from above, in native arithmetic).
 #[must_use]
 pub(crate) fn sqrt_u128(x: u128) -> u128 {

@@ -301,3 +301,38 @@ fn division_by_a_wide_divisor_at_its_worst_estimates() {
     };
     assert_eq!(div_rem_by_wide(W::ONE, below), None);
 }
+
+/// `div_shifted` (the dividend `x·2^128`) equals the plain division, for divisors of every
+/// length prepared both ways (`new` leaves those below 2^64 unprepared, `prepared` does not),
+/// `x` at 0, 1, `d − 1` and random below `d`, and is `None` from `x = d` on.
+#[test]
+fn div_shifted_matches_the_plain_division() {
+    let mut seed = 0x3C6E_F372_FE94_F82Bu64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for k in 0..100_000u32 {
+        let bits = 1 + (next() % 128) as u32;
+        let d =
+            ((u128::from(next()) << 64 | u128::from(next())) >> (128 - bits)) | (1 << (bits - 1));
+        let x = match k % 4 {
+            0 => 0,
+            1 => d - 1,
+            2 => 1 % d,
+            _ => (u128::from(next()) << 64 | u128::from(next())) % d,
+        };
+        for p in [Div128::prepared(d), Div128::new(d)] {
+            assert_eq!(
+                p.div_shifted(x),
+                Some(div_256_by_128(x, 0, d).0),
+                "{x} / {d}"
+            );
+            assert_eq!(p.div_shifted(d), None);
+            assert_eq!(p.div_shifted(u128::MAX), None);
+        }
+    }
+    assert_eq!(Div128::prepared(0).div_shifted(0), None);
+}

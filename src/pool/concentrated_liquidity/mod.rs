@@ -105,6 +105,11 @@ struct TickTable {
     tick_spacing: i32,
     ticks: Vec<Tick>,
     ratios: Vec<W>,
+    /// Per known tick, the current ticks from which the contract's next-tick search in the
+    /// bitmap finds it within the word (`word_bounds`): going down, a current tick below the
+    /// first entry (the known tick is the highest at or below it); going up, one at or above
+    /// the second (it is the lowest above).
+    words: Vec<[i32; 2]>,
     /// Entry k: the liquidity of a state with k known ticks at or below its tick (k = 0..=n),
     /// walked out from the state the table was built for; 0 past a walk that fails. A state
     /// uses an entry only when its divisor is the state's liquidity.
@@ -187,12 +192,17 @@ impl TickTable {
         }
         let step_fee = StepFee::new(fee);
         let crossings = crossings(&ratios, &segments, step_fee);
+        let words = ticks
+            .iter()
+            .map(|t| word_bounds(t.index, tick_spacing))
+            .collect();
         Ok(Self {
             fee,
             step_fee,
             tick_spacing,
             ticks,
             ratios,
+            words,
             segments,
             crossings,
             first: FirstSteps::default(),
@@ -246,6 +256,27 @@ impl TickTable {
     fn segment(&self, k: usize, liquidity: u128) -> Option<&Div128> {
         self.segments.get(k).filter(|d| d.divisor() == liquidity)
     }
+}
+
+/// The bounds of `words` for a known tick `x` (spacing `s >= 1`): with `w` the word of its
+/// compressed index (`floor(x / s) >> 8`), a current tick finds it going down while in the same
+/// word, below `(w + 1)·256·s` (the next word's first tick), and going up when the word the
+/// search starts in (that of `floor(tick / s) + 1`) is `w`, that is from `(256·w − 1)·s` on
+/// (`floor(tick / s) >= 256·w − 1`). Both fit an `i32` (within 256 spacings of `x`).
+fn word_bounds(x: i32, s: i32) -> [i32; 2] {
+    let s = i64::from(s.max(1));
+    let w = i64::from(x.div_euclid(s as i32) >> 8);
+    let fit = |v: Option<i64>| v.and_then(|v| i32::try_from(v).ok()).unwrap_or(i32::MAX);
+    [
+        fit(w
+            .checked_add(1)
+            .and_then(|v| v.checked_mul(256))
+            .and_then(|v| v.checked_mul(s))),
+        fit(w
+            .checked_mul(256)
+            .and_then(|v| v.checked_sub(1))
+            .and_then(|v| v.checked_mul(s))),
+    ]
 }
 
 /// An amount left that no step needs more of (2^255 − 1, the largest exact input): a step
@@ -700,5 +731,43 @@ impl ConcentratedLiquidity {
             from = to;
         }
         Ok(out.map(W::to_u256))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::arithmetic_side_effects)]
+    use super::word_bounds;
+
+    /// The word bounds of a known tick say what the bitmap's word arithmetic says: going down
+    /// from a tick at or above it, whether both lie in one word; going up from a tick below
+    /// it, whether it lies in the word of the next compressed tick. Every spacing the
+    /// constructor accepts at its ends and the usual ones, known ticks across the whole range
+    /// and current ticks within a few words of them, both signs.
+    #[test]
+    fn word_bounds_are_the_bitmap_words() {
+        let mut seed = 0xBB67_AE85_84CA_A73Bu64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let word = |t: i32, s: i32| t.div_euclid(s) >> 8;
+        for s in [1, 2, 10, 50, 60, 100, 200, 16_384] {
+            for _ in 0..20_000 {
+                let x = ((next() % 1_774_545) as i32 - 887_272) / s * s;
+                let b = word_bounds(x, s);
+                let reach = 3 * 256 * s;
+                let t =
+                    (x + (next() % (2 * reach as u64 + 1)) as i32 - reach).clamp(-887_272, 887_272);
+                if t >= x {
+                    assert_eq!(t < b[0], word(t, s) == word(x, s), "{x} {t} {s}");
+                } else {
+                    let start = (t.div_euclid(s) + 1) >> 8;
+                    assert_eq!(t >= b[1], start == word(x, s), "{x} {t} {s}");
+                }
+            }
+        }
     }
 }

@@ -47,22 +47,31 @@ impl ConcentratedLiquidity {
         } else {
             ticks.partition_point(|t| t.index <= tick)
         };
+        // The known tick that way, when it lies in the word the search looks in (the
+        // table's word bounds: no division).
+        let words = &self.table.words;
+        if lte {
+            if let Some(j) = k.checked_sub(1) {
+                if let (Some(t), Some(w)) = (ticks.get(j), words.get(j)) {
+                    if tick < w[0] {
+                        return (t.index, Some(j));
+                    }
+                }
+            }
+        } else if let (Some(t), Some(w)) = (ticks.get(k), words.get(k)) {
+            if tick >= w[1] {
+                return (t.index, Some(k));
+            }
+        }
+        // Else the word's edge.
         let s = self.table.tick_spacing;
         let compressed = floor_div(tick, s);
         // |compressed| <= 887272 and 256·s <= 2^22: every product below fits i32.
         #[allow(clippy::arithmetic_side_effects)]
         if lte {
-            let lo = ((compressed >> 8) << 8) * s;
-            match k.checked_sub(1).and_then(|j| ticks.get(j).map(|t| (j, t))) {
-                Some((j, t)) if t.index >= lo => (t.index, Some(j)),
-                _ => (lo, None),
-            }
+            (((compressed >> 8) << 8) * s, None)
         } else {
-            let hi = ((((compressed + 1) >> 8) << 8) + 255) * s;
-            match ticks.get(k) {
-                Some(t) if t.index <= hi => (t.index, Some(k)),
-                _ => (hi, None),
-            }
+            (((((compressed + 1) >> 8) << 8) + 255) * s, None)
         }
     }
 
@@ -649,12 +658,9 @@ impl LoopState {
             } else if dir.fees {
                 // `mulDiv(fee, 2^128, L)`: for a fee below 2^128 the product is `fee << 128`,
                 // divided by the prepared liquidity when the quotient fits 128 bits.
-                let prepared = l_div.filter(|_| fee_amount.hi == 0).and_then(|d| {
-                    d.div(W {
-                        hi: fee_amount.lo,
-                        lo: 0,
-                    })
-                });
+                let prepared = l_div
+                    .filter(|_| fee_amount.hi == 0)
+                    .and_then(|d| d.div_shifted(fee_amount.lo));
                 let g = match prepared {
                     Some(q) => W::small(q),
                     None => mul_div(fee_amount, W { hi: 1, lo: 0 }, W::small(self.liquidity))?,

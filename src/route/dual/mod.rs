@@ -321,6 +321,9 @@ struct Newton {
     /// per token, the sides of the activity test at both ends of the current step, for
     /// [`Dual::ray_candidates`]
     step: Vec<[f64; 4]>,
+    /// per token, its relative move along the current step (0 off the step's tokens), for
+    /// [`Dual::past_kink`]
+    sv: Vec<f64>,
     /// line-search buffers: an evaluation, the trial point, the secant point
     evn: Eval,
     nn: Vec<f64>,
@@ -344,6 +347,7 @@ impl Newton {
             stall: 0,
             cand: Vec::new(),
             step: Vec::new(),
+            sv: Vec::new(),
             evn: Eval::default(),
             nn: nu.to_vec(),
             nx: nu.to_vec(),

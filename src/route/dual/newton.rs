@@ -1,7 +1,7 @@
 //! The Newton step of [`Dual::solve`]: the bordered KKT system on the scaled dual Hessian of
 //! the active set ([`Dual::newton_system`]), solved with increasing regularisation, and a line
 //! search along the step (backtracking with quadratic interpolation, then secant steps past a
-//! kink) ([`Dual::newton_step`]).
+//! kink, then a point just past the first kink) ([`Dual::newton_step`]).
 #![allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 // f64 and indices < n checked by construction
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
@@ -250,9 +250,61 @@ impl Dual<'_> {
             return false;
         };
         if let Some(beyond) = beyond {
-            self.secant(&ray, took, beyond, d0, st);
+            let (acc, hi) = self.secant(&ray, took, beyond, d0, st);
+            self.past_kink(&ray, acc, hi, st);
         }
         true
+    }
+
+    /// One step past the first kink. The line search stopped at `acc`, below `hi` where the
+    /// slope is positive; when an edge turns on between them, the minimum along the step is
+    /// often at its kink (h rises steeply past it: a deep pool). Stopping short of it, the
+    /// next Newton matrix lacks that edge's curvature and the next step stops short of the
+    /// same kink again (steps of 1e-5 to 1e-3 in a row). So the point just past the first
+    /// kink in `(acc, hi)` is tried (the activity boundary along the step is linear in α), and
+    /// kept when h is lower there: the edge is then active, with a small flow, and its
+    /// curvature is in the next Newton matrix.
+    fn past_kink(&self, ray: &Ray<'_>, acc: f64, hi: f64, st: &mut Newton) {
+        // each token's relative move along the step (0 off the step's tokens)
+        let sv = &mut st.sv;
+        sv.clear();
+        sv.resize(self.n, 0.0);
+        for (p, &k) in ray.rset.iter().enumerate() {
+            sv[k] = ray.sol[p];
+        }
+        // the first edge of the segment's candidates that turns on in (acc, hi): where
+        // `ν_o rate0 (1 + α s_o) = ν_i (1 + α s_i)`, and the log rate at which its price
+        // ratio crosses there
+        let (mut first, mut rate) = (hi, 0.0);
+        for &e in &st.cand {
+            let (ti, to, rate0) = self.hot[e];
+            let (ti, to) = (ti as usize, to as usize);
+            let (vi, vo) = (ray.nu[ti], ray.nu[to] * rate0);
+            let (si, so) = (sv[ti], sv[to]);
+            let gap = |a: f64| vo * (1.0 + a * so) - vi * (1.0 + a * si);
+            if gap(acc) <= 0.0 && gap(hi) > 0.0 {
+                let a = (vi - vo) / (vo * so - vi * si);
+                if a > acc && a < first {
+                    first = a;
+                    rate = so / (1.0 + a * so) - si / (1.0 + a * si);
+                }
+            }
+        }
+        if !(first < hi) || !(rate > 0.0) {
+            return;
+        }
+        // past the kink by a price ratio of 1e-9: the edge's flow is positive there
+        let at = first + 1e-9 / rate;
+        if !(at < hi) || !trial(ray.nu, ray.rset, ray.sol, at, &mut st.nx) {
+            return;
+        }
+        self.eval_into(&st.nx, Some(&st.cand), &mut st.evn);
+        let he = self.h(&st.nx, &st.evn);
+        if he > 0.0 && he < st.t {
+            core::mem::swap(&mut st.ev, &mut st.evn);
+            st.t = he;
+            st.nn.copy_from_slice(&st.nx);
+        }
     }
 
     /// Backtracking from α = 1: a trial is accepted when h falls (or, within its float
@@ -318,7 +370,8 @@ impl Dual<'_> {
     /// on): up to [`SECANT_STEPS`] secant steps on the slope between it (`lo`) and the failed
     /// trial beyond (`hi`), each kept when it lowers h further (the line minimum, just past
     /// the kink, puts the new edge in the next Newton matrix). This turns a crawl of 10%
-    /// steps into a few full ones.
+    /// steps into a few full ones. Returns the α of the point kept (in `st.nn`) and the end
+    /// of the bracket beyond it.
     fn secant(
         &self,
         ray: &Ray<'_>,
@@ -326,7 +379,8 @@ impl Dual<'_> {
         mut hi: (f64, f64),
         d0: f64,
         st: &mut Newton,
-    ) {
+    ) -> (f64, f64) {
+        let mut acc = lo.0;
         for _ in 0..SECANT_STEPS {
             let ((a0, d_a), (a1, d1)) = (lo, hi);
             if !(d_a < 0.0) || !(a1 > a0) || !(d1 > d_a) {
@@ -347,6 +401,7 @@ impl Dual<'_> {
                 core::mem::swap(&mut st.ev, &mut st.evn);
                 st.t = he;
                 st.nn.copy_from_slice(&st.nx);
+                acc = ae;
             }
             // h is convex along the step: the minimum stays bracketed
             if de < 0.0 && he <= st.t {
@@ -358,6 +413,7 @@ impl Dual<'_> {
                 break;
             }
         }
+        (acc, hi.0)
     }
 }
 

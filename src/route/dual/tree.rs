@@ -97,14 +97,15 @@ impl TreePre {
 /// The edges (indices into `blocks`) of a maximum-weight spanning forest on `m` tokens
 /// (Kruskal: heaviest first, union-find with path halving).
 fn spanning_forest(blocks: &[Lap], m: usize) -> Vec<u32> {
-    // (weight, index) pairs: the sort compares what it moves instead of loading each
-    // weight through its index
+    // (weight bits, index) pairs: the sort compares what it moves instead of loading each
+    // weight through its index, as integers (the weights are positive and finite, and such
+    // f64 order like their bits: the same order as comparing the floats)
     let mut by_w: Vec<(u64, u32)> = blocks
         .iter()
         .enumerate()
         .map(|(k, b)| (b.2.to_bits(), u32::try_from(k).unwrap_or(u32::MAX)))
         .collect();
-    by_w.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    by_w.sort_unstable_by_key(|b| core::cmp::Reverse(b.0));
     let mut up: Vec<u32> = (0..m).map(|k| u32::try_from(k).unwrap_or(NONE)).collect();
     let find = |up: &mut [u32], mut x: u32| {
         while up[x as usize] != x {

@@ -78,20 +78,21 @@ pub fn zap_in(
         let mint = mint_or_pass(&mut ctx, target, lp_out, &coins, opts)?;
         (ctx, mint, held_bound.or(lp_bound))
     } else {
+        let bounder = match (&routed, &with_lp) {
+            (Some(r), _) => Some(Bounder::Routed(r)),
+            (None, Some(l)) => Some(Bounder::Lp(l, &external)),
+            (None, None) => None,
+        };
         let (m, bound) = route_and_mint(
             &ctx,
             target,
             lp_out,
             &coins,
             &external,
-            routed.as_ref(),
+            bounder.as_ref(),
             opts,
             &mut cost,
         )?;
-        let bound = bound.or_else(|| {
-            cost.bound_solves = cost.bound_solves.saturating_add(1);
-            with_lp?.bound(&m.routed, &external, &m.mix, opts)
-        });
         (m.done, m.mint, bound)
     };
     let mut z = assemble(
@@ -226,8 +227,8 @@ struct RoutedBound {
 
 impl RoutedBound {
     /// `Some` for a zap-in whose holdings after the fee include tokens other than the target's
-    /// coins and LP, none of them an LP token of a pool (LP inputs burned first have no
-    /// bound: a one-coin withdrawal and the burns' moves of their pools are not bounded).
+    /// coins and LP, none of them an LP token of a pool (with LP inputs the burned pools are
+    /// bounded as a whole: [`super::lp_bound::LpBound`]).
     fn start(ctx: &Ctx<'_>, target: PoolId, lp_out: TokenId, coins: &[TokenId]) -> Option<Self> {
         let external: Vec<(TokenId, U256)> = ctx
             .holdings()
@@ -277,6 +278,33 @@ impl RoutedBound {
         let routed =
             crate::route::weighted_output_bound(graph, &req, &weights, &[self.at.target]).ok()?;
         self.at.mint_bound(pool, &w, routed)
+    }
+}
+
+/// The bound of a zap-in that routes, taken at a candidate plan's tangent point: through
+/// routed legs only ([`RoutedBound`]), or with LP inputs of other pools
+/// ([`super::lp_bound::LpBound`], with the holdings the legs route). Either is a bound on every
+/// plan of the zap at any tangent point, so the split search may stop on it and the plan keeps
+/// the least of those taken.
+enum Bounder<'a> {
+    Routed(&'a RoutedBound),
+    Lp(&'a super::lp_bound::LpBound, &'a [(TokenId, U256)]),
+}
+
+impl Bounder<'_> {
+    /// The bound at the tangent point of the candidate `m`.
+    fn at(
+        &self,
+        graph: &PoolGraph,
+        target: PoolId,
+        coins: &[TokenId],
+        m: &Minted<'_>,
+        opts: &ZapOptions,
+    ) -> Option<f64> {
+        match self {
+            Bounder::Routed(r) => r.bound_at(graph, target, coins, m, opts),
+            Bounder::Lp(l, external) => l.bound(&m.routed, external, &m.mix, opts),
+        }
     }
 }
 
@@ -418,8 +446,8 @@ fn without_swap_if_gas_exceeds_gain(
 
 /// Route `external` holdings into the target's coins at the mix that mints the most
 /// ([`Split`]): the value-share split first (the default, kept unless another mix mints
-/// strictly more), the certified bound at its tangent point (where the zap routes through
-/// legs without LP inputs), then the search, which stops early once the best exact mint is
+/// strictly more), the certified bound at its tangent point ([`Bounder`]: through routed legs,
+/// or with LP inputs of other pools), then the search, which stops early once the best exact mint is
 /// within its tolerance of that bound. The best plan, and the bound: the lesser of the
 /// default's and, when another mix won, the one at the winner's tangent (both are bounds on
 /// every plan).
@@ -430,7 +458,7 @@ fn route_and_mint<'g>(
     lp_out: TokenId,
     coins: &[TokenId],
     external: &[(TokenId, U256)],
-    routed: Option<&RoutedBound>,
+    routed: Option<&Bounder<'_>>,
     opts: &ZapOptions,
     cost: &mut ZapCost,
 ) -> Result<(Minted<'g>, Option<f64>), ZapError> {
@@ -446,7 +474,7 @@ fn route_and_mint<'g>(
     let mut bound_at = |m: &Minted<'_>| {
         let r = routed?;
         solves = solves.saturating_add(1);
-        r.bound_at(ctx.graph, target, coins, m, opts)
+        r.at(ctx.graph, target, coins, m, opts)
     };
     let default_bound = split.best().and_then(&mut bound_at);
     let default_mix = split.best().map(|m| m.mix.clone());
@@ -458,7 +486,12 @@ fn route_and_mint<'g>(
         None => return Err(first_err.unwrap_or(ZapError::NothingToMint)),
     };
     let mut bound = default_bound;
-    if default_mix.as_ref() != Some(&best.mix) && !close_to(default_bound, &best, lp_out) {
+    // (with LP inputs the winner's bound is always taken, as before the early stop: so the
+    // plan's bound is never looser than it was)
+    let lp_inputs = matches!(routed, Some(Bounder::Lp(..)));
+    if default_mix.as_ref() != Some(&best.mix)
+        && (lp_inputs || !close_to(default_bound, &best, lp_out))
+    {
         if let Some(b) = bound_at(&best) {
             bound = Some(bound.map_or(b, |d| d.min(b)));
         }
