@@ -41,8 +41,8 @@ const EXTENSION_PASSES: usize = 64;
 /// 0.17 ms).
 const EASE_PASSES: usize = 2;
 
-/// Passes of the joint polish over the jointly modelled pools' coins (a second pass gained
-/// at most 2.4e-8 of the bound on the generated instances, and cost as much again).
+/// Passes of the joint polish over the jointly modelled pools' coins (two passes of 16 steps
+/// left the generated instances' gaps lower by at most 1.4e-7 more, for twice the time).
 const POLISH_PASSES: usize = 1;
 
 /// Golden-section steps of the joint polish per coin.
