@@ -46,7 +46,7 @@
 //! covered by the proof; a sequence that leaves it moves the pool past its equilibrium at
 //! these prices, where every further unit pays the fee and loses value. That last step is
 //! checked by brute force (exact sequential swaps over split and order grids far beyond the
-//! optimum, `tests/integration/joint.rs`), not proven.
+//! optimum, this module's test), not proven.
 //!
 //! # Numerics
 //!
