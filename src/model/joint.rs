@@ -46,11 +46,11 @@
 //! covered by the proof; a sequence that leaves it moves the pool past its equilibrium at
 //! these prices, where every further unit pays the fee and loses value. That last step is
 //! checked by brute force (exact sequential swaps over split and order grids far beyond the
-//! optimum, `tests/integration/joint.rs`), not proven.
+//! optimum, this module's test), not proven.
 //!
 //! # Numerics
 //!
-//! `c(q)` is bounded below by [`super::tangent::unit_cost_low`] (raised gradients: the bound
+//! `c(q)` is bounded below as [`super::tangent::unit_cost_low`] does (raised gradients: the bound
 //! holds whatever the accuracy of its point solve); `D0` is the pool's integer `D` less a slack
 //! of units for `get_D`'s convergence and each swap's `get_y` (the caller's); `q·x0` is summed
 //! from balances rounded up; `m_k` is an interval bound of the closed-form gradient (below),
@@ -58,7 +58,7 @@
 //! favour) is the certificate's per-direction rounding slack, added beside this bound.
 #![allow(clippy::cast_precision_loss)] // n ≤ 8
 
-use super::tangent::{unit_cost_low, unit_point};
+use super::tangent::{grad_d, least_ratio, unit_point};
 use super::FamilyParams;
 use crate::math::float::{sqrt_or_zero, to_f64};
 use crate::pool::stableswap::{StableSwap, Variant};
@@ -193,11 +193,10 @@ impl JointCurve {
                 }
             }
         }
-        let z: Vec<f64> = unit_point(&q, self.ann)?
-            .iter()
-            .map(|w| w * self.d0)
-            .collect();
-        let c = unit_cost_low(&q, self.ann);
+        // c(q) from the tangent at the point where ∇D ∥ q (`unit_cost_low`, one point solve)
+        let w = unit_point(&q, self.ann)?;
+        let c = grad_d(&w, self.ann).map_or(0.0, |g| least_ratio(&q, &g));
+        let z: Vec<f64> = w.iter().map(|w| w * self.d0).collect();
         if !(c > 0.0 && c.is_finite()) {
             return None;
         }

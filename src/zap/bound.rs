@@ -524,12 +524,6 @@ impl Invariant {
         }
         sqrt_or_zero(lo * hi)
     }
-
-    /// Curve: the coin balances at `D = 1` where `∇D ∥ ν'` (`ν'` the prices per coin unit):
-    /// [`crate::model::tangent::unit_point`].
-    fn curve_point(nu: &[f64], ann: f64) -> Option<Vec<f64>> {
-        crate::model::tangent::unit_point(nu, ann)
-    }
 }
 
 impl crate::route::UnitCost for Invariant {
@@ -557,10 +551,7 @@ impl crate::route::UnitCost for Invariant {
             }
             Invariant::Curve { ann, conv } => {
                 let per_coin: Vec<f64> = nu.iter().zip(conv).map(|(v, c)| v / c).collect();
-                let Some(z) = Self::curve_point(&per_coin, *ann) else {
-                    return 0.0;
-                };
-                curve_grad(&z, *ann).map_or(0.0, |g| Self::least_ratio(&per_coin, &g))
+                crate::model::tangent::unit_cost_low(&per_coin, *ann)
             }
         }
     }
