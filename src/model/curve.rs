@@ -69,11 +69,7 @@ impl Curve {
     /// supply or an invariant that is not finite): for zaps.
     #[must_use]
     pub fn of_pool(p: &StableSwap) -> Option<Self> {
-        let FamilyParams::Stable { amp, fee, conv } =
-            FamilyParams::stable(p.a_precise(), p.variant().a_precision(), p.fee(), p.rates())
-        else {
-            return None;
-        };
+        let (amp, fee, conv) = FamilyParams::curve_parts(p);
         let off = to_f64(p.offpeg_fee_multiplier()) / 1e10;
         let me = Curve {
             admin: to_f64(p.admin_fee()) / 1e10,

@@ -116,14 +116,7 @@ impl JointCurve {
         {
             return None;
         }
-        let FamilyParams::Stable { amp, fee, conv } = FamilyParams::stable(
-            ss.a_precise(),
-            ss.variant().a_precision(),
-            ss.fee(),
-            ss.rates(),
-        ) else {
-            return None;
-        };
+        let (amp, fee, conv) = FamilyParams::curve_parts(ss);
         let n = conv.len();
         let up = 1.0 + 4.0 * f64::EPSILON;
         let xp: Vec<f64> = ss

@@ -66,12 +66,30 @@ impl FamilyParams {
     /// Stable-swap parameters from the snapshot's integers.
     #[must_use]
     pub fn stable(a: U256, a_precision: U256, fee: U256, rates: &[U256]) -> Self {
-        FamilyParams::Stable {
-            amp: to_f64(a) / to_f64(a_precision),
-            fee: to_f64(fee) / 1e10,
-            conv: rates.iter().map(|r| to_f64(*r) / 1e36).collect(),
-        }
+        let (amp, fee, conv) = stable_parts(a, a_precision, fee, rates);
+        FamilyParams::Stable { amp, fee, conv }
     }
+
+    /// The stable-swap parameters of an exact Curve pool: `(A, fee fraction, base unit →
+    /// coin unit per coin)`, as [`FamilyParams::stable`] makes them from its integers.
+    #[must_use]
+    pub fn curve_parts(p: &crate::pool::StableSwap) -> (f64, f64, SmallVec<[f64; 4]>) {
+        stable_parts(p.a_precise(), p.variant().a_precision(), p.fee(), p.rates())
+    }
+}
+
+/// `A`, the fee as a fraction and the per-coin conversions from a stable-swap pool's integers.
+fn stable_parts(
+    a: U256,
+    a_precision: U256,
+    fee: U256,
+    rates: &[U256],
+) -> (f64, f64, SmallVec<[f64; 4]>) {
+    (
+        to_f64(a) / to_f64(a_precision),
+        to_f64(fee) / 1e10,
+        rates.iter().map(|r| to_f64(*r) / 1e36).collect(),
+    )
 }
 
 /// A pool's float model on one state.

@@ -339,15 +339,19 @@ impl Ctx<'_> {
         parent
     }
 
-    /// Every edge priced at `nu`: arbitrage where the zero-size rate beats the price ratio.
-    fn price_edges(&self, nu: &[f64], in_ws: &[bool], fixed: &[bool]) -> PricedEdges {
-        let cache = self.cache;
-        let mut g: f64 = self
-            .prep
+    /// The inputs' amounts valued at `nu`: the dual value's first term.
+    fn inputs_value(&self, nu: &[f64]) -> f64 {
+        self.prep
             .inputs
             .iter()
             .map(|(t, a)| nu[t.index()] * to_f64(*a))
-            .sum();
+            .sum()
+    }
+
+    /// Every edge priced at `nu`: arbitrage where the zero-size rate beats the price ratio.
+    fn price_edges(&self, nu: &[f64], in_ws: &[bool], fixed: &[bool]) -> PricedEdges {
+        let cache = self.cache;
+        let mut g = self.inputs_value(nu);
         let mut cols: Vec<(f64, usize)> = Vec::new();
         let mut valid = true;
         let single_in = self.in_toks.len() == 1;
@@ -504,12 +508,7 @@ impl Ctx<'_> {
     /// priced edge's arbitrage), as [`Ctx::price_edges`] sums it.
     fn dual_value(&self, nu: &[f64]) -> f64 {
         let cache = self.cache;
-        let mut g: f64 = self
-            .prep
-            .inputs
-            .iter()
-            .map(|(t, a)| nu[t.index()] * to_f64(*a))
-            .sum();
+        let mut g = self.inputs_value(nu);
         for (k, e) in cache.edges().iter().enumerate() {
             let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
             if vo > 0.0 && vi > 0.0 && e.rate0 * vo > vi && self.priced(k) {
@@ -646,14 +645,7 @@ impl Ctx<'_> {
             return None;
         }
         let jc = JointCurve::of(ss)?;
-        let FamilyParams::Stable { conv, .. } = FamilyParams::stable(
-            ss.a_precise(),
-            ss.variant().a_precision(),
-            ss.fee(),
-            ss.rates(),
-        ) else {
-            return None;
-        };
+        let (_, _, conv) = FamilyParams::curve_parts(ss);
         // prices per coin unit, and each coin's side from the directions with arbitrage
         let price: Vec<f64> = info
             .tokens

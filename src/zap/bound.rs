@@ -288,14 +288,7 @@ fn curve_tangent(ss: &crate::pool::StableSwap, z: &[U256]) -> Option<Vec<f64>> {
 /// `A·n` and the rates (raw unit → coin unit) of a Curve pool's float model.
 #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; n ≤ 8
 fn curve_params(ss: &crate::pool::StableSwap) -> Option<(f64, Vec<f64>)> {
-    let crate::model::FamilyParams::Stable { amp, conv, .. } = crate::model::FamilyParams::stable(
-        ss.a_precise(),
-        ss.variant().a_precision(),
-        ss.fee(),
-        ss.rates(),
-    ) else {
-        return None;
-    };
+    let (amp, _, conv) = crate::model::FamilyParams::curve_parts(ss);
     let ann = amp * conv.len() as f64;
     (ann.is_finite() && ann > 1.0).then(|| (ann, conv.to_vec()))
 }
