@@ -10,25 +10,36 @@
 #![allow(
     clippy::unwrap_used,
     clippy::arithmetic_side_effects,
-    clippy::print_stderr
+    clippy::print_stderr,
+    clippy::print_stdout
 )]
 use std::hint::black_box;
 
 #[path = "../benches/common/cl_pool.rs"]
 mod cl_pool;
 
+const USAGE: &str =
+    "usage: cl_swap_count <within_tick|cross_1|cross_10> <reps> [--amount-out] [--from-swapped]";
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return;
+    }
     let crossed = match args.first().map(String::as_str) {
         Some("within_tick") => 0,
         Some("cross_1") => 1,
         Some("cross_10") => 10,
         _ => {
-            eprintln!("usage: cl_swap_count <within_tick|cross_1|cross_10> <reps> [--amount-out] [--from-swapped]");
-            std::process::exit(2);
+            eprintln!("{USAGE}");
+            std::process::exit(1);
         }
     };
-    let reps: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let Some(reps) = args.get(1).and_then(|s| s.parse::<usize>().ok()) else {
+        eprintln!("<reps> must be a whole number\n{USAGE}");
+        std::process::exit(1);
+    };
     let amount_out = args.iter().any(|a| a == "--amount-out");
     let mut pool = cl_pool::pool();
     if args.iter().any(|a| a == "--from-swapped") {
