@@ -228,6 +228,42 @@ pub(crate) fn cbrt(x: f64) -> f64 {
     }
 }
 
+/// The least of `f` over `[lo, hi]` by `steps` golden-section steps (`f` unimodal there, or the
+/// answer is only a good point): `(x, f(x))`, the better of the last two points.
+#[allow(clippy::arithmetic_side_effects)] // f64
+pub(crate) fn golden_min(
+    lo: f64,
+    hi: f64,
+    steps: usize,
+    mut f: impl FnMut(f64) -> f64,
+) -> (f64, f64) {
+    let g = 0.618_033_988_749_894_9;
+    let (mut a, mut b) = (lo, hi);
+    let mut x1 = b - g * (b - a);
+    let mut x2 = a + g * (b - a);
+    let (mut f1, mut f2) = (f(x1), f(x2));
+    for _ in 0..steps {
+        if f1 <= f2 {
+            b = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = b - g * (b - a);
+            f1 = f(x1);
+        } else {
+            a = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = a + g * (b - a);
+            f2 = f(x2);
+        }
+    }
+    if f1 <= f2 {
+        (x1, f1)
+    } else {
+        (x2, f2)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

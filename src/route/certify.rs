@@ -16,7 +16,7 @@ use super::edges::Edge;
 use super::model::Arb;
 use super::working_set::{allowed, Ctx, Local, UNREACHED};
 use super::BOUND_MARGIN;
-use crate::math::float::to_f64;
+use crate::math::float::{golden_min, to_f64};
 use crate::model::joint::{JointCurve, Side};
 use crate::model::FamilyParams;
 use crate::pool::Pool;
@@ -47,37 +47,6 @@ const POLISH_PASSES: usize = 1;
 
 /// Golden-section steps of the joint polish per coin.
 const POLISH_STEPS: usize = 12;
-
-/// The least of `f` over `[lo, hi]` by golden-section search ([`POLISH_STEPS`] steps; `f`
-/// unimodal there, or the answer is only a good point): `(x, f(x))`.
-#[allow(clippy::arithmetic_side_effects)] // f64
-fn golden(lo: f64, hi: f64, mut f: impl FnMut(f64) -> f64) -> (f64, f64) {
-    let g = 0.618_033_988_749_894_9;
-    let (mut a, mut b) = (lo, hi);
-    let mut x1 = b - g * (b - a);
-    let mut x2 = a + g * (b - a);
-    let (mut f1, mut f2) = (f(x1), f(x2));
-    for _ in 0..POLISH_STEPS {
-        if f1 <= f2 {
-            b = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = b - g * (b - a);
-            f1 = f(x1);
-        } else {
-            a = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = a + g * (b - a);
-            f2 = f(x2);
-        }
-    }
-    if f1 <= f2 {
-        (x1, f1)
-    } else {
-        (x2, f2)
-    }
-}
 
 /// A column is worth adding when its arbitrage exceeds this fraction of the dual value.
 const COLUMN_TOL: f64 = 1e-10;
@@ -554,7 +523,7 @@ impl Ctx<'_> {
                     self.local_value(t, nu, &edges, pools)
                 };
                 let f0 = at(v0, nu);
-                let (x, fx) = golden(lo, hi, |v| at(v, nu));
+                let (x, fx) = golden_min(lo, hi, POLISH_STEPS, |v| at(v, nu));
                 nu[t] = if fx < f0 { x } else { v0 };
             }
         }

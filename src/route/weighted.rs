@@ -585,28 +585,8 @@ impl Pricer<'_> {
         }
         let f = |ls: f64| self.value(&self.at_scale(w, &nu0, s0 * libm_exp(ls)));
         // golden section on ln s over [−ln 64, ln 64]
-        let (mut lo, mut hi) = (-4.2f64, 4.2f64);
-        let phi = 0.618_033_988_749_894_9;
-        let mut x1 = hi - phi * (hi - lo);
-        let mut x2 = lo + phi * (hi - lo);
-        let (mut f1, mut f2) = (f(x1), f(x2));
         let (scale_steps, passes, _) = self.steps();
-        for _ in 0..scale_steps {
-            if f1 <= f2 {
-                hi = x2;
-                x2 = x1;
-                f2 = f1;
-                x1 = hi - phi * (hi - lo);
-                f1 = f(x1);
-            } else {
-                lo = x1;
-                x1 = x2;
-                f1 = f2;
-                x2 = lo + phi * (hi - lo);
-                f2 = f(x2);
-            }
-        }
-        let ls = if f1 <= f2 { x1 } else { x2 };
+        let (ls, _) = crate::math::float::golden_min(-4.2, 4.2, scale_steps, f);
         let mut nu = self.at_scale(w, &nu0, s0 * libm_exp(ls));
         self.derive(&mut nu);
         let mut best = self.value(&nu);
