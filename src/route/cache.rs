@@ -76,6 +76,17 @@ pub fn quote_cached(
     if req.exact_out.is_some() || gas::priced(graph, req).is_some() {
         return quote(graph, req);
     }
+    quote_warm(graph, req, cache)
+}
+
+/// The exact-in plan of `req` (no exact-out, no gas model) from `cache`'s prices where they
+/// fit (else from the bids: then [`quote`]'s plan exactly); the cache keeps this quote's
+/// prices. [`quote_cached`], and each trial of exact-out's bracket after the first.
+pub(super) fn quote_warm(
+    graph: &PoolGraph,
+    req: &RouteRequest,
+    cache: &mut RouteCache,
+) -> Result<Plan, RouteError> {
     let mut ctx = prepare_ctx(graph, req)?;
     let n = graph.n_tokens();
     if cache.fits(n, &ctx.in_toks, &ctx.out_toks) {

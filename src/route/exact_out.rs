@@ -8,8 +8,15 @@
 //! trial amount; every amount tried is quoted exactly) until `hi − lo ≤ hi / 10^7`. The answer
 //! is the plan at `hi`: its exact simulation delivers at least the wanted amount, and any input
 //! smaller by more than 1e-7 delivers less.
+//!
+//! Without a gas model, each trial's dual solve starts from the prices of the trial before it
+//! (a [`RouteCache`] kept for the search, as [`super::quote_cached`] does): the trials quote
+//! one pair at nearby amounts, so each starts near its optimum. The first quote (at `cap`) is
+//! cold, [`quote`]'s plan exactly; a trial's plan may differ from a cold quote of its amount
+//! in its last digits (the float path differs), and is exact and verified like any other.
 
-use super::{quote, RouteRequest};
+use super::cache::quote_warm;
+use super::{gas, quote, RouteCache, RouteRequest};
 use crate::error::{BadRouteRequest, RouteError};
 use crate::graph::PoolGraph;
 use crate::math::float::{from_f64_floor, to_f64};
@@ -39,11 +46,19 @@ pub(super) fn quote_exact_out(
     if wanted.is_zero() {
         return Err(RouteError::BadRequest(BadRouteRequest::ExactOutZero));
     }
-    let at = |a: U256| -> Result<Plan, RouteError> {
+    // the trials' warm start (a gas model's hop caps are compared with cold quotes: those
+    // trials stay cold)
+    let mut cache = RouteCache::new();
+    let warm = gas::priced(graph, req).is_none();
+    let mut at = |a: U256| -> Result<Plan, RouteError> {
         let mut r = req.clone();
         r.inputs = alloc::vec![(token, a)];
         r.exact_out = None;
-        quote(graph, &r)
+        if warm {
+            quote_warm(graph, &r, &mut cache)
+        } else {
+            quote(graph, &r)
+        }
     };
     // every unit delivered leaves some pool holding the output: wanting at least all they
     // hold is beyond any input, not a matter of the cap
@@ -84,7 +99,7 @@ fn held(graph: &PoolGraph, to: TokenId) -> U256 {
 /// (`at`: the exact-in plan of input `a`; `full`: the plan at `cap`, which delivers at
 /// least `wanted`) until `hi − lo ≤ hi / EXACT_OUT_PRECISION`: the plan at `hi`.
 fn narrow(
-    at: impl Fn(U256) -> Result<Plan, RouteError>,
+    mut at: impl FnMut(U256) -> Result<Plan, RouteError>,
     cap: U256,
     full: Plan,
     wanted: U256,
