@@ -14,6 +14,11 @@
 //! one pair at nearby amounts, so each starts near its optimum. The first quote (at `cap`) is
 //! cold, [`quote`]'s plan exactly; a trial's plan may differ from a cold quote of its amount
 //! in its last digits (the float path differs), and is exact and verified like any other.
+//! Each trial is then a Newton step on the last trial's marginal rate (the ratio of its
+//! plan's dual prices, `f'(a)`), moved a third of the closing width toward the side the last
+//! trial was not on: `f` is concave, so the tangent lies above it and its root is at or just
+//! below the answer; once the steps are accurate the bracket closes in two trials. A step that
+//! leaves the bracket falls back to regula falsi.
 
 use super::cache::quote_warm;
 use super::{gas, quote, RouteCache, RouteRequest};
@@ -50,12 +55,12 @@ pub(super) fn quote_exact_out(
     // trials stay cold)
     let mut cache = RouteCache::new();
     let warm = gas::priced(graph, req).is_none();
-    let mut at = |a: U256| -> Result<Plan, RouteError> {
+    let quote_at = |a: U256, cache: &mut RouteCache| -> Result<Plan, RouteError> {
         let mut r = req.clone();
         r.inputs = alloc::vec![(token, a)];
         r.exact_out = None;
         if warm {
-            quote_warm(graph, &r, &mut cache)
+            quote_warm(graph, &r, cache)
         } else {
             quote(graph, &r)
         }
@@ -67,14 +72,24 @@ pub(super) fn quote_exact_out(
             return Err(RouteError::InsufficientLiquidity { from: token, to });
         }
     }
-    let full = at(cap)?;
+    let full = quote_at(cap, &mut cache)?;
     if out(&full) < wanted {
         return Err(RouteError::ExactOutUnreachable {
             wanted,
             best: out(&full),
         });
     }
-    Ok(narrow(at, cap, full, wanted))
+    // a plan's marginal rate (a warm search's cache holds its prices)
+    let out_token = req.outputs.first().map(|o| o.0);
+    let slope_of = move |c: &RouteCache| out_token.and_then(|o| c.rate(token, o));
+    let slope = slope_of(&cache);
+    // each trial's plan with its marginal rate
+    let at = move |a: U256| {
+        let p = quote_at(a, &mut cache);
+        let d = p.as_ref().ok().and(slope_of(&cache));
+        (p, d)
+    };
+    Ok(narrow(at, (cap, slope), full, wanted))
 }
 
 /// The first output amount of a plan (0 without one).
@@ -97,10 +112,12 @@ fn held(graph: &PoolGraph, to: TokenId) -> U256 {
 
 /// The bracket `(0, cap)` narrowed by Illinois regula falsi on `F(a) = f(a) − wanted`
 /// (`at`: the exact-in plan of input `a`; `full`: the plan at `cap`, which delivers at
-/// least `wanted`) until `hi − lo ≤ hi / EXACT_OUT_PRECISION`: the plan at `hi`.
+/// least `wanted`) until `hi − lo ≤ hi / EXACT_OUT_PRECISION`: the plan at `hi`. With
+/// `slope` (`f'(cap)`, output per input unit; `at` also gives each trial's), each trial is a
+/// Newton step from the last one, a third of the closing width toward the side it was not on.
 fn narrow(
-    mut at: impl FnMut(U256) -> Result<Plan, RouteError>,
-    cap: U256,
+    mut at: impl FnMut(U256) -> (Result<Plan, RouteError>, Option<f64>),
+    (cap, slope): (U256, Option<f64>),
     full: Plan,
     wanted: U256,
 ) -> Plan {
@@ -109,6 +126,8 @@ fn narrow(
     let (mut lo, mut f_lo) = (U256::zero(), -w);
     let (mut hi, mut f_hi, mut best) = (cap, to_f64(out(&full)) - w, full);
     let mut last_side = 0i8;
+    // the last trial's amount, F there and f' there
+    let mut newton = slope.map(|d| (cap, f_hi, d));
     for _ in 0..MAX_TRIALS {
         let width = hi.saturating_sub(lo);
         let tol = (hi.checked_div(U256::from(EXACT_OUT_PRECISION)))
@@ -127,6 +146,21 @@ fn narrow(
         #[allow(clippy::arithmetic_side_effects)] // f64
         let step = from_f64_floor(to_f64(width) * t);
         let mut a = lo.saturating_add(step);
+        // where the tangent at the last trial meets `wanted`, a third of the width `tol`
+        // toward the side the last trial was not on
+        if let Some((p, fp, d)) = newton.take() {
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            let target = {
+                let third = to_f64(tol) / 3.0;
+                to_f64(p) - fp / d + if fp >= 0.0 { -third } else { third }
+            };
+            if target.is_finite() && target > 0.0 {
+                let t = from_f64_floor(target);
+                if t > lo && t < hi {
+                    a = t;
+                }
+            }
+        }
         if a <= lo || a >= hi {
             a = lo.saturating_add(width.checked_div(U256::from(2u8)).unwrap_or_default());
         }
@@ -134,10 +168,12 @@ fn narrow(
             break;
         }
         // an amount too small to route delivers nothing
-        let trial = at(a).ok();
+        let (trial, d) = at(a);
+        let trial = trial.ok();
         let got = trial.as_ref().map_or(U256::zero(), out);
         #[allow(clippy::arithmetic_side_effects)] // f64
         let f = to_f64(got) - w;
+        newton = d.map(|d| (a, f, d));
         match trial {
             Some(p) if got >= wanted => {
                 hi = a;
