@@ -4,8 +4,9 @@
 //! ([`super::quote`] with the input set to `a`); it is increasing and, for the aggregate model,
 //! concave with `f(0) = 0`. The search keeps a bracket `lo < hi` with `f(lo) < wanted ≤
 //! f(hi)`, starting from `(0, cap)` (`cap` the request's input amount, the most the user will
-//! spend), and narrows it by the Illinois variant of regula falsi (floats only pick the next
-//! trial amount; every amount tried is quoted exactly) until `hi − lo ≤ hi / 10^7`. The answer
+//! spend), and narrows it by Newton steps (below) or, where a step does not fit, the Illinois
+//! variant of regula falsi (floats only pick the next trial amount; every amount tried is
+//! quoted exactly) until `hi − lo ≤ hi / 10^7`. The answer
 //! is the plan at `hi`: its exact simulation delivers at least the wanted amount, and any input
 //! smaller by more than 1e-7 delivers less.
 //!
@@ -110,7 +111,7 @@ fn held(graph: &PoolGraph, to: TokenId) -> U256 {
         .fold(U256::zero(), U256::saturating_add)
 }
 
-/// The bracket `(0, cap)` narrowed by Illinois regula falsi on `F(a) = f(a) − wanted`
+/// The bracket `(0, cap)` narrowed on `F(a) = f(a) − wanted` by Illinois regula falsi
 /// (`at`: the exact-in plan of input `a`; `full`: the plan at `cap`, which delivers at
 /// least `wanted`) until `hi − lo ≤ hi / EXACT_OUT_PRECISION`: the plan at `hi`. With
 /// `slope` (`f'(cap)`, output per input unit; `at` also gives each trial's), each trial is a
