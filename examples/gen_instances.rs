@@ -44,6 +44,8 @@ const USAGE: &str = "usage: gen_instances --out DIR [--sizes P,P,...] [--per-siz
   --sizes         pool counts, each one of 400 1200 2000 5000 10000 20000 (default 5000,10000,20000)
   --per-size N    instances per size, cycling heavy single, two inputs, two outputs, then the
                   normal trades of the same three kinds (default 6)
+  --pick T:K:KIND instead, request K (0-23) of the trades T (heavy or normal) shaped as KIND
+                  (single, multi_input or multi_output); repeatable
   --checks        also check exact-out (valid, minimal to 1e-5) and gas (never nets less than
                   a hop cap of 1-6) on the one-output instances";
 
@@ -65,6 +67,30 @@ struct Opts {
     sizes: Vec<usize>,
     per_size: usize,
     checks: bool,
+    picks: Vec<(bool, usize, &'static str)>,
+}
+
+/// `T:K:KIND` of `--pick`: heavy or not, the request index and the kind.
+fn pick(v: &str) -> Result<(bool, usize, &'static str), String> {
+    let bad = || format!("--pick wants TRADE:K:KIND, got {v}");
+    let mut it = v.split(':');
+    let heavy = match it.next() {
+        Some("heavy") => true,
+        Some("normal") => false,
+        _ => return Err(bad()),
+    };
+    let k = it
+        .next()
+        .and_then(|k| k.parse::<usize>().ok())
+        .filter(|k| *k < 24)
+        .ok_or_else(bad)?;
+    let kind = match it.next() {
+        Some("single") => "single",
+        Some("multi_input") => "multi_input",
+        Some("multi_output") => "multi_output",
+        _ => return Err(bad()),
+    };
+    Ok((heavy, k, kind))
 }
 
 fn parse(args: &[String]) -> Result<Opts, String> {
@@ -73,6 +99,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         sizes: vec![5000, 10000, 20000],
         per_size: 6,
         checks: false,
+        picks: Vec::new(),
     };
     let mut out = None;
     let mut it = args.iter();
@@ -96,6 +123,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
                     .map_err(|_| format!("--per-size is not a number: {v}"))?;
             }
             "--checks" => o.checks = true,
+            "--pick" => o.picks.push(pick(&value()?)?),
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -267,16 +295,24 @@ fn main() -> ExitCode {
             .map(|(tk, pr)| (tk.address.clone(), serde_json::json!(pr)))
             .collect();
         let snapshot = serde_json::to_value(&m.snapshot).unwrap();
-        let (mut written, mut k) = (0usize, 0usize);
-        while written < o.per_size && k < 2 * heavy.len() {
-            let kind = ["single", "multi_input", "multi_output"][written % 3];
-            let (trade, reqs) = if (written / 3) % 2 == 0 {
-                ("heavy", &heavy)
-            } else {
-                ("normal", &normal)
-            };
-            k += 1;
+        // (trade, request index, kind) of each instance to write
+        let mut todo: Vec<(bool, usize, &str)> = o.picks.clone();
+        if todo.is_empty() {
+            // the kinds in turn, heavy trades first, from request 1 on, skipping clashes
+            let mut k = 0usize;
+            while todo.len() < o.per_size && k < 2 * heavy.len() {
+                k += 1;
+                let n = todo.len();
+                let (h, kind) = ((n / 3) % 2 == 0, ["single", "multi_input", "multi_output"][n % 3]);
+                if body(&m, if h { &heavy } else { &normal }, k, kind).is_some() {
+                    todo.push((h, k, kind));
+                }
+            }
+        }
+        for (h, k, kind) in todo {
+            let (trade, reqs) = if h { ("heavy", &heavy) } else { ("normal", &normal) };
             let Some(body_v) = body(&m, reqs, k, kind) else {
+                eprintln!("{trade} request {k} as {kind}: its tokens clash, skipped");
                 continue;
             };
             let name = format!("gen-{p}p-{trade}-{k}-{kind}");
@@ -296,7 +332,6 @@ fn main() -> ExitCode {
                     continue;
                 }
             };
-            written += 1;
             if let Err(e) = plan.verify(&g) {
                 println!("{name}\tplan does not verify: {e}");
                 failures += 1;
