@@ -123,7 +123,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
                     .map_err(|_| format!("--per-size is not a number: {v}"))?;
             }
             "--checks" => o.checks = true,
-            "--pick" => o.picks.push(pick(&value()?)?),
+            "--pick" => o.picks.push(pick(value()?)?),
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -153,7 +153,9 @@ fn body(
             if f2 == from || f2 == to || a2 / 10 == U256::zero() {
                 return None;
             }
-            inputs.push(serde_json::json!({"tokenAddress": addr(f2), "amount": (a2 / 10).to_string()}));
+            inputs.push(
+                serde_json::json!({"tokenAddress": addr(f2), "amount": (a2 / 10).to_string()}),
+            );
         }
         "multi_output" => {
             let to2 = next.outputs[0].0;
@@ -303,14 +305,21 @@ fn main() -> ExitCode {
             while todo.len() < o.per_size && k < 2 * heavy.len() {
                 k += 1;
                 let n = todo.len();
-                let (h, kind) = ((n / 3) % 2 == 0, ["single", "multi_input", "multi_output"][n % 3]);
+                let (h, kind) = (
+                    (n / 3) % 2 == 0,
+                    ["single", "multi_input", "multi_output"][n % 3],
+                );
                 if body(&m, if h { &heavy } else { &normal }, k, kind).is_some() {
                     todo.push((h, k, kind));
                 }
             }
         }
         for (h, k, kind) in todo {
-            let (trade, reqs) = if h { ("heavy", &heavy) } else { ("normal", &normal) };
+            let (trade, reqs) = if h {
+                ("heavy", &heavy)
+            } else {
+                ("normal", &normal)
+            };
             let Some(body_v) = body(&m, reqs, k, kind) else {
                 eprintln!("{trade} request {k} as {kind}: its tokens clash, skipped");
                 continue;
@@ -346,8 +355,14 @@ fn main() -> ExitCode {
             });
             let plan_json = plan.to_json(&g).unwrap();
             for (file, res) in [
-                (format!("{name}.json"), write(&o.out.join(format!("{name}.json")), &inst)),
-                (format!("{name}.plan"), write(&o.out.join(format!("{name}.plan")), &plan_json)),
+                (
+                    format!("{name}.json"),
+                    write(&o.out.join(format!("{name}.json")), &inst),
+                ),
+                (
+                    format!("{name}.plan"),
+                    write(&o.out.join(format!("{name}.plan")), &plan_json),
+                ),
             ] {
                 if let Err(e) = res {
                     eprintln!("error: {file}: {e}");

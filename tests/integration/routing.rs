@@ -993,8 +993,14 @@ fn the_bound_is_solved_with_the_edges_out_of_the_output_where_they_pay() {
     let bound = plan.upper_bound.unwrap();
     let t_ref = 5_488_986.229_320;
     assert!(plan.value <= bound, "{} > {bound}", plan.value);
-    assert!(bound >= t_ref * (1.0 - 1e-9), "{bound} below the reference {t_ref}");
-    assert!(bound <= t_ref * (1.0 + 1e-6), "{bound} loose against {t_ref}");
+    assert!(
+        bound >= t_ref * (1.0 - 1e-9),
+        "{bound} below the reference {t_ref}"
+    );
+    assert!(
+        bound <= t_ref * (1.0 + 1e-6),
+        "{bound} loose against {t_ref}"
+    );
     assert_eq!(route::dual_bound(&g, &req).unwrap(), bound);
 }
 
