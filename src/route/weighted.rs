@@ -257,6 +257,13 @@ pub(crate) trait UnitCost {
 /// most `ν·x − c(ν)·G(x') + ν_L·T' − ν_L·T ≤ ν·x − ν_L·T` for every `ν_L ≤ c(ν)·G(x)/T`. The
 /// price is a lower estimate of that cap (`c` and `G` from below, `T` from above), so the
 /// inequality holds; the caller gives `kept ≤ G(x)·T_low/T_up`.
+///
+/// **A weighted LP token** ([`Claimed::pinned`]): when the LP token is itself weighted (a
+/// coin of a zap's target: a metapool target and its base LP), its price is its weight, not
+/// derived. Plans that never mint into the pool (`T' ≤ T`; a zap mints only into its target)
+/// still satisfy `ν·(x − x') + ν_L·(T' − T) ≤ ν·x − p·T' − ν_L·(T − T')` with
+/// `p = c(ν)·G(x)/T`, that is `ν·x − ν_L·T + (ν_L − p)·T'`, at most `ν·x − min(ν_L, p)·T`
+/// (`T'` between 0 and `T`). The term is then `ν·x − min(ν_L·T_low, c(ν)·kept)`.
 pub(crate) struct Claimed<'a> {
     /// the pool's coins
     pub(crate) coins: Vec<TokenId>,
@@ -269,6 +276,9 @@ pub(crate) struct Claimed<'a> {
     /// a priced LP token: the token and a lower bound on `G(x)/T` (its price is
     /// `c(ν)` times that); `None` when the LP token cannot be bought
     pub(crate) lp: Option<(TokenId, f64)>,
+    /// the LP token is weighted (its price is its weight, not derived): a lower bound on the
+    /// supply `T`; `None` otherwise
+    pub(crate) pinned: Option<f64>,
 }
 
 #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; n ≤ 8
@@ -276,6 +286,9 @@ impl Claimed<'_> {
     /// The price of the LP token ([`Claimed::lp`]) at prices `nu`: `c(ν)·G(x)/T` from below
     /// (0 when a coin has no price).
     fn lp_price(&self, nu: &[f64]) -> Option<(usize, f64)> {
+        if self.pinned.is_some() {
+            return None;
+        }
         let (t, per_lp) = self.lp?;
         let prices: Vec<f64> = self
             .coins
@@ -321,7 +334,13 @@ impl Claimed<'_> {
             let c = if c.is_finite() && c > 0.0 { c } else { 0.0 };
             let up = 1.0 + 4.0 * (n + 1.0) * f64::EPSILON;
             let down = 1.0 - 4.0 * (n + 1.0) * f64::EPSILON;
-            (held * up - self.kept * c * down).max(0.0)
+            let mut kept = self.kept * c;
+            if let (Some(t_low), Some((l, _))) = (self.pinned, self.lp) {
+                // a weighted LP token: `min(ν_L·T_low, c·kept)` (a NaN price counts 0)
+                let v = nu.get(l.index()).copied().unwrap_or(0.0) * t_low;
+                kept = if v >= 0.0 { kept.min(v) } else { 0.0 };
+            }
+            (held * up - kept * down).max(0.0)
         };
         let v = value(&prices);
         let slope = match k {

@@ -284,12 +284,20 @@ pub(crate) fn brute(
     hold: BTreeMap<TokenId, U256>,
     done: &[TokenId],
 ) -> U256 {
+    brute_how(c, g, hold, done).0
+}
+
+/// [`brute`], with the treatments of its best plan: per LP token decided, `router`, `burn`,
+/// `half` or `one(i)` (a one-coin burn into coin `i`), then the output mix's grid point.
+pub(crate) fn brute_how(
+    c: &Case,
+    g: &PoolGraph,
+    hold: BTreeMap<TokenId, U256>,
+    done: &[TokenId],
+) -> (U256, String) {
+    // (an LP token that is a coin of the target too: kept, it is deposited)
     let next = hold.iter().find(|(t, a)| {
-        **t != c.lp
-            && !c.coins.contains(t)
-            && !a.is_zero()
-            && !done.contains(t)
-            && g.pool_of_lp(**t).is_some()
+        **t != c.lp && !a.is_zero() && !done.contains(t) && g.pool_of_lp(**t).is_some()
     });
     if let Some((t, a)) = next {
         let (t, a) = (*t, *a);
@@ -298,7 +306,8 @@ pub(crate) fn brute(
         let mut done2 = done.to_vec();
         done2.push(t);
         // left to the router
-        let mut best = brute(c, g, hold.clone(), &done2);
+        let (m, how) = brute_how(c, g, hold.clone(), &done2);
+        let mut best = (m, format!("{}:router {how}", p.0));
         let mut ways: Vec<(U256, Option<usize>)> = vec![(a, None), (a / 2, None)];
         for i in 0..info.tokens.len() {
             ways.push((a, Some(i)));
@@ -328,7 +337,15 @@ pub(crate) fn brute(
             for (tk, x) in got {
                 *h.entry(tk).or_default() += x;
             }
-            best = best.max(brute(c, &g2, h, &done2));
+            let (m, how) = brute_how(c, &g2, h, &done2);
+            if m > best.0 {
+                let way = match one {
+                    Some(i) => format!("one({i})"),
+                    None if amt == a => "burn".to_string(),
+                    None => "half".to_string(),
+                };
+                best = (m, format!("{}:{way} {how}", p.0));
+            }
         }
         return best;
     }
@@ -353,9 +370,9 @@ pub(crate) fn brute(
         mint_after(state, &held).unwrap_or_default() + lp_held
     };
     if external.is_empty() {
-        return finish(&base, &coins_held);
+        return (finish(&base, &coins_held), "held".to_string());
     }
-    let mut best = U256::zero();
+    let mut best = (U256::zero(), String::new());
     for s in splits(c.coins.len(), 4) {
         let props = grid_mix(&c.coins, &s, 4);
         let Ok(plan) = route::quote(g, &RouteRequest::new(external.clone(), props)) else {
@@ -368,9 +385,33 @@ pub(crate) fn brute(
         for o in &plan.outputs {
             *h.entry(o.token).or_default() += o.amount;
         }
-        best = best.max(finish(&state, &h));
+        let m = finish(&state, &h);
+        if m > best.0 {
+            best = (m, format!("mix {s:?}"));
+        }
     }
     best
+}
+
+/// The case `c` of [`Held::BaseLp`] with the metapool as the target: the base LP held is a
+/// coin of the target (issue 14 item 6: the plan may deposit it, burn it or sell it).
+pub(crate) fn into_metapool(c: Case) -> Case {
+    let g = c.g;
+    let target = PoolId(
+        g.pools()
+            .iter()
+            .position(|p| p.id.ends_with(&addr(300)))
+            .unwrap() as u32,
+    );
+    let coins = g.pool(target).unwrap().tokens.clone();
+    let lp = g.lp_token(target).unwrap();
+    Case {
+        target,
+        lp,
+        coins,
+        inputs: c.inputs,
+        g,
+    }
 }
 
 /// The holdings after the zap fee.
@@ -389,7 +430,16 @@ pub(crate) struct Checked {
     below: Vec<String>,
     no_bound: Vec<String>,
     failed: Vec<String>,
+    /// zap-ins whose plan mints less than the brute force's best by more than
+    /// [`PLAN_TOLERANCE`], and the largest shortfall (relative)
+    short: Vec<String>,
+    worst: f64,
 }
+
+/// How far below the best plan of the brute force a zap's plan may end (relative): the split
+/// search's tolerances (it stops where the mint cannot gain more than 1e-7 were it concave in
+/// the mix, or within 1e-6 of the bound).
+pub(crate) const PLAN_TOLERANCE: f64 = 1e-6;
 
 impl Checked {
     /// Plans the zap-in of `inputs` into `lp` on `g` (verified exactly) and checks its bound
@@ -417,6 +467,13 @@ impl Checked {
             return None;
         };
         let best = others();
+        let short = f(best) / f(minted).max(1.0) - 1.0;
+        self.worst = self.worst.max(short);
+        if short > PLAN_TOLERANCE {
+            self.short.push(format!(
+                "{name}: the plan's {minted} below the brute force's {best} ({short:.3e})"
+            ));
+        }
         for (what, x) in [("plan", minted), ("brute force", best)] {
             if b < f(x) {
                 self.below.push(format!(
@@ -435,6 +492,7 @@ impl Checked {
             below,
             no_bound,
             failed,
+            ..
         } = self;
         eprintln!("zap failed: {failed:#?}\nno bound: {no_bound:#?}\nbelow: {below:#?}");
         assert!(below.is_empty(), "{} plans above their bound", below.len());
@@ -449,6 +507,21 @@ impl Checked {
             failed.len()
         );
     }
+
+    /// Prints the zap-ins whose plan mints less than the brute force's best and fails when one
+    /// does by more than [`PLAN_TOLERANCE`].
+    #[allow(clippy::print_stderr)] // the list
+    pub(crate) fn assert_no_better_plan(&self) {
+        eprintln!(
+            "largest shortfall of the plan against the brute force: {:.3e}; beyond the tolerance: {:#?}",
+            self.worst, self.short
+        );
+        assert!(
+            self.short.is_empty(),
+            "{} plans below a plan of the brute force",
+            self.short.len()
+        );
+    }
 }
 
 /// Zap-ins with LP tokens traded by a metapool, a metapool's LP, or the LP of a pool holding
@@ -461,13 +534,7 @@ fn lp_bound_with_priced_lp_tokens_is_above_every_plan_found_otherwise() {
     let mut all: Vec<f64> = Vec::new();
     let mut all_best: Vec<f64> = Vec::new();
     for held in [Held::BaseLp, Held::MetaLp, Held::TargetLpPool] {
-        for (t, s, m, cases) in [
-            (Fam::Cp, Fam::Curve2, Fam::Curve2, 4),
-            (Fam::Curve2, Fam::Curve2, Fam::Curve2, 3),
-            (Fam::Volatile, Fam::Cp, Fam::Cp, 3),
-            (Fam::Stable, Fam::Stable, Fam::Cp, 2),
-            (Fam::Curve3, Fam::CpFeeOn, Fam::Volatile, 2),
-        ] {
+        for (t, s, m, cases) in META_FAMILIES {
             let mut ratio = Vec::new();
             for seed in 0..cases {
                 let c = case(seed + 1, held, t, s, m);
@@ -502,8 +569,53 @@ fn lp_bound_with_priced_lp_tokens_is_above_every_plan_found_otherwise() {
     ));
     eprintln!("{table}");
     checked.assert_sound(0);
+    checked.assert_no_better_plan();
     assert!(all.len() >= 30, "{} cases planned", all.len());
 }
+
+/// The base LP held, zapped into its metapool (the LP a coin of the target): the plan may
+/// deposit it directly, burn it (whole, in one coin, half) and route the coins, or sell it;
+/// every zap-in has a bound, and no plan of the brute force mints more.
+#[test]
+#[allow(clippy::print_stderr)] // the tightness table
+fn lp_bound_with_the_base_lp_into_its_metapool_is_above_every_plan_found_otherwise() {
+    let mut checked = Checked::default();
+    let mut ratio = Vec::new();
+    let mut ratio_best = Vec::new();
+    for (t, s, m, cases) in META_FAMILIES {
+        for seed in 0..cases {
+            let c = into_metapool(case(seed + 1, Held::BaseLp, t, s, m));
+            let name = format!("base LP into the metapool: {s:?} base, {m:?} meta, seed {seed}");
+            let Some((b, minted, best)) = checked.zap(&c.g, &c.inputs, c.lp, &name, || {
+                brute(&c, &c.g, start(&c), &[])
+            }) else {
+                continue;
+            };
+            if !minted.is_zero() {
+                ratio.push(b / f(minted));
+                ratio_best.push(b / f(best.max(minted)));
+            }
+        }
+    }
+    let (med, max) = quantiles(&mut ratio);
+    let (bmed, bmax) = quantiles(&mut ratio_best);
+    eprintln!(
+        "base LP into its metapool: {} cases, bound/mint median {med:.6} max {max:.6}; bound/best found median {bmed:.6} max {bmax:.6}",
+        ratio.len()
+    );
+    checked.assert_sound(0);
+    checked.assert_no_better_plan();
+    assert!(ratio.len() >= 10, "{} cases planned", ratio.len());
+}
+
+/// The metapool markets' families: (target, base, metapool, cases).
+const META_FAMILIES: [(Fam, Fam, Fam, u64); 5] = [
+    (Fam::Cp, Fam::Curve2, Fam::Curve2, 4),
+    (Fam::Curve2, Fam::Curve2, Fam::Curve2, 3),
+    (Fam::Volatile, Fam::Cp, Fam::Cp, 3),
+    (Fam::Stable, Fam::Stable, Fam::Cp, 2),
+    (Fam::Curve3, Fam::CpFeeOn, Fam::Volatile, 2),
+];
 
 /// The burned families of chain 101: Saber (stable swap) and SPL Token Swap (constant
 /// product), in an EVM-addressed market (kinds are not tied to a chain).
@@ -626,4 +738,59 @@ fn lp_bound_with_saber_and_spl_burned_pools_is_above_every_plan_found_otherwise(
     }
     eprintln!("{table}");
     checked.assert_sound(2);
+    checked.assert_no_better_plan();
+}
+
+/// Per generated metapool market: the zap's LP out, the best plan of the brute force and its
+/// treatments of the LP tokens (diagnostic, prints a table).
+#[test]
+#[ignore = "diagnostic table"]
+#[allow(clippy::print_stderr)] // the table
+fn zap_against_brute_force_per_market() {
+    for (held, meta) in [
+        (Held::BaseLp, false),
+        (Held::MetaLp, false),
+        (Held::TargetLpPool, false),
+        (Held::BaseLp, true),
+    ] {
+        for (t, s, m, cases) in META_FAMILIES {
+            for seed in 0..cases {
+                let c = case(seed + 1, held, t, s, m);
+                let c = if meta { into_metapool(c) } else { c };
+                let name = format!(
+                    "{held:?}{} {s:?}/{m:?} into {t:?} seed {seed}",
+                    if meta { " into meta" } else { "" }
+                );
+                let z = zap::zap_in(&c.g, &c.inputs, c.lp, &ZapOptions::default());
+                let (best, how) = brute_how(&c, &c.g, start(&c), &[]);
+                match z {
+                    Ok(z) => {
+                        let out = z.plan.outputs[0].amount;
+                        let steps: Vec<String> = z
+                            .plan
+                            .steps
+                            .iter()
+                            .map(|s| match s {
+                                swapzap::plan::Step::Swap { pool, .. } => format!("swap{}", pool.0),
+                                swapzap::plan::Step::Mint { pool, .. } => format!("mint{}", pool.0),
+                                swapzap::plan::Step::Burn { pool, .. } => format!("burn{}", pool.0),
+                                swapzap::plan::Step::BurnOne {
+                                    pool, token_out, ..
+                                } => {
+                                    format!("one{}->{}", pool.0, token_out.0)
+                                }
+                                _ => "?".to_string(),
+                            })
+                            .collect();
+                        eprintln!(
+                            "{name}: zap {out} brute {best} ({:+.3e}) [{how}] zap steps {}",
+                            f(best) / f(out).max(1.0) - 1.0,
+                            steps.join(",")
+                        );
+                    }
+                    Err(e) => eprintln!("{name}: zap error {e}; brute {best} [{how}]"),
+                }
+            }
+        }
+    }
 }

@@ -154,6 +154,30 @@ impl<'g> Ctx<'g> {
         if one <= total {
             return self.burn(p, lp);
         }
+        self.took_one(p, lp, coin, one, after_one)
+    }
+
+    /// Burn `lp` of pool `p` by a one-coin withdrawal of its coin `i` (a Curve or Saber pool;
+    /// the pool's error otherwise).
+    pub(super) fn burn_one(&mut self, p: PoolId, lp: U256, i: usize) -> Result<(), ZapError> {
+        lp_pool(self.graph, p)?;
+        let coin = *self.coins(p)?.get(i).ok_or(ZapError::Unsupported(
+            crate::error::ZapUnsupported::CoinIndex { pool: p, index: i },
+        ))?;
+        let (one, after) = self.state(p)?.burn_one(lp, i)?;
+        self.took_one(p, lp, coin, one, after)
+    }
+
+    /// Record a one-coin withdrawal of `lp` of pool `p` that returned `one` of `coin` and left
+    /// the pool at `after`.
+    fn took_one(
+        &mut self,
+        p: PoolId,
+        lp: U256,
+        coin: TokenId,
+        one: U256,
+        after: Pool,
+    ) -> Result<(), ZapError> {
         let lp_token = self.graph.lp_token(p)?;
         self.debit(lp_token, lp)?;
         self.credit(coin, one)?;
@@ -163,7 +187,7 @@ impl<'g> Ctx<'g> {
             token_out: coin,
             amount_out: one,
         });
-        self.states.insert(p, after_one);
+        self.states.insert(p, after);
         Ok(())
     }
 

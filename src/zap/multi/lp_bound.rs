@@ -63,6 +63,9 @@ struct Burned {
     kept: f64,
     /// the LP token and a lower bound on `G(x)/T`, when it is priced
     lp: Option<(TokenId, f64)>,
+    /// the LP token is a coin of the target, weighted by the target's tangent: a lower bound
+    /// on the supply ([`Claimed`]'s `pinned`)
+    pinned: Option<f64>,
 }
 
 /// The most pools a zap-in's bound claims (the LP inputs' pools and the pools whose LP tokens
@@ -96,11 +99,15 @@ impl LpBound {
         let mut plain = Vec::new();
         let mut pools: Vec<(PoolId, U256)> = Vec::new();
         for (t, a) in &ctx.holdings() {
-            if *t == lp_out || coins.contains(t) {
+            if *t == lp_out {
                 continue;
             }
             match g.pool_of_lp(*t) {
-                Some(p) => pools.push((p, *a)),
+                // an LP token that is a coin of the target too (a metapool target's base LP):
+                // its pool is claimed, the LP weighted by the target's tangent
+                Some(p) if p != target => pools.push((p, *a)),
+                _ if coins.contains(t) => {}
+                Some(_) => {}
                 None => plain.push((*t, *a)),
             }
         }
@@ -127,8 +134,9 @@ impl LpBound {
         }
         let mut burned = Vec::new();
         for (p, held) in &pools {
-            let b = Self::burned(g, *p, *held)?;
-            if let Some((lp, _)) = b.lp {
+            let pinned = g.lp_token(*p).is_ok_and(|l| coins.contains(&l));
+            let b = Self::burned(g, *p, *held, pinned)?;
+            if let (Some((lp, _)), false) = (b.lp, pinned) {
                 if !held.is_zero() {
                     plain.push((lp, *held));
                 }
@@ -156,10 +164,11 @@ impl LpBound {
     /// The pool `p`, of whose LP token `held` is held: its invariant and, when its LP token is
     /// no pool's coin, `f = held/T` rounded up and `kept = (1 − f)·G(x)` rounded down; when it
     /// is some pool's coin (it can be bought, sold or received from a burn), the LP priced at
-    /// `c(ν)·G(x)/T` and `kept = G(x)·T_low/T_up` ([`Claimed`]'s docs). `None` for a family
-    /// without an invariant here or an empty pool.
+    /// `c(ν)·G(x)/T` and `kept = G(x)·T_low/T_up` ([`Claimed`]'s docs); when it is a coin of
+    /// the target (`pinned`), priced by the target's weight instead, with `T_low`. `None` for a
+    /// family without an invariant here or an empty pool.
     #[allow(clippy::arithmetic_side_effects, clippy::neg_cmp_op_on_partial_ord)] // f64, NaN-aware
-    fn burned(g: &PoolGraph, p: PoolId, held: U256) -> Option<Burned> {
+    fn burned(g: &PoolGraph, p: PoolId, held: U256, pinned: bool) -> Option<Burned> {
         let info = g.pool(p)?;
         let supply = match &info.pool {
             Pool::ConstantProduct(cp) => cp.supply_for_mint().ok()?,
@@ -198,6 +207,7 @@ impl LpBound {
                 .collect(),
             kept: kept.max(0.0),
             lp,
+            pinned: (pinned && lp.is_some()).then_some(s),
         })
     }
 
@@ -236,6 +246,7 @@ impl LpBound {
                 kept: b.kept,
                 cost: &b.inv,
                 lp: b.lp,
+                pinned: b.pinned,
             })
             .collect();
         let mut exclude: Vec<PoolId> = self.burned.iter().map(|b| b.pool).collect();

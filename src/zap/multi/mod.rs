@@ -7,6 +7,7 @@
 //! | `ctx.rs` | the plan being built: states, holdings, steps; the fee, burns, swaps and routed legs |
 //! | `zap_in.rs` | zap-in and its bound: legs routed into the target's coins, then the optimal mint |
 //! | `lp_bound.rs` | the bound of zap-ins with LP inputs of other pools (the burned pools bounded as a whole) |
+//! | `treat.rs` | zap-in with LP tokens held: the ways to treat each (kept, burned, burned in one coin), chosen by exact mint |
 //! | `split.rs` | zap-in: the output mix of the routed legs that mints the most, each candidate an exact plan |
 //! | `zap_out.rs` | zap-out: legs routed into the outputs, the split solved on exact re-simulations |
 
@@ -27,6 +28,7 @@ mod ctx;
 mod lp_bound;
 mod shares;
 mod split;
+mod treat;
 mod zap_in;
 mod zap_out;
 

@@ -67,33 +67,40 @@ pub fn zap_in(
     let held_bound = zap_in_bound(&ctx, target, lp_out, &coins)?;
     let routed = RoutedBound::start(&ctx, target, lp_out, &coins);
     let with_lp = super::lp_bound::LpBound::start(&ctx, target, lp_out, &coins);
-    ctx.burn_lp_holdings(Some(lp_out), &coins)?;
-    let external = external_holdings(&ctx, lp_out, &coins);
+    let start = super::treat::holds_other_lp(&ctx, target, lp_out).then(|| ctx.clone());
     let mut cost = ZapCost::default();
-    let (done, mint, bound) = if external.is_empty() {
-        let lp_bound = with_lp.and_then(|l| {
-            cost.bound_solves = cost.bound_solves.saturating_add(1);
-            l.bound(&ctx, &[], &[], opts)
-        });
-        let mint = mint_or_pass(&mut ctx, target, lp_out, &coins, opts)?;
-        (ctx, mint, held_bound.or(lp_bound))
-    } else {
-        let bounder = match (&routed, &with_lp) {
-            (Some(r), _) => Some(Bounder::Routed(r)),
-            (None, Some(l)) => Some(Bounder::Lp(l, &external)),
-            (None, None) => None,
+    let default = ctx.burn_lp_holdings(Some(lp_out), &coins).and_then(|()| {
+        let bounds = Bounds {
+            held: held_bound,
+            routed: routed.as_ref(),
+            with_lp: with_lp.as_ref(),
+            stop: None,
         };
-        let (m, bound) = route_and_mint(
-            &ctx,
+        mint_from(
+            ctx.clone(),
             target,
             lp_out,
             &coins,
-            &external,
-            bounder.as_ref(),
+            &bounds,
             opts,
             &mut cost,
-        )?;
-        (m.done, m.mint, bound)
+        )
+    });
+    let (done, mint, bound) = match start {
+        // LP tokens held: the other ways to treat them, kept where they mint more
+        Some(start) => super::treat::best_treatment(
+            &start,
+            &ctx.steps,
+            default,
+            &super::treat::Target {
+                pool: target,
+                lp: lp_out,
+                coins: &coins,
+            },
+            opts,
+            &mut cost,
+        )?,
+        None => default?,
     };
     let mut z = assemble(
         graph,
@@ -116,6 +123,59 @@ fn external_holdings(ctx: &Ctx<'_>, lp_out: TokenId, coins: &[TokenId]) -> Vec<(
         .into_iter()
         .filter(|(t, _)| *t != lp_out && !coins.contains(t))
         .collect()
+}
+
+/// The bounds a zap-in's plan may carry, and where its split search may stop.
+pub(super) struct Bounds<'a> {
+    /// the bound of holdings that are only the target's coins and LP ([`zap_in_bound`])
+    pub(super) held: Option<f64>,
+    /// the bound through routed legs
+    pub(super) routed: Option<&'a RoutedBound>,
+    /// the bound with LP inputs of other pools
+    pub(super) with_lp: Option<&'a super::lp_bound::LpBound>,
+    /// a bound known already (on every plan of the zap): the split search stops within its
+    /// tolerance of it when none of the above is taken
+    pub(super) stop: Option<f64>,
+}
+
+/// A plan after its burns, `ctx`, finished: the legs routed into the target's coins at the
+/// mix that mints the most ([`route_and_mint`]) when other tokens are held, then the final
+/// mint; the plan done, the mint and the plan's bound (from `bounds`).
+pub(super) fn mint_from<'g>(
+    mut ctx: Ctx<'g>,
+    target: PoolId,
+    lp_out: TokenId,
+    coins: &[TokenId],
+    bounds: &Bounds<'_>,
+    opts: &ZapOptions,
+    cost: &mut ZapCost,
+) -> Result<(Ctx<'g>, FinalMint, Option<f64>), ZapError> {
+    let external = external_holdings(&ctx, lp_out, coins);
+    if external.is_empty() {
+        let lp_bound = bounds.with_lp.and_then(|l| {
+            cost.bound_solves = cost.bound_solves.saturating_add(1);
+            l.bound(&ctx, &[], &[], opts)
+        });
+        let mint = mint_or_pass(&mut ctx, target, lp_out, coins, opts)?;
+        return Ok((ctx, mint, bounds.held.or(lp_bound)));
+    }
+    let bounder = match (bounds.routed, bounds.with_lp) {
+        (Some(r), _) => Some(Bounder::Routed(r)),
+        (None, Some(l)) => Some(Bounder::Lp(l, &external)),
+        (None, None) => None,
+    };
+    let (m, bound) = route_and_mint(
+        &ctx,
+        target,
+        lp_out,
+        coins,
+        &external,
+        bounder.as_ref(),
+        bounds.stop,
+        opts,
+        cost,
+    )?;
+    Ok((m.done, m.mint, bound))
 }
 
 /// The final mint's outcome: LP minted, the rebalance decision, the optimiser's strategy
@@ -194,7 +254,9 @@ fn assemble(
 /// target pool and its own LP: the LP held plus [`crate::zap::mint_upper_bound`] of the coins on the
 /// target's snapshot state (every plan of such a request is an optional swap through the target
 /// and one mint, see [`crate::zap::bound`]). `None` when other tokens or LP tokens are held (their
-/// value in the target's coins would need a bound on the routes) or the pool has no bound.
+/// value in the target's coins would need a bound on the routes), when a coin held is an LP
+/// token of another pool (a plan may burn it: [`super::lp_bound::LpBound`] bounds that), or
+/// the pool has no bound.
 fn zap_in_bound(
     ctx: &Ctx<'_>,
     target: PoolId,
@@ -205,7 +267,10 @@ fn zap_in_bound(
         .holdings()
         .iter()
         .any(|(t, _)| *t != lp_out && !coins.contains(t))
+        || super::treat::holds_other_lp(ctx, target, lp_out)
     {
+        // (an LP token of another pool that is a coin of the target may be burned: the
+        // bound with LP inputs covers that)
         return Ok(None);
     }
     let amounts: Vec<U256> = coins.iter().map(|t| ctx.held(*t)).collect();
@@ -219,7 +284,7 @@ fn zap_in_bound(
 
 /// What the bound of a zap-in through routed legs needs from before the steps
 /// ([`RoutedBound::start`]): the target, its coins and the holdings after the fee.
-struct RoutedBound {
+pub(super) struct RoutedBound {
     at: TargetHoldings,
     /// the other tokens held: the routed legs' inputs
     external: Vec<(TokenId, U256)>,
@@ -227,8 +292,8 @@ struct RoutedBound {
 
 impl RoutedBound {
     /// `Some` for a zap-in whose holdings after the fee include tokens other than the target's
-    /// coins and LP, none of them an LP token of a pool (with LP inputs the burned pools are
-    /// bounded as a whole: [`super::lp_bound::LpBound`]).
+    /// coins and LP, none of them an LP token of a pool, nor any coin held (with LP inputs the
+    /// burned pools are bounded as a whole: [`super::lp_bound::LpBound`]).
     fn start(ctx: &Ctx<'_>, target: PoolId, lp_out: TokenId, coins: &[TokenId]) -> Option<Self> {
         let external: Vec<(TokenId, U256)> = ctx
             .holdings()
@@ -239,6 +304,7 @@ impl RoutedBound {
             || external
                 .iter()
                 .any(|(t, _)| ctx.graph.pool_of_lp(*t).is_some())
+            || super::treat::holds_other_lp(ctx, target, lp_out)
         {
             return None;
         }
@@ -450,6 +516,7 @@ fn route_and_mint<'g>(
     coins: &[TokenId],
     external: &[(TokenId, U256)],
     routed: Option<&Bounder<'_>>,
+    stop: Option<f64>,
     opts: &ZapOptions,
     cost: &mut ZapCost,
 ) -> Result<(Minted<'g>, Option<f64>), ZapError> {
@@ -469,9 +536,9 @@ fn route_and_mint<'g>(
     };
     let default_bound = split.best().and_then(&mut bound_at);
     let default_mix = split.best().map(|m| m.mix.clone());
-    split.stop_at(default_bound);
+    split.stop_at(default_bound.or(stop));
     split.search();
-    cost.router_quotes = split.quotes_made();
+    cost.router_quotes = cost.router_quotes.saturating_add(split.quotes_made());
     let best = match split.into_best() {
         Some(b) => b,
         None => return Err(first_err.unwrap_or(ZapError::NothingToMint)),
@@ -487,7 +554,7 @@ fn route_and_mint<'g>(
             bound = Some(bound.map_or(b, |d| d.min(b)));
         }
     }
-    cost.bound_solves = solves;
+    cost.bound_solves = cost.bound_solves.saturating_add(solves);
     Ok((best, bound))
 }
 
