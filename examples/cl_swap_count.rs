@@ -5,8 +5,9 @@
 //! 2000 and 0) divided by the difference in swaps (64 · 2000): setup cancels out.
 //!
 //! `--amount-out` counts the family verb that returns only the output instead of `swap`;
-//! `--from-swapped` starts from the pool after a small token1-in swap instead of the pool as
-//! built (its tick table then holds no first step for the state swapped from).
+//! `--from-swapped` starts from the pool after a small swap the other way instead of the pool as
+//! built (its tick table then holds no first step for the state swapped from); `--token1-in`
+//! swaps token1 in (the price goes up) instead of token0.
 #![allow(
     clippy::unwrap_used,
     clippy::arithmetic_side_effects,
@@ -19,7 +20,7 @@ use std::hint::black_box;
 mod cl_pool;
 
 const USAGE: &str =
-    "usage: cl_swap_count <within_tick|cross_1|cross_10> <reps> [--amount-out] [--from-swapped]";
+    "usage: cl_swap_count <within_tick|cross_1|cross_10> <reps> [--amount-out] [--from-swapped] [--token1-in]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,20 +42,22 @@ fn main() {
         std::process::exit(1);
     };
     let amount_out = args.iter().any(|a| a == "--amount-out");
+    let zero_for_one = !args.iter().any(|a| a == "--token1-in");
+    let (i, j) = if zero_for_one { (0, 1) } else { (1, 0) };
     let mut pool = cl_pool::pool();
     if args.iter().any(|a| a == "--from-swapped") {
         pool = pool
-            .swap(1, 0, swapzap::U256::from(1_000_000u32))
+            .swap(j, i, swapzap::U256::from(1_000_000u32))
             .unwrap()
             .1;
     }
-    let xs = cl_pool::inputs(&pool, crossed);
+    let xs = cl_pool::inputs_dir(&pool, crossed, zero_for_one);
     for _ in 0..reps {
         for &x in &xs {
             if amount_out {
-                black_box(black_box(&pool).amount_out(0, 1, x).unwrap());
+                black_box(black_box(&pool).amount_out(i, j, x).unwrap());
             } else {
-                black_box(black_box(&pool).swap(0, 1, x).unwrap());
+                black_box(black_box(&pool).swap(i, j, x).unwrap());
             }
         }
     }

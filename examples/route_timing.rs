@@ -7,11 +7,14 @@
 //! cargo run --release --example route_timing -- 20000 3 heavy    # the heavy trades
 //! cargo run --release --example route_timing -- 20000 3 plans    # print each plan's outputs and bound
 //! cargo run --release --example route_timing -- 2000 5 warm       # route::quote_cached after 0.9x
+//! cargo run --release --example route_timing -- 2000 3 exact-out  # 90 % of each plan's output, exact-out
 //! ```
 //!
 //! `warm`: each request is quoted by `route::quote_cached` from a cache that last quoted the
 //! same request at 0.9 times its amount (primed once per request, cloned for every run);
-//! `warm-same`: from a cache that last quoted the request itself.
+//! `warm-same`: from a cache that last quoted the request itself. `exact-out`: each request
+//! asks for 90 % of what its exact-in plan delivers (`RouteRequest::exact_out`, the input
+//! amount as the cap).
 #![allow(
     missing_docs,
     clippy::unwrap_used,
@@ -32,7 +35,8 @@ const USAGE: &str = "usage: route_timing [POOLS [RUNS [heavy|plans]]]
   POOLS: one of 40 100 400 800 1200 1600 2000 5000 10000 20000 (default 2000)
   RUNS:  runs over the bench's 24 requests, best of them reported (default 5)
   heavy: the heavy trades instead of the bench requests; plans: print each plan's outputs and bound;
-  warm: route::quote_cached from a cache primed at 0.9x the amount (warm-same: at the amount)";
+  warm: route::quote_cached from a cache primed at 0.9x the amount (warm-same: at the amount);
+  exact-out: each request asks for 90 % of its exact-in plan's output";
 
 /// A usage error: the message and usage on stderr, exit code 1.
 fn usage_error(msg: &str) -> ! {
@@ -72,11 +76,19 @@ fn main() {
     let t0 = Instant::now();
     let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
     let build = t0.elapsed();
-    let reqs = if mode.contains("heavy") {
+    let mut reqs = if mode.contains("heavy") {
         route_gen::heavy_requests(&m, tokens, pools as u64)
     } else {
         route_gen::bench_requests(&m, tokens, pools as u64)
     };
+    if mode.contains("exact-out") {
+        for r in &mut reqs {
+            if let Ok(p) = route::quote(&g, r) {
+                let got = p.outputs[0].amount;
+                r.exact_out = Some(got - got / 10);
+            }
+        }
+    }
     // the edge index is built on the first quote
     let _ = route::quote(&g, &reqs[0]);
     let cpu0 = cpu_ns();
@@ -133,9 +145,14 @@ fn main() {
     let mut s = times.clone();
     s.sort();
     println!(
-        "{pools} pools ({tokens} tokens){}{}: median {:.3?}, max {:.3?}, sum {:.3?}, mean CPU {cpu:.3} ms, graph {:.3?}, plans {:016x}",
+        "{pools} pools ({tokens} tokens){}{}{}: median {:.3?}, max {:.3?}, sum {:.3?}, mean CPU {cpu:.3} ms, graph {:.3?}, plans {:016x}",
         if mode.contains("heavy") { " heavy" } else { "" },
         if mode.contains("warm") { " warm" } else { "" },
+        if mode.contains("exact-out") {
+            " exact-out"
+        } else {
+            ""
+        },
         s[s.len() / 2],
         s[s.len() - 1],
         times.iter().sum::<Duration>(),

@@ -38,20 +38,36 @@ pub fn pool() -> ConcentratedLiquidity {
 /// Exact inputs (token0 in) that cross `crossed` initialised ticks and stop between that tick
 /// and the next: 64 points spread over the middle of the segment.
 pub fn inputs(pool: &ConcentratedLiquidity, crossed: i32) -> Vec<U256> {
+    inputs_dir(pool, crossed, true)
+}
+
+/// The initialised tick a swap in direction `zero_for_one` from the bench pool's price meets
+/// `k`-th (k = 0, 1, ...): below the price going down, above it going up.
+pub fn boundary(k: i32, zero_for_one: bool) -> i32 {
+    if zero_for_one {
+        CENTER - k * SPACING
+    } else {
+        CENTER + (k + 1) * SPACING
+    }
+}
+
+/// Exact inputs (token0 in when `zero_for_one`, else token1 in) that cross `crossed`
+/// initialised ticks and stop between that tick and the next: 64 points spread over the
+/// middle of the segment.
+pub fn inputs_dir(pool: &ConcentratedLiquidity, crossed: i32, zero_for_one: bool) -> Vec<U256> {
     let reach = |t: i32| -> U256 {
         let limit = sqrt_ratio_at_tick(t).unwrap().to_u256();
-        pool.execute_swap(true, SwapAmount::ExactIn(U256::one() << 200), limit)
+        pool.execute_swap(zero_for_one, SwapAmount::ExactIn(U256::one() << 200), limit)
             .unwrap()
             .amount_in
     };
-    // The segment below the current price: from the price (or tick `CENTER − (crossed−1)·60`,
-    // the last one crossed) down to the next tick.
+    // The segment after the last tick crossed (or from the price) to the next tick.
     let lo = if crossed == 0 {
         U256::zero()
     } else {
-        reach(CENTER - (crossed - 1) * SPACING)
+        reach(boundary(crossed - 1, zero_for_one))
     };
-    let hi = reach(CENTER - crossed * SPACING);
+    let hi = reach(boundary(crossed, zero_for_one));
     let w = hi - lo;
     (0..N)
         .map(|k| lo + w / 4 + w / 2 * U256::from(k) / U256::from(N))

@@ -40,6 +40,19 @@ impl RouteCache {
         self.prices.clear();
     }
 
+    /// The marginal rate of the last quote's plan, `ν_from / ν_to` at its dual prices: about
+    /// how many base units of `to` one more base unit of `from` would give (`None` where a
+    /// price is not positive and finite).
+    pub(super) fn rate(&self, from: TokenId, to: TokenId) -> Option<f64> {
+        let (a, b) = (
+            *self.prices.get(from.index())?,
+            *self.prices.get(to.index())?,
+        );
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let r = a / b;
+        (a > 0.0 && b > 0.0 && r.is_finite() && r > 0.0).then_some(r)
+    }
+
     /// Whether the cache holds prices for a quote of `inputs` to `outputs` on a graph of
     /// `n` tokens.
     fn fits(&self, n: usize, inputs: &[TokenId], outputs: &[TokenId]) -> bool {
@@ -76,6 +89,17 @@ pub fn quote_cached(
     if req.exact_out.is_some() || gas::priced(graph, req).is_some() {
         return quote(graph, req);
     }
+    quote_warm(graph, req, cache)
+}
+
+/// The exact-in plan of `req` (no exact-out, no gas model) from `cache`'s prices where they
+/// fit (else from the bids: then [`quote`]'s plan exactly); the cache keeps this quote's
+/// prices. [`quote_cached`], and each trial of exact-out's bracket after the first.
+pub(super) fn quote_warm(
+    graph: &PoolGraph,
+    req: &RouteRequest,
+    cache: &mut RouteCache,
+) -> Result<Plan, RouteError> {
     let mut ctx = prepare_ctx(graph, req)?;
     let n = graph.n_tokens();
     if cache.fits(n, &ctx.in_toks, &ctx.out_toks) {

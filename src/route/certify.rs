@@ -28,6 +28,15 @@ use alloc::vec::Vec;
 /// At most this many rounds of column generation (each solves the dual once more).
 pub(super) const COLGEN_ROUNDS: usize = 8;
 
+/// At most this many rounds of the bound's re-solve with the edges out of a sole output or
+/// into a sole input ([`Ctx::bound_with_cycles`]).
+pub(super) const CYCLE_BOUND_ROUNDS: usize = 3;
+
+/// The bound is solved again with the edges out of a sole output or into a sole input when
+/// their arbitrage at the certificate's prices exceeds this fraction of the dual value (less
+/// is within the bound's own margin, [`BOUND_MARGIN`]).
+const CYCLIC_TOL: f64 = BOUND_MARGIN;
+
 /// At most this many columns added in one round (the most profitable first).
 const COLS_PER_ROUND: usize = 256;
 
@@ -60,6 +69,10 @@ pub(super) struct Certificate {
     pub nu: Vec<f64>,
     /// graph edges to add to the working set
     pub add: Vec<usize>,
+    /// on the final round: edges out of a sole output or into a sole input whose arbitrage
+    /// at these prices exceeds [`CYCLIC_TOL`] of the dual value, with their bid chains (the
+    /// working set leaves them out; [`Ctx::bound_with_cycles`] solves the bound with them)
+    pub cyclic: Vec<usize>,
 }
 
 /// The whole graph's edges priced at one set of prices ([`Ctx::price_edges`]).
@@ -68,6 +81,8 @@ struct PricedEdges {
     g: f64,
     /// edges the working set may add, with their arbitrage
     cols: Vec<(f64, usize)>,
+    /// edges it would add but that leave a sole output or enter a sole input
+    cyclic: Vec<(f64, usize)>,
     /// false when a free input faces a priced output (no finite bound at these prices)
     valid: bool,
 }
@@ -211,12 +226,24 @@ impl Ctx<'_> {
         let priced = self.price_edges(&nu, &in_ws, &fixed);
         let valid = priced.valid && cnu > 0.0 && cnu.is_finite();
         let add = self.columns(priced.cols, priced.g, &parent, &fixed);
-        let bound = if !valid || !(add.is_empty() || last) {
+        let final_round = add.is_empty() || last;
+        let cyclic_arb: f64 = priced.cyclic.iter().map(|c| c.0).sum();
+        let cyclic = if valid && final_round && cyclic_arb > CYCLIC_TOL * priced.g.abs() {
+            self.columns(priced.cyclic, priced.g, &parent, &fixed)
+        } else {
+            Vec::new()
+        };
+        let bound = if !valid || !final_round {
             f64::INFINITY
         } else {
             self.bound_at(&mut nu, &fixed, priced.g, cnu)
         };
-        Certificate { bound, nu, add }
+        Certificate {
+            bound,
+            nu,
+            add,
+            cyclic,
+        }
     }
 
     /// The working-set prices `nu_loc` on the whole graph (0 elsewhere), which tokens are in
@@ -322,6 +349,7 @@ impl Ctx<'_> {
         let cache = self.cache;
         let mut g = self.inputs_value(nu);
         let mut cols: Vec<(f64, usize)> = Vec::new();
+        let mut cyclic: Vec<(f64, usize)> = Vec::new();
         let mut valid = true;
         let single_in = self.in_toks.len() == 1;
         let single_out = self.out_toks.len() == 1;
@@ -343,14 +371,22 @@ impl Ctx<'_> {
             // a column: an edge outside the working set, or one inside whose output token is
             // priced by a bid chain outside it (the chain is then the column)
             let new_column = !self.in_ws[k] || !fixed[e.to.index()];
+            // (edges out of a sole output or into a sole input only in the bound's re-solve)
             let from_output = single_out && self.out_toks.contains(&e.ti);
             let into_input = single_in && self.in_toks.contains(&e.to);
-            let addable = new_column && in_ws[e.ti.index()] && !from_output && !into_input;
-            if addable {
+            let candidate = new_column && in_ws[e.ti.index()];
+            if candidate && (self.cycles || !(from_output || into_input)) {
                 cols.push((v, k));
+            } else if candidate {
+                cyclic.push((v, k));
             }
         }
-        PricedEdges { g, cols, valid }
+        PricedEdges {
+            g,
+            cols,
+            cyclic,
+            valid,
+        }
     }
 
     /// The most profitable columns `cols` (above [`COLUMN_TOL`] of the dual value `g`, at most

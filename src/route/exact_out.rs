@@ -4,12 +4,25 @@
 //! ([`super::quote`] with the input set to `a`); it is increasing and, for the aggregate model,
 //! concave with `f(0) = 0`. The search keeps a bracket `lo < hi` with `f(lo) < wanted ≤
 //! f(hi)`, starting from `(0, cap)` (`cap` the request's input amount, the most the user will
-//! spend), and narrows it by the Illinois variant of regula falsi (floats only pick the next
-//! trial amount; every amount tried is quoted exactly) until `hi − lo ≤ hi / 10^7`. The answer
+//! spend), and narrows it by Newton steps (below) or, where a step does not fit, the Illinois
+//! variant of regula falsi (floats only pick the next trial amount; every amount tried is
+//! quoted exactly) until `hi − lo ≤ hi / 10^7`. The answer
 //! is the plan at `hi`: its exact simulation delivers at least the wanted amount, and any input
 //! smaller by more than 1e-7 delivers less.
+//!
+//! Without a gas model, each trial's dual solve starts from the prices of the trial before it
+//! (a [`RouteCache`] kept for the search, as [`super::quote_cached`] does): the trials quote
+//! one pair at nearby amounts, so each starts near its optimum. The first quote (at `cap`) is
+//! cold, [`quote`]'s plan exactly; a trial's plan may differ from a cold quote of its amount
+//! in its last digits (the float path differs), and is exact and verified like any other.
+//! Each trial is then a Newton step on the last trial's marginal rate (the ratio of its
+//! plan's dual prices, `f'(a)`), moved a third of the closing width toward the side the last
+//! trial was not on: `f` is concave, so the tangent lies above it and its root is at or just
+//! below the answer; once the steps are accurate the bracket closes in two trials. A step that
+//! leaves the bracket falls back to regula falsi.
 
-use super::{quote, RouteRequest};
+use super::cache::quote_warm;
+use super::{gas, quote, RouteCache, RouteRequest};
 use crate::error::{BadRouteRequest, RouteError};
 use crate::graph::PoolGraph;
 use crate::math::float::{from_f64_floor, to_f64};
@@ -39,11 +52,19 @@ pub(super) fn quote_exact_out(
     if wanted.is_zero() {
         return Err(RouteError::BadRequest(BadRouteRequest::ExactOutZero));
     }
-    let at = |a: U256| -> Result<Plan, RouteError> {
+    // the trials' warm start (a gas model's hop caps are compared with cold quotes: those
+    // trials stay cold)
+    let mut cache = RouteCache::new();
+    let warm = gas::priced(graph, req).is_none();
+    let quote_at = |a: U256, cache: &mut RouteCache| -> Result<Plan, RouteError> {
         let mut r = req.clone();
         r.inputs = alloc::vec![(token, a)];
         r.exact_out = None;
-        quote(graph, &r)
+        if warm {
+            quote_warm(graph, &r, cache)
+        } else {
+            quote(graph, &r)
+        }
     };
     // every unit delivered leaves some pool holding the output: wanting at least all they
     // hold is beyond any input, not a matter of the cap
@@ -52,14 +73,24 @@ pub(super) fn quote_exact_out(
             return Err(RouteError::InsufficientLiquidity { from: token, to });
         }
     }
-    let full = at(cap)?;
+    let full = quote_at(cap, &mut cache)?;
     if out(&full) < wanted {
         return Err(RouteError::ExactOutUnreachable {
             wanted,
             best: out(&full),
         });
     }
-    Ok(narrow(at, cap, full, wanted))
+    // a plan's marginal rate (a warm search's cache holds its prices)
+    let out_token = req.outputs.first().map(|o| o.0);
+    let slope_of = move |c: &RouteCache| out_token.and_then(|o| c.rate(token, o));
+    let slope = slope_of(&cache);
+    // each trial's plan with its marginal rate
+    let at = move |a: U256| {
+        let p = quote_at(a, &mut cache);
+        let d = p.as_ref().ok().and(slope_of(&cache));
+        (p, d)
+    };
+    Ok(narrow(at, (cap, slope), full, wanted))
 }
 
 /// The first output amount of a plan (0 without one).
@@ -80,12 +111,14 @@ fn held(graph: &PoolGraph, to: TokenId) -> U256 {
         .fold(U256::zero(), U256::saturating_add)
 }
 
-/// The bracket `(0, cap)` narrowed by Illinois regula falsi on `F(a) = f(a) − wanted`
+/// The bracket `(0, cap)` narrowed on `F(a) = f(a) − wanted` by Illinois regula falsi
 /// (`at`: the exact-in plan of input `a`; `full`: the plan at `cap`, which delivers at
-/// least `wanted`) until `hi − lo ≤ hi / EXACT_OUT_PRECISION`: the plan at `hi`.
+/// least `wanted`) until `hi − lo ≤ hi / EXACT_OUT_PRECISION`: the plan at `hi`. With
+/// `slope` (`f'(cap)`, output per input unit; `at` also gives each trial's), each trial is a
+/// Newton step from the last one, a third of the closing width toward the side it was not on.
 fn narrow(
-    at: impl Fn(U256) -> Result<Plan, RouteError>,
-    cap: U256,
+    mut at: impl FnMut(U256) -> (Result<Plan, RouteError>, Option<f64>),
+    (cap, slope): (U256, Option<f64>),
     full: Plan,
     wanted: U256,
 ) -> Plan {
@@ -94,6 +127,8 @@ fn narrow(
     let (mut lo, mut f_lo) = (U256::zero(), -w);
     let (mut hi, mut f_hi, mut best) = (cap, to_f64(out(&full)) - w, full);
     let mut last_side = 0i8;
+    // the last trial's amount, F there and f' there
+    let mut newton = slope.map(|d| (cap, f_hi, d));
     for _ in 0..MAX_TRIALS {
         let width = hi.saturating_sub(lo);
         let tol = (hi.checked_div(U256::from(EXACT_OUT_PRECISION)))
@@ -112,6 +147,21 @@ fn narrow(
         #[allow(clippy::arithmetic_side_effects)] // f64
         let step = from_f64_floor(to_f64(width) * t);
         let mut a = lo.saturating_add(step);
+        // where the tangent at the last trial meets `wanted`, a third of the width `tol`
+        // toward the side the last trial was not on
+        if let Some((p, fp, d)) = newton.take() {
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            let target = {
+                let third = to_f64(tol) / 3.0;
+                to_f64(p) - fp / d + if fp >= 0.0 { -third } else { third }
+            };
+            if target.is_finite() && target > 0.0 {
+                let t = from_f64_floor(target);
+                if t > lo && t < hi {
+                    a = t;
+                }
+            }
+        }
         if a <= lo || a >= hi {
             a = lo.saturating_add(width.checked_div(U256::from(2u8)).unwrap_or_default());
         }
@@ -119,10 +169,12 @@ fn narrow(
             break;
         }
         // an amount too small to route delivers nothing
-        let trial = at(a).ok();
+        let (trial, d) = at(a);
+        let trial = trial.ok();
         let got = trial.as_ref().map_or(U256::zero(), out);
         #[allow(clippy::arithmetic_side_effects)] // f64
         let f = to_f64(got) - w;
+        newton = d.map(|d| (a, f, d));
         match trial {
             Some(p) if got >= wanted => {
                 hi = a;

@@ -5,7 +5,7 @@
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::certify::COLGEN_ROUNDS;
+use super::certify::{COLGEN_ROUNDS, CYCLE_BOUND_ROUNDS};
 use super::dual::Dual;
 use super::edges::{Adj, Edge, EdgeCache, LEdge};
 use super::mid::Mids;
@@ -228,6 +228,7 @@ pub(super) fn prepare_ctx<'a>(
         sel,
         mask: mask_owned,
         warm: None,
+        cycles: false,
     })
 }
 
@@ -289,6 +290,9 @@ pub(super) struct Ctx<'a> {
     pub(super) mask: Option<Vec<bool>>,
     /// starting prices per graph token (a [`super::RouteCache`]'s), instead of the bids
     pub(super) warm: Option<Vec<f64>>,
+    /// whether column generation may add edges out of a sole output or into a sole input
+    /// (the bound's re-solve, [`Ctx::bound_with_cycles`]; never the plan's working set)
+    pub(super) cycles: bool,
 }
 
 /// The dual solved on the final working set and certified on the whole graph.
@@ -419,20 +423,7 @@ impl Ctx<'_> {
         let mut round = 0;
         loop {
             let lc = self.localize();
-            let mut nu = match &prev {
-                None => self.bid_prices(&lc),
-                Some(g) => lc.glob.iter().map(|t| g[t.index()]).collect(),
-            };
-            let tiny = nu
-                .iter()
-                .copied()
-                .filter(|v| *v > 0.0)
-                .fold(f64::INFINITY, f64::min);
-            for v in &mut nu {
-                if !(*v > 0.0) {
-                    *v = if tiny.is_finite() { tiny * 1e-6 } else { 1.0 };
-                }
-            }
+            let mut nu = self.start_prices(&lc, prev.as_deref());
             let du = Dual::new(lc.glob.len(), (&lc.ledges, &self.models), &lc.b, &lc.c);
             du.solve(&mut nu, &lc.order, &lc.is_out, 80);
             round += 1;
@@ -440,24 +431,92 @@ impl Ctx<'_> {
             drop(du);
             let cert = self.certify(&lc, &nu, &act, round >= COLGEN_ROUNDS);
             if cert.add.is_empty() || round >= COLGEN_ROUNDS {
-                return Solved {
-                    lc,
-                    nu,
-                    bound: cert.bound,
+                let bound = if cert.cyclic.is_empty() {
+                    cert.bound
+                } else {
+                    self.bound_with_cycles(cert.cyclic, cert.nu, cert.bound)
                 };
+                return Solved { lc, nu, bound };
             }
-            for k in cert.add {
-                let cache = self.cache;
-                if let (Some(e), Some(m)) = (cache.edges().get(k), cache.model(k)) {
-                    if !self.in_ws[k] {
-                        self.in_ws[k] = true;
-                        self.sel.push(k);
-                        self.edges.push(e);
-                        self.models.push(m);
-                    }
-                }
-            }
+            self.add_columns(&cert.add);
             prev = Some(cert.nu);
         }
+    }
+
+    /// The starting prices of a solve on `lc`: `prev` (per graph token) where given, else the
+    /// bids ([`Ctx::bid_prices`]); a price not positive starts at a millionth of the least
+    /// positive one.
+    fn start_prices(&self, lc: &Local, prev: Option<&[f64]>) -> Vec<f64> {
+        let mut nu = match prev {
+            None => self.bid_prices(lc),
+            Some(g) => lc.glob.iter().map(|t| g[t.index()]).collect(),
+        };
+        let tiny = nu
+            .iter()
+            .copied()
+            .filter(|v| *v > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        for v in &mut nu {
+            if !(*v > 0.0) {
+                *v = if tiny.is_finite() { tiny * 1e-6 } else { 1.0 };
+            }
+        }
+        nu
+    }
+
+    /// Add graph edges `add` to the working set (those not in it yet).
+    fn add_columns(&mut self, add: &[usize]) {
+        let cache = self.cache;
+        for &k in add {
+            if let (Some(e), Some(m)) = (cache.edges().get(k), cache.model(k)) {
+                if !self.in_ws[k] {
+                    self.in_ws[k] = true;
+                    self.sel.push(k);
+                    self.edges.push(e);
+                    self.models.push(m);
+                }
+            }
+        }
+    }
+
+    /// A tighter bound where the certificate found arbitrage on edges the working set leaves
+    /// out by design: out of a sole output or into a sole input (a plan never sells its output
+    /// or buys back its input, so the dual is solved without them). The bound must count them
+    /// (a cyclic plan could use them), and counting them at prices solved without them can
+    /// cost far more than they are worth at the whole graph's optimum (6.3e-4 of the output on
+    /// a generated 20,000-pool request: the 3pool's DAI → USDC edge, out of the output DAI,
+    /// at a USDC price the solve had pushed up). So the dual is solved again with those edges
+    /// (`cyclic`, with the chains that price them) and further columns, at most
+    /// [`CYCLE_BOUND_ROUNDS`] rounds from the certificate's prices `nu`, and the least bound
+    /// is kept (every one is valid). The working set is then restored: the plan is recovered
+    /// from the first solve, so plans do not change.
+    fn bound_with_cycles(&mut self, cyclic: Vec<usize>, nu: Vec<f64>, bound: f64) -> f64 {
+        let keep = self.sel.len();
+        self.cycles = true;
+        let (mut add, mut prev, mut best) = (cyclic, nu, bound);
+        for round in 1..=CYCLE_BOUND_ROUNDS {
+            self.add_columns(&add);
+            let lc = self.localize();
+            let mut nu = self.start_prices(&lc, Some(&prev));
+            let du = Dual::new(lc.glob.len(), (&lc.ledges, &self.models), &lc.b, &lc.c);
+            du.solve(&mut nu, &lc.order, &lc.is_out, 80);
+            let act = du.eval(&nu).act;
+            drop(du);
+            let cert = self.certify(&lc, &nu, &act, round == CYCLE_BOUND_ROUNDS);
+            best = best.min(cert.bound);
+            if cert.add.is_empty() {
+                break;
+            }
+            (add, prev) = (cert.add, cert.nu);
+        }
+        for k in self.sel.drain(keep..) {
+            if let Some(w) = self.in_ws.get_mut(k) {
+                *w = false;
+            }
+        }
+        self.edges.truncate(keep);
+        self.models.truncate(keep);
+        self.cycles = false;
+        best
     }
 }

@@ -12,8 +12,9 @@ use swapzap::pool::concentrated_liquidity::sqrt_price_math::{
     next_sqrt_price_from_input,
 };
 use swapzap::pool::concentrated_liquidity::tick_math::{
-    sqrt_ratio_at_tick, tick_at_sqrt_ratio, MAX_SQRT_RATIO, MIN_SQRT_RATIO,
+    sqrt_ratio_at_tick, tick_at_sqrt_ratio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK,
 };
+use swapzap::pool::concentrated_liquidity::ConcentratedLiquidity;
 use swapzap::{U256, U512};
 
 /// A value of a random bit length in `lo_bits..=hi_bits` (uniform bits below the top one).
@@ -399,4 +400,189 @@ proptest! {
             }
         }
     }
+}
+
+/// The states a one-step swap may start from: the pool as built, after a swap either way that
+/// stops between ticks (its tick left as bounds), or resting on a known tick's √ratio (a swap
+/// that ended on it, the `k`-th of the known ticks).
+fn start_state(
+    pool: &ConcentratedLiquidity,
+    pre: u8,
+    amount: U256,
+    k: prop::sample::Index,
+) -> ConcentratedLiquidity {
+    use swapzap::pool::concentrated_liquidity::SwapAmount;
+    let moved = match pre {
+        1 => pool.swap(0, 1, amount).ok().map(|r| r.1),
+        2 => pool.swap(1, 0, amount).ok().map(|r| r.1),
+        3 => {
+            let p = pool.sqrt_price_x96();
+            let on: Vec<U256> = pool
+                .ticks()
+                .iter()
+                .map(|t| sqrt_ratio_at_tick(t.index).unwrap().to_u256())
+                .filter(|r| {
+                    *r != p && *r > MIN_SQRT_RATIO.to_u256() && *r < MAX_SQRT_RATIO.to_u256()
+                })
+                .collect();
+            (!on.is_empty())
+                .then(|| on[k.index(on.len())])
+                .and_then(|stop| {
+                    let big = SwapAmount::ExactIn((U256::one() << 254) - 1);
+                    pool.execute_swap(stop < p, big, stop).ok().map(|s| s.pool)
+                })
+        }
+        _ => None,
+    };
+    moved.unwrap_or_else(|| pool.clone())
+}
+
+/// The inputs that just reach the first step's possible targets from `state` going `z`: the
+/// nearest known tick that way and the edge of the bitmap word, each with the amounts one and
+/// two units either side, a thousandth short of it, and a half, 1/64 and 1/4096 of it.
+fn first_target_amounts(state: &ConcentratedLiquidity, z: bool) -> Vec<U256> {
+    use swapzap::pool::concentrated_liquidity::SwapAmount;
+    let (t, s) = (state.tick(), state.tick_spacing());
+    let c = t.div_euclid(s);
+    let edge = if z {
+        ((c >> 8) << 8) * s
+    } else {
+        ((((c + 1) >> 8) << 8) + 255) * s
+    };
+    let known = if z {
+        state
+            .ticks()
+            .iter()
+            .rev()
+            .find(|x| x.index <= t)
+            .map(|x| x.index)
+    } else {
+        state.ticks().iter().find(|x| x.index > t).map(|x| x.index)
+    };
+    let mut out = Vec::new();
+    for target in [Some(edge), known].into_iter().flatten() {
+        let target = target.clamp(MIN_TICK, MAX_TICK);
+        let limit = sqrt_ratio_at_tick(target).unwrap().to_u256();
+        let big = SwapAmount::ExactIn((U256::one() << 254) - 1);
+        if let Ok(r) = state.execute_swap(z, big, limit) {
+            let x = r.amount_in;
+            out.extend([x / 4096, x / 64, x / 2, x - x / 1000, x + 2]);
+            out.extend((1..=2u8).filter_map(|d| x.checked_sub(U256::from(d))));
+            out.extend([x, x + 1]);
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, max_global_rejects: 20_000, ..ProptestConfig::default() })]
+
+    /// `swap` and `amount_out` take a swap that ends inside the current segment in one step,
+    /// without the loop (`swap_in_segment`): they equal the loop (`swap_by_loop`,
+    /// `amount_out_by_loop`), answers and errors, both directions, on random pools and the
+    /// extremes (ticks at the range's ends, liquidity near 2^128), from the pool as built,
+    /// from a state a swap left between ticks (its tick not settled) and from one resting on
+    /// a known tick, with amounts that just reach, just miss or halve the first step's targets
+    /// (the next known tick, the word's edge), with and without a protocol fee, fee growth
+    /// near its wrap-around. The state after a one-step swap has the loop's tick and the next
+    /// swap from it, either way, equals the loop's.
+    #[test]
+    fn one_step_swaps_equal_the_loop(
+        pool in prop_oneof![crate::props_cl::cl_pool(), crate::props_cl_ref::extreme_pool()],
+        pre in 0u8..4,
+        pre_amount in (1u64.., 0usize..150).prop_map(|(m, s)| U256::from(m) << s),
+        amount in (1u64.., 0usize..200).prop_map(|(m, s)| U256::from(m) << s),
+        z in any::<bool>(), k in any::<prop::sample::Index>(),
+        proto in prop_oneof![Just(0u8), Just(0x44u8), Just(0xa6u8)],
+    ) {
+        let pool = pool.with_fees(proto, [U256::MAX - 5, U256::from(7u8)], [u128::MAX - 3, 0]).unwrap();
+        let state = start_state(&pool, pre, pre_amount, k);
+        let (i, j) = if z { (0, 1) } else { (1, 0) };
+        let mut amounts = first_target_amounts(&state, z);
+        amounts.push(amount.min((U256::one() << 255) - 1));
+        for dx in amounts.into_iter().filter(|x| !x.is_zero()) {
+            let by_loop = state.swap_by_loop(i, j, dx);
+            prop_assert_eq!(&state.swap(i, j, dx), &by_loop);
+            prop_assert_eq!(state.amount_out(i, j, dx), state.amount_out_by_loop(i, j, dx));
+            if let Some(fast) = state.swap_in_segment(i, j, dx) {
+                let (o, b) = by_loop.clone().unwrap();
+                prop_assert_eq!(fast.0, o);
+                prop_assert_eq!(&fast.1, &b);
+                prop_assert_eq!(fast.1.tick(), b.tick());
+                for (ii, jj) in [(0, 1), (1, 0)] {
+                    prop_assert_eq!(fast.1.swap(ii, jj, amount), b.swap_by_loop(ii, jj, amount));
+                }
+            }
+        }
+    }
+}
+
+/// On the bench's pool (21 nested positions, spacing 60) the one-step path takes every
+/// within-a-tick swap of either direction, from the pool as built, from a state a swap left
+/// between ticks and from one resting on a tick it crossed going down (except upward from
+/// there: the loop's first step is then an empty one that crosses that tick back), and hands
+/// every swap that crosses a tick to the loop; both agree with the loop.
+#[test]
+fn one_step_swaps_take_the_swaps_within_a_tick() {
+    use swapzap::pool::concentrated_liquidity::{SwapAmount, Tick};
+    let l: i128 = 2_000_000_000_000_000_000;
+    let center = 7_680;
+    let mut ticks: Vec<Tick> = (0..=20)
+        .map(|k| Tick {
+            index: center - k * 60,
+            liquidity_net: l,
+            liquidity_gross: l as u128,
+        })
+        .chain((0..=20).map(|k| Tick {
+            index: center + (k + 1) * 60,
+            liquidity_net: -l,
+            liquidity_gross: l as u128,
+        }))
+        .collect();
+    ticks.sort_by_key(|t| t.index);
+    let p = sqrt_ratio_at_tick(center + 30).unwrap().to_u256() + U256::from(12_345u32);
+    let pool = ConcentratedLiquidity::new(p, center + 30, 21 * l as u128, 3000, 60, ticks).unwrap();
+    let moved = pool.swap(1, 0, U256::from(1_000_000u32)).unwrap().1;
+    let big = SwapAmount::ExactIn((U256::one() << 254) - 1);
+    let on_tick = pool
+        .execute_swap(true, big, sqrt_ratio_at_tick(center).unwrap().to_u256())
+        .unwrap()
+        .pool;
+    let mut taken = 0;
+    for (n, state) in [&pool, &moved, &on_tick].into_iter().enumerate() {
+        for z in [true, false] {
+            let one_step = n < 2 || z;
+            let (i, j) = if z { (0, 1) } else { (1, 0) };
+            let next = if z {
+                state.ticks().iter().rev().find(|t| {
+                    t.index <= state.tick()
+                        && sqrt_ratio_at_tick(t.index).unwrap().to_u256() < state.sqrt_price_x96()
+                })
+            } else {
+                state.ticks().iter().find(|t| {
+                    sqrt_ratio_at_tick(t.index).unwrap().to_u256() > state.sqrt_price_x96()
+                })
+            }
+            .unwrap();
+            let limit = sqrt_ratio_at_tick(next.index).unwrap().to_u256();
+            let reach = state.execute_swap(z, big, limit).unwrap().amount_in;
+            for k in 1..=64u32 {
+                let dx = reach * U256::from(k) / U256::from(64u32);
+                let by_loop = state.swap_by_loop(i, j, dx).unwrap();
+                let fast = state.swap_in_segment(i, j, dx);
+                if k < 64 && one_step {
+                    assert_eq!(fast.as_ref(), Some(&by_loop), "{k} {z}");
+                    taken += 1;
+                } else if k < 64 {
+                    assert!(fast.is_none());
+                } else {
+                    assert!(fast.is_none(), "{z}: reaches the tick");
+                }
+                let cross = reach + dx;
+                assert!(state.swap_in_segment(i, j, cross).is_none());
+                assert_eq!(state.swap(i, j, cross), state.swap_by_loop(i, j, cross));
+            }
+        }
+    }
+    assert_eq!(taken, 5 * 63);
 }

@@ -975,6 +975,35 @@ proptest! {
     }
 }
 
+/// The certificate on a market with an arbitrage cycle through the output (a generated
+/// 1200-pool market, request 12 of the route bench's normal trades: 1.4 USDC-worth of a long-tail
+/// token to a hub). The working set leaves out the edges out of the sole output, so its dual
+/// prices ignore them; priced there, they held 8.5e-2 of the output of arbitrage and the bound
+/// was 5,957,076.8 where `opt.py` (the reference optimiser of `../shared/routing`, run by
+/// `score.py` on this instance written by `examples/gen_instances.rs --sizes 1200 --pick
+/// normal:12:single`) finds an optimum of 5,488,986.23, cycle included. The bound is now solved
+/// again with those edges, and lands within 1e-6 above the reference; the plan (which takes
+/// no cyclic profit) is unchanged and below both.
+#[test]
+fn the_bound_is_solved_with_the_edges_out_of_the_output_where_they_pay() {
+    let (g, m) = small_market(900 + 1200, 180, 1200);
+    let req = route_gen::bench_requests(&m, 180, 7 + 1200)[12].clone();
+    let plan = route::quote(&g, &req).unwrap();
+    plan.verify(&g).unwrap();
+    let bound = plan.upper_bound.unwrap();
+    let t_ref = 5_488_986.229_320;
+    assert!(plan.value <= bound, "{} > {bound}", plan.value);
+    assert!(
+        bound >= t_ref * (1.0 - 1e-9),
+        "{bound} below the reference {t_ref}"
+    );
+    assert!(
+        bound <= t_ref * (1.0 + 1e-6),
+        "{bound} loose against {t_ref}"
+    );
+    assert_eq!(route::dual_bound(&g, &req).unwrap(), bound);
+}
+
 /// Not a check: writes generated instances in the format of `../shared/routing/instances`
 /// (heavy trades on 400, 1200 and 2000 pools; one input, two inputs, or two outputs 30/70) to
 /// the folder named by `SWAPZAP_WRITE_INSTANCES`, for `score.py`, which recomputes their

@@ -593,7 +593,7 @@ impl StepFee {
 /// `known_short` says the caller knows the step falls short (the amount left is below a
 /// known step's to the same target): the guess is skipped (a guess only orders the exact
 /// computations, so the answer is the same either way).
-#[inline]
+#[inline(always)]
 fn short_step_token0_in(
     current: W,
     target: W,
@@ -675,6 +675,126 @@ fn short_step_token0_in(
         amount_out,
         fee_amount,
     }))
+}
+
+/// `computeSwapStep` for an exact input of token1 that stops short of its target (the price
+/// goes up), on native halves: `None` hands over to the general path (a price, an input less
+/// the fee or the price move at or above 2^128, an input less the fee of 0, `L·q·2^96` at or
+/// above 2^256, and a step whose input less the fee reaches its target).
+///
+/// With `a` the input less the fee, the next price is `p' = p + q`, `q = floor(a·2^96 / L)`
+/// (`getNextSqrtPriceFromAmount1RoundingDown`, by the prepared liquidity `l_div` when given),
+/// strictly below the target exactly when `a` falls short of it (see `exact_in_target`). The
+/// input to `p'` is `ceil(L·q / 2^96)` (`getAmount1Delta` rounded up), the output
+/// `floor(L·2^96·q / (p·p'))` (`getAmount0Delta` rounded down: its two floors compose into
+/// one division, see [`amount0_delta`]) and the fee what is left of the amount, as in the
+/// contract.
+#[inline]
+fn short_step_token1_in(
+    current: W,
+    target: W,
+    l: u128,
+    remaining: W,
+    fee: StepFee,
+    l_div: Option<&Div128>,
+) -> Option<Step> {
+    if current.hi != 0 || l == 0 {
+        return None;
+    }
+    let p = current.lo;
+    let a = less_fee(remaining, fee).ok()?;
+    if a.hi != 0 || a.lo == 0 {
+        return None;
+    }
+    // a·2^96 (a < 2^128: fits 224 bits), divided by the liquidity.
+    let shifted = W {
+        hi: a.lo >> 32,
+        lo: a.lo << 96,
+    };
+    let q = match l_div {
+        Some(d) => d.div(shifted)?,
+        None => crate::math::wide::div_w_128(shifted, l)?,
+    };
+    let next = p.checked_add(q)?;
+    // At or past the target: the input less the fee reaches it (the contract's `max` step).
+    if target.hi == 0 && next >= target.lo {
+        return None;
+    }
+    // L·q < 2^256; the input rounds it up to a multiple of 2^96, the output divides it.
+    let lq = mul_128_w(l, q);
+    let up = u128::from(lq.lo & ((1u128 << 96) - 1) != 0);
+    let amount_in = W {
+        hi: lq.hi >> 96,
+        lo: (lq.hi << 32) | (lq.lo >> 96),
+    }
+    .checked_add(W::small(up))?;
+    if lq.hi >> 32 != 0 {
+        return None;
+    }
+    let num = W {
+        hi: (lq.hi << 96) | (lq.lo >> 32),
+        lo: lq.lo << 96,
+    };
+    let (amount_out, _) = div_rem(num, mul_128_w(p, next)).ok()?;
+    let fee_amount = remaining.checked_sub(amount_in)?;
+    Some(Step {
+        sqrt_price_x96: W::small(next),
+        amount_in,
+        amount_out,
+        fee_amount,
+    })
+}
+
+/// `computeSwapStep` for an exact input that stops short of its target, when the fast paths
+/// can tell: the step, or `None` when it may reach the target (a float guess says it likely
+/// does, or the exact next price does) or leaves the fast paths' ranges
+/// ([`short_step_token0_in`], [`short_step_token1_in`]). `known_short` says the caller knows
+/// the step falls short (the guess is skipped); `l_div` is `l` prepared for division.
+///
+/// A swap whose first step this gives ends with it: the fee is the rest of the amount.
+#[inline(always)]
+pub(crate) fn short_step(
+    current: W,
+    target: W,
+    l: u128,
+    remaining: W,
+    (fee, l_div): (StepFee, Option<&Div128>),
+    known_short: bool,
+) -> Option<Step> {
+    // The guess first: a step that likely reaches is the loop's (which computes the input
+    // to the target), with no exact work spent here.
+    if !known_short && likely_reaches_in(current, target, l, remaining, fee) {
+        return None;
+    }
+    if current > target {
+        match short_step_token0_in(current, target, l, remaining, fee, true)? {
+            Token0In::Short(step) => Some(step),
+            Token0In::Reaches(_) => None,
+        }
+    } else {
+        short_step_token1_in(current, target, l, remaining, fee, l_div)
+    }
+}
+
+/// Whether an amount left of `remaining` likely reaches the target `t` from the price `p`
+/// with liquidity `l`, in floats from the amount itself (its input less the fee about
+/// `remaining·γ / 10^6`): token0 in (`t < p`) when `a·t·p >= L·2^96·(p − t)`, token1 in when
+/// `a·2^96 >= L·(t − p)`. A guess that only decides whether the exact step is tried here.
+#[inline(always)]
+fn likely_reaches_in(p: W, t: W, l: u128, remaining: W, fee: StepFee) -> bool {
+    const Q96_F: f64 = 79_228_162_514_264_337_593_543_950_336.0;
+    let f = wide_to_f64_approx;
+    #[allow(clippy::arithmetic_side_effects)] // f64 arithmetic: no traps
+    let reaches = {
+        let a = f(remaining) * (f64::from(fee.gamma()) * 1e-6);
+        let lf = f(W::small(l));
+        if p > t {
+            a * (f(t) * f(p)) >= lf * Q96_F * f(p.checked_sub(t).unwrap_or(W::ZERO))
+        } else {
+            a * Q96_F >= lf * f(t.checked_sub(p).unwrap_or(W::ZERO))
+        }
+    };
+    reaches
 }
 
 /// What [`short_step_token0_in`] found.
@@ -1011,6 +1131,115 @@ mod tests {
             fast > 20_000 && short > 5_000 && reaches > 10_000 && below_hint > 100 && wide > 1000,
             "{fast} {short} {reaches} {below_hint} {wide}"
         );
+    }
+
+    /// The token1-in fast step (`short_step_token1_in`, by the prepared liquidity and by the
+    /// plain division) equals the general step wherever it answers, and hands over to it
+    /// everywhere else: random operands and its hand-overs, prices at and next to 2^64 and
+    /// 2^128, liquidity at 2^64 (the two prepared forms) and near 2^128, the input less the
+    /// fee at 2^128, the price move `q` at 2^128, `L·q` at 2^160, steps that end next to
+    /// their target (the next price one unit below it, on it, above it), every fee tier.
+    /// Through `short_step`, a step it says is short is one the general step stops short of,
+    /// with the same amounts, with and without the float guess.
+    #[test]
+    fn token1_in_fast_step_equals_the_general_step() {
+        let gen = core::cell::RefCell::new(crate::math::wide::xorshift(0x3C6E_F372_FE94_F82Bu64));
+        let next = || (gen.borrow_mut())();
+        let min = super::super::tick_math::MIN_SQRT_RATIO.to_u256();
+        let max = super::super::tick_math::MAX_SQRT_RATIO.to_u256();
+        let (two64, two128) = (U256::one() << 64, U256::one() << 128);
+        let mut counts = [0u32; 4];
+        for k in 0..400_000u32 {
+            let rnd = |bits: u64| -> U256 {
+                let x = U256([next(), next(), next(), next()]);
+                let b = bits.clamp(1, 256) as usize;
+                (x >> (256 - b)) | (U256::one() << (b - 1))
+            };
+            let p = match k % 6 {
+                0 => two128 - U256::from(1 + k % 1024),
+                1 => two128 + U256::from(k % 1024),
+                2 => two64 + U256::from(k % 1024) - U256::from(512u32),
+                _ => {
+                    let b = 33 + u64::from(k % 127);
+                    rnd(b)
+                }
+            }
+            .clamp(min + 1, max - 2);
+            let l: u128 = match k % 7 {
+                0 => (1u128 << 64) - 1 + u128::from(k % 3),
+                1 => u128::MAX - u128::from(k % 4),
+                _ => {
+                    let b = 1 + u64::from(k % 128);
+                    rnd(b).low_u128()
+                }
+            };
+            let pips = [0u32, 100, 500, 2500, 3000, 10_000, 999_999][(k % 7) as usize];
+            let fee = StepFee::new(pips);
+            let gamma = U256::from(FEE_DENOMINATOR - pips);
+            let million = U256::from(FEE_DENOMINATOR);
+            let gross = |x: U256| -> U256 {
+                let (q, r) = (x * million / gamma, (x * million) % gamma);
+                q + U256::from(u8::from(!r.is_zero()))
+            };
+            // The input less the fee `a` and the target.
+            let l256 = U256::from(l);
+            let q96 = U256::one() << 96;
+            let a = match k % 5 {
+                // a near 2^128
+                0 => two128 - U256::from(2u8) + U256::from(k % 4),
+                // q = a·2^96 / L near 2^128
+                1 => (two128 * l256 / q96).max(U256::one()) + U256::from(k % 3),
+                // L·q near 2^160: q near 2^160 / L
+                2 => {
+                    ((U256::one() << 160) / l256 * l256 / q96).max(U256::one()) + U256::from(k % 3)
+                }
+                _ => {
+                    let b = 1 + next() % 160;
+                    rnd(b)
+                }
+            }
+            .min(U256::one() << 200);
+            let rem = gross(a).min((U256::one() << 255) - 1);
+            // The next price the input less the fee reaches (floats; the exact one decides).
+            let moved = p + (a * q96 / l256).min(max);
+            let t = match k % 4 {
+                0 => moved - U256::from(1u8),
+                1 => moved,
+                2 => moved + U256::from(1 + next() % 3),
+                _ => p + U256::from(1 + next() % (1 << 40)),
+            }
+            .clamp(p + 1, max - 1);
+            let (pw, tw, rw) = (W::from_u256(p), W::from_u256(t), W::from_u256(rem));
+            let general = compute_swap_step_general(pw, tw, l, rw, true, fee, None);
+            for (j, l_div) in [None, Some(Div128::prepared(l))].iter().enumerate() {
+                if let Some(step) = short_step_token1_in(pw, tw, l, rw, fee, l_div.as_ref()) {
+                    counts[j] += 1;
+                    assert_eq!(Ok(step), general, "{p} {t} {l} {rem} {pips}");
+                    assert!(step.sqrt_price_x96 < tw);
+                }
+                for known_short in [false, true] {
+                    if let Some(step) =
+                        short_step(pw, tw, l, rw, (fee, l_div.as_ref()), known_short)
+                    {
+                        counts[2 + usize::from(known_short)] += 1;
+                        assert_eq!(Ok(step), general, "{p} {t} {l} {rem} {pips}");
+                    }
+                }
+            }
+            // The general step short of its target with operands in range is the fast one's.
+            if let Ok(g) = general {
+                let a = U256::try_from(rem.full_mul(gamma) / primitive_types::U512::from(million))
+                    .unwrap();
+                let fits = p < two128 && a < two128 && !a.is_zero();
+                let q = a * q96 / l256;
+                let in_range = fits && q < two128 && p + q < two128;
+                if in_range && g.sqrt_price_x96 != tw && (l256 * q) < (U256::one() << 160) {
+                    let d = Div128::prepared(l);
+                    assert_eq!(short_step_token1_in(pw, tw, l, rw, fee, Some(&d)), Some(g));
+                }
+            }
+        }
+        assert!(counts.iter().all(|&c| c > 15_000), "{counts:?}");
     }
 
     /// A reaching step's least amount left is the contract's test: an amount left covers the

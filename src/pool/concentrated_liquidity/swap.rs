@@ -2,7 +2,8 @@
 //! (bitmap words, steps, crossings, fees) and the family verbs bounded by the known window.
 
 use super::sqrt_price_math::{
-    compute_swap_step, compute_swap_step_hinted, mul_div, Reaching, Step, FEE_DENOMINATOR,
+    compute_swap_step, compute_swap_step_hinted, mul_div, short_step, Reaching, Step,
+    FEE_DENOMINATOR,
 };
 use super::tick_math::{
     sqrt_ratio_at_tick, tick_at_sqrt_ratio_between, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO,
@@ -380,6 +381,133 @@ impl ConcentratedLiquidity {
         }
     }
 
+    /// An exact-input swap of `dx` (`i` into `j`, within the known window) that ends inside
+    /// the current segment: the contract's loop takes one step, short of its target (the next
+    /// initialised tick in the word, the word's edge or the window's edge), and that step's
+    /// fee is the rest of the amount. `None` when the swap may go further or for anything the
+    /// loop handles otherwise (its errors included): the caller runs the loop.
+    ///
+    /// The step is the loop's first: the same target, liquidity and prepared divisor, and
+    /// [`short_step`]'s amounts are `computeSwapStep`'s. A state a swap left between tick
+    /// bounds is not settled when the next tick in the word is the same from both bounds
+    /// (the search's answer is monotone in the tick, and no known tick lies between the
+    /// bounds), so the target is the same from every tick between them.
+    #[inline(always)]
+    fn segment_swap(
+        &self,
+        i: usize,
+        j: usize,
+        dx: U256,
+        fees: bool,
+    ) -> Option<(LoopState, Direction)> {
+        let zero_for_one = match (i, j) {
+            (0, 1) => true,
+            (1, 0) => false,
+            _ => return None,
+        };
+        let dx = W::from_u256(dx);
+        // The loop's checks: an amount of 0 or at or above 2^255 is its error.
+        if dx.is_zero() || dx >= I256_MIN_MAG {
+            return None;
+        }
+        let price = self.sqrt_price_x96;
+        let l = self.liquidity;
+        // The table's first step from its own state (same price and liquidity): an amount
+        // that covers it reaches that target (or the window's edge before it), so the swap
+        // goes on: the loop's, decided before any search. Else the step falls short of it.
+        let own = self.table.first.0[usize::from(!zero_for_one)]
+            .as_ref()
+            .filter(|f| f.price == price && f.liquidity == l);
+        if own.is_some_and(|f| f.step.covered_by(dx, true)) {
+            return None;
+        }
+        let limit = self.window_limit(zero_for_one)?;
+        let (next, initialized) = self.next_tick_in_word(self.tick, zero_for_one, self.below);
+        if self.tick != self.tick_hi
+            && self.next_tick_in_word(self.tick_hi, zero_for_one, self.below) != (next, initialized)
+        {
+            return None;
+        }
+        let next = next.clamp(MIN_TICK, MAX_TICK);
+        let p_next = match initialized.and_then(|k| self.table.ratios.get(k)) {
+            Some(&r) => r,
+            None => sqrt_ratio_at_tick(next).ok()?,
+        };
+        let target = if (zero_for_one && p_next < limit) || (!zero_for_one && p_next > limit) {
+            limit
+        } else {
+            p_next
+        };
+        // A step that does not move toward its target, or no liquidity: the loop's.
+        if (zero_for_one && target >= price) || (!zero_for_one && target <= price) || l == 0 {
+            return None;
+        }
+        let l_div = self.table.segment(self.below, l);
+        let step = short_step(
+            price,
+            target,
+            l,
+            dx,
+            (self.table.step_fee, l_div),
+            own.is_some(),
+        )?;
+        let dir = Direction {
+            zero_for_one,
+            exact_in: true,
+            limit,
+            proto_n: if zero_for_one {
+                self.fee_protocol & 15
+            } else {
+                self.fee_protocol >> 4
+            },
+            fees,
+            table_steps: true,
+        };
+        // The step's fee is the rest of the amount (`paid` is dx < 2^255), so the loop's
+        // int256 checks are the output's.
+        if step.amount_out >= I256_MIN_MAG {
+            return None;
+        }
+        let mut fee_amount = step.fee_amount;
+        let mut protocol = 0u128;
+        if dir.proto_n > 0 {
+            let d = math::w_div(fee_amount, W::small(u128::from(dir.proto_n))).ok()?;
+            fee_amount = math::w_sub(fee_amount, d).ok()?;
+            protocol = d.lo;
+        }
+        let mut fee_growth = self.fee_growth_global[usize::from(!zero_for_one)];
+        if fee_amount.hi != 0 {
+            // Fee growth past the prepared division (or its revert): the loop's.
+            return None;
+        }
+        if fees {
+            let g = l_div.and_then(|d| d.div_shifted(fee_amount.lo))?;
+            fee_growth = wrapping_add(fee_growth, W::small(g));
+        }
+        // The tick: between the target's tick and the start's (bounds, settled when read),
+        // or unchanged when the price did not move.
+        let tick_between = if step.sqrt_price_x96 == price {
+            (self.tick != self.tick_hi).then_some((self.tick, self.tick_hi))
+        } else if zero_for_one {
+            Some((next, self.tick_hi))
+        } else {
+            Some((self.tick, next.saturating_sub(1)))
+        };
+        let s = LoopState {
+            remaining: W::ZERO,
+            calculated: step.amount_out,
+            net_in: step.amount_in,
+            price: step.sqrt_price_x96,
+            tick: self.tick,
+            liquidity: l,
+            fee_growth,
+            protocol,
+            below: self.below,
+            tick_between,
+        };
+        Some((s, dir))
+    }
+
     /// √ratio of the outermost known ticks.
     pub(super) fn window_edges(&self) -> Option<[W; 2]> {
         Some([*self.table.ratios.first()?, *self.table.ratios.last()?])
@@ -424,6 +552,23 @@ impl ConcentratedLiquidity {
     /// the known ticks cannot absorb all of `dx` (the contract would fill it partially);
     /// contract reverts.
     pub fn amount_out(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
+        if let Some((s, _)) = self.segment_swap(i, j, dx, false) {
+            return Ok(s.calculated.to_u256());
+        }
+        self.amount_out_loop(i, j, dx)
+    }
+
+    /// [`Self::amount_out`] always by the loop (the reference of its one-step path).
+    ///
+    /// # Errors
+    /// As [`Self::amount_out`].
+    #[doc(hidden)]
+    pub fn amount_out_by_loop(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
+        self.amount_out_loop(i, j, dx)
+    }
+
+    #[inline(always)]
+    fn amount_out_loop(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
         if dx.is_zero() {
             return Err(PoolError::InsufficientInputAmount);
         }
@@ -440,6 +585,34 @@ impl ConcentratedLiquidity {
     /// # Errors
     /// As [`Self::amount_out`].
     pub fn swap(&self, i: usize, j: usize, dx: U256) -> Result<(U256, Self), PoolError> {
+        if let Some((s, dir)) = self.segment_swap(i, j, dx, true) {
+            let out = s.calculated.to_u256();
+            return Ok((out, self.state_after(&s, &dir, out)));
+        }
+        self.swap_loop_verb(i, j, dx)
+    }
+
+    /// [`Self::swap`] by its one-step path alone: `Some` when the swap ends inside the current
+    /// segment and that path takes it (for the tests of that path).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn swap_in_segment(&self, i: usize, j: usize, dx: U256) -> Option<(U256, Self)> {
+        let (s, dir) = self.segment_swap(i, j, dx, true)?;
+        let out = s.calculated.to_u256();
+        Some((out, self.state_after(&s, &dir, out)))
+    }
+
+    /// [`Self::swap`] always by the loop (the reference of its one-step path).
+    ///
+    /// # Errors
+    /// As [`Self::amount_out`].
+    #[doc(hidden)]
+    pub fn swap_by_loop(&self, i: usize, j: usize, dx: U256) -> Result<(U256, Self), PoolError> {
+        self.swap_loop_verb(i, j, dx)
+    }
+
+    #[inline(always)]
+    fn swap_loop_verb(&self, i: usize, j: usize, dx: U256) -> Result<(U256, Self), PoolError> {
         if dx.is_zero() {
             return Err(PoolError::InsufficientInputAmount);
         }

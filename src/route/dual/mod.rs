@@ -29,7 +29,7 @@ use super::edges::LEdge;
 use super::model::{Arb, EdgeModel};
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cell::Cell;
+use core::cell::{Cell, OnceCell};
 use linalg::dot;
 
 /// The pruned problem in local indices.
@@ -41,15 +41,22 @@ pub(crate) struct Dual<'a> {
     models: &'a [&'a EdgeModel],
     pub b: &'a [f64],
     pub c: &'a [f64],
-    /// edges leaving / entering each token (CSR: `adj[start[k]..start[k + 1]]`, out then in)
-    adj: Vec<u32>,
-    out_start: Vec<usize>,
-    in_start: Vec<usize>,
+    /// edges leaving / entering each token, built by the first sweep that reads them
+    adjacency: OnceCell<Adjacency>,
     /// per edge (input token, output token, zero-size rate): the activity test of an
     /// evaluation reads these 16 bytes instead of the whole edge model
     hot: Vec<(u32, u32, f64)>,
     /// last Curve solution per edge (coin units), to warm-start the next one
     warm: Vec<Cell<f64>>,
+}
+
+/// The edges leaving and entering each token of a [`Dual`] (CSR: out-edges
+/// `adj[out_start[k]..out_start[k + 1]]`, then in-edges after `out_start[n]`).
+#[derive(Debug)]
+struct Adjacency {
+    adj: Vec<u32>,
+    out_start: Vec<usize>,
+    in_start: Vec<usize>,
 }
 
 /// The state at one ν.
@@ -70,11 +77,6 @@ impl<'a> Dual<'a> {
         b: &'a [f64],
         c: &'a [f64],
     ) -> Self {
-        // CSR adjacency by counting sort: out-edges of every token, then in-edges
-        let (out_start, out_adj) = csr(n, edges.iter().map(|e| e.ti));
-        let (in_start, in_adj) = csr(n, edges.iter().map(|e| e.to));
-        let mut adj = out_adj;
-        adj.extend_from_slice(&in_adj);
         let warm = (0..edges.len()).map(|_| Cell::new(0.0)).collect();
         // local token indices are < n, which fits u32 for any graph the router builds
         let hot = edges
@@ -93,23 +95,41 @@ impl<'a> Dual<'a> {
             models,
             b,
             c,
-            adj,
-            out_start,
-            in_start,
+            adjacency: OnceCell::new(),
             hot,
             warm,
         }
     }
 
+    /// The edges leaving and entering each token, built on the first call: only the
+    /// Gauss–Seidel coordinates read them, and a `Dual` that is only evaluated (plan
+    /// recovery's first round) never builds them.
+    fn adjacency(&self) -> &Adjacency {
+        self.adjacency.get_or_init(|| {
+            // CSR by counting sort: out-edges of every token, then in-edges
+            let (out_start, out_adj) = csr(self.n, self.edges.iter().map(|e| e.ti));
+            let (in_start, in_adj) = csr(self.n, self.edges.iter().map(|e| e.to));
+            let mut adj = out_adj;
+            adj.extend_from_slice(&in_adj);
+            Adjacency {
+                adj,
+                out_start,
+                in_start,
+            }
+        })
+    }
+
     /// Edges leaving token k.
     fn out_edges(&self, k: usize) -> &[u32] {
-        &self.adj[self.out_start[k]..self.out_start[k + 1]]
+        let a = self.adjacency();
+        &a.adj[a.out_start[k]..a.out_start[k + 1]]
     }
 
     /// Edges entering token k.
     fn in_edges(&self, k: usize) -> &[u32] {
-        let base = self.out_start[self.n];
-        &self.adj[base + self.in_start[k]..base + self.in_start[k + 1]]
+        let a = self.adjacency();
+        let base = a.out_start[self.n];
+        &a.adj[base + a.in_start[k]..base + a.in_start[k + 1]]
     }
 
     #[inline]

@@ -18,16 +18,25 @@ impl Dual<'_> {
         }
     }
 
-    /// Balance of token k as a function of its own price (others fixed): increasing in ν_k.
-    fn balance_at(&self, k: usize, nu: &mut [f64], v: f64) -> f64 {
+    /// Balance of token k (its edges out and in: `outs`, `ins`) as a function of its own
+    /// price (others fixed): increasing in ν_k.
+    fn balance_at(&self, k: usize, (outs, ins): (&[u32], &[u32]), nu: &mut [f64], v: f64) -> f64 {
         let old = nu[k];
         nu[k] = v;
         let mut r = self.b[k];
-        for &e in self.out_edges(k) {
-            r -= self.arb_of(e as usize, nu).x;
+        // the activity test of `arb_of` first, on the edge's 16 hot bytes: most of a token's
+        // edges are inactive, and an inactive one adds 0
+        for &e in outs {
+            let (_, to, rate0) = self.hot[e as usize];
+            if nu[to as usize] * rate0 > v {
+                r -= self.arb_of(e as usize, nu).x;
+            }
         }
-        for &e in self.in_edges(k) {
-            r += self.arb_of(e as usize, nu).o;
+        for &e in ins {
+            let (ti, _, rate0) = self.hot[e as usize];
+            if v * rate0 > nu[ti as usize] {
+                r += self.arb_of(e as usize, nu).o;
+            }
         }
         nu[k] = old;
         r
@@ -40,6 +49,7 @@ impl Dual<'_> {
     fn walk(
         &self,
         k: usize,
+        edges: (&[u32], &[u32]),
         nu: &mut [f64],
         (v0, r0): (f64, f64),
         factor: f64,
@@ -49,7 +59,7 @@ impl Dual<'_> {
         let mut x = v0 * factor;
         let mut t = 0;
         loop {
-            let r = self.balance_at(k, nu, x);
+            let r = self.balance_at(k, edges, nu, x);
             if !ahead(r) {
                 return Some((last, (x, r)));
             }
@@ -65,16 +75,17 @@ impl Dual<'_> {
     /// Solve balance_k(ν_k) = 0 by bracketing and geometric bisection.
     pub fn coord(&self, k: usize, nu: &mut [f64]) {
         let v0 = nu[k];
-        let r0 = self.balance_at(k, nu, v0);
+        let edges = (self.out_edges(k), self.in_edges(k));
+        let r0 = self.balance_at(k, edges, nu, v0);
         if r0 == 0.0 {
             return;
         }
         // bracket [lo, hi] with balance(lo) ≤ 0 < balance(hi) by halving / doubling
         let bracket = if r0 > 0.0 {
-            self.walk(k, nu, (v0, r0), 0.5, |r| r > 0.0)
+            self.walk(k, edges, nu, (v0, r0), 0.5, |r| r > 0.0)
                 .map(|(near, far)| (far, near))
         } else {
-            self.walk(k, nu, (v0, r0), 2.0, |r| r < 0.0)
+            self.walk(k, edges, nu, (v0, r0), 2.0, |r| r < 0.0)
         };
         let Some(((mut lo, mut rlo), (mut hi, mut rhi))) = bracket else {
             return;
@@ -91,7 +102,7 @@ impl Dual<'_> {
             if !(x > lo && x < hi) {
                 x = crate::math::float::sqrt(lo * hi);
             }
-            let r = self.balance_at(k, nu, x);
+            let r = self.balance_at(k, edges, nu, x);
             if r > 0.0 {
                 (hi, rhi) = (x, r);
                 if side == 1 {
