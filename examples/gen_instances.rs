@@ -123,7 +123,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
                     .map_err(|_| format!("--per-size is not a number: {v}"))?;
             }
             "--checks" => o.checks = true,
-            "--pick" => o.picks.push(pick(&value()?)?),
+            "--pick" => o.picks.push(pick(value()?)?),
             _ => return Err(format!("unknown argument {a}")),
         }
     }

@@ -146,7 +146,7 @@ fn unit_point_steps(nu: &[f64], ann: f64) -> Option<(Vec<f64>, usize)> {
     while steps < POINT_STEPS {
         steps += 1;
         let newton = match at(s) {
-            Some((f, _)) if f == 0.0 => break,
+            Some((0.0, _)) => break,
             Some((f, df)) => {
                 // (a NaN counts as past the root, as a bisection would)
                 if f > 0.0 {

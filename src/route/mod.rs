@@ -42,7 +42,9 @@
 //! the working set at their best bid chains. Edges still profitable there are added (column
 //! generation) and the dual solved again, until none is. The bound is the dual value over the
 //! whole graph, so it holds for plans along paths of any length; with a hop limit it is over
-//! the plans within it ([`Plan::bound_max_hops`]).
+//! the plans within it ([`Plan::bound_max_hops`]). The working set leaves out the edges out of
+//! a sole output and into a sole input; where they hold arbitrage at the final prices, the
+//! dual is solved once more with them for the bound alone (`Ctx::bound_with_cycles`).
 //!
 //! The reported [`Plan::upper_bound`] is `h(ν) · (1 + 1e-7) + s`: the relative margin covers
 //! float error of the models (≈1e-12) and the sequential-execution gain of Curve pools (fee on
