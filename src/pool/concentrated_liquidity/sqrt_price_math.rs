@@ -602,15 +602,7 @@ fn short_step_token0_in(
     fee: StepFee,
     known_short: bool,
 ) -> Option<Token0In> {
-    if current.hi != 0 || l == 0 {
-        return None;
-    }
-    let p = current.lo;
-    let a = less_fee(remaining, fee).ok()?;
-    if a.hi != 0 || a.lo == 0 {
-        return None;
-    }
-    let a = a.lo;
+    let (p, a) = native_operands(current, l, remaining, fee)?;
     // A step likely to reach its target (a float guess, checked exactly): the contract's
     // order, the input to the target first, spares the next price's division.
     if !known_short && likely_reaches(p, target.lo, l, a) && target.hi == 0 {
@@ -698,18 +690,11 @@ fn short_step_token1_in(
     fee: StepFee,
     l_div: Option<&Div128>,
 ) -> Option<Step> {
-    if current.hi != 0 || l == 0 {
-        return None;
-    }
-    let p = current.lo;
-    let a = less_fee(remaining, fee).ok()?;
-    if a.hi != 0 || a.lo == 0 {
-        return None;
-    }
+    let (p, a) = native_operands(current, l, remaining, fee)?;
     // a·2^96 (a < 2^128: fits 224 bits), divided by the liquidity.
     let shifted = W {
-        hi: a.lo >> 32,
-        lo: a.lo << 96,
+        hi: a >> 32,
+        lo: a << 96,
     };
     let q = match l_div {
         Some(d) => d.div(shifted)?,
@@ -795,6 +780,21 @@ fn likely_reaches_in(p: W, t: W, l: u128, remaining: W, fee: StepFee) -> bool {
         }
     };
     reaches
+}
+
+/// The native operands of the short steps: the price and the input less the fee as `u128`,
+/// `None` (the general step's) for a price or an input less the fee at or above 2^128, an
+/// input less the fee of 0, or no liquidity.
+#[inline(always)]
+fn native_operands(current: W, l: u128, remaining: W, fee: StepFee) -> Option<(u128, u128)> {
+    if current.hi != 0 || l == 0 {
+        return None;
+    }
+    let a = less_fee(remaining, fee).ok()?;
+    if a.hi != 0 || a.lo == 0 {
+        return None;
+    }
+    Some((current.lo, a.lo))
 }
 
 /// What [`short_step_token0_in`] found.

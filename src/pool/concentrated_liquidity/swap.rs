@@ -186,18 +186,7 @@ impl ConcentratedLiquidity {
         table_steps: bool,
     ) -> Result<Run, PoolError> {
         let (exact_in, specified) = self.swap_args(zero_for_one, amount, limit)?;
-        let dir = Direction {
-            zero_for_one,
-            exact_in,
-            limit,
-            proto_n: if zero_for_one {
-                self.fee_protocol & 15
-            } else {
-                self.fee_protocol >> 4
-            },
-            fees,
-            table_steps,
-        };
+        let dir = self.direction(zero_for_one, exact_in, limit, (fees, table_steps));
         let mut s = LoopState {
             remaining: specified,
             calculated: W::ZERO,
@@ -216,6 +205,30 @@ impl ConcentratedLiquidity {
         }
         // The tick of the state after stays as bounds until read (`tick`, the next swap).
         Ok(Run { s, dir, specified })
+    }
+
+    /// What a loop in direction `zero_for_one` is asked, with this pool's protocol share of
+    /// the fee in that direction (the low nibble for token0 in, the high one for token1 in).
+    #[inline(always)]
+    fn direction(
+        &self,
+        zero_for_one: bool,
+        exact_in: bool,
+        limit: W,
+        (fees, table_steps): (bool, bool),
+    ) -> Direction {
+        Direction {
+            zero_for_one,
+            exact_in,
+            limit,
+            proto_n: if zero_for_one {
+                self.fee_protocol & 15
+            } else {
+                self.fee_protocol >> 4
+            },
+            fees,
+            table_steps,
+        }
     }
 
     /// `swap`'s checks (`AS`, the int256 range, `SPL`): whether the amount is an input, and
@@ -473,18 +486,7 @@ impl ConcentratedLiquidity {
             (self.table.step_fee, l_div),
             own.is_some(),
         )?;
-        let dir = Direction {
-            zero_for_one,
-            exact_in: true,
-            limit,
-            proto_n: if zero_for_one {
-                self.fee_protocol & 15
-            } else {
-                self.fee_protocol >> 4
-            },
-            fees,
-            table_steps: true,
-        };
+        let dir = self.direction(zero_for_one, true, limit, (fees, true));
         // The step's fee is the rest of the amount (`paid` is dx < 2^255), so the loop's
         // int256 checks are the output's.
         if step.amount_out >= I256_MIN_MAG {
