@@ -51,7 +51,12 @@
 //!    to the output as it is) is burned proportionally ([`crate::plan::Step::Burn`]). A Curve
 //!    or Saber LP whose pool has exactly one coin the zap needs is instead withdrawn in that coin
 //!    ([`crate::plan::Step::BurnOne`]) when that returns more of it than burning proportionally
-//!    and swapping the other coins into it through the same pool (compared exactly).
+//!    and swapping the other coins into it through the same pool (compared exactly). That is
+//!    the default; a zap-in holding LP tokens of other pools also tries the other ways to
+//!    treat each LP token held or delivered by a burn (kept for the deposit or the router,
+//!    burned, burned in each coin of a Curve or Saber pool, a quarter to three quarters of an
+//!    LP token that is a coin of the target burned), each finished by steps 3 and 4, and keeps
+//!    the one that ends with strictly more LP (`multi/treat.rs`).
 //! 3. **Routing.** Tokens that are not coins of the target pool (zap-in) or not outputs
 //!    (zap-out) are routed by [`crate::route::quote`] on the pool states left by the burns. A
 //!    zap-in routes them into the target pool's coins at the output mix that mints the most:

@@ -484,6 +484,13 @@ impl Checked {
         Some((b, minted, best))
     }
 
+    /// [`Checked::zap`] of the case `c` against [`brute`] from the holdings after the fee.
+    pub(crate) fn against_brute(&mut self, c: &Case, name: &str) -> Option<(f64, U256, U256)> {
+        self.zap(&c.g, &c.inputs, c.lp, name, || {
+            brute(c, &c.g, start(c), &[])
+        })
+    }
+
     /// Prints the lists and fails on a plan above its bound, a zap-in without one, or more
     /// than `max_failed` zap-ins that did not plan.
     #[allow(clippy::print_stderr)] // the lists
@@ -539,9 +546,7 @@ fn lp_bound_with_priced_lp_tokens_is_above_every_plan_found_otherwise() {
             for seed in 0..cases {
                 let c = case(seed + 1, held, t, s, m);
                 let name = format!("{held:?}: {s:?} base, {m:?} meta, into {t:?}, seed {seed}");
-                let Some((b, minted, best)) = checked.zap(&c.g, &c.inputs, c.lp, &name, || {
-                    brute(&c, &c.g, start(&c), &[])
-                }) else {
+                let Some((b, minted, best)) = checked.against_brute(&c, &name) else {
                     continue;
                 };
                 if minted.is_zero() {
@@ -586,9 +591,7 @@ fn lp_bound_with_the_base_lp_into_its_metapool_is_above_every_plan_found_otherwi
         for seed in 0..cases {
             let c = into_metapool(case(seed + 1, Held::BaseLp, t, s, m));
             let name = format!("base LP into the metapool: {s:?} base, {m:?} meta, seed {seed}");
-            let Some((b, minted, best)) = checked.zap(&c.g, &c.inputs, c.lp, &name, || {
-                brute(&c, &c.g, start(&c), &[])
-            }) else {
+            let Some((b, minted, best)) = checked.against_brute(&c, &name) else {
                 continue;
             };
             if !minted.is_zero() {
@@ -720,9 +723,7 @@ fn lp_bound_with_saber_and_spl_burned_pools_is_above_every_plan_found_otherwise(
             for seed in 0..cases {
                 let c = case_101(seed + 1, t, s);
                 let name = format!("{s:?} into {t:?} seed {seed}");
-                let Some((b, minted, _)) = checked.zap(&c.g, &c.inputs, c.lp, &name, || {
-                    brute(&c, &c.g, start(&c), &[])
-                }) else {
+                let Some((b, minted, _)) = checked.against_brute(&c, &name) else {
                     continue;
                 };
                 if !minted.is_zero() {

@@ -417,22 +417,22 @@ fn signed_delta(token1: bool, a: W, b: W, delta: i128) -> Result<W, PoolError> {
     to_int256(v)
 }
 
-/// The bounds of `getTickAtSqrtRatio(p)` after a step moved the price from a state at `tick`
-/// to some `p`, short of the step's target at tick `next` (the next known tick or the word's
-/// edge, clamped).
+/// The bounds of `getTickAtSqrtRatio(p)` after a step moved the price from a state whose tick
+/// lies in `lo..=hi` (settled: `lo == hi`) to some `p`, short of the step's target at tick
+/// `next` (the next known tick or the word's edge, clamped).
 ///
 /// A state's price lies in [√ratio(tick), √ratio(tick + 1)] (the constructor checks it and the
-/// loop keeps it), so going down (`zero_for_one`) the new tick is in `next..=tick` (`p` is at
+/// loop keeps it), so going down (`zero_for_one`) the new tick is in `next..=hi` (`p` is at
 /// or above the target, which is at or above √ratio(next), and below the start), going up in
-/// `tick..=next − 1` (`p` is above the start and below √ratio(next)): the search
+/// `lo..=next − 1` (`p` is above the start and below √ratio(next)): the search
 /// ([`tick_math::tick_at_sqrt_ratio_between`]) settles it within those bounds. Both bounds
 /// are within ±887272, so the search never reports `T`.
 #[inline]
-fn tick_bounds_after_move(tick: i32, next: i32, zero_for_one: bool) -> (i32, i32) {
+fn tick_bounds_after_move((lo, hi): (i32, i32), next: i32, zero_for_one: bool) -> (i32, i32) {
     if zero_for_one {
-        (next, tick)
+        (next, hi)
     } else {
-        (tick, next.saturating_sub(1))
+        (lo, next.saturating_sub(1))
     }
 }
 

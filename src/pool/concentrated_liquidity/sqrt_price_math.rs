@@ -872,6 +872,16 @@ pub(crate) fn compute_swap_step_hinted(
             None => {}
         }
     }
+    // Token1 in: the native short step when the step likely stops short (or is known to); it
+    // hands over to the general step when the next price reaches the target after all.
+    if exact_in
+        && !zero_for_one
+        && (known_short || !likely_reaches_in(current, target, l, remaining, fee))
+    {
+        if let Some(step) = short_step_token1_in(current, target, l, remaining, fee, l_div) {
+            return Ok(step);
+        }
+    }
     compute_swap_step_general(current, target, l, remaining, exact_in, fee, l_div)
 }
 
@@ -1139,8 +1149,8 @@ mod tests {
     /// 2^128, liquidity at 2^64 (the two prepared forms) and near 2^128, the input less the
     /// fee at 2^128, the price move `q` at 2^128, `L·q` at 2^160, steps that end next to
     /// their target (the next price one unit below it, on it, above it), every fee tier.
-    /// Through `short_step`, a step it says is short is one the general step stops short of,
-    /// with the same amounts, with and without the float guess.
+    /// Through `short_step` and the loop's `compute_swap_step_hinted`, with and without the
+    /// float guess, the step is the general one.
     #[test]
     fn token1_in_fast_step_equals_the_general_step() {
         let gen = core::cell::RefCell::new(crate::math::wide::xorshift(0x3C6E_F372_FE94_F82Bu64));
@@ -1212,6 +1222,18 @@ mod tests {
             let (pw, tw, rw) = (W::from_u256(p), W::from_u256(t), W::from_u256(rem));
             let general = compute_swap_step_general(pw, tw, l, rw, true, fee, None);
             for (j, l_div) in [None, Some(Div128::prepared(l))].iter().enumerate() {
+                for known_short in [false, true] {
+                    let hinted = compute_swap_step_hinted(
+                        pw,
+                        tw,
+                        l,
+                        rw,
+                        (true, known_short),
+                        fee,
+                        l_div.as_ref(),
+                    );
+                    assert_eq!(hinted, general, "{p} {t} {l} {rem} {pips}");
+                }
                 if let Some(step) = short_step_token1_in(pw, tw, l, rw, fee, l_div.as_ref()) {
                     counts[j] += 1;
                     assert_eq!(Ok(step), general, "{p} {t} {l} {rem} {pips}");

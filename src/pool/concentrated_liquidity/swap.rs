@@ -249,14 +249,34 @@ impl ConcentratedLiquidity {
         Ok((exact_in, specified))
     }
 
+    /// The next initialised tick in the word (or its edge) from the loop's tick: when the
+    /// tick is left as bounds, the search from both bounds, and only when they differ the
+    /// tick settled first. The search's answer is monotone in the tick and no known tick lies
+    /// between the bounds (they come from a step that stopped short of the next one), so equal
+    /// answers at the bounds are the answer from every tick between them.
+    #[inline(always)]
+    fn next_tick_after(
+        &self,
+        s: &mut LoopState,
+        zero_for_one: bool,
+    ) -> Result<(i32, Option<usize>), PoolError> {
+        if let Some((lo, hi)) = s.tick_between {
+            let at_lo = self.next_tick_in_word(lo, zero_for_one, s.below);
+            if at_lo == self.next_tick_in_word(hi, zero_for_one, s.below) {
+                return Ok(at_lo);
+            }
+            s.settle_tick()?;
+        }
+        Ok(self.next_tick_in_word(s.tick, zero_for_one, s.below))
+    }
+
     /// One iteration of the loop: a `computeSwapStep` to the next initialised tick in the
     /// word (or the limit), its amounts and fees, then the crossing or the new tick.
     #[inline]
     fn loop_step(&self, s: &mut LoopState, dir: &Direction) -> Result<(), PoolError> {
         let zero_for_one = dir.zero_for_one;
-        s.settle_tick()?;
         let start = s.price;
-        let (next, initialized) = self.next_tick_in_word(s.tick, zero_for_one, s.below);
+        let (next, initialized) = self.next_tick_after(s, zero_for_one)?;
         let next = next.clamp(MIN_TICK, MAX_TICK);
         // An initialised tick's √ratio is in the table; a word's edge is computed.
         let p_next = match initialized.and_then(|k| self.table.ratios.get(k)) {
@@ -313,10 +333,12 @@ impl ConcentratedLiquidity {
             } else {
                 next
             };
+            s.tick_between = None;
         } else if s.price != start {
             // `getTickAtSqrtRatio` of the new price, settled when a later step or the state
             // after reads it (the verbs that only want amounts never do).
-            s.tick_between = Some(tick_bounds_after_move(s.tick, next, zero_for_one));
+            let bounds = s.tick_between.unwrap_or((s.tick, s.tick));
+            s.tick_between = Some(tick_bounds_after_move(bounds, next, zero_for_one));
         }
         Ok(())
     }
@@ -488,10 +510,12 @@ impl ConcentratedLiquidity {
         // or unchanged when the price did not move.
         let tick_between = if step.sqrt_price_x96 == price {
             (self.tick != self.tick_hi).then_some((self.tick, self.tick_hi))
-        } else if zero_for_one {
-            Some((next, self.tick_hi))
         } else {
-            Some((self.tick, next.saturating_sub(1)))
+            Some(tick_bounds_after_move(
+                (self.tick, self.tick_hi),
+                next,
+                zero_for_one,
+            ))
         };
         let s = LoopState {
             remaining: W::ZERO,
