@@ -132,22 +132,32 @@ impl<'a> Dual<'a> {
         &a.adj[base + a.in_start[k]..base + a.in_start[k + 1]]
     }
 
+    /// The arbitrage of edge `k` at `nu` (none unless its zero-size rate beats the price
+    /// ratio).
     #[inline]
     fn arb_of(&self, k: usize, nu: &[f64]) -> Arb {
         let e = &self.edges[k];
         if nu[e.to] * e.rate0 > nu[e.ti] {
-            let m = self.models[k];
-            if let EdgeModel::Sw(s) = m {
-                let a = m.arb_hint(nu[e.ti], nu[e.to], self.warm[k].get());
-                if a.x > 0.0 {
-                    self.warm[k].set(a.x * s.ci());
-                }
-                a
-            } else {
-                m.arb(nu[e.ti], nu[e.to])
-            }
+            self.arb_model(k, nu[e.ti], nu[e.to])
         } else {
             Arb::default()
+        }
+    }
+
+    /// The model's arbitrage of edge `k` at input price `vi` and output price `vo`, once the
+    /// activity test has passed (a Curve edge starts from its last solution). Kept out of line:
+    /// the evaluation loop stays small.
+    #[inline(never)]
+    fn arb_model(&self, k: usize, vi: f64, vo: f64) -> Arb {
+        let m = self.models[k];
+        if let EdgeModel::Sw(s) = m {
+            let a = m.arb_hint(vi, vo, self.warm[k].get());
+            if a.x > 0.0 {
+                self.warm[k].set(a.x * s.ci());
+            }
+            a
+        } else {
+            m.arb(vi, vo)
         }
     }
 
@@ -172,7 +182,7 @@ impl<'a> Dual<'a> {
             if !(nu[to] * rate0 > nu[ti]) {
                 return;
             }
-            let a = self.arb_of(k, nu);
+            let a = self.arb_model(k, nu[ti], nu[to]);
             if a.x > 0.0 {
                 ev.g += nu[to] * a.o - nu[ti] * a.x;
                 ev.grad[to] += a.o;
