@@ -289,13 +289,7 @@ fn main() -> ExitCode {
         let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
         let heavy = route_gen::heavy_requests(&m, t, 7 + p as u64);
         let normal = route_gen::bench_requests(&m, t, 7 + p as u64);
-        let prices: serde_json::Map<String, serde_json::Value> = m
-            .snapshot
-            .tokens
-            .iter()
-            .zip(&m.prices)
-            .map(|(tk, pr)| (tk.address.clone(), serde_json::json!(pr)))
-            .collect();
+        let prices = route_gen::prices_by_address(&m);
         let snapshot = serde_json::to_value(&m.snapshot).unwrap();
         // (trade, request index, kind) of each instance to write
         let mut todo: Vec<(bool, usize, &str)> = o.picks.clone();

@@ -103,6 +103,22 @@ pub(crate) fn unit_point(nu: &[f64], ann: f64) -> Option<Vec<f64>> {
     unit_point_steps(nu, ann).map(|r| r.0)
 }
 
+/// `P` at `μ` for prices `nu` and `A·n` = `ann`: the `(n + 1)`-th root of `Π (μν_i − A·n)/n`,
+/// or `None` where some `μν_i − A·n` is not positive (`μ` too small).
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn p_at(nu: &[f64], ann: f64, mu: f64) -> Option<f64> {
+    let n = nu.len() as f64;
+    let mut prod = 1.0;
+    for v in nu {
+        let q = mu * v - ann;
+        if !(q > 0.0) {
+            return None;
+        }
+        prod *= q / n;
+    }
+    root(prod, nu.len().saturating_add(1))
+}
+
 /// [`unit_point`] and the number of evaluations of `F` its solve took.
 fn unit_point_steps(nu: &[f64], ann: f64) -> Option<(Vec<f64>, usize)> {
     let n = nu.len() as f64;
@@ -111,18 +127,7 @@ fn unit_point_steps(nu: &[f64], ann: f64) -> Option<(Vec<f64>, usize)> {
         return None;
     }
     let mu0 = ann / vmin;
-    // P at μ, or None where some μν − A·n is not positive (μ too small)
-    let p_at = |mu: f64| -> Option<f64> {
-        let mut prod = 1.0;
-        for v in nu {
-            let q = mu * v - ann;
-            if !(q > 0.0) {
-                return None;
-            }
-            prod *= q / n;
-        }
-        root(prod, nu.len().saturating_add(1))
-    };
+    let p_at = |mu: f64| p_at(nu, ann, mu);
     // F at μ0(1 + s) and its derivative in ln s
     let at = |s: f64| -> Option<(f64, f64)> {
         let mu = mu0 * (1.0 + s);
@@ -233,19 +238,10 @@ mod tests {
     /// The tangent point as the solve before the Newton iteration found it: 80 steps of a
     /// geometric bisection of `s` over `[1e-15, 1e15]` on the sign of `F`.
     fn bisected_point(nu: &[f64], ann: f64) -> Option<Vec<f64>> {
-        let n = nu.len() as f64;
         let vmin = nu.iter().copied().fold(f64::INFINITY, f64::min);
         let mu0 = ann / vmin;
         let at = |mu: f64| -> Option<(Vec<f64>, f64)> {
-            let mut prod = 1.0;
-            for v in nu {
-                let q = mu * v - ann;
-                if !(q > 0.0) {
-                    return None;
-                }
-                prod *= q / n;
-            }
-            let p = root(prod, nu.len() + 1)?;
+            let p = p_at(nu, ann, mu)?;
             let x: Vec<f64> = nu.iter().map(|v| p / (mu * v - ann)).collect();
             let f = ann * x.iter().sum::<f64>() - (ann - 1.0 + p);
             Some((x, f))

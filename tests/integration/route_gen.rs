@@ -3,7 +3,9 @@
 //! Hubs WETH/USDC/USDT/DAI/WBTC with parallel pools of several sources, a Curve 3pool, solidly
 //! stable pools between stablecoins, and long-tail tokens (decimals 6/8/18, prices 1e-4..1e3
 //! USD) each tied to a hub and then joined at random; depths log-uniform from 1e3 to 1e8 USD.
-//! Each pool's price deviates from the reference by less than half its fee, so no cycle pays.
+//! Each pool's price deviates from the reference by less than half its fee, except solidly
+//! stable pools: their balances are skewed by up to 5 % (a few bps of price, which can exceed
+//! half their 1-5 bps fee), so a cycle through one can pay (README: generated instances).
 //! Used by `tests/integration/routing.rs` and (through `#[path]`) by `benches/route.rs`.
 #![allow(dead_code, clippy::unwrap_used, clippy::arithmetic_side_effects)]
 
@@ -399,4 +401,15 @@ pub fn heavy_requests(m: &Market, n_tokens: usize, seed: u64) -> Vec<swapzap::ro
         *amount = U256::from_dec_str(&format!("{:.0}", a.max(1.0))).unwrap();
     }
     out
+}
+
+/// The market's reference USD price of each token, keyed by address (the `prices` of an
+/// instance file for `score.py`).
+pub fn prices_by_address(m: &Market) -> serde_json::Map<String, serde_json::Value> {
+    m.snapshot
+        .tokens
+        .iter()
+        .zip(&m.prices)
+        .map(|(tk, pr)| (tk.address.clone(), serde_json::json!(pr)))
+        .collect()
 }

@@ -1021,13 +1021,7 @@ fn write_generated_instances() {
         let (_, m) = small_market(900 + p as u64, t, p);
         let heavy = route_gen::heavy_requests(&m, t, 7 + p as u64);
         let addr = |k: TokenId| m.snapshot.tokens[k.0 as usize].address.clone();
-        let prices: serde_json::Map<String, Value> = m
-            .snapshot
-            .tokens
-            .iter()
-            .zip(&m.prices)
-            .map(|(tk, pr)| (tk.address.clone(), serde_json::json!(pr)))
-            .collect();
+        let prices = route_gen::prices_by_address(&m);
         for k in 0..9 {
             let r = &heavy[k];
             let (from, amount) = r.inputs[0];
