@@ -12,9 +12,12 @@
 //!
 //! Without a gas model, each trial's dual solve starts from the prices of the trial before it
 //! (a [`RouteCache`] kept for the search, as [`super::quote_cached`] does): the trials quote
-//! one pair at nearby amounts, so each starts near its optimum. The first quote (at `cap`) is
-//! cold, [`quote`]'s plan exactly; a trial's plan may differ from a cold quote of its amount
-//! in its last digits (the float path differs), and is exact and verified like any other.
+//! one pair at nearby amounts, so each starts near its optimum. A warm trial's plan may differ
+//! from a cold quote of its amount in its last digits (the float path differs), so the answer
+//! is re-quoted cold at the amount found: the plan returned is [`quote`]'s plan of the input
+//! it spends (a keeper quoting that input exact-in gets the same plan). Where that cold plan
+//! delivers less than wanted (the warm one found a few units more), the search runs again
+//! with cold trials only.
 //! Each trial is then a Newton step on the last trial's marginal rate (the ratio of its
 //! plan's dual prices, `f'(a)`), moved a third of the closing width toward the side the last
 //! trial was not on: `f` is concave, so the tangent lies above it and its root is at or just
@@ -52,20 +55,6 @@ pub(super) fn quote_exact_out(
     if wanted.is_zero() {
         return Err(RouteError::BadRequest(BadRouteRequest::ExactOutZero));
     }
-    // the trials' warm start (a gas model's hop caps are compared with cold quotes: those
-    // trials stay cold)
-    let mut cache = RouteCache::new();
-    let warm = gas::priced(graph, req).is_none();
-    let quote_at = |a: U256, cache: &mut RouteCache| -> Result<Plan, RouteError> {
-        let mut r = req.clone();
-        r.inputs = alloc::vec![(token, a)];
-        r.exact_out = None;
-        if warm {
-            quote_warm(graph, &r, cache)
-        } else {
-            quote(graph, &r)
-        }
-    };
     // every unit delivered leaves some pool holding the output: wanting at least all they
     // hold is beyond any input, not a matter of the cap
     if let Some(to) = req.outputs.first().map(|o| o.0) {
@@ -73,23 +62,88 @@ pub(super) fn quote_exact_out(
             return Err(RouteError::InsufficientLiquidity { from: token, to });
         }
     }
-    let full = quote_at(cap, &mut cache)?;
+    // the trials' warm start (a gas model's hop caps are compared with cold quotes: those
+    // trials stay cold)
+    if gas::priced(graph, req).is_some() {
+        return search(graph, req, (token, cap), wanted, Start::Cold);
+    }
+    let warm = search(graph, req, (token, cap), wanted, Start::Warm)?;
+    // the plan is the cold quote of what it spends (a keeper re-quoting that input exact-in
+    // gets this plan): where that delivers less than wanted (a warm trial's float path found a
+    // few units more), the search is run again with cold trials only
+    let spent = warm.inputs.first().map_or(cap, |i| i.amount);
+    if let Ok(cold) = quote_at(graph, req, (token, spent), None) {
+        if out(&cold) >= wanted {
+            return Ok(cold);
+        }
+    }
+    search(graph, req, (token, cap), wanted, Start::ColdRates)
+}
+
+/// How the search's trials start their dual solves.
+#[derive(Clone, Copy, PartialEq)]
+enum Start {
+    /// From the previous trial's prices.
+    Warm,
+    /// From the bids ([`quote`]'s plans), reading each trial's marginal rate.
+    ColdRates,
+    /// [`quote`] itself (a gas model: no marginal rates).
+    Cold,
+}
+
+/// The exact-in plan of the request with its input set to `(token, a)`: warm from `cache`'s
+/// prices where given (it then keeps this quote's), else [`quote`]'s plan.
+fn quote_at(
+    graph: &PoolGraph,
+    req: &RouteRequest,
+    (token, a): (TokenId, U256),
+    cache: Option<&mut RouteCache>,
+) -> Result<Plan, RouteError> {
+    let mut r = req.clone();
+    r.inputs = alloc::vec![(token, a)];
+    r.exact_out = None;
+    match cache {
+        Some(cache) => quote_warm(graph, &r, cache),
+        None => quote(graph, &r),
+    }
+}
+
+/// The bracket search of [`quote_exact_out`] with trials started as `start` says.
+fn search(
+    graph: &PoolGraph,
+    req: &RouteRequest,
+    (token, cap): (TokenId, U256),
+    wanted: U256,
+    start: Start,
+) -> Result<Plan, RouteError> {
+    let mut cache = RouteCache::new();
+    let out_token = req.outputs.first().map(|o| o.0);
+    // each trial's plan with its marginal rate (the cache holds its prices; it stays empty
+    // when the trial is `quote`'s)
+    let mut at = move |a: U256| -> (Result<Plan, RouteError>, Option<f64>) {
+        let p = match start {
+            Start::Cold => quote_at(graph, req, (token, a), None),
+            Start::Warm => quote_at(graph, req, (token, a), Some(&mut cache)),
+            Start::ColdRates => {
+                // an empty cache: the bids' start, so [`quote`]'s plan exactly
+                cache = RouteCache::new();
+                quote_at(graph, req, (token, a), Some(&mut cache))
+            }
+        };
+        let d = p
+            .as_ref()
+            .ok()
+            .and(out_token.and_then(|o| cache.rate(token, o)));
+        (p, d)
+    };
+    let (full, slope) = at(cap);
+    let full = full?;
     if out(&full) < wanted {
         return Err(RouteError::ExactOutUnreachable {
             wanted,
             best: out(&full),
         });
     }
-    // a plan's marginal rate (a warm search's cache holds its prices)
-    let out_token = req.outputs.first().map(|o| o.0);
-    let slope_of = move |c: &RouteCache| out_token.and_then(|o| c.rate(token, o));
-    let slope = slope_of(&cache);
-    // each trial's plan with its marginal rate
-    let at = move |a: U256| {
-        let p = quote_at(a, &mut cache);
-        let d = p.as_ref().ok().and(slope_of(&cache));
-        (p, d)
-    };
     Ok(narrow(at, (cap, slope), full, wanted))
 }
 

@@ -919,6 +919,15 @@ fn exact_out_plans_are_valid_and_minimal() {
             let spent = plan.inputs[0].amount;
             assert!(plan.outputs[0].amount >= wanted, "{}", inst.name);
             assert!(spent <= inst.req.inputs[0].1, "{}", inst.name);
+            // the plan is the exact-in quote of what it spends (re-quoting that input gives it)
+            let mut same = inst.req.clone();
+            same.inputs[0].1 = spent;
+            assert_eq!(
+                route::quote(&inst.graph, &same).unwrap(),
+                plan,
+                "{}: exact-in of the spent input",
+                inst.name
+            );
             let mut less = inst.req.clone();
             less.inputs[0].1 = spent - spent / 100_000 - 1;
             let under =
