@@ -105,6 +105,7 @@ mod propagate;
 mod recover;
 mod request;
 mod single_path;
+mod trim;
 mod weighted;
 mod working_set;
 pub use crate::plan::GasModel;
