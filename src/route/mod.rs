@@ -239,6 +239,21 @@ fn quote_exact_in(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteEr
     ctx.plan(solved)
 }
 
+/// The exact-in plan of `req` as [`quote`] finds it before the trim (`trim.rs`: the chosen
+/// plan's swaps at the least inputs that give the same outputs), gas weighed inside without
+/// the hop-cap comparison. For tests that the trim never makes a plan worse; not part of the
+/// supported API.
+///
+/// # Errors
+/// As [`quote`].
+#[doc(hidden)]
+pub fn quote_untrimmed(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
+    let mut ctx = prepare_ctx(graph, req)?;
+    ctx.trim = false;
+    let solved = ctx.solve_certified();
+    ctx.plan(solved)
+}
+
 /// Quote many requests against one graph. With the `parallel` feature the requests are spread
 /// over rayon's threads; the result order (and every plan) is the same as sequentially.
 ///

@@ -80,19 +80,18 @@ impl Ctx<'_> {
         };
         drop(pe);
         let mut lc = lc;
-        let mut best = self.recover_rounds(&mut lc, nu.clone(), gas, &mut reverts)?;
-        for c in [single, pairs].into_iter().flatten() {
+        let recovered = self.recover_rounds(&mut lc, nu.clone(), gas, &mut reverts)?;
+        // the recovered and per-pair plans with their swaps at the least inputs that give the
+        // same outputs (`trim.rs`; a single path has no sibling legs to take a saving)
+        let price = |t: TokenId| lc.loc.get(t.index()).and_then(|l| nu.get(*l)).copied();
+        let trim = |c: Candidate| match self.trim.then(|| self.trimmed(&c, gas, &price)) {
+            Some(Some(t)) if t.beats(&c) => t,
+            _ => c,
+        };
+        let mut best = recovered.map(trim);
+        for c in [single, pairs.map(trim)].into_iter().flatten() {
             if best.as_ref().map_or(true, |b| c.beats(b)) {
                 best = Some(c);
-            }
-        }
-        // the winner with its swaps at the least inputs that give the same outputs (`trim.rs`)
-        if let Some(b) = &best {
-            let price = |t: TokenId| lc.loc.get(t.index()).and_then(|l| nu.get(*l)).copied();
-            if let Some(t) = self.trimmed(b, gas, &price) {
-                if t.beats(b) {
-                    best = Some(t);
-                }
             }
         }
         let best = match best {

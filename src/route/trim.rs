@@ -29,6 +29,7 @@ use super::propagate::PoolStates;
 use super::working_set::Ctx;
 use crate::math::float::to_f64;
 use crate::plan::{GasModel, Step};
+use crate::pool::PoolFamily;
 use crate::units::{PoolId, TokenId};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -37,6 +38,11 @@ use primitive_types::U256;
 /// A swap is trimmed only where one unit of its output, valued at the optimal prices, is worth
 /// at least this share of the plan's inputs.
 const TRIM_VALUE: f64 = 1e-11;
+
+/// The trimmed plan is simulated only where the slack it saves is worth at least this share
+/// of the plan's inputs at the optimal prices (below, the forward simulation costs more than
+/// the gain is worth).
+const TRIM_GAIN: f64 = 1e-10;
 
 /// One swap of the plan being trimmed.
 #[derive(Debug, Clone, Copy)]
@@ -189,7 +195,14 @@ impl Ctx<'_> {
             legs[m].n = n;
             trimmed = true;
         }
-        if !trimmed {
+        // what the trim saves, valued at the optimal prices: the slack no swap upstream took
+        let gain: f64 = slack
+            .iter()
+            .zip(&toks)
+            .filter(|(x, _)| !x.is_zero())
+            .map(|(x, t)| to_f64(*x) * price(*t).unwrap_or(f64::INFINITY))
+            .sum();
+        if !trimmed || gain < TRIM_GAIN * value {
             return None;
         }
 
@@ -199,19 +212,31 @@ impl Ctx<'_> {
             let k = slot(*t)?;
             hold[k] = hold[k].checked_add(*a)?;
         }
-        let mut states = PoolStates::with_pools(pools);
+        // a pool the plan swaps once is at its snapshot state in both simulations: a leg there
+        // with its amount unchanged gives what it gave, and none needs its state after
+        let again: Vec<PoolId> = legs.iter().filter(|l| !l.once).map(|l| l.pool).collect();
+        let mut states = PoolStates::with_pools(again);
         let mut steps = Vec::with_capacity(legs.len());
         for l in &legs {
             let a = if l.empties { hold[l.ti] } else { l.n };
             if a.is_zero() {
                 continue;
             }
-            let cur = states.current(self.graph, l.pool)?;
-            let (taken, o, next) = cur.swap_taken(l.i, l.j, a).ok()?;
-            if taken != a {
-                return None;
-            }
-            states.set(l.pool, next);
+            let o = if l.once && a == l.a {
+                l.o
+            } else {
+                let cur = states.current(self.graph, l.pool)?;
+                if l.once && !cur.may_take_less() {
+                    cur.amount_out(l.i, l.j, a).ok()?
+                } else {
+                    let (taken, o, next) = cur.swap_taken(l.i, l.j, a).ok()?;
+                    if taken != a {
+                        return None;
+                    }
+                    states.set(l.pool, next);
+                    o
+                }
+            };
             hold[l.ti] = hold[l.ti].checked_sub(a)?;
             hold[l.to] = hold[l.to].checked_add(o)?;
             steps.push(Step::Swap {
