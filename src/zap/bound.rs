@@ -203,7 +203,7 @@ pub const SPL_SQRT_SLACK: f64 = 2e-12;
 #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
 fn spl_mint_bound(sp: &crate::pool::SplTokenSwap, rel: f64, swaps: u32) -> Option<f64> {
     let t = to_f64(sp.total_supply());
-    if !(t > 0.0) || rel.is_nan() {
+    if t.is_nan() || t <= 0.0 || rel.is_nan() {
         return None;
     }
     let fees = sp.fees();
