@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use swapzap::pool::saber::{SaberAmp, SaberFees, SaberStableSwap};
 use swapzap::pool::spl_token_swap::{SplFees, SplTokenSwap};
 use swapzap::pool::Pool;
-use swapzap::zap::{mint_upper_bound, zap_in_pool, ZapConfig, SPL_TARGET_SWAPS};
+use swapzap::zap::{self, mint_upper_bound, zap_in_pool, ZapConfig, ZapOptions, SPL_TARGET_SWAPS};
 use swapzap::U256;
 
 fn f(x: U256) -> f64 {
@@ -462,6 +462,7 @@ fn bound_of_saber_and_spl_targets_and_traded_spl_lp_is_above_every_plan_found_ot
     for fam in [Fam::Cp, Fam::Curve2] {
         runs.push((Tgt::Evm(fam), Held101::SplLpTraded));
     }
+    let mut most_target_swaps = 0;
     for (t, held) in runs {
         let mut ratio = Vec::new();
         for seed in 0..3 {
@@ -473,6 +474,16 @@ fn bound_of_saber_and_spl_targets_and_traded_spl_lp_is_above_every_plan_found_ot
             if !minted.is_zero() {
                 ratio.push(b / f(minted));
             }
+            // the SPL bound's claim covers plans of at most SPL_TARGET_SWAPS swaps through the
+            // target: the zap's own plan is one of them
+            let z = zap::zap_in(&c.g, &c.inputs, c.lp, &ZapOptions::default()).unwrap();
+            let through = z
+                .plan
+                .steps
+                .iter()
+                .filter(|s| s.as_swap().is_some_and(|(p, _, _)| p == c.target))
+                .count();
+            most_target_swaps = most_target_swaps.max(through);
         }
         if ratio.is_empty() {
             continue;
@@ -483,6 +494,7 @@ fn bound_of_saber_and_spl_targets_and_traded_spl_lp_is_above_every_plan_found_ot
             ratio.len()
         ));
     }
-    eprintln!("{table}");
+    eprintln!("{table}most swaps through the target in a zap's plan: {most_target_swaps}");
     checked.assert_sound(0);
+    assert!(most_target_swaps <= SPL_TARGET_SWAPS as usize);
 }
