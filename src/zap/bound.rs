@@ -185,9 +185,9 @@ fn saber_growth(sb: &crate::pool::SaberStableSwap, amounts: &[U256]) -> Option<f
 /// The most swaps through an SPL Token Swap target that charges an owner trade fee a zap-in
 /// plan makes, for its bounds ([`mint_upper_bound`], [`routed_mint_upper_bound`]): each swap's
 /// owner-fee mint is rounded up and may dilute the supply by one pool token beyond its exact
-/// value (the module docs, "SPL Token Swap targets"), so the bound counts them. The zap's plans
-/// make at most five (two routed quotes, each through a pool in each direction once, and the
-/// rebalance).
+/// value (the module docs, "SPL Token Swap targets"), so the bound counts them. A plan with
+/// more such swaps is outside the bounds' claim; the zap's own plans are tested to stay within
+/// it (`zap_bound_101`), not proven to.
 pub const SPL_TARGET_SWAPS: u32 = 8;
 /// Relative error of spl-math's square roots the SPL bound allows, in units of the supply:
 /// the single-sided deposit's `T·(√(1 + r) − 1)` is computed within `0.75e-12·T + 0.5e-12`
