@@ -130,8 +130,8 @@ impl Ctx<'_> {
     /// over the kinks of the group's edges to the tokens outside ([`Ctx::least_slack_scale`]);
     /// the second round, on the groups the first one's moves tied, tries only those next to a
     /// group that moved. (A pass over the tokens alone after each round was tried: on the
-    /// generated 5,000-10,000-pool instances it left the slack within 3 % of this, up or
-    /// down, for a third more of the easing's cost.)
+    /// generated 5,000-20,000-pool instances it left the slack within 4 % of this, up or
+    /// down, for a quarter more of the certificate's instructions.)
     fn ease_rounding(&self, nu: &mut [f64], fixed: &[bool]) {
         let mut kinks: Vec<(f64, f64)> = Vec::new();
         let free: Vec<bool> = (0..nu.len())
