@@ -6,8 +6,7 @@
 //! held, dust swaps below a fee's first unit included) is simulated exactly, and none may
 //! deliver more than the quote's `upper_bound`. The dust swaps pay: on these markets the best
 //! of them (the whole input through the 5 bps pool, whose fee rounds to nothing) beats the
-//! quote's own plan and the float optimum, so the bound must count what integer rounding wins
-//! over the float curves.
+//! quote's own plan, so the bound must count what integer rounding wins over the float curves.
 #![allow(clippy::print_stderr, clippy::indexing_slicing)]
 
 use serde_json::json;
