@@ -420,12 +420,19 @@ impl Ctx<'_> {
     pub(super) fn solve_certified(&mut self) -> Solved {
         // a cache's prices (per graph token) start the first round where given
         let mut prev: Option<Vec<f64>> = self.warm.take();
+        // a caller's warm prices (the last optimum of the same pair) start the first round
+        // without the Gauss–Seidel sweep, which balances each token alone at the others'
+        // prices and moves such a start away from the joint balance; the rounds of column
+        // generation (from the certificate's prices) keep it: without it they took more
+        // iterations (README, the third pass)
+        let warm_first = prev.is_some();
         let mut round = 0;
         loop {
             let lc = self.localize();
             let mut nu = self.start_prices(&lc, prev.as_deref());
             let du = Dual::new(lc.glob.len(), (&lc.ledges, &self.models), &lc.b, &lc.c);
-            du.solve(&mut nu, &lc.order, &lc.is_out, 80);
+            let sweep = !(warm_first && round == 0);
+            du.solve_from(&mut nu, (&lc.order, &lc.is_out), 80, sweep);
             round += 1;
             let act = du.eval(&nu).act;
             drop(du);
