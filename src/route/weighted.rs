@@ -258,6 +258,16 @@ pub(crate) trait UnitCost {
 /// price is a lower estimate of that cap (`c` and `G` from below, `T` from above), so the
 /// inequality holds; the caller gives `kept ≤ G(x)·T_low/T_up`.
 ///
+/// **Supply the user does not own.** An SPL Token Swap pool mints pool tokens for its owner in
+/// every swap (the owner fee, through spl-math's rounded square roots), so its supply also
+/// grows without a user's mint, and such a mint may lower `G/T` by its rounding. The argument
+/// needs only the supply the user accounts for: with `M` the owner's mints and
+/// `T'' = T' − M`, the LP the user put in is `T − T''` (burns by the user, each burning at least
+/// what it pays for), and `G(x')/T'' ≥ G(x)/T` when the user never mints into the pool (a zap
+/// mints only into its target): swaps raise `G` and leave `T''`, and a burn of `β` at the
+/// current supply `T' ≥ T''` takes at most `β/T'' ` of every balance. So the owner's mints only
+/// help both terms above (read `T''` for `T'`).
+///
 /// **A weighted LP token** ([`Claimed::pinned`]): when the LP token is itself weighted (a
 /// coin of a zap's target: a metapool target and its base LP), its price is its weight, not
 /// derived. Plans that never mint into the pool (`T' ≤ T`; a zap mints only into its target)

@@ -230,6 +230,7 @@ pub(super) fn prepare_ctx<'a>(
         warm: None,
         warm_sweep: true,
         cycles: false,
+        trim: true,
     })
 }
 
@@ -297,6 +298,8 @@ pub(super) struct Ctx<'a> {
     /// whether column generation may add edges out of a sole output or into a sole input
     /// (the bound's re-solve, [`Ctx::bound_with_cycles`]; never the plan's working set)
     pub(super) cycles: bool,
+    /// whether the chosen plan is trimmed (`trim.rs`; off only for [`super::quote_untrimmed`])
+    pub(super) trim: bool,
 }
 
 /// The dual solved on the final working set and certified on the whole graph.

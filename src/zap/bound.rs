@@ -42,6 +42,45 @@
 //! inputs it sits within the mint's rounding of the optimum; for one-sided inputs the gap is
 //! about the fee on the half that a zap must swap (e.g. 0.15 % for a 0.3 % pool).
 //!
+//! # Saber and SPL Token Swap targets
+//!
+//! **Saber** (`G` = the program's `D` of the raw amounts, `A·n = 2A`): the proof above holds
+//! as for Curve. A swap pays `dy = y_old − y_D − 1` less the fee, `y_D` from `compute_y` at the
+//! old `D`, and only the admin share of the fee leaves the pool, so the destination ends at
+//! `y_D + 1 + fee − admin fee ≥ y_D + 1` and `D` does not fall; swaps do not mint. The deposit
+//! mints `⌊T·(D₂ − D₀)/D₀⌋` with `D₀ = D(x')` and `D₂` the `D` of the new balances less the
+//! imbalance fees (`trade_fee·|ideal − new|/2` per coin), so `D₂ ≤ D(x' + d) ≤ D(x + a)`. The
+//! program's `compute_d` and `compute_y` stop at a step of at most one unit (Newton from above):
+//! the growth is widened by [`SABER_D_SLACK_NUM`] units above and [`SABER_D_SLACK_DEN`] below.
+//!
+//! **SPL Token Swap** (`G = √(xy)` of the raw balances). A swap keeps `x·y` (the destination
+//! `⌈xy/(x + s)⌉`, the least source giving it, both fees stay in the pool), so `G` does not
+//! fall. `DepositAllTokenTypes` mints `P = min_k ⌊d_k·T/x_k⌋`: step 3's two-coin case. The
+//! single-sided deposit mints `T·(√(1 + r) − 1)` with `r = (d − fee)/x_i ≤ d/x_i`, which is
+//! `T·(G(x + d·e_i)/G(x) − 1)` exactly, but through spl-math's `PreciseNumber` (10^-12 units,
+//! half-up): `r` rounds up by at most `0.5e-12`, so the root rises by at most `0.25e-12`;
+//! the Newton square root stops when two guesses differ by less than 100 units, and a step of
+//! it is `⌊(g + round(N/g))/2 + 1/4⌋`, within `[AM − 1, AM + 1/2]` of the exact
+//! `AM = (g + N/g)/2 = √N + (g − √N)²/(2g)`: a step of under 100 from `g ≥ √N` needs
+//! `g − √N < 201`, so the result is at most `√N + 0.5 + 2.1e-8` units (it converges within
+//! about 70 rounds for any `u128` ratio, under the program's 100); the product with `T` rounds
+//! half-up and is floored. So the mint is at most `T·(G(x + d·e_i)/G(x) − 1) + 0.75e-12·T + 0.5e-12`.
+//! **The owner fee.** A swap mints `M` pool tokens for the owner, the single-sided withdrawal
+//! of the owner fee `o` on the state after the swap, `T·(1 − √(1 − q'))` with
+//! `q' = (o − fee)/x'_i ≤ q = o/x'_i`. Exactly, `G/T` does not fall: `(x'_i − o)·y' ≥ x·y` gives
+//! `G' ≥ G/s` with `s = √(1 − q)`, and `T + M ≤ T·(2 − s) ≤ T/s` since `(1 − s)² ≥ 0`. The
+//! program rounds `q'` half-up, its root may be one unit (`1e-12`) low and the product is
+//! rounded up: where `1 − q' ≥ 1/2` the mint is at most `1.4e-12·T + 1.000001` above `M`;
+//! elsewhere `s < 0.71` and the exact margin `T·(1 − s)²/s ≥ 0.12·T` covers the error (at most
+//! `√(0.5e-12)·T + 1.000001`). Per swap `T/G` therefore grows by at most that, and after `k`
+//! swaps the supply the mint uses is `T_k ≤ T_eff·G(x')/G(x)`,
+//! `T_eff = (T + 1.000001·k)·(1 + 2e-12)^k`: a plan of `k` dust swaps (each minting one
+//! pool token worth far more than its fee) and then a deposit does mint more than `T·ΔG/G`.
+//! With step 3, `L ≤ T_k·(G(x + a)/G(x') − 1) + 2e-12·T_k + 1 ≤ T_eff·(1 + rel)·(1 + 2e-12) − T + 1`,
+//! `rel = G(x + a)/G(x) − 1`: the bounds take `k` = [`SPL_TARGET_SWAPS`] (so they hold for
+//! plans of up to that many swaps through the target, not only the one optional swap of the
+//! claim above); for a pool without an owner trade fee `k = 0` and any number of swaps.
+//!
 //! # Numerics
 //!
 //! Curve: `D(x)` and `D(x + a)` are the pool's own integer `get_D`, whose Newton loop stops
@@ -69,8 +108,8 @@ pub const REL_SLACK: f64 = 1e-12;
 /// optional swap through the pool, then one mint (the proof is in the docs of `src/zap/bound.rs`).
 ///
 /// `None` when the pool has no LP supply yet (a first deposit has no price), when the state
-/// cannot be evaluated (a reverting invariant), or for families without a bound here (SPL Token
-/// Swap, Saber, concentrated liquidity, Whirlpool).
+/// cannot be evaluated (a reverting invariant, a Saber `x + a` above `u64`), or for families
+/// without an LP token (concentrated liquidity, Whirlpool).
 #[must_use]
 pub fn mint_upper_bound(pool: &Pool, amounts: &[U256]) -> Option<f64> {
     if amounts.len() != pool.n_coins() || pool.total_supply().is_zero() {
@@ -92,10 +131,95 @@ pub fn mint_upper_bound(pool: &Pool, amounts: &[U256]) -> Option<f64> {
             (s.total_supply(), rel)
         }
         Pool::StableSwap(ss) => (ss.total_supply(), curve_growth(ss, amounts)?),
+        Pool::Saber(sb) => (sb.total_supply(), saber_growth(sb, amounts)?),
+        Pool::SplTokenSwap(sp) => {
+            let (x, y) = (*sp.balances().first()?, *sp.balances().get(1)?);
+            // (one optional swap, but the same count as the routed bounds: it costs
+            // `SPL_TARGET_SWAPS` pool tokens and `1.6e-11·T` at most)
+            return spl_mint_bound(sp, sqrt_growth(x, y, amounts)?, SPL_TARGET_SWAPS);
+        }
         _ => return None,
     };
     #[allow(clippy::arithmetic_side_effects)] // f64
     let b = to_f64(supply.saturating_add(U256::one())) * rel * (1.0 + REL_SLACK) + 1.0;
+    b.is_finite().then_some(b)
+}
+
+/// Units of `D` the Saber bound allows for `compute_d` / `compute_y` convergence, in the
+/// numerator (the deposit's `D₂` against `D(x + a)`, and the state after a swap against
+/// `D(x)`, each within a few units) and below the denominator.
+pub const SABER_D_SLACK_NUM: u64 = 4 * D_SLACK;
+/// See [`SABER_D_SLACK_NUM`].
+pub const SABER_D_SLACK_DEN: u64 = 2 * D_SLACK;
+
+/// `(D(x+a) − D(x)) / D(x)` of a Saber pool with its own integer `compute_d` (raw amounts),
+/// widened by [`SABER_D_SLACK_NUM`] and [`SABER_D_SLACK_DEN`]; `None` where `x + a` leaves
+/// `u64` (no deposit can reach it) or `D` fails.
+fn saber_growth(sb: &crate::pool::SaberStableSwap, amounts: &[U256]) -> Option<f64> {
+    let x: Vec<u64> = sb
+        .balances()
+        .iter()
+        .map(|b| u64::try_from(*b).ok())
+        .collect::<Option<_>>()?;
+    let a: Vec<u64> = amounts
+        .iter()
+        .map(|b| u64::try_from(*b).ok())
+        .collect::<Option<_>>()?;
+    let (x0, x1, a0, a1) = (*x.first()?, *x.get(1)?, *a.first()?, *a.get(1)?);
+    let d0 = sb.compute_d(x0, x1).ok()?.to_u256();
+    let d1 = sb
+        .compute_d(x0.checked_add(a0)?, x1.checked_add(a1)?)
+        .ok()?
+        .to_u256();
+    let num = d1
+        .checked_sub(d0)?
+        .checked_add(U256::from(SABER_D_SLACK_NUM))?;
+    let den = d0
+        .checked_sub(U256::from(SABER_D_SLACK_DEN))
+        .filter(|d| !d.is_zero())?;
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    let r = to_f64(num) * (1.0 + 4.0 * f64::EPSILON) / to_f64(den);
+    Some(r)
+}
+
+/// The most swaps through an SPL Token Swap target that charges an owner trade fee a zap-in
+/// plan makes, for its bounds ([`mint_upper_bound`], [`routed_mint_upper_bound`]): each swap's
+/// owner-fee mint is rounded up and may dilute the supply by one pool token beyond its exact
+/// value (the module docs, "SPL Token Swap targets"), so the bound counts them. A plan with
+/// more such swaps is outside the bounds' claim; the zap's own plans are tested to stay within
+/// it (`zap_bound_101`), not proven to.
+pub const SPL_TARGET_SWAPS: u32 = 8;
+/// Relative error of spl-math's square roots the SPL bound allows, in units of the supply:
+/// the single-sided deposit's `T·(√(1 + r) − 1)` is computed within `0.75e-12·T + 0.5e-12`
+/// (module docs), each owner-fee mint within `1.4e-12·T + 1.000001` above its exact value.
+pub const SPL_SQRT_SLACK: f64 = 2e-12;
+
+/// The bound of an SPL Token Swap target from `rel`, an upper bound on `G(x + a)/G(x) − 1`
+/// (`G = √(xy)` of the raw balances, `x + a` every coin the plan can deposit), for plans with at
+/// most `swaps` swaps through the pool: `T_eff·(1 + rel)·(1 + SPL_SQRT_SLACK) − T + 1` with
+/// `T_eff = (T + 1.000001·k)·(1 + SPL_SQRT_SLACK)^k`, `k = swaps` when the pool charges an owner
+/// trade fee and 0 otherwise (the module docs). `None` on an empty supply or a non-finite
+/// result.
+#[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+fn spl_mint_bound(sp: &crate::pool::SplTokenSwap, rel: f64, swaps: u32) -> Option<f64> {
+    let t = to_f64(sp.total_supply());
+    if t.is_nan() || t <= 0.0 || rel.is_nan() {
+        return None;
+    }
+    let fees = sp.fees();
+    let k = if fees.owner_trade_fee_numerator == 0 {
+        0.0
+    } else {
+        f64::from(swaps)
+    };
+    let t = t * (1.0 + 4.0 * f64::EPSILON);
+    let rel = rel.max(0.0);
+    // T_eff − T, every term non-negative: (1+ε)^k − 1 ≤ kε(1 + kε) for kε ≤ 1
+    let eps = SPL_SQRT_SLACK;
+    let grow = k * eps * (1.0 + k * eps);
+    let extra = 1.000_001 * k + (t + 1.000_001 * k) * grow;
+    let t_eff = t + extra;
+    let b = (t * rel + extra * (1.0 + rel) + t_eff * (1.0 + rel) * eps) * (1.0 + REL_SLACK) + 1.0;
     b.is_finite().then_some(b)
 }
 
@@ -203,6 +327,12 @@ pub(crate) fn lp_weight(pool: &Pool) -> Option<f64> {
         }
         Pool::Solidly(s) => (stable_invariant(s).2, s.total_supply()),
         Pool::StableSwap(ss) => (to_f64(ss.d().ok()?) / 1e18, ss.total_supply()),
+        // raw `D`, the units of `saber_tangent`
+        Pool::Saber(sb) => (to_f64(saber_d(sb)?), sb.total_supply()),
+        Pool::SplTokenSwap(sp) => {
+            let (x, y) = (*sp.balances().first()?, *sp.balances().get(1)?);
+            (sqrt_or_zero(to_f64(x) * to_f64(y)), sp.total_supply())
+        }
         _ => return None,
     };
     let t = to_f64(supply);
@@ -231,6 +361,8 @@ pub(crate) fn tangent(pool: &Pool, z: &[U256]) -> Option<Vec<f64>> {
             stable_tangent(z, d0, d1)?
         }
         Pool::StableSwap(ss) => curve_tangent(ss, z)?,
+        Pool::SplTokenSwap(_) => sqrt_tangent(z)?,
+        Pool::Saber(sb) => saber_tangent(sb, z)?,
         _ => return None,
     };
     w.iter().all(|x| x.is_finite() && *x > 0.0).then_some(w)
@@ -285,6 +417,22 @@ fn curve_tangent(ss: &crate::pool::StableSwap, z: &[U256]) -> Option<Vec<f64>> {
     Some(grad.iter().zip(&conv).map(|(g, c)| g * c).collect())
 }
 
+/// The gradient of a Saber pool's `D` of raw amounts (`A·n` = `2A`, the program's
+/// `compute_d`), per raw unit, raised; `None` unless Euler's identity holds.
+#[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; A below 2^53
+fn saber_tangent(sb: &crate::pool::SaberStableSwap, z: &[U256]) -> Option<Vec<f64>> {
+    let ann = 2.0 * sb.amp_factor().ok()? as f64;
+    let xp: Vec<f64> = z.iter().map(|b| to_f64(*b)).collect();
+    curve_grad(&xp, ann)
+}
+
+/// A Saber pool's `D` on its balances (the program's `compute_d`, raw amounts).
+fn saber_d(sb: &crate::pool::SaberStableSwap) -> Option<U256> {
+    let x = u64::try_from(*sb.balances().first()?).ok()?;
+    let y = u64::try_from(*sb.balances().get(1)?).ok()?;
+    Some(sb.compute_d(x, y).ok()?.to_u256())
+}
+
 /// `A·n` and the rates (raw unit → coin unit) of a Curve pool's float model.
 #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; n ≤ 8
 fn curve_params(ss: &crate::pool::StableSwap) -> Option<(f64, Vec<f64>)> {
@@ -314,7 +462,10 @@ fn curve_grad(xp: &[f64], ann: f64) -> Option<Vec<f64>> {
 ///
 /// Numerics as the module docs: two-coin `G(x)` in floats rounded down, the solidly stable
 /// `_k` slack added; Curve `G(x)` is the pool's integer `D` less [`D_SLACK`] units and the
-/// numerator carries `2·D_SLACK` units. `None` where [`mint_upper_bound`] has none, or the
+/// numerator carries `2·D_SLACK` units; Saber's raw `D` less [`SABER_D_SLACK_DEN`], the
+/// numerator [`SABER_D_SLACK_NUM`] units. An SPL Token Swap target that charges an owner trade
+/// fee: plans with at most [`SPL_TARGET_SWAPS`] swaps through it (each may dilute the supply
+/// by a pool token: the module docs). `None` where [`mint_upper_bound`] has none, or the
 /// result is not finite.
 #[must_use]
 #[allow(clippy::arithmetic_side_effects)] // f64
@@ -364,6 +515,17 @@ pub(crate) fn routed_mint_upper_bound(
             let d0 = to_f64(ss.d().ok()?.checked_sub(U256::from(D_SLACK))?) * down;
             let slack = 2.0 * to_f64(U256::from(D_SLACK));
             (ss.total_supply(), (num * 1e18 + slack) / d0 - 1.0)
+        }
+        Pool::Saber(sb) => {
+            // w is per raw unit of the raw D
+            let d0 = to_f64(saber_d(sb)?.checked_sub(U256::from(SABER_D_SLACK_DEN))?) * down;
+            let slack = to_f64(U256::from(SABER_D_SLACK_NUM));
+            (sb.total_supply(), (num + slack) / d0 - 1.0)
+        }
+        Pool::SplTokenSwap(sp) => {
+            let (x, y) = (*sp.balances().first()?, *sp.balances().get(1)?);
+            let g = sqrt_or_zero(to_f64(x) * to_f64(y)) * down;
+            return spl_mint_bound(sp, num / g - 1.0, SPL_TARGET_SWAPS);
         }
         _ => return None,
     };
@@ -420,7 +582,10 @@ impl Invariant {
     /// Saber's swap leaves the destination at `y_D + 1 + fee − admin fee ≥ y_D` (`y_D` from
     /// `compute_y` at the old `D`), its proportional burn pays `⌊β·x/T⌋` less the withdraw fee,
     /// its one-coin withdrawal leaves at least `compute_y` at `D·(1 − β/T)` (the payment plus
-    /// the admin fees are at most `dy₀`). Neither is a zap target with a bound here.
+    /// the admin fees are at most `dy₀`). SPL's owner-fee mints raise the supply without a
+    /// user burn; the claimed-pool argument counts only the supply the user's burns leave
+    /// (`route::weighted`'s `Claimed`), so they only help it. As zap targets see the module
+    /// docs.
     #[must_use]
     #[allow(clippy::arithmetic_side_effects)] // f64
     pub(crate) fn of(pool: &Pool) -> Option<(Self, f64)> {

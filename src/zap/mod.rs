@@ -84,7 +84,7 @@ mod curve;
 mod multi;
 mod two;
 
-pub use bound::mint_upper_bound;
+pub use bound::{mint_upper_bound, SPL_TARGET_SWAPS};
 pub use multi::{
     lp_to_lp, zap_fee, zap_in, zap_out, zap_out_prices, ZapCost, ZapInPlan, ZapOptions,
     MAX_ZAP_FEE_BPS, ZAP_FEE_BPS,

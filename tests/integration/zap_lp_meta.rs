@@ -190,7 +190,7 @@ pub(crate) fn case(seed: u64, held: Held, t: Fam, s: Fam, m: Fam) -> Case {
 
 /// Uniswap-v2 pools 101, 102, ... on `pairs` (token numbers), each side worth a value drawn
 /// from `r` at `price`, the second off by up to `1 % × spread`.
-fn plain_pools(
+pub(crate) fn plain_pools(
     pools: &mut Vec<serde_json::Value>,
     pairs: &[(u32, u32)],
     price: &BTreeMap<u32, f64>,
@@ -239,7 +239,7 @@ pub(crate) fn lp_share_inputs(
 /// The case on the market of `tokens` and `pools`: the target (pool 100, coins 1..=n), and as
 /// inputs a share of the supply of pool `src`'s LP, with A (a share of pool 101's) when `seed`
 /// is odd.
-fn market(
+pub(crate) fn market(
     tokens: Vec<serde_json::Value>,
     pools: Vec<serde_json::Value>,
     n: u32,
@@ -415,7 +415,7 @@ pub(crate) fn into_metapool(c: Case) -> Case {
 }
 
 /// The holdings after the zap fee.
-fn start(c: &Case) -> BTreeMap<TokenId, U256> {
+pub(crate) fn start(c: &Case) -> BTreeMap<TokenId, U256> {
     let mut h = BTreeMap::new();
     for (t, a) in &c.inputs {
         *h.entry(*t).or_default() += after_fee(*a);

@@ -35,10 +35,11 @@
 //! (in any amounts and ways), swaps through any pool the filters allow (each direction of a
 //! pool outside the claimed pools and the target once; the claimed pools and the target any
 //! number of times), one mint into the target. Families: constant product (V2, fee on or off),
-//! solidly, Curve, and as burned pools Saber (its `D`) and SPL Token Swap (`√xy`; not when its
-//! LP trades: the owner-fee mints of its swaps are not analysed for `G/T`). No bound (`None`)
-//! for more than eight claimed pools, a priced SPL LP, a family without an invariant here
-//! (concentrated liquidity and Whirlpool have no LP token), or an empty pool.
+//! solidly, Curve, Saber (its `D`) and SPL Token Swap (`√xy`; its swaps' owner-fee mints are
+//! not the user's supply and only help: `route::weighted`'s `Claimed`), as burned pools and as
+//! targets (`zap::bound`'s docs). No bound (`None`) for more than eight claimed pools, a family
+//! without an invariant here (concentrated liquidity and Whirlpool have no LP token), or an
+//! empty pool.
 
 use super::ctx::{Ctx, TargetHoldings};
 use super::{proportions, ZapOptions};
@@ -179,12 +180,8 @@ impl LpBound {
         if !(s > 0.0) {
             return None;
         }
+        // (an SPL Token Swap pool's owner-fee mints are not the user's supply: `Claimed`'s docs)
         let priced = !g.pools_of(info.lp_token).is_empty();
-        // a priced LP needs `G/T` never to fall; SPL Token Swap's owner-fee mints in swaps
-        // (pool tokens worth the fee by spl-math's square roots) are not analysed for that
-        if priced && matches!(info.pool, Pool::SplTokenSwap(_)) {
-            return None;
-        }
         let (kept, lp) = if priced {
             let s_up = to_f64(supply) * (1.0 + 4.0 * f64::EPSILON);
             let kept = gx * (s / s_up) * (1.0 - 4.0 * f64::EPSILON);
