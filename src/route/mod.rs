@@ -105,6 +105,7 @@ mod propagate;
 mod recover;
 mod request;
 mod single_path;
+mod trim;
 mod weighted;
 mod working_set;
 pub use crate::plan::GasModel;
@@ -234,6 +235,21 @@ pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteErr
 /// [`gas::best_net`]): steps 1 to 4 and 6 of the module docs.
 fn quote_exact_in(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
     let mut ctx = prepare_ctx(graph, req)?;
+    let solved = ctx.solve_certified();
+    ctx.plan(solved)
+}
+
+/// The exact-in plan of `req` as [`quote`] finds it before the trim (`trim.rs`: the chosen
+/// plan's swaps at the least inputs that give the same outputs), gas weighed inside without
+/// the hop-cap comparison. For tests that the trim never makes a plan worse; not part of the
+/// supported API.
+///
+/// # Errors
+/// As [`quote`].
+#[doc(hidden)]
+pub fn quote_untrimmed(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
+    let mut ctx = prepare_ctx(graph, req)?;
+    ctx.trim = false;
     let solved = ctx.solve_certified();
     ctx.plan(solved)
 }

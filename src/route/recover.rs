@@ -79,8 +79,17 @@ impl Ctx<'_> {
             self.per_pair(gas, &pe, &mut reverts)
         };
         drop(pe);
-        let mut best = self.recover_rounds(lc, nu, gas, &mut reverts)?;
-        for c in [single, pairs].into_iter().flatten() {
+        let mut lc = lc;
+        let recovered = self.recover_rounds(&mut lc, nu.clone(), gas, &mut reverts)?;
+        // the recovered and per-pair plans with their swaps at the least inputs that give the
+        // same outputs (`trim.rs`; a single path has no sibling legs to take a saving)
+        let price = |t: TokenId| lc.loc.get(t.index()).and_then(|l| nu.get(*l)).copied();
+        let trim = |c: Candidate| match self.trim.then(|| self.trimmed(&c, gas, &price)) {
+            Some(Some(t)) if t.beats(&c) => t,
+            _ => c,
+        };
+        let mut best = recovered.map(trim);
+        for c in [single, pairs.map(trim)].into_iter().flatten() {
             if best.as_ref().map_or(true, |b| c.beats(b)) {
                 best = Some(c);
             }
@@ -107,13 +116,14 @@ impl Ctx<'_> {
     /// the net output.
     fn recover_rounds(
         &self,
-        mut lc: Local,
+        lc: &mut Local,
         mut nu: Vec<f64>,
         gas: Option<GasModel>,
         reverts: &mut Vec<Excluded>,
     ) -> Result<Option<Candidate>, RouteError> {
         let nl = lc.glob.len();
         let mut ledges = core::mem::take(&mut lc.ledges);
+        let lc: &Local = lc;
         // the gas rounds' copy of the models (filled on the first drop; before it the quote's)
         let mut models: Vec<&EdgeModel> = Vec::new();
         // `idx[k]` is the working-set edge of `ledges[k]`; a gas round removes its dropped edge
@@ -134,10 +144,10 @@ impl Ctx<'_> {
                 du.solve(&mut nu, &lc.order, &lc.is_out, 80);
             }
             let ev = du.eval(&nu);
-            let flows = self.flows_at(&du, &ev, &nu, &idx, &lc);
+            let flows = self.flows_at(&du, &ev, &nu, &idx, lc);
             // flows, keep amounts at the outputs
-            let keep = self.kept(&ev, &lc);
-            if let Some(cand) = self.recover(&flows, (&keep, &lc), gas, reverts)? {
+            let keep = self.kept(&ev, lc);
+            if let Some(cand) = self.recover(&flows, (&keep, lc), gas, reverts)? {
                 if best.as_ref().map_or(true, |b| cand.net > b.net) {
                     best = Some(cand);
                     no_gain = 0;
@@ -145,12 +155,12 @@ impl Ctx<'_> {
             }
             // arbitrage: flows around a cycle are cut out of the problem first (`cycles.rs`)
             let cut = (cuts < CYCLE_CUTS)
-                .then(|| self.cheapest_cut(&flows, (&ledges, ms, &idx), &lc, &nu))
+                .then(|| self.cheapest_cut(&flows, (&ledges, ms, &idx), lc, &nu))
                 .flatten();
             let drop = if let Some(k) = cut {
                 if cuts == 0 {
                     // and once, the problem on the edges that go forward in a fixed order
-                    let fo = self.forward_only((&ledges, ms, &idx), (&lc, &nu), gas, reverts)?;
+                    let fo = self.forward_only((&ledges, ms, &idx), (lc, &nu), gas, reverts)?;
                     if let Some(c) = fo {
                         if best.as_ref().map_or(true, |b| c.net > b.net) {
                             best = Some(c);

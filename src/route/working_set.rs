@@ -229,6 +229,7 @@ pub(super) fn prepare_ctx<'a>(
         mask: mask_owned,
         warm: None,
         cycles: false,
+        trim: true,
     })
 }
 
@@ -293,6 +294,8 @@ pub(super) struct Ctx<'a> {
     /// whether column generation may add edges out of a sole output or into a sole input
     /// (the bound's re-solve, [`Ctx::bound_with_cycles`]; never the plan's working set)
     pub(super) cycles: bool,
+    /// whether the chosen plan is trimmed (`trim.rs`; off only for [`super::quote_untrimmed`])
+    pub(super) trim: bool,
 }
 
 /// The dual solved on the final working set and certified on the whole graph.

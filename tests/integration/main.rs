@@ -26,6 +26,7 @@ mod reasons;
 mod request;
 mod route_arbitrage;
 mod route_cache;
+mod route_trim;
 mod route_update;
 mod routing;
 mod spl_accounting;

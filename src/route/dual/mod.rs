@@ -227,12 +227,15 @@ impl<'a> Dual<'a> {
         self.sweep(nu, order, is_out);
         let mut st = Newton::new(self, nu);
         for _it in 0..max_newton {
-            let rset = self.active_set(nu, is_out, &mut st);
+            // the step's tokens, in a buffer kept across iterations (handed back below)
+            let mut rset = core::mem::take(&mut st.rset);
+            self.active_set(nu, is_out, &mut st, &mut rset);
             let err = self.resid(&st.ev, nu, st.t, &rset);
             if st.progress.done(st.t, st.best_h, err) {
                 break;
             }
-            let Some(kkt) = self.newton_system(nu, &st.ev, st.t, &rset) else {
+            let kkt = self.newton_system(nu, (&st.ev, st.t), &rset, &mut st.pos);
+            let Some(kkt) = kkt else {
                 // nothing active: sweep and retry
                 self.sweep(nu, order, is_out);
                 st.ev = self.eval(nu);
@@ -241,9 +244,11 @@ impl<'a> Dual<'a> {
                 if st.stall > 3 {
                     break;
                 }
+                st.rset = rset;
                 continue;
             };
             let accepted = self.newton_step(nu, &kkt, &rset, err, &mut st);
+            st.rset = rset;
             if !accepted && err < 1e-7 {
                 // at the float noise floor: nothing left to gain
                 break;
@@ -288,10 +293,13 @@ impl<'a> Dual<'a> {
     /// inputs and the outputs. A supplied token (b > 0) without an active edge has no
     /// curvature: Newton cannot move its price, and a sweep further down the chain may have
     /// pushed its edges back out of the money, so it is balanced by its own coordinate first
-    /// (h only falls).
-    fn active_set(&self, nu: &mut [f64], is_out: &[bool], st: &mut Newton) -> Vec<usize> {
+    /// (h only falls). Written into `rset`; `rset` and `st.in_r` are buffers kept across
+    /// iterations (no allocation per iteration).
+    fn active_set(&self, nu: &mut [f64], is_out: &[bool], st: &mut Newton, rset: &mut Vec<usize>) {
         let n = self.n;
-        let mut in_r = vec![false; n];
+        let mut in_r = core::mem::take(&mut st.in_r);
+        in_r.clear();
+        in_r.resize(n, false);
         self.mark_active(&st.ev, &mut in_r);
         let mut moved = false;
         for (k, r) in in_r.iter().enumerate() {
@@ -310,7 +318,9 @@ impl<'a> Dual<'a> {
                 *r = true;
             }
         }
-        (0..n).filter(|k| in_r[*k]).collect()
+        rset.clear();
+        rset.extend((0..n).filter(|k| in_r[*k]));
+        st.in_r = in_r;
     }
 
     /// Mark the tokens of the active edges of `ev`.
@@ -358,6 +368,11 @@ struct Newton {
     evn: Eval,
     nn: Vec<f64>,
     nx: Vec<f64>,
+    /// buffers of each iteration's active set: the step's tokens, a flag per token, and
+    /// each token's position in the step (`usize::MAX` outside, restored after each use)
+    rset: Vec<usize>,
+    in_r: Vec<bool>,
+    pos: Vec<usize>,
 }
 
 impl Newton {
@@ -381,6 +396,9 @@ impl Newton {
             evn: Eval::default(),
             nn: nu.to_vec(),
             nx: nu.to_vec(),
+            rset: Vec::new(),
+            in_r: Vec::new(),
+            pos: vec![usize::MAX; du.n],
         }
     }
 

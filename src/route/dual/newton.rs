@@ -86,22 +86,25 @@ impl Ray<'_> {
 
 impl Dual<'_> {
     /// The Newton system at `nu` (evaluated into `ev`, h = `t`) on the tokens `rset`; `None`
-    /// when no active edge has curvature.
+    /// when no active edge has curvature. `pos`: a buffer of one entry per token, all
+    /// `usize::MAX`, and so again on return.
     pub(super) fn newton_system(
         &self,
         nu: &[f64],
-        ev: &Eval,
-        t: f64,
+        (ev, t): (&Eval, f64),
         rset: &[usize],
+        pos: &mut [usize],
     ) -> Option<Kkt> {
         let m = rset.len();
-        let mut pos = vec![usize::MAX; self.n];
         for (p, &k) in rset.iter().enumerate() {
             pos[k] = p;
         }
         let dim = m + 1;
         let dense = m <= DENSE_MAX;
-        let (mut kk, blocks, diag) = self.hessian(nu, ev, &pos, m, dense);
+        let (mut kk, blocks, diag) = self.hessian(nu, ev, pos, m, dense);
+        for &k in rset {
+            pos[k] = usize::MAX;
+        }
         let dmax: f64 = diag.iter().copied().fold(0.0, f64::max);
         if !(dmax > 0.0) {
             return None;
@@ -154,7 +157,11 @@ impl Dual<'_> {
         // for the sparse path one Laplacian weight w = −h_io per edge (each block is rank one
         // with zero row sums, h_ii = −h_io = h_oo, as arb is homogeneous of degree 1 in its
         // two prices and f' = ν_i/ν_o at its optimum)
-        let mut blocks: Vec<Lap> = Vec::new();
+        let mut blocks: Vec<Lap> = if dense {
+            Vec::new()
+        } else {
+            Vec::with_capacity(ev.act.len())
+        };
         let mut diag = vec![0.0; m];
         for (k, a) in &ev.act {
             let e = &self.edges[*k];
