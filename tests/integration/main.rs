@@ -35,6 +35,7 @@ mod spl_owner_fee;
 mod zap;
 mod zap_bound;
 mod zap_bound_101;
+mod zap_claimed;
 mod zap_lp_bound;
 mod zap_lp_meta;
 mod zap_ng;
