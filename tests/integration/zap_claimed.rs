@@ -251,3 +251,63 @@ fn claimed_cost_probe() {
         z.plan.upper_bound, z.plan.outputs[0].amount, z.cost
     );
 }
+
+/// Issue 14 item 6 (the loose metapool-target bound of the sixth pass): on the base-LP-into-
+/// its-metapool markets, the zap's mint, the bound, and a finer brute force over the fraction
+/// of the base LP burned (proportionally, in sixteenths; the rest deposited) against
+/// `zap_lp_meta::brute` (whole, half, one coin). Diagnostic (prints).
+#[test]
+#[ignore = "diagnostic table"]
+#[allow(clippy::print_stderr)]
+fn metapool_target_finer_burn_fractions() {
+    use crate::zap_lp_meta::{case, into_metapool, Held};
+    let fams = [
+        (Fam::Cp, Fam::Curve2, Fam::Curve2, 4),
+        (Fam::Curve2, Fam::Curve2, Fam::Curve2, 3),
+        (Fam::Volatile, Fam::Cp, Fam::Cp, 3),
+        (Fam::Stable, Fam::Stable, Fam::Cp, 2),
+        (Fam::Curve3, Fam::CpFeeOn, Fam::Volatile, 2),
+    ];
+    for (t, s, m, cases) in fams {
+        for seed in 0..cases {
+            let c = into_metapool(case(seed + 1, Held::BaseLp, t, s, m));
+            let Ok(z) = swapzap::zap::zap_in(&c.g, &c.inputs, c.lp, &Default::default()) else {
+                continue;
+            };
+            let minted = f(z.plan.outputs[0].amount);
+            let b = z.plan.upper_bound.unwrap_or(f64::NAN);
+            let coarse = f(brute(&c, &c.g, start(&c), &[]));
+            let hold = start(&c);
+            let (lp_t, lp_a) = hold
+                .iter()
+                .find(|(t, _)| **t != c.lp && c.g.pool_of_lp(**t).is_some())
+                .map(|(t, a)| (*t, *a))
+                .unwrap();
+            let p = c.g.pool_of_lp(lp_t).unwrap();
+            let info = c.g.pool(p).unwrap().clone();
+            let mut fine = 0.0f64;
+            for k in 0..=16u32 {
+                let amt = lp_a * U256::from(k) / U256::from(16u32);
+                let mut g = c.g.clone();
+                let mut h = hold.clone();
+                if !amt.is_zero() {
+                    let Ok((got, after)) = info.pool.burn(amt) else {
+                        continue;
+                    };
+                    g.set_pool_state(p, after).unwrap();
+                    *h.get_mut(&lp_t).unwrap() -= amt;
+                    for (tk, x) in info.tokens.iter().zip(got.iter()) {
+                        *h.entry(*tk).or_default() += *x;
+                    }
+                }
+                fine = fine.max(f(brute(&c, &g, h, &[lp_t])));
+            }
+            eprintln!(
+                "{s:?}/{m:?} meta target seed {seed}: bound/mint {:.4}, coarse brute/mint {:.4}, sixteenths brute/mint {:.4}",
+                b / minted,
+                coarse / minted,
+                fine / minted
+            );
+        }
+    }
+}
