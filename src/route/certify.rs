@@ -50,6 +50,13 @@ const EXTENSION_PASSES: usize = 64;
 /// 0.17 ms).
 const EASE_PASSES: usize = 2;
 
+/// Rounds of the group moves of the rounding-slack easing ([`Ctx::ease_rounding`]).
+const COMPONENT_ROUNDS: usize = 2;
+
+/// An edge between two free tokens is tight (ties them into one group of the easing) when its
+/// zero-size rate times the output price is within this fraction of the input price.
+const TIGHT: f64 = 1e-9;
+
 /// Passes of the joint polish over the jointly modelled pools' coins (two passes of 16 steps
 /// left the generated instances' gaps lower by at most 1.4e-7 more, for twice the time).
 const POLISH_PASSES: usize = 1;
@@ -107,26 +114,205 @@ impl Ctx<'_> {
         }
     }
 
-    /// Move the price of each token that neither holds nor sells in the plan (not an input, an
+    /// Move the prices of the tokens that neither hold nor sell in the plan (not an input, an
     /// output or a token the working set's flow passes through) inside the range where none of
-    /// its edges has arbitrage, to where the rounding slack of its edges is least. Any prices
-    /// give a valid bound; inside that range the arbitrage terms stay zero, so only the slack
-    /// changes. The slack of the edges of one token is convex and piecewise linear in its
-    /// price (the solidly fee floor has one kink per edge): a sweep over the kinks finds the
-    /// least. [`EASE_PASSES`] Gauss-Seidel passes over the tokens.
+    /// their edges has arbitrage, to where the rounding slack is less. Any prices give a valid
+    /// bound; inside that range the arbitrage terms stay zero, so only the slack changes.
+    ///
+    /// First [`EASE_PASSES`] Gauss-Seidel passes over the tokens one at a time (the slack of
+    /// one token's edges is convex and piecewise linear in its price: a sweep over the kinks
+    /// finds the least, [`Ctx::least_slack_price`]). A token one edge of which is tight (its
+    /// price exactly at the edge's no-arbitrage limit against another free token) cannot move
+    /// that way alone: the passes stall where the least joint slack needs both to move. So then
+    /// [`COMPONENT_ROUNDS`] rounds move each group of free tokens joined by tight edges as one:
+    /// all their prices scaled by one factor, which keeps every edge inside the group as it is
+    /// (no-arbitrage and slack are homogeneous of degree one in the two prices), with a sweep
+    /// over the kinks of the group's edges to the tokens outside ([`Ctx::least_slack_scale`]);
+    /// the second round, on the groups the first one's moves tied, tries only those next to a
+    /// group that moved. (A pass over the tokens alone after each round was tried: on the
+    /// generated 5,000-20,000-pool instances it left the slack within 4 % of this, up or
+    /// down, for a quarter more of the certificate's instructions.)
     fn ease_rounding(&self, nu: &mut [f64], fixed: &[bool]) {
         let mut kinks: Vec<(f64, f64)> = Vec::new();
-        for _ in 0..EASE_PASSES {
+        let free: Vec<bool> = (0..nu.len())
+            .map(|t| !fixed[t] && nu[t] > 0.0 && !self.in_toks.iter().any(|x| x.index() == t))
+            .collect();
+        let singles = |nu: &mut [f64], kinks: &mut Vec<(f64, f64)>| {
             for t in 0..nu.len() {
-                let v = nu[t];
-                if fixed[t] || !(v > 0.0) || self.in_toks.iter().any(|x| x.index() == t) {
+                if !free[t] {
                     continue;
                 }
-                if let Some(x) = self.least_slack_price(t, v, nu, &mut kinks) {
+                if let Some(x) = self.least_slack_price(t, nu[t], nu, kinks) {
                     nu[t] = x;
                 }
             }
+        };
+        for _ in 0..EASE_PASSES {
+            singles(nu, &mut kinks);
         }
+        // the groups' rounds look again only where something moved: a group is tried when one
+        // of its tokens is `dirty` (the first round: all; then those next to a group that moved)
+        let n = nu.len();
+        let mut dirty = vec![true; n];
+        let mut next = vec![false; n];
+        let mark = |t: usize, next: &mut [bool]| {
+            next[t] = true;
+            for a in self.cache.out_of(t).iter().chain(self.cache.in_of(t)) {
+                next[a.tok as usize] = true;
+            }
+        };
+        let mut groups = TightGroups::default();
+        for _ in 0..COMPONENT_ROUNDS {
+            self.tight_groups(nu, &free, &mut groups);
+            for (g, members) in groups.iter() {
+                if members.len() < 2 || !members.iter().any(|t| dirty[*t as usize]) {
+                    continue;
+                }
+                let Some(l) = self.least_slack_scale(members, g, &groups.of, nu, &mut kinks) else {
+                    continue;
+                };
+                if l != 1.0 {
+                    for &t in members {
+                        nu[t as usize] *= l;
+                        mark(t as usize, &mut next);
+                    }
+                }
+            }
+            core::mem::swap(&mut dirty, &mut next);
+            next.iter_mut().for_each(|x| *x = false);
+        }
+    }
+
+    /// The groups of free tokens (`free`) joined by tight edges: an edge between two free
+    /// tokens whose zero-size rate is within [`TIGHT`] of their price ratio.
+    fn tight_groups(&self, nu: &[f64], free: &[bool], out: &mut TightGroups) {
+        let n = nu.len();
+        let mut up: Vec<u32> = (0..n).map(|t| t as u32).collect();
+        fn root(up: &mut [u32], mut a: usize) -> usize {
+            while up[a] as usize != a {
+                let p = up[a] as usize;
+                up[a] = up[p];
+                a = p;
+            }
+            a
+        }
+        for (k, e) in self.cache.edges().iter().enumerate() {
+            let (a, b) = (e.ti.index(), e.to.index());
+            if free[a] && free[b] && e.rate0 * nu[b] >= nu[a] * (1.0 - TIGHT) && self.priced(k) {
+                let (ra, rb) = (root(&mut up, a), root(&mut up, b));
+                if ra != rb {
+                    up[ra] = rb as u32;
+                }
+            }
+        }
+        // members grouped by root (a counting sort), each group numbered
+        out.of.clear();
+        out.of.resize(n, u32::MAX);
+        out.start.clear();
+        out.members.clear();
+        let mut count = vec![0u32; n];
+        for t in 0..n {
+            if free[t] {
+                let r = root(&mut up, t);
+                up[t] = r as u32;
+                count[r] += 1;
+            }
+        }
+        let mut gid = vec![u32::MAX; n];
+        let mut next = 0u32;
+        for r in 0..n {
+            if count[r] > 0 {
+                gid[r] = out.start.len() as u32;
+                out.start.push(next);
+                next += count[r];
+            }
+        }
+        out.start.push(next);
+        out.members.resize(next as usize, 0);
+        let mut fill = out.start.clone();
+        for t in 0..n {
+            if free[t] {
+                // (`up[t]` is `t`'s root since the count)
+                let g = gid[up[t] as usize];
+                out.members[fill[g as usize] as usize] = t as u32;
+                fill[g as usize] += 1;
+                out.of[t] = g;
+            }
+        }
+    }
+
+    /// The factor λ by which to scale the prices of the group `members` (number `g`; `of`:
+    /// each token's group) for the least rounding slack on their edges, within the range where
+    /// none of them has arbitrage; `None` to keep them (an edge already has arbitrage, or an
+    /// edge into the group comes from a token without a price). The edges inside the group
+    /// scale with λ (slack λ·s, no-arbitrage unchanged); an edge to or from a token outside is
+    /// [`slack_shape`] of the group token's price `λ·ν`.
+    fn least_slack_scale(
+        &self,
+        members: &[u32],
+        g: u32,
+        of: &[u32],
+        nu: &[f64],
+        kinks: &mut Vec<(f64, f64)>,
+    ) -> Option<f64> {
+        let cache = self.cache;
+        let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
+        let mut slope = 0.0;
+        kinks.clear();
+        for &t in members {
+            let t = t as usize;
+            let vt = nu[t];
+            for a in cache.out_of(t) {
+                let k = a.edge as usize;
+                let o = a.tok as usize;
+                let vo = nu[o];
+                if !(vo > 0.0) || !self.priced(k) {
+                    continue;
+                }
+                let e = cache.edges().get(k)?;
+                if of[o] == g {
+                    if a.rate0 * vo > vt {
+                        return None;
+                    }
+                    slope += rounding_slack(e, cache.mid_fee(k), vt, vo);
+                    continue;
+                }
+                lo = lo.max(a.rate0 * vo / vt);
+                if lo > 1.0 {
+                    return None;
+                }
+                let sh = slack_shape(e, || cache.mid_fee(k), vo, true);
+                slope += sh.slope * vt;
+                kinks.extend(sh.kink.map(|(at, change)| (at / vt, change * vt)));
+            }
+            for a in cache.in_of(t) {
+                let k = a.edge as usize;
+                let j = a.tok as usize;
+                if !self.priced(k) {
+                    continue;
+                }
+                let vj = nu[j];
+                if !(vj > 0.0) {
+                    return None;
+                }
+                if of[j] == g {
+                    // (counted as an edge out of `j`)
+                    continue;
+                }
+                hi = hi.min(vj / (a.rate0 * vt));
+                if hi < 1.0 {
+                    return None;
+                }
+                let e = cache.edges().get(k)?;
+                let sh = slack_shape(e, || cache.mid_fee(k), vj, false);
+                slope += sh.slope * vt;
+                kinks.extend(sh.kink.map(|(at, change)| (at / vt, change * vt)));
+            }
+        }
+        if !slope.is_finite() {
+            return None;
+        }
+        least_on_kinks(1.0, lo, hi, slope, kinks)
     }
 
     /// The price of token `t` (now `v`) with the least rounding slack on its edges, within the
@@ -176,34 +362,7 @@ impl Ctx<'_> {
             slope += sh.slope;
             kinks.extend(sh.kink);
         }
-        if lo > v || hi < v {
-            return None;
-        }
-        // strictly inside, so that no edge turns profitable by a rounding of the test
-        let lo = v.min(lo * (1.0 + 1e-12));
-        let hi = v.max(hi * (1.0 - 1e-12));
-        kinks.sort_by(|x, y| x.0.total_cmp(&y.0));
-        let mut x = lo;
-        for &(at, change) in kinks.iter() {
-            if at <= lo {
-                slope += change;
-                continue;
-            }
-            if slope >= 0.0 {
-                break;
-            }
-            if at >= hi {
-                x = hi;
-                slope = 0.0;
-                break;
-            }
-            x = at;
-            slope += change;
-        }
-        if slope < 0.0 {
-            x = hi;
-        }
-        (x.is_finite() && x > 0.0).then_some(x)
+        least_on_kinks(v, lo, hi, slope, kinks)
     }
 
     /// The certificate at the working-set prices `nu_loc` (normalised or not). The bound is
@@ -236,7 +395,7 @@ impl Ctx<'_> {
         let bound = if !valid || !final_round {
             f64::INFINITY
         } else {
-            self.bound_at(&mut nu, &fixed, priced.g, cnu)
+            self.bound_at(&mut nu, &fixed, cnu)
         };
         Certificate {
             bound,
@@ -425,13 +584,15 @@ impl Ctx<'_> {
         add
     }
 
-    /// The bound on the last round: with the prices eased, plus the integer rounding a swap
-    /// can win against the float curve wherever a dust swap can pay (`g` the dual value at
-    /// `nu`, `cnu` = c·ν).
-    fn bound_at(&self, nu: &mut [f64], fixed: &[bool], g: f64, cnu: f64) -> f64 {
+    /// The bound on the last round: the dual value at the eased prices `nu`, plus the integer
+    /// rounding a swap can win against the float curve wherever a dust swap can pay
+    /// (`cnu` = c·ν).
+    fn bound_at(&self, nu: &mut [f64], fixed: &[bool], cnu: f64) -> f64 {
         let cache = self.cache;
         self.ease_rounding(nu, fixed);
-        let g = self.joint_bound(nu, g);
+        // the easing keeps every arbitrage term as it was; recomputed, so that the bound is the
+        // dual value at the prices it ends with whatever the easing did
+        let g = self.joint_bound(nu, self.dual_value(nu));
         let mut slack = 0.0;
         for (k, e) in cache.edges().iter().enumerate() {
             let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
@@ -710,6 +871,67 @@ pub(super) fn rounding_slack(e: &Edge, mid_fee: Option<(f64, f64)>, vi: f64, vo:
     }
 }
 
+/// The least of a convex piecewise-linear function of one variable `x` in `[lo, hi]` (`v`
+/// the current point, inside): `slope` its slope at `x → 0`, `kinks` where the slope grows
+/// and by how much. The ends are moved inside by 1e-12 (relative), so that no edge at its
+/// no-arbitrage limit turns profitable by a rounding of the test; `None` where the point is not
+/// positive and finite.
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn least_on_kinks(
+    v: f64,
+    lo: f64,
+    hi: f64,
+    mut slope: f64,
+    kinks: &mut [(f64, f64)],
+) -> Option<f64> {
+    if lo > v || hi < v {
+        return None;
+    }
+    let lo = v.min(lo * (1.0 + 1e-12));
+    let hi = v.max(hi * (1.0 - 1e-12));
+    kinks.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let mut x = lo;
+    for &(at, change) in kinks.iter() {
+        if at <= lo {
+            slope += change;
+            continue;
+        }
+        if slope >= 0.0 {
+            break;
+        }
+        if at >= hi {
+            x = hi;
+            slope = 0.0;
+            break;
+        }
+        x = at;
+        slope += change;
+    }
+    if slope < 0.0 {
+        x = hi;
+    }
+    (x.is_finite() && x > 0.0).then_some(x)
+}
+
+/// The groups of [`Ctx::tight_groups`]: group `g` is `members[start[g]..start[g + 1]]`, `of[t]`
+/// the group of token `t` (`u32::MAX`: none).
+#[derive(Default)]
+struct TightGroups {
+    members: Vec<u32>,
+    start: Vec<u32>,
+    of: Vec<u32>,
+}
+
+impl TightGroups {
+    /// Each group's number and members.
+    fn iter(&self) -> impl Iterator<Item = (u32, &[u32])> + '_ {
+        self.start.windows(2).enumerate().filter_map(|(g, w)| {
+            let m = self.members.get(w[0] as usize..w[1] as usize)?;
+            Some((u32::try_from(g).ok()?, m))
+        })
+    }
+}
+
 /// How [`rounding_slack`] of an edge changes with the price of one of its tokens, inside the
 /// range where the edge has no arbitrage: `slope` per unit of the price, and for a solidly
 /// fee floor the kink `(at, change)` where the fee term starts (in-edge) or ends (out-edge).
@@ -795,6 +1017,65 @@ mod tests {
             rate0,
         )
         .unwrap()
+    }
+
+    /// The sweep finds the least of a convex piecewise-linear function: on 500 random ones
+    /// (slope −20 to 0 at 0, 1 to 6 kinks raising it by 0 to 8 each, a range around 1), its
+    /// point is never above the least of the function on a grid of 20,001 points of the range
+    /// (the function evaluated from its pieces, a second method), and never more than the
+    /// grid's step away from the grid's best when the function's least is unique (no flat piece
+    /// at the bottom).
+    #[test]
+    fn least_on_kinks_is_the_least_of_a_grid() {
+        let mut state = 7u64;
+        let mut unit = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..500 {
+            let slope0 = -20.0 * unit();
+            let mut kinks: Vec<(f64, f64)> = (0..1 + (unit() * 6.0) as usize)
+                .map(|_| (0.5 + 1.5 * unit(), 8.0 * unit()))
+                .collect();
+            let (lo, hi) = (0.4 + 0.5 * unit(), 1.1 + unit());
+            let f = |x: f64| {
+                slope0 * x
+                    + kinks
+                        .iter()
+                        .map(|(at, ch)| ch * (x - at).max(0.0))
+                        .sum::<f64>()
+            };
+            let lo_in = lo * (1.0 + 1e-12);
+            let hi_in = hi * (1.0 - 1e-12);
+            let n = 20_000;
+            let step = (hi_in - lo_in) / n as f64;
+            let (gx, gf) = (0..=n)
+                .map(|i| lo_in + step * i as f64)
+                .map(|x| (x, f(x)))
+                .fold((0.0, f64::INFINITY), |b, p| if p.1 < b.1 { p } else { b });
+            let mut ks = kinks.clone();
+            let x = least_on_kinks(1.0, lo, hi, slope0, &mut ks).unwrap();
+            assert!(
+                (lo..=hi).contains(&x),
+                "case {case}: {x} outside [{lo}, {hi}]"
+            );
+            assert!(
+                f(x) <= gf + 1e-9 * (1.0 + gf.abs()),
+                "case {case}: f({x}) = {} > grid {gf} at {gx}",
+                f(x)
+            );
+            // the slope just right of the least is positive where it is unique
+            kinks.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let right = slope0 + kinks.iter().filter(|k| k.0 <= x).map(|k| k.1).sum::<f64>();
+            if right > 1e-9 && x > lo_in && x < hi_in {
+                assert!(
+                    (x - gx).abs() <= 2.0 * step,
+                    "case {case}: {x} vs grid {gx}"
+                );
+            }
+        }
     }
 
     /// The slope and kink the easing sweeps over are those of the slack the bound adds: central

@@ -228,6 +228,7 @@ pub(super) fn prepare_ctx<'a>(
         sel,
         mask: mask_owned,
         warm: None,
+        warm_sweep: true,
         cycles: false,
         trim: true,
     })
@@ -291,6 +292,9 @@ pub(super) struct Ctx<'a> {
     pub(super) mask: Option<Vec<bool>>,
     /// starting prices per graph token (a [`super::RouteCache`]'s), instead of the bids
     pub(super) warm: Option<Vec<f64>>,
+    /// whether a solve from `warm` starts with a Gauss–Seidel sweep, as a cold one does
+    /// ([`super::quote_cached`] skips it)
+    pub(super) warm_sweep: bool,
     /// whether column generation may add edges out of a sole output or into a sole input
     /// (the bound's re-solve, [`Ctx::bound_with_cycles`]; never the plan's working set)
     pub(super) cycles: bool,
@@ -423,12 +427,19 @@ impl Ctx<'_> {
     pub(super) fn solve_certified(&mut self) -> Solved {
         // a cache's prices (per graph token) start the first round where given
         let mut prev: Option<Vec<f64>> = self.warm.take();
+        // `quote_cached`'s warm prices (the last optimum of the same pair) start the first
+        // round without the Gauss–Seidel sweep, which balances each token alone at the
+        // others' prices and moves such a start away from the joint balance; the rounds of
+        // column generation (from the certificate's prices) keep it: without it they took
+        // more iterations (README, the third pass)
+        let skip_sweep = prev.is_some() && !self.warm_sweep;
         let mut round = 0;
         loop {
             let lc = self.localize();
             let mut nu = self.start_prices(&lc, prev.as_deref());
             let du = Dual::new(lc.glob.len(), (&lc.ledges, &self.models), &lc.b, &lc.c);
-            du.solve(&mut nu, &lc.order, &lc.is_out, 80);
+            let sweep = !(skip_sweep && round == 0);
+            du.solve_from(&mut nu, (&lc.order, &lc.is_out), 80, sweep);
             round += 1;
             let act = du.eval(&nu).act;
             drop(du);

@@ -223,8 +223,23 @@ impl<'a> Dual<'a> {
         is_out: &[bool],
         max_newton: usize,
     ) -> f64 {
+        self.solve_from(nu, (order, is_out), max_newton, true)
+    }
+
+    /// [`Dual::solve`], with the first Gauss–Seidel sweep only where `sweep_first` (a start
+    /// near the optimum, a caller's warm prices, skips it: the sweep balances each token alone
+    /// and moves the start away from the joint balance).
+    pub fn solve_from(
+        &self,
+        nu: &mut Vec<f64>,
+        (order, is_out): (&[usize], &[bool]),
+        max_newton: usize,
+        sweep_first: bool,
+    ) -> f64 {
         normalise(nu, self.c);
-        self.sweep(nu, order, is_out);
+        if sweep_first {
+            self.sweep(nu, order, is_out);
+        }
         let mut st = Newton::new(self, nu);
         for _it in 0..max_newton {
             // the step's tokens, in a buffer kept across iterations (handed back below)
