@@ -183,7 +183,7 @@ fn saber_growth(sb: &crate::pool::SaberStableSwap, amounts: &[U256]) -> Option<f
 }
 
 /// The most swaps through an SPL Token Swap target that charges an owner trade fee a zap-in
-/// plan makes, for its bounds ([`mint_upper_bound`], [`routed_mint_upper_bound`]): each swap's
+/// plan makes, for its bounds ([`mint_upper_bound`], the routed zap-in's bound): each swap's
 /// owner-fee mint is rounded up and may dilute the supply by one pool token beyond its exact
 /// value (the module docs, "SPL Token Swap targets"), so the bound counts them. A plan with
 /// more such swaps is outside the bounds' claim; the zap's own plans are tested to stay within

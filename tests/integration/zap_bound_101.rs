@@ -7,7 +7,7 @@
 //! with the pools' own integer math; the bound is compared only with what they mint.
 
 use crate::zap_lp_bound::{pool_json, Fam};
-use crate::zap_lp_meta::{market, plain_pools, Case, Checked};
+use crate::zap_lp_meta::{market, plain_pools, pool_101, Case, Checked};
 use crate::zap_routed::{addr, int, quantiles, Rng};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -304,25 +304,12 @@ enum Tgt {
 fn json_101(saber: bool, k: u32, toks: &[u32], res: &[f64], depth: f64, r: &mut Rng) -> Value {
     let stoks: Vec<String> = toks.iter().map(|t| addr(*t)).collect();
     let sres: Vec<String> = res.iter().map(|x| int(*x)).collect();
-    if saber {
-        let amp = int(r.log(10.0, 2000.0));
-        json!({"id": format!("saber:{}", addr(k)), "source": "saber",
-            "kind": "saber_stableswap", "tokens": stoks, "reserves": sres,
-            "total_supply": int(depth * 1e6 * r.log(0.5, 2.0)),
-            "initial_amp_factor": amp, "target_amp_factor": amp,
-            "start_ramp_ts": "0", "stop_ramp_ts": "0",
-            "fees": {"admin_trade_fee_numerator": "1", "admin_trade_fee_denominator": "2",
-                "admin_withdraw_fee_numerator": "1", "admin_withdraw_fee_denominator": "2",
-                "trade_fee_numerator": "4", "trade_fee_denominator": "10000",
-                "withdraw_fee_numerator": "5", "withdraw_fee_denominator": "10000"}})
+    let base = if saber {
+        depth * 1e6
     } else {
-        json!({"id": format!("spl-token-swap:{}", addr(k)), "source": "spl-token-swap",
-            "kind": "spl_token_swap", "tokens": stoks, "reserves": sres,
-            "total_supply": int((res[0] * res[1]).sqrt() * r.log(0.1, 10.0)),
-            "fees": {"trade_fee_numerator": "25", "trade_fee_denominator": "10000",
-                "owner_trade_fee_numerator": "5", "owner_trade_fee_denominator": "10000",
-                "owner_withdraw_fee_numerator": "10", "owner_withdraw_fee_denominator": "10000"}})
-    }
+        (res[0] * res[1]).sqrt()
+    };
+    pool_101(saber, k, stoks, sres, base, r)
 }
 
 /// Tokens: 0 A (18 decimals, worth 2000), 1 and 2 the target's coins (6 decimals; coin 2

@@ -668,27 +668,11 @@ pub(crate) fn case_101(seed: u64, t: Fam, s: Fam101) -> Case {
         .collect();
     let stoks: Vec<String> = spair.iter().map(|k| addr(*k)).collect();
     pools.push(match s {
-        Fam101::Saber => {
-            let amp = int(r.log(10.0, 2000.0));
-            json!({"id": format!("saber:{}", addr(200)), "source": "saber",
-                "kind": "saber_stableswap", "tokens": stoks, "reserves": sres,
-                "total_supply": int(sdepth * 1e6 * r.log(0.5, 2.0)),
-                "initial_amp_factor": amp, "target_amp_factor": amp,
-                "start_ramp_ts": "0", "stop_ramp_ts": "0",
-                "fees": {"admin_trade_fee_numerator": "1", "admin_trade_fee_denominator": "2",
-                    "admin_withdraw_fee_numerator": "1", "admin_withdraw_fee_denominator": "2",
-                    "trade_fee_numerator": "4", "trade_fee_denominator": "10000",
-                    "withdraw_fee_numerator": "5", "withdraw_fee_denominator": "10000"}})
-        }
+        Fam101::Saber => pool_101(true, 200, stoks, sres, sdepth * 1e6, &mut r),
         Fam101::Spl => {
             let x: f64 = sres[0].parse().unwrap();
             let y: f64 = sres[1].parse().unwrap();
-            json!({"id": format!("spl-token-swap:{}", addr(200)), "source": "spl-token-swap",
-                "kind": "spl_token_swap", "tokens": stoks, "reserves": sres,
-                "total_supply": int((x * y).sqrt() * r.log(0.1, 10.0)),
-                "fees": {"trade_fee_numerator": "25", "trade_fee_denominator": "10000",
-                    "owner_trade_fee_numerator": "5", "owner_trade_fee_denominator": "10000",
-                    "owner_withdraw_fee_numerator": "10", "owner_withdraw_fee_denominator": "10000"}})
+            pool_101(false, 200, stoks, sres, (x * y).sqrt(), &mut r)
         }
     });
     let mut pairs: Vec<(u32, u32)> = Vec::new();
@@ -793,5 +777,37 @@ fn zap_against_brute_force_per_market() {
                 }
             }
         }
+    }
+}
+
+/// A Saber (`saber`) or SPL Token Swap pool entry numbered `k` on tokens `stoks` with reserves
+/// `sres`: its supply is `base` times a factor drawn from `r` (a Saber pool's amplification is
+/// drawn first), its fees fixed.
+pub(crate) fn pool_101(
+    saber: bool,
+    k: u32,
+    stoks: Vec<String>,
+    sres: Vec<String>,
+    base: f64,
+    r: &mut Rng,
+) -> serde_json::Value {
+    if saber {
+        let amp = int(r.log(10.0, 2000.0));
+        json!({"id": format!("saber:{}", addr(k)), "source": "saber",
+            "kind": "saber_stableswap", "tokens": stoks, "reserves": sres,
+            "total_supply": int(base * r.log(0.5, 2.0)),
+            "initial_amp_factor": amp, "target_amp_factor": amp,
+            "start_ramp_ts": "0", "stop_ramp_ts": "0",
+            "fees": {"admin_trade_fee_numerator": "1", "admin_trade_fee_denominator": "2",
+                "admin_withdraw_fee_numerator": "1", "admin_withdraw_fee_denominator": "2",
+                "trade_fee_numerator": "4", "trade_fee_denominator": "10000",
+                "withdraw_fee_numerator": "5", "withdraw_fee_denominator": "10000"}})
+    } else {
+        json!({"id": format!("spl-token-swap:{}", addr(k)), "source": "spl-token-swap",
+            "kind": "spl_token_swap", "tokens": stoks, "reserves": sres,
+            "total_supply": int(base * r.log(0.1, 10.0)),
+            "fees": {"trade_fee_numerator": "25", "trade_fee_denominator": "10000",
+                "owner_trade_fee_numerator": "5", "owner_trade_fee_denominator": "10000",
+                "owner_withdraw_fee_numerator": "10", "owner_withdraw_fee_denominator": "10000"}})
     }
 }
