@@ -16,7 +16,7 @@ def test_notebook_example(tmp_path):
         text=True,
     )
     assert r.returncode == 0, r.stderr
-    assert "output 1,237,909.086141 USDT" in r.stdout  # the bundled quote, as `cargo run --example quote`
+    assert "output 1,237,909.086791 USDT" in r.stdout  # the bundled quote, as `cargo run --example quote`
     ET.parse(tmp_path / "route.svg")
     assert (tmp_path / "route.dot").read_text().startswith("digraph route {")
     impacts = [float(line.split("impact")[1].split("%")[0]) for line in r.stdout.splitlines()
