@@ -234,7 +234,17 @@ pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteErr
 /// The exact-in plan of `req` (gas weighed inside, without the hop-cap comparison of
 /// [`gas::best_net`]): steps 1 to 4 and 6 of the module docs.
 fn quote_exact_in(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
+    quote_exact_in_trimmed(graph, req, true)
+}
+
+/// [`quote_exact_in`] with the trim on or off (`trim`).
+fn quote_exact_in_trimmed(
+    graph: &PoolGraph,
+    req: &RouteRequest,
+    trim: bool,
+) -> Result<Plan, RouteError> {
     let mut ctx = prepare_ctx(graph, req)?;
+    ctx.trim = trim;
     let solved = ctx.solve_certified();
     ctx.plan(solved)
 }
@@ -248,10 +258,7 @@ fn quote_exact_in(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteEr
 /// As [`quote`].
 #[doc(hidden)]
 pub fn quote_untrimmed(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {
-    let mut ctx = prepare_ctx(graph, req)?;
-    ctx.trim = false;
-    let solved = ctx.solve_certified();
-    ctx.plan(solved)
+    quote_exact_in_trimmed(graph, req, false)
 }
 
 /// Quote many requests against one graph. With the `parallel` feature the requests are spread

@@ -59,7 +59,7 @@ impl Ctx<'_> {
     /// must get something: an output the best plan gives nothing of is
     /// [`RouteError::AmountTooSmall`] naming it.
     pub(super) fn plan(&self, solved: Solved) -> Result<Plan, RouteError> {
-        let Solved { lc, nu, bound } = solved;
+        let Solved { mut lc, nu, bound } = solved;
         let gas = self.gas();
         // every exact swap that reverted in a recovery, to say why when no plan survives
         let mut reverts: Vec<Excluded> = Vec::new();
@@ -79,7 +79,6 @@ impl Ctx<'_> {
             self.per_pair(gas, &pe, &mut reverts)
         };
         drop(pe);
-        let mut lc = lc;
         let recovered = self.recover_rounds(&mut lc, nu.clone(), gas, &mut reverts)?;
         // the recovered and per-pair plans with their swaps at the least inputs that give the
         // same outputs (`trim.rs`; a single path has no sibling legs to take a saving)
