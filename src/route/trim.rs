@@ -29,7 +29,6 @@ use super::propagate::PoolStates;
 use super::working_set::Ctx;
 use crate::math::float::to_f64;
 use crate::plan::{GasModel, Step};
-use crate::pool::PoolFamily;
 use crate::units::{PoolId, TokenId};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -225,17 +224,17 @@ impl Ctx<'_> {
             let o = if l.once && a == l.a {
                 l.o
             } else {
+                // the swap itself, not the pool's quote: a quote need not check what the swap
+                // does (a V2 balance beyond uint112, a stable solidly pool's K check)
                 let cur = states.current(self.graph, l.pool)?;
-                if l.once && !cur.may_take_less() {
-                    cur.amount_out(l.i, l.j, a).ok()?
-                } else {
-                    let (taken, o, next) = cur.swap_taken(l.i, l.j, a).ok()?;
-                    if taken != a {
-                        return None;
-                    }
-                    states.set(l.pool, next);
-                    o
+                let (taken, o, next) = cur.swap_taken(l.i, l.j, a).ok()?;
+                if taken != a {
+                    return None;
                 }
+                if !l.once {
+                    states.set(l.pool, next);
+                }
+                o
             };
             hold[l.ti] = hold[l.ti].checked_sub(a)?;
             hold[l.to] = hold[l.to].checked_add(o)?;

@@ -193,3 +193,48 @@ fn trimmed_plans_are_never_worse_than_untrimmed() {
     assert_eq!(better + same, n);
     assert!(better > n / 4, "{better} of {n}");
 }
+
+/// A leg that spends its token's whole holding carries its siblings' savings onward, so the
+/// trim may send more through a pool than the recovered plan did. Found by the `plan` fuzz
+/// target: 1.04e34 units of the bundled snapshot's first token into its second within 7 hops;
+/// the trim added 2.6e32 to the last leg into a V2 pair whose balance then passed `uint112`,
+/// and took the pair's quote (which does not check that) for the swap (which reverts). Every
+/// plan quoted here, from 2^100 units to past the limit, for every pair of the first four
+/// tokens, must re-simulate exactly.
+#[test]
+fn trimmed_legs_near_the_v2_balance_limit_still_verify() {
+    let snap: Snapshot =
+        serde_json::from_str(include_str!("../../data/snapshot.json")).expect("bundled snapshot");
+    let g = PoolGraph::from_snapshot(&snap).unwrap();
+    let fuzz = (U256::from(562_949_955_518_502u64) << 64) | U256::from(256u64);
+    let mut amounts = vec![fuzz];
+    for e in 100..=113u32 {
+        amounts.push(U256::one() << e);
+        amounts.push((U256::one() << e) * 3 / 2);
+    }
+    let mut quoted = 0;
+    for from in 0..4u32 {
+        for to in 0..4u32 {
+            if from == to {
+                continue;
+            }
+            for a in &amounts {
+                for hops in [None, Some(2), Some(7)] {
+                    let mut req = RouteRequest::new(
+                        vec![(TokenId(from), *a)],
+                        vec![(TokenId(to), Ratio::new(1, 1))],
+                    );
+                    req.max_hops = hops;
+                    if let Ok(plan) = route::quote(&g, &req) {
+                        if let Err(e) = plan.verify(&g) {
+                            panic!("{from}->{to} {a} hops {hops:?}: {e:?}");
+                        }
+                        quoted += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{quoted} plans verified");
+    assert!(quoted > 100, "{quoted}");
+}
