@@ -326,3 +326,106 @@ proptest! {
         prop_assert!(least >= 0.9, "seed {seed}: an output at {least} of its share");
     }
 }
+
+/// Uniswap V2's output for `a` in with 0.3 % fee on reserves `(rx, ry)`, written out:
+/// `floor(a·997·ry / (rx·1000 + a·997))`.
+fn v2_out(a: U256, rx: U256, ry: U256) -> U256 {
+    let aw = a * U256::from(997);
+    aw * ry / (rx * U256::from(1000) + aw)
+}
+
+/// A → M → B with a profitable loop at M beside the route: M → C in a pool pricing C 1 %
+/// richer, C → M in one at par (fees 0.3 % each, so the loop returns about 1.004 M per M at
+/// zero size). The only plans that spend A exactly: A → M whole, then some `a` of M around the
+/// loop (each pool direction once), then M → B whole. The optimum, computed here with the
+/// V2 formula written out (the loop's profit `out_Q2(out_Q1(a)) − a` is concave: integer
+/// ternary search, then every amount within 4,000 units of its peak), is what the plan must
+/// reach within a few units; the acyclic plan (no loop) gives `out_P2(out_P1(X))`, which the
+/// plan beats by the loop's profit carried through M → B. The plan verifies exactly and the
+/// bound is at least the optimum.
+#[test]
+fn a_plan_takes_the_profitable_loop_beside_its_route() {
+    let e24 = U256::exp10(24);
+    let r = |x: u64| e24 / U256::from(1000) * U256::from(x);
+    // (tokens, reserves): P1 A/M, P2 M/B at par, Q1 M/C with C 1 % richer, Q2 C/M at par
+    let pools = [
+        ((0, 1), (r(1000), r(1000))),
+        ((1, 2), (r(1000), r(1000))),
+        ((1, 3), (r(1000), r(1010))),
+        ((3, 1), (r(1000), r(1000))),
+    ];
+    let tokens: Vec<Value> = (0..4)
+        .map(|k| json!({"address": addr(k), "symbol": format!("T{k}"), "decimals": 18}))
+        .collect();
+    let pj: Vec<Value> = pools
+        .iter()
+        .enumerate()
+        .map(|(i, ((a, b), (ra, rb)))| {
+            json!({"id": format!("uniswap-v2:{}", addr(1000 + i as u32)), "source": "uniswap-v2",
+                "kind": "constant_product", "tokens": [addr(*a), addr(*b)],
+                "reserves": [ra.to_string(), rb.to_string()],
+                "fee": {"num": "3", "den": "1000"}, "total_supply": "1000000000000000000000"})
+        })
+        .collect();
+    let snap: Snapshot =
+        serde_json::from_value(json!({"chain_id": 8453, "tokens": tokens, "pools": pj})).unwrap();
+    let g = PoolGraph::from_snapshot(&snap).unwrap();
+    let tok = |k: u32| g.token_id(&addr(k)).unwrap();
+    let x = U256::exp10(22);
+
+    // the optimum by the formulas
+    let xm = v2_out(x, pools[0].1 .0, pools[0].1 .1);
+    let profit = |a: U256| {
+        let c = v2_out(a, pools[2].1 .0, pools[2].1 .1);
+        let back = v2_out(c, pools[3].1 .0, pools[3].1 .1);
+        back.saturating_sub(a)
+    };
+    let (mut lo, mut hi) = (U256::zero(), xm);
+    while hi - lo > U256::from(3) {
+        let m1 = lo + (hi - lo) / 3;
+        let m2 = hi - (hi - lo) / 3;
+        if profit(m1) < profit(m2) {
+            lo = m1;
+        } else {
+            hi = m2;
+        }
+    }
+    let peak = lo;
+    let lo = peak.saturating_sub(U256::from(4000));
+    let best = (0..8000u64)
+        .map(|d| lo + U256::from(d))
+        .filter(|a| *a <= xm)
+        .map(profit)
+        .max()
+        .unwrap();
+    assert!(best > U256::exp10(18), "the loop pays: {best}");
+    assert!(peak < xm, "the loop's best amount is inside the holding");
+    let acyclic = v2_out(xm, pools[1].1 .0, pools[1].1 .1);
+    let optimum = v2_out(xm + best, pools[1].1 .0, pools[1].1 .1);
+
+    let req = RouteRequest::new(vec![(tok(0), x)], vec![(tok(2), Ratio::from_integer(1))]);
+    let plan = route::quote(&g, &req).unwrap();
+    plan.verify(&g).unwrap();
+    let out = plan.outputs[0].amount;
+    assert!(out <= optimum, "{out} above the optimum {optimum}");
+    assert!(
+        out + U256::from(5) >= optimum,
+        "{out} more than 5 units below the optimum {optimum} (acyclic {acyclic})"
+    );
+    assert!(
+        out > acyclic + U256::exp10(18),
+        "{out} vs acyclic {acyclic}"
+    );
+    // the loop's two swaps are in the plan, each pool direction once
+    assert_eq!(plan.steps.len(), 4, "{:?}", plan.steps);
+    let bound = plan.upper_bound.unwrap();
+    assert!(
+        bound >= f(optimum),
+        "bound {bound} below the optimum {optimum}"
+    );
+    assert!(
+        plan.bound_gap().unwrap() < 1e-6,
+        "gap {:?}",
+        plan.bound_gap()
+    );
+}
