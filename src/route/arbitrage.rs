@@ -290,6 +290,7 @@ impl Ctx<'_> {
     /// The plan `c` simulated again exactly with the loop `rot` entered with `a`: new hops
     /// swap before their step, shared hops enlarge theirs, and every step that spent its
     /// token's whole holding spends it again.
+    #[allow(clippy::needless_range_loop)] // `k` runs one past the steps (hops after the last)
     fn resimulated(
         &self,
         c: &Candidate,
