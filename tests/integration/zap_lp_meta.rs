@@ -875,8 +875,10 @@ fn zap_against_fine_burned_fraction_per_market() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(8);
-    eprintln!("| market | zap LP out | 64ths brute | best k/64 | brute / zap - 1 | bound / zap |");
-    eprintln!("|---|---:|---:|---:|---:|---:|");
+    eprintln!(
+        "| market | zap LP out | 64ths brute | best k/64 | brute / zap - 1 | bound / zap | router quotes |"
+    );
+    eprintln!("|---|---:|---:|---:|---:|---:|---:|");
     for (name, c) in fraction_markets(seeds) {
         let z = zap::zap_in(&c.g, &c.inputs, c.lp, &ZapOptions::default());
         let Some((best, k)) = brute_fraction(&c, 64) else {
@@ -886,12 +888,104 @@ fn zap_against_fine_burned_fraction_per_market() {
             Ok(z) => {
                 let out = z.plan.outputs[0].amount;
                 eprintln!(
-                    "| {name} | {out} | {best} | {k} | {:+.3e} | {:.4} |",
+                    "| {name} | {out} | {best} | {k} | {:+.3e} | {:.4} | {} |",
                     f(best) / f(out).max(1.0) - 1.0,
-                    z.plan.upper_bound.unwrap_or(f64::NAN) / f(out).max(1.0)
+                    z.plan.upper_bound.unwrap_or(f64::NAN) / f(out).max(1.0),
+                    z.cost.router_quotes
                 );
             }
-            Err(e) => eprintln!("| {name} | error {e} | {best} | {k} | | |"),
+            Err(e) => eprintln!("| {name} | error {e} | {best} | {k} | | | |"),
         }
+    }
+}
+
+/// The base LP held, zapped into its metapool (the LP a coin of the target), on 40 markets (8
+/// seeds of each family): every plan verifies and stays below its bound, and the brute force
+/// over the burned fraction in 64ths ([`brute_fraction`], written independently of the zap's
+/// search) never ends above the zap's plan by more than [`PLAN_TOLERANCE`] (the split
+/// search's own tolerance: the routed legs' mix is searched only to it), but on one market
+/// where the zap's quarter grid picks the wrong bracket: there it may end 0.8 % above, no more
+/// (measured 0.77 %; before the search of the burned amount 20 of the 40 markets were beaten,
+/// by up to 5.7 %).
+#[test]
+#[allow(clippy::print_stderr)] // the figures
+fn burned_fraction_of_the_base_lp_into_its_metapool_is_not_beaten_by_64ths() {
+    /// the market the search misses (the brute force's best, 30/64, lies outside the bracket)
+    const KNOWN: &str = "CpFeeOn base / Volatile meta (was into Curve3) seed 3";
+    let mut checked = Checked::default();
+    let mut known = None;
+    let mut beaten = 0;
+    for (name, c) in fraction_markets(8) {
+        let mut fine = U256::zero();
+        let mut check = |ch: &mut Checked| {
+            ch.zap(&c.g, &c.inputs, c.lp, &name, || {
+                fine = brute_fraction(&c, 64).unwrap().0;
+                fine
+            })
+        };
+        if name == KNOWN {
+            let mut own = Checked::default();
+            let (_, minted, _) = check(&mut own).unwrap();
+            own.assert_sound(0);
+            known = Some(f(fine) / f(minted) - 1.0);
+        } else {
+            let Some((_, minted, _)) = check(&mut checked) else {
+                continue;
+            };
+            beaten += usize::from(fine > minted);
+        }
+    }
+    let known = known.unwrap();
+    eprintln!(
+        "plans below the 64ths brute force (within tolerance): {beaten}; {KNOWN}: {known:+.3e}"
+    );
+    checked.assert_sound(0);
+    checked.assert_no_better_plan();
+    assert!(
+        known < 0.008,
+        "{KNOWN}: the brute force {known:.3e} above the plan"
+    );
+}
+
+/// The final LP of the 64ths brute force at every burned fraction of one market
+/// (`FRACTION_MARKET`, a name of [`fraction_markets`]; diagnostic, prints).
+#[test]
+#[ignore = "diagnostic curve"]
+#[allow(clippy::print_stderr)] // the curve
+fn burned_fraction_curve() {
+    let want = std::env::var("FRACTION_MARKET").unwrap_or_default();
+    for (name, c) in fraction_markets(8) {
+        if name != want {
+            continue;
+        }
+        let hold = start(&c);
+        let (lp_t, lp_a) = hold
+            .iter()
+            .find(|(t, _)| c.coins.contains(t) && c.g.pool_of_lp(**t).is_some())
+            .map(|(t, a)| (*t, *a))
+            .unwrap();
+        let p = c.g.pool_of_lp(lp_t).unwrap();
+        let info = c.g.pool(p).unwrap().clone();
+        for k in (0..=64u32).step_by(2) {
+            let amt = lp_a * U256::from(k) / U256::from(64u32);
+            let mut g = c.g.clone();
+            let mut h = hold.clone();
+            if !amt.is_zero() {
+                let (got, after) = info.pool.burn(amt).unwrap();
+                g.set_pool_state(p, after).unwrap();
+                *h.get_mut(&lp_t).unwrap() -= amt;
+                for (tk, x) in info.tokens.iter().zip(got.iter()) {
+                    *h.entry(*tk).or_default() += *x;
+                }
+            }
+            let (m, how) = brute_how(&c, &g, h, &[lp_t]);
+            eprintln!("{k}/64: {m} [{how}]");
+        }
+        let z = zap::zap_in(&c.g, &c.inputs, c.lp, &ZapOptions::default()).unwrap();
+        eprintln!(
+            "zap {} steps {:?}",
+            z.plan.outputs[0].amount,
+            z.plan.steps.len()
+        );
     }
 }
