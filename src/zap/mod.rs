@@ -56,7 +56,9 @@
 //!    treat each LP token held or delivered by a burn (kept for the deposit or the router,
 //!    burned, burned in each coin of a Curve or Saber pool, a quarter to three quarters of an
 //!    LP token that is a coin of the target burned), each finished by steps 3 and 4, and keeps
-//!    the one that ends with strictly more LP (`multi/treat.rs`).
+//!    the one that ends with strictly more LP; the amount burned of an LP token that is a coin
+//!    of the target is then searched between the quarters around the best (at most 12 more
+//!    plans, each finished exactly, kept where it mints strictly more; `multi/treat.rs`).
 //! 3. **Routing.** Tokens that are not coins of the target pool (zap-in) or not outputs
 //!    (zap-out) are routed by [`crate::route::quote`] on the pool states left by the burns. A
 //!    zap-in routes them into the target pool's coins at the output mix that mints the most:

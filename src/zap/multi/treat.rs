@@ -22,7 +22,11 @@
 //! is finished as the default is (routed legs at the mix that mints the most, then the target's
 //! exact optimum) and the one whose final LP (net of gas under a priced gas model) is
 //! strictly greater than the default's replaces it. At most [`MAX_TREATMENTS`] combinations;
-//! none when the default is already within the split's tolerance of its bound. The plan's
+//! none when the default is already within the split's tolerance of its bound. Where the best
+//! combination keeps or burns (a grid point of quarters) an LP token that is a coin of the
+//! target, the amount burned is then searched between the neighbouring grid points
+//! ([`refine_fraction`]: golden-section steps on the integer amount, each plan finished
+//! exactly, at most [`MAX_FRACTION_EVALS`]), kept only where it ends with strictly more. The plan's
 //! bound is the default's: the bound of zap-ins with LP inputs covers burns of the LP tokens
 //! held and of those the burns deliver, in any amounts and ways (`lp_bound.rs`).
 
@@ -40,6 +44,13 @@ use primitive_types::U256;
 
 /// The most combinations of ways a zap-in tries beside its default plan.
 pub(super) const MAX_TREATMENTS: usize = 16;
+
+/// The most plans the search of the burned amount of an LP token that is a coin of the target
+/// finishes beyond the quarter grid ([`refine_fraction`]).
+pub(super) const MAX_FRACTION_EVALS: usize = 12;
+
+/// The ways a combination treats the LP tokens, in the order decided.
+type How = Vec<(TokenId, Way)>;
 
 /// How one LP token held is treated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,8 +108,13 @@ pub(super) fn best_treatment<'g>(
     let mut leaves = Vec::new();
     walk(start, t, &mut Vec::new(), &mut leaves);
     let mut best = default;
-    for leaf in leaves {
+    // the ways of the best plan (`None` while it is the default and no leaf has its steps)
+    let mut best_how: Option<How> = None;
+    for (leaf, how) in leaves {
         if leaf.steps == default_steps {
+            if best_how.is_none() {
+                best_how = Some(how);
+            }
             continue;
         }
         let bounds = Bounds {
@@ -116,9 +132,13 @@ pub(super) fn best_treatment<'g>(
         };
         if better {
             best = Ok((cand.0, cand.1, bound));
+            best_how = Some(how);
         }
     }
-    best
+    match (best, best_how) {
+        (Ok(b), Some(how)) => Ok(refine_fraction(start, &how, b, t, opts, cost)),
+        (best, _) => best,
+    }
 }
 
 /// Whether the plan `a` ends with strictly more of `lp` than `b` (net of gas under a priced
@@ -135,38 +155,163 @@ fn beats(a: &Ctx<'_>, b: &Ctx<'_>, lp: TokenId, opts: &ZapOptions) -> bool {
 }
 
 /// Every combination of ways for the LP tokens held in `ctx` (but the target's and those
-/// `decided`), depth first, into `out` (at most [`MAX_TREATMENTS`]).
-fn walk<'g>(ctx: &Ctx<'g>, t: &Target<'_>, decided: &mut Vec<TokenId>, out: &mut Vec<Ctx<'g>>) {
+/// decided in `how`), depth first, into `out` with the ways taken (at most [`MAX_TREATMENTS`]).
+fn walk<'g>(ctx: &Ctx<'g>, t: &Target<'_>, how: &mut How, out: &mut Vec<(Ctx<'g>, How)>) {
     if out.len() >= MAX_TREATMENTS {
         return;
     }
     let next = ctx.holdings().into_iter().find_map(|(tok, a)| {
-        if tok == t.lp || decided.contains(&tok) {
+        if tok == t.lp || how.iter().any(|(d, _)| *d == tok) {
             return None;
         }
         let p = ctx.graph.pool_of_lp(tok)?;
         (p != t.pool).then_some((tok, a, p))
     });
     let Some((tok, a, p)) = next else {
-        out.push(ctx.clone());
+        out.push((ctx.clone(), how.clone()));
         return;
     };
-    decided.push(tok);
     for way in ways(ctx, tok, p, t.coins) {
         let mut c = ctx.clone();
-        let done = match way {
-            Way::Keep => Ok(()),
-            Way::Burn => c.burn(p, a),
-            Way::One(i) => c.burn_one(p, a, i),
-            Way::Quarters(q) => crate::math::mul_div(a, U256::from(q), U256::from(4u8))
-                .map_err(ZapError::from)
-                .and_then(|part| c.burn(p, part)),
-        };
-        if done.is_ok() {
-            walk(&c, t, decided, out);
+        if apply(&mut c, way, p, a).is_ok() {
+            how.push((tok, way));
+            walk(&c, t, how, out);
+            how.pop();
         }
     }
-    decided.pop();
+}
+
+/// Treats `a` of the LP token of pool `p` held in `c` the way `way` says.
+fn apply(c: &mut Ctx<'_>, way: Way, p: PoolId, a: U256) -> Result<(), ZapError> {
+    match way {
+        Way::Keep => Ok(()),
+        Way::Burn => c.burn(p, a),
+        Way::One(i) => c.burn_one(p, a, i),
+        Way::Quarters(q) => crate::math::mul_div(a, U256::from(q), U256::from(4u8))
+            .map_err(ZapError::from)
+            .and_then(|part| c.burn(p, part)),
+    }
+}
+
+/// `ctx` with the LP tokens of `how` treated, in order, as it says (each on what is held of
+/// it then; a token no longer held is skipped).
+fn replay<'g>(mut ctx: Ctx<'g>, how: &[(TokenId, Way)]) -> Result<Ctx<'g>, ZapError> {
+    for (tok, way) in how {
+        let a = ctx.held(*tok);
+        if a.is_zero() {
+            continue;
+        }
+        let p = ctx.graph.pool_of_lp(*tok).ok_or(ZapError::NotAnLp(*tok))?;
+        apply(&mut ctx, *way, p, a)?;
+    }
+    Ok(ctx)
+}
+
+/// The grid point of a way of an LP token that is a coin of the target, in quarters of it
+/// burned (kept 0, burned whole 4).
+fn quarters_of(way: Way) -> Option<u8> {
+    match way {
+        Way::Keep => Some(0),
+        Way::Quarters(q) => Some(q),
+        Way::Burn => Some(4),
+        Way::One(_) => None,
+    }
+}
+
+/// The best plan `best` (treated as `how`) with the amount burned of its first LP token that
+/// is a coin of the target (kept, burned in quarters or whole: a grid point `q` quarters)
+/// searched between the grid's neighbours `q - 1` and `q + 1` quarters: golden-section steps
+/// on the integer amount burned, each plan finished as the grid's are (the rest deposited,
+/// the other ways of `how` replayed, the routed legs and the exact final mint), at most
+/// [`MAX_FRACTION_EVALS`] of them; a plan replaces the best only where it ends with strictly
+/// more LP (net of gas under a priced gas model). The bound stays the default's (it covers
+/// burns in any amounts). Nothing is searched where no such LP token is decided, or where the
+/// best is within the split's tolerance of its bound.
+fn refine_fraction<'g>(
+    start: &Ctx<'g>,
+    how: &[(TokenId, Way)],
+    best: Finished<'g>,
+    t: &Target<'_>,
+    opts: &ZapOptions,
+    cost: &mut ZapCost,
+) -> Finished<'g> {
+    let found = how.iter().enumerate().find_map(|(k, (tok, way))| {
+        let q = quarters_of(*way).filter(|_| t.coins.contains(tok))?;
+        Some((k, *tok, q))
+    });
+    let Some((k, tok, q)) = found else {
+        return best;
+    };
+    if let Some(b) = best.2 {
+        #[allow(clippy::arithmetic_side_effects)] // f64
+        let close = to_f64(best.0.held(t.lp)) >= b * (1.0 - SPLIT_BOUND_TOLERANCE);
+        if close {
+            return best;
+        }
+    }
+    let (Some(before), Some(after)) = (how.get(..k), how.get(k.saturating_add(1)..)) else {
+        return best;
+    };
+    let Ok(prefix) = replay(start.clone(), before) else {
+        return best;
+    };
+    let Some(p) = prefix.graph.pool_of_lp(tok) else {
+        return best;
+    };
+    let held = prefix.held(tok);
+    let at = |n: u8| crate::math::mul_div(held, U256::from(n.min(4)), U256::from(4u8)).ok();
+    let (Some(mut lo), Some(mut mid), Some(mut hi)) =
+        (at(q.saturating_sub(1)), at(q), at(q.saturating_add(1)))
+    else {
+        return best;
+    };
+    let bounds = Bounds {
+        held: None,
+        routed: None,
+        with_lp: None,
+        stop: best.2,
+    };
+    let mut best = best;
+    for _ in 0..MAX_FRACTION_EVALS {
+        // the golden section of the larger side, from the best point
+        let (left, right) = (mid.saturating_sub(lo), hi.saturating_sub(mid));
+        let to_right = right >= left;
+        let side = if to_right { right } else { left };
+        let Ok(step) = crate::math::mul_div(side, U256::from(382u32), U256::from(1000u32)) else {
+            break;
+        };
+        if step.is_zero() {
+            break;
+        }
+        let x = if to_right {
+            mid.saturating_add(step)
+        } else {
+            mid.saturating_sub(step)
+        };
+        let mut c = prefix.clone();
+        let cand = (if x.is_zero() { Ok(()) } else { c.burn(p, x) })
+            .and_then(|()| replay(c, after))
+            .and_then(|c| mint_from(c, t.pool, t.lp, t.coins, &bounds, opts, cost));
+        match cand {
+            Ok(cand) if beats(&cand.0, &best.0, t.lp, opts) => {
+                if to_right {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+                mid = x;
+                best = (cand.0, cand.1, best.2);
+            }
+            _ => {
+                if to_right {
+                    hi = x;
+                } else {
+                    lo = x;
+                }
+            }
+        }
+    }
+    best
 }
 
 /// The ways to treat the LP token `tok` of pool `p`: kept where the target takes it or some
