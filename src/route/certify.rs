@@ -98,6 +98,10 @@ struct PricedEdges {
 impl Ctx<'_> {
     /// Whether graph edge `k` may carry flow in the request's plans (source filters, hop limit).
     fn priced(&self, k: usize) -> bool {
+        if self.mask.is_none() && self.req.max_hops.is_none() {
+            // no source filter and no hop limit: every edge of the graph (without reading it)
+            return k < self.cache.edges().len();
+        }
         let Some(e) = self.cache.edges().get(k) else {
             return false;
         };
@@ -137,18 +141,27 @@ impl Ctx<'_> {
         let free: Vec<bool> = (0..nu.len())
             .map(|t| !fixed[t] && nu[t] > 0.0 && !self.in_toks.iter().any(|x| x.index() == t))
             .collect();
-        let singles = |nu: &mut [f64], kinks: &mut Vec<(f64, f64)>| {
+        // A token's least price depends only on its own price and its neighbours': a token
+        // whose last evaluation left its price as it was, with no neighbour moved since, would
+        // give the same again, so a pass evaluates only the tokens `stale` (all on the first)
+        let mut stale = vec![true; nu.len()];
+        for _ in 0..EASE_PASSES {
             for t in 0..nu.len() {
-                if !free[t] {
+                if !free[t] || !stale[t] {
                     continue;
                 }
-                if let Some(x) = self.least_slack_price(t, nu[t], nu, kinks) {
-                    nu[t] = x;
+                stale[t] = false;
+                if let Some(x) = self.least_slack_price(t, nu[t], nu, &mut kinks) {
+                    // (both positive and finite: equal values are the same bits)
+                    if x != nu[t] {
+                        nu[t] = x;
+                        stale[t] = true;
+                        for a in self.cache.out_of(t).iter().chain(self.cache.in_of(t)) {
+                            stale[a.tok as usize] = true;
+                        }
+                    }
                 }
             }
-        };
-        for _ in 0..EASE_PASSES {
-            singles(nu, &mut kinks);
         }
         // the groups' rounds look again only where something moved: a group is tried when one
         // of its tokens is `dirty` (the first round: all; then those next to a group that moved)
@@ -274,12 +287,17 @@ impl Ctx<'_> {
                     if a.rate0 * vo > vt {
                         return None;
                     }
-                    slope += rounding_slack(e, cache.mid_fee(k), vt, vo);
+                    if has_slack(e) {
+                        slope += rounding_slack(e, cache.mid_fee(k), vt, vo);
+                    }
                     continue;
                 }
                 lo = lo.max(a.rate0 * vo / vt);
                 if lo > 1.0 {
                     return None;
+                }
+                if !has_slack(e) {
+                    continue;
                 }
                 let sh = slack_shape(e, || cache.mid_fee(k), vo, true);
                 slope += sh.slope * vt;
@@ -304,6 +322,9 @@ impl Ctx<'_> {
                     return None;
                 }
                 let e = cache.edges().get(k)?;
+                if !has_slack(e) {
+                    continue;
+                }
                 let sh = slack_shape(e, || cache.mid_fee(k), vj, false);
                 slope += sh.slope * vt;
                 kinks.extend(sh.kink.map(|(at, change)| (at / vt, change * vt)));
@@ -341,7 +362,11 @@ impl Ctx<'_> {
             if lo > v {
                 return None;
             }
-            let sh = slack_shape(cache.edges().get(k)?, || model(k), vo, true);
+            let e = cache.edges().get(k)?;
+            if !has_slack(e) {
+                continue;
+            }
+            let sh = slack_shape(e, || model(k), vo, true);
             slope += sh.slope;
             kinks.extend(sh.kink);
         }
@@ -358,7 +383,11 @@ impl Ctx<'_> {
             if hi < v {
                 return None;
             }
-            let sh = slack_shape(cache.edges().get(k)?, || model(k), vj, false);
+            let e = cache.edges().get(k)?;
+            if !has_slack(e) {
+                continue;
+            }
+            let sh = slack_shape(e, || model(k), vj, false);
             slope += sh.slope;
             kinks.extend(sh.kink);
         }
@@ -869,6 +898,20 @@ pub(super) fn rounding_slack(e: &Edge, mid_fee: Option<(f64, f64)>, vi: f64, vo:
         (PoolKind::OrcaWhirlpool, _) => vi + 2.0 * vo,
         _ => 0.0,
     }
+}
+
+/// Whether edge `e` has a rounding slack at all ([`rounding_slack`] and [`slack_shape`]: none
+/// for x·y = k and concentrated liquidity, whose outputs are floors). Skipping the others adds
+/// nothing to a slope that is a sum of nonzero terms, so the result is the same.
+fn has_slack(e: &Edge) -> bool {
+    matches!(
+        e.kind,
+        PoolKind::Solidly
+            | PoolKind::Stableswap
+            | PoolKind::SaberStableswap
+            | PoolKind::SplTokenSwap
+            | PoolKind::OrcaWhirlpool
+    )
 }
 
 /// The least of a convex piecewise-linear function of one variable `x` in `[lo, hi]` (`v`

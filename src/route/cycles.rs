@@ -38,11 +38,8 @@ pub(super) const CYCLE_CUTS: usize = 16;
 #[must_use]
 pub(super) fn find_cycle(arcs: &[(usize, usize)], n: usize) -> Option<Vec<usize>> {
     let inside = |&(a, b): &(usize, usize)| a < n && b < n;
-    let mut nodes: Vec<usize> = arcs
-        .iter()
-        .filter(|x| inside(x))
-        .flat_map(|&(a, b)| [a, b])
-        .collect();
+    let mut nodes: Vec<usize> = Vec::with_capacity(arcs.len().saturating_mul(2));
+    nodes.extend(arcs.iter().filter(|x| inside(x)).flat_map(|&(a, b)| [a, b]));
     nodes.sort_unstable();
     nodes.dedup();
     let rank = |v: usize| nodes.binary_search(&v).unwrap_or(usize::MAX);

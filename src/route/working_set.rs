@@ -172,8 +172,13 @@ pub(super) fn prepare_ctx<'a>(
     let ends = (in_toks.as_slice(), out_toks.as_slice());
     let sel = working_set(cache, mask, (&d_in, &d_out), ends, hops);
     let hot = cache.edges();
-    let edges: Vec<&Edge> = sel.iter().filter_map(|k| cache.edges().get(*k)).collect();
-    let models: Vec<&EdgeModel> = sel.iter().filter_map(|k| cache.model(*k)).collect();
+    // (reserved: collected from a filter, they grew by doubling, copying every element again)
+    let mut edges: Vec<&Edge> = Vec::with_capacity(sel.len());
+    let mut models: Vec<&EdgeModel> = Vec::with_capacity(sel.len());
+    for k in &sel {
+        edges.extend(hot.get(*k));
+        models.extend(cache.model(*k));
+    }
     for t in in_toks.iter().chain(&out_toks) {
         let ok = sel
             .iter()
@@ -245,26 +250,36 @@ fn working_set(
     (in_toks, out_toks): (&[TokenId], &[TokenId]),
     hops: usize,
 ) -> Vec<usize> {
-    let single_out = out_toks.len() == 1;
-    let single_in = in_toks.len() == 1;
-    cache
-        .edges()
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| {
-            if !allowed(mask, e.pool) {
-                return false;
-            }
-            let a = d_in.get(e.ti.index()).copied().unwrap_or(UNREACHED);
-            let b = d_out.get(e.to.index()).copied().unwrap_or(UNREACHED);
-            a != UNREACHED
-                && b != UNREACHED
-                && a.saturating_add(b).saturating_add(1) <= hops
-                && !(single_out && out_toks.contains(&e.ti))
-                && !(single_in && in_toks.contains(&e.to))
-        })
-        .map(|(k, _)| k)
-        .collect()
+    // (the sole output and input, if any: a plain loop with one comparison each, reserved for
+    // every edge, instead of an iterator chain growing its vector)
+    let sole_out = if out_toks.len() == 1 {
+        out_toks.first()
+    } else {
+        None
+    };
+    let sole_in = if in_toks.len() == 1 {
+        in_toks.first()
+    } else {
+        None
+    };
+    let edges = cache.edges();
+    let mut sel = Vec::with_capacity(edges.len());
+    for (k, e) in edges.iter().enumerate() {
+        if mask.is_some() && !allowed(mask, e.pool) {
+            continue;
+        }
+        let a = d_in.get(e.ti.index()).copied().unwrap_or(UNREACHED);
+        let b = d_out.get(e.to.index()).copied().unwrap_or(UNREACHED);
+        if a != UNREACHED
+            && b != UNREACHED
+            && a.saturating_add(b).saturating_add(1) <= hops
+            && sole_out != Some(&e.ti)
+            && sole_in != Some(&e.to)
+        {
+            sel.push(k);
+        }
+    }
+    sel
 }
 
 /// Everything one quote needs after pruning.
