@@ -260,7 +260,7 @@ fn claimed_cost_probe() {
 #[ignore = "diagnostic table"]
 #[allow(clippy::print_stderr)]
 fn metapool_target_finer_burn_fractions() {
-    use crate::zap_lp_meta::{case, into_metapool, Held};
+    use crate::zap_lp_meta::{brute_fraction, case, into_metapool, Held};
     let fams = [
         (Fam::Cp, Fam::Curve2, Fam::Curve2, 4),
         (Fam::Curve2, Fam::Curve2, Fam::Curve2, 3),
@@ -277,31 +277,7 @@ fn metapool_target_finer_burn_fractions() {
             let minted = f(z.plan.outputs[0].amount);
             let b = z.plan.upper_bound.unwrap_or(f64::NAN);
             let coarse = f(brute(&c, &c.g, start(&c), &[]));
-            let hold = start(&c);
-            let (lp_t, lp_a) = hold
-                .iter()
-                .find(|(t, _)| **t != c.lp && c.g.pool_of_lp(**t).is_some())
-                .map(|(t, a)| (*t, *a))
-                .unwrap();
-            let p = c.g.pool_of_lp(lp_t).unwrap();
-            let info = c.g.pool(p).unwrap().clone();
-            let mut fine = 0.0f64;
-            for k in 0..=16u32 {
-                let amt = lp_a * U256::from(k) / U256::from(16u32);
-                let mut g = c.g.clone();
-                let mut h = hold.clone();
-                if !amt.is_zero() {
-                    let Ok((got, after)) = info.pool.burn(amt) else {
-                        continue;
-                    };
-                    g.set_pool_state(p, after).unwrap();
-                    *h.get_mut(&lp_t).unwrap() -= amt;
-                    for (tk, x) in info.tokens.iter().zip(got.iter()) {
-                        *h.entry(*tk).or_default() += *x;
-                    }
-                }
-                fine = fine.max(f(brute(&c, &g, h, &[lp_t])));
-            }
+            let fine = brute_fraction(&c, 16).map_or(f64::NAN, |(m, _)| f(m));
             eprintln!(
                 "{s:?}/{m:?} meta target seed {seed}: bound/mint {:.4}, coarse brute/mint {:.4}, sixteenths brute/mint {:.4}",
                 b / minted,

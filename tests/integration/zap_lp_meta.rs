@@ -905,7 +905,7 @@ fn zap_against_fine_burned_fraction_per_market() {
 /// search) never ends above the zap's plan by more than [`PLAN_TOLERANCE`] (the split
 /// search's own tolerance: the routed legs' mix is searched only to it), but on one market
 /// where the zap's quarter grid picks the wrong bracket: there it may end 0.8 % above, no more
-/// (measured 0.77 %; before the search of the burned amount 20 of the 40 markets were beaten,
+/// (measured 0.77 %; before the search of the burned amount 15 of the 40 markets were beaten,
 /// by up to 5.7 %).
 #[test]
 #[allow(clippy::print_stderr)] // the figures

@@ -98,12 +98,8 @@ pub(super) fn best_treatment<'g>(
     cost: &mut ZapCost,
 ) -> Result<Finished<'g>, ZapError> {
     let bound = default.as_ref().ok().and_then(|d| d.2);
-    if let (Ok(d), Some(b)) = (&default, bound) {
-        #[allow(clippy::arithmetic_side_effects)] // f64
-        let close = to_f64(d.0.held(t.lp)) >= b * (1.0 - SPLIT_BOUND_TOLERANCE);
-        if close {
-            return default;
-        }
+    if default.as_ref().is_ok_and(|d| near_bound(d, t.lp)) {
+        return default;
     }
     let mut leaves = Vec::new();
     walk(start, t, &mut Vec::new(), &mut leaves);
@@ -139,6 +135,13 @@ pub(super) fn best_treatment<'g>(
         (Ok(b), Some(how)) => Ok(refine_fraction(start, &how, b, t, opts, cost)),
         (best, _) => best,
     }
+}
+
+/// Whether the finished plan `f` already ends with `lp` within the split's tolerance of its
+/// bound (no other treatment can gain more than that); `false` without a bound.
+fn near_bound(f: &Finished<'_>, lp: TokenId) -> bool {
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    f.2.is_some_and(|b| to_f64(f.0.held(lp)) >= b * (1.0 - SPLIT_BOUND_TOLERANCE))
 }
 
 /// Whether the plan `a` ends with strictly more of `lp` than `b` (net of gas under a priced
@@ -242,12 +245,8 @@ fn refine_fraction<'g>(
     let Some((k, tok, q)) = found else {
         return best;
     };
-    if let Some(b) = best.2 {
-        #[allow(clippy::arithmetic_side_effects)] // f64
-        let close = to_f64(best.0.held(t.lp)) >= b * (1.0 - SPLIT_BOUND_TOLERANCE);
-        if close {
-            return best;
-        }
+    if near_bound(&best, t.lp) {
+        return best;
     }
     let (Some(before), Some(after)) = (how.get(..k), how.get(k.saturating_add(1)..)) else {
         return best;
