@@ -2,7 +2,12 @@
 //!
 //! With arbitrage in the snapshot the dual's optimal flow runs around a loop, and the
 //! recovery cuts the loop out (`cycles.rs`) so that the flows it simulates form a DAG. The cut
-//! loops are kept, and each is offered to the chosen plan as one more candidate:
+//! loops are kept, and each is offered to the chosen plan as one more candidate, with the
+//! two-hop loops through the tokens the plan holds (an edge out and the best edge back through
+//! another pool, on the whole graph within the source filters, where their zero-size rates
+//! multiply above one): the dual's flows run only the loops its working set holds, which has
+//! no edge into a sole input or out of a sole output. None under a hop cap (a loop lengthens
+//! the paths through it, and the bound is then over the capped plans).
 //!
 //! 1. **Where**: the loop is entered at a token the plan holds, an input, an intermediate
 //!    token (all its inflows precede its first outflow in the plan's order) or an output,
@@ -19,11 +24,15 @@
 //!    picks the amount, at most what the step spending the rest of the token spends.
 //! 3. **Then**: the plan is simulated again exactly with the loop: every step spends what it
 //!    spent, except a step that spent its token's whole holding, which spends it again (the
-//!    loop's return carried onward to the outputs).
+//!    loop's return carried onward to the outputs); and once more with every step after the
+//!    return spending the share of its token's holding it spent before (the return spread
+//!    over all the outputs, which a basket of several outputs needs: its objective is the
+//!    least output's), the better of the two kept.
 //!
 //! The result is a candidate like the others: exactly simulated, its gas counted, kept only
 //! where its objective net of gas is higher.
 
+use super::edges::Edge;
 use super::finish::Candidate;
 use super::propagate::PoolStates;
 use super::working_set::Ctx;
@@ -31,7 +40,7 @@ use crate::math::float::to_f64;
 use crate::plan::Step;
 use crate::units::{PoolId, TokenId};
 use alloc::vec::Vec;
-use primitive_types::U256;
+use primitive_types::{U256, U512};
 
 /// Most ternary steps of the search for the loop's amount (each two exact simulations of the
 /// loop): 2/3 of the bracket kept per step, 180 close a bracket of up to 2^105 units.
@@ -96,12 +105,33 @@ fn dir(s: &Step) -> Option<(PoolId, TokenId, TokenId)> {
 }
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
     /// The best of `c` with each loop of `loops` (working-set edges in order around) taken
     /// (module doc), or `None` where no loop makes a candidate that beats `c`.
     pub(super) fn with_loops(&self, c: &Candidate, loops: &[Vec<usize>]) -> Option<Candidate> {
+        // a loop lengthens the paths through it: none where the caller caps the hops
+        if self.req.max_hops.is_some() {
+            return None;
+        }
+        let mut all: Vec<Vec<&Edge>> = loops
+            .iter()
+            .take(MAX_LOOPS)
+            .map(|l| l.iter().map(|k| self.edges.get(*k).copied()).collect())
+            .collect::<Option<_>>()?;
+        for l in self.two_hop_loops(c) {
+            let key = |x: &[&Edge]| {
+                let mut y: Vec<(PoolId, TokenId, TokenId)> =
+                    x.iter().map(|e| (e.pool, e.ti, e.to)).collect();
+                y.sort_unstable();
+                y
+            };
+            let k = key(&l);
+            if !all.iter().any(|x| key(x) == k) {
+                all.push(l);
+            }
+        }
         let mut best: Option<Candidate> = None;
-        for l in loops.iter().take(MAX_LOOPS) {
+        for l in &all {
             let base = best.as_ref().unwrap_or(c);
             if let Some(t) = self.with_loop(base, l) {
                 if t.beats(base) {
@@ -112,23 +142,83 @@ impl Ctx<'_> {
         best
     }
 
+    /// The two-hop loops through the tokens plan `c` holds (its inputs and the tokens its
+    /// steps receive), on the whole graph within the source filters: an edge `t → u` and
+    /// the edge `u → t` of another pool with the highest zero-size rate, where the two rates'
+    /// product exceeds one at the snapshot states; the [`MAX_LOOPS`] most profitable by that
+    /// product first. The dual's flows run only some of a market's loops (those the cycle
+    /// cuts meet; edges into a sole input or out of a sole output are not in the working set
+    /// at all), so these are offered beside them; the exact search decides what each is worth.
+    fn two_hop_loops(&self, c: &Candidate) -> Vec<Vec<&'a Edge>> {
+        let mut held_toks: Vec<TokenId> = self.prep.inputs.iter().map(|x| x.0).collect();
+        for s in &c.steps {
+            if let Some((_, _, to)) = dir(s) {
+                held_toks.push(to);
+            }
+        }
+        held_toks.sort_unstable();
+        held_toks.dedup();
+        let edges = self.cache.edges();
+        let allowed = |k: usize| self.priced(k);
+        let mut found: Vec<(f64, usize, usize)> = Vec::new();
+        // the edges into `t`, by their input token and best rate first
+        let mut back: Vec<(u32, f64, usize)> = Vec::new();
+        for t in &held_toks {
+            back.clear();
+            back.extend(
+                self.cache
+                    .in_of(t.index())
+                    .iter()
+                    .filter(|b| allowed(b.edge as usize))
+                    .map(|b| (b.tok, b.rate0, b.edge as usize)),
+            );
+            back.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(y.1.total_cmp(&x.1)));
+            for a in self.cache.out_of(t.index()) {
+                let k = a.edge as usize;
+                let Some(e) = edges.get(k).filter(|_| allowed(k)) else {
+                    continue;
+                };
+                // the best edge back from `e.to` into `t` through another pool
+                let from = back.partition_point(|b| b.0 < a.tok);
+                let best_back = back
+                    .get(from..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|b| b.0 == a.tok)
+                    .find(|b| edges.get(b.2).is_some_and(|r| r.pool != e.pool));
+                if let Some(&(_, rate, kb)) = best_back {
+                    let product = e.rate0 * rate;
+                    if product > 1.0 {
+                        // each loop once, by its smaller edge first (rotations are tried later)
+                        found.push((product, k.min(kb), k.max(kb)));
+                    }
+                }
+            }
+        }
+        found.sort_unstable_by_key(|x| (x.1, x.2));
+        found.dedup_by(|x, y| (x.1, x.2) == (y.1, y.2));
+        found.sort_unstable_by(|x, y| y.0.total_cmp(&x.0));
+        found
+            .into_iter()
+            .take(MAX_LOOPS)
+            .filter_map(|(_, a, b)| Some(alloc::vec![edges.get(a)?, edges.get(b)?]))
+            .collect()
+    }
+
     /// `c` with the loop `l` taken at its best entry token, or `None` where it cannot be.
-    fn with_loop(&self, c: &Candidate, l: &[usize]) -> Option<Candidate> {
+    fn with_loop(&self, c: &Candidate, l: &[&Edge]) -> Option<Candidate> {
         let hops: Vec<Hop> = l
             .iter()
-            .map(|e| {
-                let e = self.edges.get(*e)?;
-                Some(Hop {
-                    pool: e.pool,
-                    i: e.i(),
-                    j: e.j(),
-                    ti: e.ti,
-                    to: e.to,
-                    at: 0,
-                    shared: false,
-                })
+            .map(|e| Hop {
+                pool: e.pool,
+                i: e.i(),
+                j: e.j(),
+                ti: e.ti,
+                to: e.to,
+                at: 0,
+                shared: false,
             })
-            .collect::<Option<_>>()?;
+            .collect();
         let n = hops.len();
         if n < 2 || (0..n).any(|k| hops[k].to != hops[(k + 1) % n].ti) {
             return None;
@@ -284,12 +374,21 @@ impl Ctx<'_> {
         }
         let states: Vec<crate::pool::Pool> = at_hop.into_iter().collect::<Option<_>>()?;
         let a = self.loop_amount(c, rot, &states, cap)?;
-        self.resimulated(c, rot, empties, a)
+        // the return carried on by the step spending the rest of `t`, or spread over all the
+        // steps after it by their shares of their tokens (several outputs need it spread)
+        let last = self.resimulated(c, rot, empties, a, false);
+        let spread = self.resimulated(c, rot, empties, a, true);
+        match (last, spread) {
+            (Some(l), Some(s)) if s.beats(&l) => Some(s),
+            (l, s) => l.or(s),
+        }
     }
 
     /// The plan `c` simulated again exactly with the loop `rot` entered with `a`: new hops
     /// swap before their step, shared hops enlarge theirs, and every step that spent its
-    /// token's whole holding spends it again.
+    /// token's whole holding spends it again. With `spread`, every step after the loop's
+    /// return spends the share of its token's holding that it spent in `c` (the floor of
+    /// holding × amount / holding in `c`; the same amount where the holding is the same).
     #[allow(clippy::needless_range_loop)] // `k` runs one past the steps (hops after the last)
     fn resimulated(
         &self,
@@ -297,11 +396,14 @@ impl Ctx<'_> {
         rot: &[Hop],
         empties: &[bool],
         a: U256,
+        spread: bool,
     ) -> Option<Candidate> {
         let mut hold: Holds = Vec::new();
         for (x, y) in &self.prep.inputs {
             add(&mut hold, *x, *y, true)?;
         }
+        // the holdings of `c` before each of its steps
+        let mut orig = hold.clone();
         let mut states = PoolStates::new();
         let mut steps: Vec<Step> = Vec::with_capacity(c.steps.len() + rot.len());
         // the loop's amount in flight: what the next hop spends
@@ -333,11 +435,14 @@ impl Ctx<'_> {
                 token_in,
                 token_out,
                 amount_in,
-                ..
+                amount_out,
             }) = c.steps.get(k)
             else {
                 continue;
             };
+            let before = held(&orig, token_in);
+            add(&mut orig, token_in, amount_in, false)?;
+            add(&mut orig, token_out, amount_out, true)?;
             let shared = next_hop < rot.len() && rot[next_hop].shared && rot[next_hop].at == k;
             // the step's own amount, and with the loop's on top where it is the loop's
             let base = if empties[k] {
@@ -346,6 +451,14 @@ impl Ctx<'_> {
                     h.checked_sub(x)?
                 } else {
                     h
+                }
+            } else if spread && next_hop == rot.len() {
+                let h = held(&hold, token_in);
+                if h == before {
+                    amount_in
+                } else {
+                    let share = h.full_mul(amount_in).checked_div(U512::from(before))?;
+                    U256::try_from(share).ok()?
                 }
             } else {
                 amount_in

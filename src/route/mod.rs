@@ -159,8 +159,10 @@ pub(crate) const BOUND_MARGIN: f64 = 1e-7;
 /// merged into that token's holding and the rest of the plan simulated again exactly; a loop
 /// pool direction the plan already swaps enlarges that step instead of swapping twice (each
 /// pool direction at most once per plan), and the result is kept only where its objective
-/// net of gas is higher (`arbitrage.rs`). Loops the dual's flows do not run (edges out of a
-/// sole output or into a sole input, which the working set leaves out) are not taken. An
+/// net of gas is higher (`arbitrage.rs`). Two-hop loops through a token the plan holds are
+/// offered too, found on the whole graph (the working set leaves out the edges out of a sole
+/// output and into a sole input, so its flows never run those); longer loops the dual's
+/// flows do not run are not taken, and under a hop cap none is. An
 /// output the plan would give nothing of is [`RouteError::AmountTooSmall`], never a silent
 /// zero; a plan may still buy through the cheap pool of a mispriced pair. The certificate
 /// holds on such snapshots: the dual bound covers every plan that swaps each pool direction

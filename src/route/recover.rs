@@ -96,8 +96,9 @@ impl Ctx<'_> {
                 best = Some(c);
             }
         }
-        // the chosen plan with a profitable loop of the dual's flows taken, where that is better
-        if let Some(b) = best.as_ref().filter(|_| !loops.is_empty()) {
+        // the chosen plan with a profitable loop taken (the dual's flows', or a two-hop loop
+        // through a token it holds), where that is better
+        if let Some(b) = best.as_ref() {
             if let Some(t) = self.with_loops(b, &loops) {
                 best = Some(t);
             }
