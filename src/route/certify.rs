@@ -97,7 +97,7 @@ struct PricedEdges {
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64; token and edge ids < len by construction
 impl Ctx<'_> {
     /// Whether graph edge `k` may carry flow in the request's plans (source filters, hop limit).
-    fn priced(&self, k: usize) -> bool {
+    pub(super) fn priced(&self, k: usize) -> bool {
         if self.mask.is_none() && self.req.max_hops.is_none() {
             // no source filter and no hop limit: every edge of the graph (without reading it)
             return k < self.cache.edges().len();

@@ -138,6 +138,15 @@ impl Ctx<'_> {
         find_cycle(&arcs, self.graph.n_tokens())
     }
 
+    /// The working-set edges of a cycle that `flows` close, in order around it; `None` when
+    /// they form a DAG.
+    pub(super) fn loop_of(&self, flows: &[Flow]) -> Option<Vec<usize>> {
+        self.cycle_of(flows)?
+            .iter()
+            .map(|k| flows.get(*k).map(|f| f.e))
+            .collect()
+    }
+
     /// The working-set edge of the least valuable flow (at the dual prices) of a cycle that
     /// `flows` close; `None` when they form a DAG.
     pub(super) fn least_on_cycle(&self, flows: &[Flow]) -> Option<usize> {

@@ -77,6 +77,7 @@
 //! | 4. propagate | `propagate.rs` | the exact simulation of a set of flows in topological order |
 //! | 4. per pair | `pairs.rs` | several inputs or outputs: each input split over the outputs it reaches by their proportions, each share along its best single path |
 //! | 4. single path | `single_path.rs` | the best single path (one input, one output), simulated exactly |
+//! | 5. cyclic profit | `arbitrage.rs` | the loops cut out of the problem, taken by the chosen plan where they pay |
 //! | 5. gas | `gas.rs` | [`GasModel`], the leg that pays least, the best plan net of gas over hop caps |
 //! | finish | `finish.rs` | candidates, the [`Plan`] with minimums, refunds and price impact, or why none survived |
 //! | warm start | `cache.rs` | [`RouteCache`] and [`quote_cached`]: the last quote's dual prices, kept by the caller, start the next solve of the same pair |
@@ -90,6 +91,7 @@
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+mod arbitrage;
 mod cache;
 mod certify;
 mod cycles;
@@ -147,17 +149,25 @@ pub(crate) const BOUND_MARGIN: f64 = 1e-7;
 /// then shows what the pool seemed to offer).
 ///
 /// **Arbitrage.** A snapshot may hold profitable cycles (pools at different prices, as every
-/// real snapshot between two blocks does); the router quotes on it as on any other. Plans do
-/// **not** take cyclic profit: the recovered flows form a DAG (while the dual's flows close a
-/// cycle, a flow of it is cut out of the problem and the dual solved again; the problem on
-/// the edges forward in a fixed order competes; for several inputs or outputs so does a
-/// per-pair plan of single paths) and the single paths are simple, so no plan swaps a token
-/// back into one it spent; an output the plan would give nothing of is
-/// [`RouteError::AmountTooSmall`], never a silent zero;
-/// a plan may still buy through the cheap pool of a mispriced pair. The certificate holds on
-/// such snapshots: the dual bound covers every plan that swaps each pool direction once,
-/// cyclic ones included, so the bound is at least the plan's value, and it also counts the
-/// cyclic profit a plan could add (the gap can then exceed the usual 1e-6).
+/// real snapshot between two blocks does); the router quotes on it as on any other. The
+/// recovered flows form a DAG (while the dual's flows close a cycle, a flow of it is cut out
+/// of the problem and the dual solved again; the problem on the edges forward in a fixed
+/// order competes; for several inputs or outputs so does a per-pair plan of single paths).
+/// Plans then **take the cyclic profit of the loops cut**: each loop is entered at a token
+/// the chosen plan holds (an input, an intermediate token before its first outflow, an
+/// output after the last step), its amount found by a search on the exact loop, its return
+/// merged into that token's holding and the rest of the plan simulated again exactly; a loop
+/// pool direction the plan already swaps enlarges that step instead of swapping twice (each
+/// pool direction at most once per plan), and the result is kept only where its objective
+/// net of gas is higher (`arbitrage.rs`). Two-hop loops through a token the plan holds are
+/// offered too, found on the whole graph (the working set leaves out the edges out of a sole
+/// output and into a sole input, so its flows never run those); longer loops the dual's
+/// flows do not run are not taken, and under a hop cap none is. An
+/// output the plan would give nothing of is [`RouteError::AmountTooSmall`], never a silent
+/// zero; a plan may still buy through the cheap pool of a mispriced pair. The certificate
+/// holds on such snapshots: the dual bound covers every plan that swaps each pool direction
+/// once, cyclic ones included, so the bound is at least the plan's value; where a loop is
+/// left untaken the gap can exceed the usual 1e-6.
 ///
 /// # Errors
 /// [`RouteError::BadRequest`] for a malformed request or an option beyond its range

@@ -5,6 +5,7 @@
 // NaN-aware comparisons (`!(x > 0.0)`) are deliberate: a NaN must fail every check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+use super::arbitrage::MAX_LOOPS;
 use super::cycles::CYCLE_CUTS;
 use super::dual::{Dual, Eval};
 use super::finish::Candidate;
@@ -79,7 +80,9 @@ impl Ctx<'_> {
             self.per_pair(gas, &pe, &mut reverts)
         };
         drop(pe);
-        let recovered = self.recover_rounds(&mut lc, nu.clone(), gas, &mut reverts)?;
+        // the loops of the dual's flows that the recovery cut out (`arbitrage.rs` takes them)
+        let mut loops: Vec<Vec<usize>> = Vec::new();
+        let recovered = self.recover_rounds(&mut lc, nu.clone(), gas, &mut reverts, &mut loops)?;
         // the recovered and per-pair plans with their swaps at the least inputs that give the
         // same outputs (`trim.rs`; a single path has no sibling legs to take a saving)
         let price = |t: TokenId| lc.loc.get(t.index()).and_then(|l| nu.get(*l)).copied();
@@ -91,6 +94,13 @@ impl Ctx<'_> {
         for c in [single, pairs.map(trim)].into_iter().flatten() {
             if best.as_ref().map_or(true, |b| c.beats(b)) {
                 best = Some(c);
+            }
+        }
+        // the chosen plan with a profitable loop taken (the dual's flows', or a two-hop loop
+        // through a token it holds), where that is better
+        if let Some(b) = best.as_ref() {
+            if let Some(t) = self.with_loops(b, &loops) {
+                best = Some(t);
             }
         }
         let best = match best {
@@ -119,6 +129,7 @@ impl Ctx<'_> {
         mut nu: Vec<f64>,
         gas: Option<GasModel>,
         reverts: &mut Vec<Excluded>,
+        loops: &mut Vec<Vec<usize>>,
     ) -> Result<Option<Candidate>, RouteError> {
         let nl = lc.glob.len();
         let mut ledges = core::mem::take(&mut lc.ledges);
@@ -157,6 +168,13 @@ impl Ctx<'_> {
                 .then(|| self.cheapest_cut(&flows, (&ledges, ms, &idx), lc, &nu))
                 .flatten();
             let drop = if let Some(k) = cut {
+                if loops.len() < MAX_LOOPS {
+                    if let Some(l) = self.loop_of(&flows) {
+                        if !loops.contains(&l) {
+                            loops.push(l);
+                        }
+                    }
+                }
                 if cuts == 0 {
                     // and once, the problem on the edges that go forward in a fixed order
                     let fo = self.forward_only((&ledges, ms, &idx), (lc, &nu), gas, reverts)?;
