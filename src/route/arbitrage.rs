@@ -91,17 +91,29 @@ fn held(hold: &Holds, t: TokenId) -> U256 {
         .map_or(U256::zero(), |x| x.1)
 }
 
-/// A swap step's pool and tokens.
-fn dir(s: &Step) -> Option<(PoolId, TokenId, TokenId)> {
+/// A swap step's pool, tokens and amounts.
+fn swap_of(s: &Step) -> Option<(PoolId, TokenId, TokenId, U256, U256)> {
     match *s {
         Step::Swap {
             pool,
             token_in,
             token_out,
-            ..
-        } => Some((pool, token_in, token_out)),
+            amount_in,
+            amount_out,
+        } => Some((pool, token_in, token_out, amount_in, amount_out)),
         _ => None,
     }
+}
+
+/// A swap step's pool and tokens.
+fn dir(s: &Step) -> Option<(PoolId, TokenId, TokenId)> {
+    swap_of(s).map(|(p, ti, to, _, _)| (p, ti, to))
+}
+
+/// `hold` after a swap of `a` of `ti` for `o` of `to`; `None` on overflow or underflow.
+fn swapped(hold: &mut Holds, (ti, a): (TokenId, U256), (to, o): (TokenId, U256)) -> Option<()> {
+    add(hold, ti, a, false)?;
+    add(hold, to, o, true)
 }
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
@@ -241,18 +253,8 @@ impl<'a> Ctx<'a> {
         }
         let mut empties: Vec<bool> = Vec::with_capacity(c.steps.len());
         for s in &c.steps {
-            let Step::Swap {
-                token_in,
-                token_out,
-                amount_in,
-                amount_out,
-                ..
-            } = *s
-            else {
-                return None;
-            };
-            add(&mut hold, token_in, amount_in, false)?;
-            add(&mut hold, token_out, amount_out, true)?;
+            let (_, token_in, token_out, amount_in, amount_out) = swap_of(s)?;
+            swapped(&mut hold, (token_in, amount_in), (token_out, amount_out))?;
             empties.push(held(&hold, token_in).is_zero() && !self.out_toks.contains(&token_in));
         }
         let is_in = |t: TokenId| self.prep.inputs.iter().any(|(x, _)| *x == t);
@@ -328,18 +330,12 @@ impl<'a> Ctx<'a> {
             if k == rot[0].at {
                 entry = Some(held(&hold, t));
             }
-            let Some(&Step::Swap {
-                pool,
-                token_in,
-                token_out,
-                amount_in,
-                amount_out,
-            }) = c.steps.get(k)
+            let Some((pool, token_in, token_out, amount_in, amount_out)) =
+                c.steps.get(k).and_then(swap_of)
             else {
                 continue;
             };
-            add(&mut hold, token_in, amount_in, false)?;
-            add(&mut hold, token_out, amount_out, true)?;
+            swapped(&mut hold, (token_in, amount_in), (token_out, amount_out))?;
             if rot.iter().any(|h| h.pool == pool) {
                 let (i, j) = (
                     self.graph.coin_index(pool, token_in)?,
@@ -418,8 +414,7 @@ impl<'a> Ctx<'a> {
                     return None;
                 }
                 states.set(h.pool, next);
-                add(&mut hold, h.ti, x, false)?;
-                add(&mut hold, h.to, o, true)?;
+                swapped(&mut hold, (h.ti, x), (h.to, o))?;
                 steps.push(Step::Swap {
                     pool: h.pool,
                     token_in: h.ti,
@@ -430,19 +425,13 @@ impl<'a> Ctx<'a> {
                 x = o;
                 next_hop += 1;
             }
-            let Some(&Step::Swap {
-                pool,
-                token_in,
-                token_out,
-                amount_in,
-                amount_out,
-            }) = c.steps.get(k)
+            let Some((pool, token_in, token_out, amount_in, amount_out)) =
+                c.steps.get(k).and_then(swap_of)
             else {
                 continue;
             };
             let before = held(&orig, token_in);
-            add(&mut orig, token_in, amount_in, false)?;
-            add(&mut orig, token_out, amount_out, true)?;
+            swapped(&mut orig, (token_in, amount_in), (token_out, amount_out))?;
             let shared = next_hop < rot.len() && rot[next_hop].shared && rot[next_hop].at == k;
             // the step's own amount, and with the loop's on top where it is the loop's
             let base = if empties[k] {
@@ -486,8 +475,7 @@ impl<'a> Ctx<'a> {
                 next_hop += 1;
             }
             states.set(pool, next);
-            add(&mut hold, token_in, amt, false)?;
-            add(&mut hold, token_out, o, true)?;
+            swapped(&mut hold, (token_in, amt), (token_out, o))?;
             steps.push(Step::Swap {
                 pool,
                 token_in,

@@ -991,8 +991,8 @@ proptest! {
 /// was 5,957,076.8 where `opt.py` (the reference optimiser of `../shared/routing`, run by
 /// `score.py` on this instance written by `examples/gen_instances.rs --sizes 1200 --pick
 /// normal:12:single`) finds an optimum of 5,488,986.23, cycle included. The bound is now solved
-/// again with those edges, and lands within 1e-6 above the reference; the plan (which takes
-/// no cyclic profit) is unchanged and below both.
+/// again with those edges, and lands within 1e-6 above the reference; the plan stays below
+/// both.
 #[test]
 fn the_bound_is_solved_with_the_edges_out_of_the_output_where_they_pay() {
     let (g, m) = small_market(900 + 1200, 180, 1200);
