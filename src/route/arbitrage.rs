@@ -91,23 +91,10 @@ fn held(hold: &Holds, t: TokenId) -> U256 {
         .map_or(U256::zero(), |x| x.1)
 }
 
-/// A swap step's pool, tokens and amounts.
-fn swap_of(s: &Step) -> Option<(PoolId, TokenId, TokenId, U256, U256)> {
-    match *s {
-        Step::Swap {
-            pool,
-            token_in,
-            token_out,
-            amount_in,
-            amount_out,
-        } => Some((pool, token_in, token_out, amount_in, amount_out)),
-        _ => None,
-    }
-}
-
 /// A swap step's pool and tokens.
 fn dir(s: &Step) -> Option<(PoolId, TokenId, TokenId)> {
-    swap_of(s).map(|(p, ti, to, _, _)| (p, ti, to))
+    s.as_swap()
+        .map(|(p, sold, bought)| (p, sold.token, bought.token))
 }
 
 /// `hold` after a swap of `a` of `ti` for `o` of `to`; `None` on overflow or underflow.
@@ -253,9 +240,14 @@ impl<'a> Ctx<'a> {
         }
         let mut empties: Vec<bool> = Vec::with_capacity(c.steps.len());
         for s in &c.steps {
-            let (_, token_in, token_out, amount_in, amount_out) = swap_of(s)?;
-            swapped(&mut hold, (token_in, amount_in), (token_out, amount_out))?;
-            empties.push(held(&hold, token_in).is_zero() && !self.out_toks.contains(&token_in));
+            let (_, sold, bought) = s.as_swap()?;
+            swapped(
+                &mut hold,
+                (sold.token, sold.amount),
+                (bought.token, bought.amount),
+            )?;
+            let t = sold.token;
+            empties.push(held(&hold, t).is_zero() && !self.out_toks.contains(&t));
         }
         let is_in = |t: TokenId| self.prep.inputs.iter().any(|(x, _)| *x == t);
         // each entry token the plan holds: the rotation of the loop that starts there
@@ -330,12 +322,15 @@ impl<'a> Ctx<'a> {
             if k == rot[0].at {
                 entry = Some(held(&hold, t));
             }
-            let Some((pool, token_in, token_out, amount_in, amount_out)) =
-                c.steps.get(k).and_then(swap_of)
-            else {
+            let Some((pool, sold, bought)) = c.steps.get(k).and_then(Step::as_swap) else {
                 continue;
             };
-            swapped(&mut hold, (token_in, amount_in), (token_out, amount_out))?;
+            swapped(
+                &mut hold,
+                (sold.token, sold.amount),
+                (bought.token, bought.amount),
+            )?;
+            let (token_in, token_out, amount_in) = (sold.token, bought.token, sold.amount);
             if rot.iter().any(|h| h.pool == pool) {
                 let (i, j) = (
                     self.graph.coin_index(pool, token_in)?,
@@ -425,13 +420,16 @@ impl<'a> Ctx<'a> {
                 x = o;
                 next_hop += 1;
             }
-            let Some((pool, token_in, token_out, amount_in, amount_out)) =
-                c.steps.get(k).and_then(swap_of)
-            else {
+            let Some((pool, sold, bought)) = c.steps.get(k).and_then(Step::as_swap) else {
                 continue;
             };
+            let (token_in, token_out, amount_in) = (sold.token, bought.token, sold.amount);
             let before = held(&orig, token_in);
-            swapped(&mut orig, (token_in, amount_in), (token_out, amount_out))?;
+            swapped(
+                &mut orig,
+                (sold.token, sold.amount),
+                (bought.token, bought.amount),
+            )?;
             let shared = next_hop < rot.len() && rot[next_hop].shared && rot[next_hop].at == k;
             // the step's own amount, and with the loop's on top where it is the loop's
             let base = if empties[k] {
