@@ -9,7 +9,7 @@
 //! ```
 //!
 //! The markets are the route bench's generator (`tests/integration/route_gen.rs`) on other
-//! seeds (`900 + pools`); the requests are its heavy trades (each input 1e-4 to 0.3 of the
+//! seeds (`900 + pools`, or `--seed S` + pools); the requests are its heavy trades (each input 1e-4 to 0.3 of the
 //! deepest reserve of its token) and its normal ones (1e3 to 3e6 USD): one input, two inputs
 //! (the second a tenth of another request's), or two outputs 30/70. Each line printed: the
 //! instance, the quote time (the better of two quotes; the first also builds the router's
@@ -39,13 +39,15 @@ use swapzap::route::{self, GasModel, RouteRequest};
 use swapzap::service::request::QuoteRequest;
 use swapzap::U256;
 
-const USAGE: &str = "usage: gen_instances --out DIR [--sizes P,P,...] [--per-size N] [--checks]
+const USAGE: &str = "usage: gen_instances --out DIR [--sizes P,P,...] [--per-size N] [--seed S] [--checks]
   --out DIR       folder for NAME.json (the instance) and NAME.plan (our plan, `quote --json`'s form)
   --sizes         pool counts, each one of 400 1200 2000 5000 10000 20000 (default 5000,10000,20000)
   --per-size N    instances per size, cycling heavy single, two inputs, two outputs, then the
                   normal trades of the same three kinds (default 6)
   --pick T:K:KIND instead, request K (0-23) of the trades T (heavy or normal) shaped as KIND
                   (single, multi_input or multi_output); repeatable
+  --seed S        market seeds S + pools (default 900; other values give markets no earlier
+                  run saw, for measuring on instances held back from the tuning)
   --checks        also check exact-out (valid, minimal to 1e-5) and gas (never nets less than
                   a hop cap of 1-6) on the one-output instances";
 
@@ -68,6 +70,8 @@ struct Opts {
     per_size: usize,
     checks: bool,
     picks: Vec<(bool, usize, &'static str)>,
+    /// The market of `p` pools is `route_gen::market(seed + p, ..)`.
+    seed: u64,
 }
 
 /// `T:K:KIND` of `--pick`: heavy or not, the request index and the kind.
@@ -100,6 +104,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         per_size: 6,
         checks: false,
         picks: Vec::new(),
+        seed: 900,
     };
     let mut out = None;
     let mut it = args.iter();
@@ -121,6 +126,12 @@ fn parse(args: &[String]) -> Result<Opts, String> {
                 o.per_size = v
                     .parse()
                     .map_err(|_| format!("--per-size is not a number: {v}"))?;
+            }
+            "--seed" => {
+                let v = value()?;
+                o.seed = v
+                    .parse()
+                    .map_err(|_| format!("--seed is not a number: {v}"))?;
             }
             "--checks" => o.checks = true,
             "--pick" => o.picks.push(pick(value()?)?),
@@ -285,7 +296,7 @@ fn main() -> ExitCode {
     println!("instance\tquote_ms\tvalue\tbound\tbound_gap\tchecks");
     for &p in &o.sizes {
         let t = tokens_for(p).unwrap_or(300);
-        let m = route_gen::market(900 + p as u64, t, p);
+        let m = route_gen::market(o.seed + p as u64, t, p);
         let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
         let heavy = route_gen::heavy_requests(&m, t, 7 + p as u64);
         let normal = route_gen::bench_requests(&m, t, 7 + p as u64);
