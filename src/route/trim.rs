@@ -78,16 +78,9 @@ impl Ctx<'_> {
         // the plan's tokens, sorted: a token's index here is its slot in the holdings
         let mut toks: Vec<TokenId> = Vec::with_capacity(2 * c.steps.len() + 2);
         for s in &c.steps {
-            let Step::Swap {
-                token_in,
-                token_out,
-                ..
-            } = s
-            else {
-                return None;
-            };
-            toks.push(*token_in);
-            toks.push(*token_out);
+            let (_, sold, bought) = s.as_swap()?;
+            toks.push(sold.token);
+            toks.push(bought.token);
         }
         toks.extend(self.prep.inputs.iter().map(|(t, _)| *t));
         toks.extend(self.out_toks.iter().copied());
@@ -117,16 +110,9 @@ impl Ctx<'_> {
         }
         let mut legs: Vec<Leg> = Vec::with_capacity(c.steps.len());
         for s in &c.steps {
-            let Step::Swap {
-                pool,
-                token_in,
-                token_out,
-                amount_in,
-                amount_out,
-            } = *s
-            else {
-                return None;
-            };
+            let (pool, sold, bought) = s.as_swap()?;
+            let (token_in, amount_in) = (sold.token, sold.amount);
+            let (token_out, amount_out) = (bought.token, bought.amount);
             let info = self.graph.pool(pool)?;
             let i = info.tokens.iter().position(|t| *t == token_in)?;
             let j = info.tokens.iter().position(|t| *t == token_out)?;

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use swapzap::error::RouteError;
 use swapzap::graph::PoolGraph;
-use swapzap::plan::{Plan, Step};
+use swapzap::plan::Plan;
 use swapzap::route::{self, RouteRequest};
 use swapzap::snapshot::Snapshot;
 use swapzap::units::TokenId;
@@ -77,22 +77,15 @@ fn per_pair_outputs(
             req.max_hops = Some(PAIR_HOPS);
             let plan = route::quote(&g, &req).ok()?;
             for s in &plan.steps {
-                let Step::Swap {
-                    pool,
-                    token_in,
-                    token_out,
-                    amount_in,
-                    amount_out,
-                } = s
-                else {
-                    panic!("a swap plan with a step that is not a swap: {s:?}");
-                };
-                let info = g.pool(*pool).unwrap();
-                let i = info.tokens.iter().position(|x| x == token_in).unwrap();
-                let j = info.tokens.iter().position(|x| x == token_out).unwrap();
-                let (out, next) = info.pool.swap(i, j, *amount_in).unwrap();
-                assert_eq!(out, *amount_out, "replayed swap of {pool:?}");
-                g.set_pool_state(*pool, next).unwrap();
+                let (pool, sold, bought) = s
+                    .as_swap()
+                    .unwrap_or_else(|| panic!("a swap plan with a step that is not a swap: {s:?}"));
+                let info = g.pool(pool).unwrap();
+                let i = info.tokens.iter().position(|x| *x == sold.token).unwrap();
+                let j = info.tokens.iter().position(|x| *x == bought.token).unwrap();
+                let (out, next) = info.pool.swap(i, j, sold.amount).unwrap();
+                assert_eq!(out, bought.amount, "replayed swap of {pool:?}");
+                g.set_pool_state(pool, next).unwrap();
             }
             totals[k] += plan.outputs[0].amount;
         }

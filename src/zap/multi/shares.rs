@@ -432,22 +432,13 @@ fn arg_by(d: &[f64], better: impl Fn(f64, f64) -> bool) -> Option<usize> {
 fn replay<'g>(before: &Ctx<'g>, steps: &[Step]) -> Option<Ctx<'g>> {
     let mut c = before.clone();
     for s in steps {
-        let Step::Swap {
-            pool,
-            token_in,
-            token_out,
-            amount_in,
-            amount_out,
-        } = s
-        else {
-            return None;
-        };
-        let out = c.swap(*pool, *token_in, *token_out, *amount_in).ok()?;
-        let took = c.steps.last().map(|st| match st {
-            Step::Swap { amount_in: a, .. } => *a,
-            _ => U256::zero(),
-        });
-        if out != *amount_out || took != Some(*amount_in) {
+        let (pool, sold, bought) = s.as_swap()?;
+        let out = c.swap(pool, sold.token, bought.token, sold.amount).ok()?;
+        let took = c
+            .steps
+            .last()
+            .map(|st| st.as_swap().map_or(U256::zero(), |(_, a, _)| a.amount));
+        if out != bought.amount || took != Some(sold.amount) {
             return None;
         }
     }
@@ -493,29 +484,20 @@ fn bisect(mut lo: U256, mut hi: U256, left: impl Fn(U256) -> bool) -> (U256, U25
 fn reflow<'g>(before: &Ctx<'g>, steps: &[Step], outputs: &[TokenId]) -> Option<Ctx<'g>> {
     let mut c = before.clone();
     for (m, s) in steps.iter().enumerate() {
-        let Step::Swap {
-            pool,
-            token_in,
-            token_out,
-            amount_in,
-            ..
-        } = s
-        else {
-            return None;
-        };
+        let (pool, sold, bought) = s.as_swap()?;
         let last = !steps
             .get(m.saturating_add(1)..)?
             .iter()
-            .any(|t| matches!(t, Step::Swap { token_in: u, .. } if u == token_in));
-        let amount = if last && !outputs.contains(token_in) {
-            c.held(*token_in)
+            .any(|t| matches!(t, Step::Swap { token_in: u, .. } if *u == sold.token));
+        let amount = if last && !outputs.contains(&sold.token) {
+            c.held(sold.token)
         } else {
-            *amount_in
+            sold.amount
         };
         if amount.is_zero() {
             continue;
         }
-        c.swap(*pool, *token_in, *token_out, amount).ok()?;
+        c.swap(pool, sold.token, bought.token, amount).ok()?;
     }
     Some(c)
 }
