@@ -342,6 +342,15 @@ fn main() -> ExitCode {
             plan.value / scale,
             gap
         );
+        if let (Some(s), Some(fg)) = (plan.rounding_slack, plan.float_gap()) {
+            out!(
+                "          of which {:.6} {} is what integer rounding can win against the \
+                 pools' float curves (gap to the float bound {:.2e})",
+                s / scale,
+                sym(o0),
+                fg
+            );
+        }
     }
     out!(
         "impact:   {:.4}% against mid prices (fees included)",

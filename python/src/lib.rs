@@ -667,6 +667,22 @@ impl Plan {
         optimality_gap(self.plan.value, self.plan.upper_bound)
     }
 
+    /// The part of `upper_bound` that is integer rounding a plan could win against the pools'
+    /// float curves (a solidly fee floored, a Curve output a unit above its curve); None
+    /// where there is no bound or it was not split (zap plans).
+    #[getter]
+    fn rounding_slack(&self) -> Option<f64> {
+        self.plan.rounding_slack
+    }
+
+    /// The plan's distance from the float model's bound, `upper_bound − rounding_slack`:
+    /// what `gap` is beyond this is integer rounding (may be negative where the plan's own
+    /// rounding beats the float curves).
+    #[getter]
+    fn float_gap(&self) -> Option<f64> {
+        self.plan.float_gap()
+    }
+
     /// Price impact against mid prices, as a fraction (fees included).
     #[getter]
     fn price_impact(&self) -> f64 {

@@ -43,6 +43,11 @@ def test_instance_plan_verifies_and_scores(path, quote_example):
     assert plan.upper_bound is not None and plan.upper_bound >= plan.value > 0
     assert plan.bound_max_hops is None and plan.gas_price is None  # a bound over every plan
     assert 0 <= plan.gap < 1e-3
+    # the bound's rounding part: within it, in the dict, and the float gap is the rest
+    s = plan.rounding_slack
+    assert s is not None and 0 <= s <= plan.upper_bound and d["rounding_slack"] == s
+    f = plan.upper_bound - s
+    assert plan.float_gap == pytest.approx((f - plan.value) / f, rel=1e-9, abs=1e-15)
     # the quote example on the same instance prints the same plan
     if quote_example is not None:
         out = subprocess.run(

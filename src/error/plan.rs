@@ -98,6 +98,9 @@ pub enum PlanProblem {
     ValueNotOutputLessGas,
     /// An `upper_bound` below the plan's value.
     BoundBelowValue,
+    /// A `rounding_slack` that is not a number in `[0, upper_bound]`, or one given without a
+    /// bound.
+    SlackNotOfBound,
     /// A `bound_gap` other than `(upper_bound − value) / upper_bound` of the plan's own
     /// fields (or one without a bound).
     BoundGapNotOfBound,
@@ -198,6 +201,7 @@ impl PlanProblem {
             Self::ValueNotFinite => "not a finite number",
             Self::ValueNotOutputLessGas => "not the output amount less the gas cost",
             Self::BoundBelowValue => "below the plan's value",
+            Self::SlackNotOfBound => "not a number in [0, upper_bound] beside the bound",
             Self::BoundGapNotOfBound => "not (upper_bound − value) / upper_bound of the plan",
             Self::GasPriceDiffers => "differs from the request's gas price",
             Self::NoOutputPrices => "the request carries no output prices",

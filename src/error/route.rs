@@ -298,6 +298,8 @@ pub enum PlanField {
     Value,
     /// `upper_bound`
     UpperBound,
+    /// `rounding_slack` (the bound's integer rounding part)
+    RoundingSlack,
     /// `bound_gap` (written beside the bound)
     BoundGap,
     /// `gas_price` (the price the plan was chosen with)
@@ -322,6 +324,7 @@ impl fmt::Display for PlanField {
             Self::GasUnits => "gas_units",
             Self::Value => "value",
             Self::UpperBound => "upper_bound",
+            Self::RoundingSlack => "rounding_slack",
             Self::BoundGap => "bound_gap",
             Self::GasPrice => "gas_price",
             Self::Slippage => "slippage",

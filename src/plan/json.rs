@@ -113,6 +113,9 @@ pub struct PlanJson {
     pub value: f64,
     /// upper bound on the objective
     pub upper_bound: Option<f64>,
+    /// the part of `upper_bound` that is integer rounding (see [`Plan::rounding_slack`])
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounding_slack: Option<f64>,
     /// price impact (fraction)
     pub price_impact: f64,
     /// gas units
@@ -183,6 +186,7 @@ impl PlanJson {
             zap_fee,
             value: p.value,
             upper_bound: p.upper_bound,
+            rounding_slack: p.rounding_slack,
             price_impact: p.price_impact,
             gas_units: p.gas_units,
             gas_price: p.gas_price,
@@ -234,6 +238,7 @@ impl PlanJson {
             zap_fee,
             value: self.value,
             upper_bound: self.upper_bound,
+            rounding_slack: self.rounding_slack,
             price_impact: self.price_impact,
             gas_units: self.gas_units,
             slippage,

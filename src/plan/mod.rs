@@ -141,6 +141,18 @@ pub struct Plan {
     /// An upper bound on `value` for any plan of this request on this snapshot (the dual bound,
     /// see [`crate::route`]); `None` when not computed (e.g. zap plans).
     pub upper_bound: Option<f64>,
+    /// The part of `upper_bound` that is integer rounding (same units): what the contracts'
+    /// rounding lets a swap win against the pools' float curves, summed over the pool
+    /// directions the certificate prices (a solidly fee is floored, so a swap can keep up to
+    /// one unit of its input; a Curve or solidly-stable output can be a unit or two above the
+    /// curve; x·y = k and concentrated-liquidity outputs are floors: nothing). So
+    /// `upper_bound − rounding_slack` bounds every plan of the float model, the pools' curves
+    /// without rounding, and [`Plan::float_gap`] is the plan's distance from that. A plan's
+    /// own swaps take part of the slack on the directions they use (their floors, the trim's
+    /// amounts); the rest would need dust swaps (fee-free amounts below `1/fee` units) on
+    /// each other direction. `Some` on swap plans exactly when `upper_bound` is; `None` on
+    /// zap plans.
+    pub rounding_slack: Option<f64>,
     /// 1 − value received / value of the inputs at mid prices (fees and curvature included).
     pub price_impact: f64,
     /// Gas units of the steps under the request's gas model (0 without one).
@@ -437,6 +449,17 @@ impl Plan {
         self.upper_bound
             .filter(|b| *b > 0.0 && b.is_finite())
             .map(|b| (b - self.value) / b)
+    }
+
+    /// The plan's distance from the float model's bound: `(f − value) / f` with `f =
+    /// upper_bound − rounding_slack` (`None` without a bound or slack). What
+    /// [`Plan::bound_gap`] is beyond this is integer rounding ([`Plan::rounding_slack`]);
+    /// negative where the plan's own rounding beats the float curves.
+    #[must_use]
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    pub fn float_gap(&self) -> Option<f64> {
+        let f = self.upper_bound? - self.rounding_slack?;
+        (f > 0.0 && f.is_finite()).then(|| (f - self.value) / f)
     }
 
     /// The JSON view of the plan (ids and addresses from `graph`, amounts as decimal strings):

@@ -184,7 +184,7 @@ impl Plan {
     /// `gas_units` the model's count of the swap steps (`gas` is `None` on chain 101), and
     /// `gas_price` the model's; `value` finite and, for one output or a zap (whose value is
     /// its first output's), that output's amount less the gas cost; `upper_bound` not below
-    /// `value`.
+    /// `value`, and `rounding_slack` (where given) in `[0, upper_bound]`.
     fn check_gas_and_value(
         &self,
         graph: &PoolGraph,
@@ -224,6 +224,12 @@ impl Plan {
         if let Some(ub) = self.upper_bound {
             if ub.is_nan() || ub < self.value {
                 return Err(mismatch(F::UpperBound, None, PlanProblem::BoundBelowValue));
+            }
+        }
+        if let Some(s) = self.rounding_slack {
+            if !self.upper_bound.is_some_and(|ub| s >= 0.0 && s <= ub) {
+                let why = PlanProblem::SlackNotOfBound;
+                return Err(mismatch(F::RoundingSlack, None, why));
             }
         }
         Ok(())

@@ -72,6 +72,9 @@ pub(super) struct Certificate {
     /// the bound on the request's objective (`+∞` when some price is not usable, or on a round
     /// that adds columns)
     pub bound: f64,
+    /// the part of `bound` that is integer rounding slack ([`rounding_slack`] over every
+    /// priced edge; 0 where `bound` is infinite)
+    pub slack: f64,
     /// the prices of every token of the graph (0 for tokens with no bid into the outputs)
     pub nu: Vec<f64>,
     /// graph edges to add to the working set
@@ -421,13 +424,14 @@ impl Ctx<'_> {
         } else {
             Vec::new()
         };
-        let bound = if !valid || !final_round {
-            f64::INFINITY
+        let (bound, slack) = if !valid || !final_round {
+            (f64::INFINITY, 0.0)
         } else {
             self.bound_at(&mut nu, &fixed, cnu)
         };
         Certificate {
             bound,
+            slack,
             nu,
             add,
             cyclic,
@@ -615,8 +619,8 @@ impl Ctx<'_> {
 
     /// The bound on the last round: the dual value at the eased prices `nu`, plus the integer
     /// rounding a swap can win against the float curve wherever a dust swap can pay
-    /// (`cnu` = c·ν).
-    fn bound_at(&self, nu: &mut [f64], fixed: &[bool], cnu: f64) -> f64 {
+    /// (`cnu` = c·ν); and that rounding's part of it.
+    fn bound_at(&self, nu: &mut [f64], fixed: &[bool], cnu: f64) -> (f64, f64) {
         let cache = self.cache;
         self.ease_rounding(nu, fixed);
         // the easing keeps every arbitrage term as it was; recomputed, so that the bound is the
@@ -629,7 +633,7 @@ impl Ctx<'_> {
                 slack += rounding_slack(e, cache.mid_fee(k), vi, vo);
             }
         }
-        (g * (1.0 + BOUND_MARGIN) + slack) / cnu
+        ((g * (1.0 + BOUND_MARGIN) + slack) / cnu, slack / cnu)
     }
 }
 

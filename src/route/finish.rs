@@ -114,7 +114,13 @@ impl Ctx<'_> {
         }
     }
 
-    pub(super) fn finish(&self, c: Candidate, bound: f64) -> Result<Plan, RouteError> {
+    /// The plan of candidate `c`, with the certificate's bound and its rounding slack
+    /// (`bound`).
+    pub(super) fn finish(
+        &self,
+        c: Candidate,
+        (bound, slack): (f64, f64),
+    ) -> Result<Plan, RouteError> {
         let s = self.req.slippage;
         let keep_num = U256::from(s.denom().saturating_sub(*s.numer()));
         let den = U256::from(*s.denom());
@@ -149,7 +155,7 @@ impl Ctx<'_> {
         } else {
             0.0
         };
-        let ub = bound;
+        let ub = bound.is_finite().then_some(bound);
         Ok(Plan {
             inputs,
             steps: c.steps,
@@ -157,7 +163,8 @@ impl Ctx<'_> {
             refunds,
             zap_fee: None,
             value: c.net,
-            upper_bound: if ub.is_finite() { Some(ub) } else { None },
+            upper_bound: ub,
+            rounding_slack: ub.map(|_| slack),
             price_impact,
             gas_units: c.gas,
             gas_price: self.gas().map(|g| g.gas_price),

@@ -46,6 +46,7 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
         if plan.value > best.value {
             best = Plan {
                 upper_bound: best.upper_bound,
+                rounding_slack: best.rounding_slack,
                 bound_max_hops: best.bound_max_hops,
                 ..plan
             };

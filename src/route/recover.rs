@@ -60,7 +60,12 @@ impl Ctx<'_> {
     /// must get something: an output the best plan gives nothing of is
     /// [`RouteError::AmountTooSmall`] naming it.
     pub(super) fn plan(&self, solved: Solved) -> Result<Plan, RouteError> {
-        let Solved { mut lc, nu, bound } = solved;
+        let Solved {
+            mut lc,
+            nu,
+            bound,
+            slack,
+        } = solved;
         let gas = self.gas();
         // every exact swap that reverted in a recovery, to say why when no plan survives
         let mut reverts: Vec<Excluded> = Vec::new();
@@ -112,7 +117,7 @@ impl Ctx<'_> {
             Some(_) => return Err(self.no_plan(&reverts, true)),
             None => return Err(self.no_plan(&reverts, false)),
         };
-        self.finish(best, bound)
+        self.finish(best, (bound, slack))
     }
 
     /// The best candidate recovered from the dual solution `nu` on the working set `lc`.

@@ -325,6 +325,8 @@ pub(super) struct Solved {
     pub(super) nu: Vec<f64>,
     /// the certified bound ([`super::Plan::upper_bound`])
     pub(super) bound: f64,
+    /// its integer rounding slack ([`super::Plan::rounding_slack`])
+    pub(super) slack: f64,
 }
 
 /// The working set in local token indices ([`Ctx::localize`]).
@@ -460,12 +462,17 @@ impl Ctx<'_> {
             drop(du);
             let cert = self.certify(&lc, &nu, &act, round >= COLGEN_ROUNDS);
             if cert.add.is_empty() || round >= COLGEN_ROUNDS {
-                let bound = if cert.cyclic.is_empty() {
-                    cert.bound
+                let (bound, slack) = if cert.cyclic.is_empty() {
+                    (cert.bound, cert.slack)
                 } else {
-                    self.bound_with_cycles(cert.cyclic, cert.nu, cert.bound)
+                    self.bound_with_cycles(cert.cyclic, cert.nu, (cert.bound, cert.slack))
                 };
-                return Solved { lc, nu, bound };
+                return Solved {
+                    lc,
+                    nu,
+                    bound,
+                    slack,
+                };
             }
             self.add_columns(&cert.add);
             prev = Some(cert.nu);
@@ -517,9 +524,14 @@ impl Ctx<'_> {
     /// at a USDC price the solve had pushed up). So the dual is solved again with those edges
     /// (`cyclic`, with the chains that price them) and further columns, at most
     /// [`CYCLE_BOUND_ROUNDS`] rounds from the certificate's prices `nu`, and the least bound
-    /// is kept (every one is valid). The working set is then restored: the plan is recovered
-    /// from the first solve, so plans do not change.
-    fn bound_with_cycles(&mut self, cyclic: Vec<usize>, nu: Vec<f64>, bound: f64) -> f64 {
+    /// is kept (every one is valid), with its rounding slack. The working set is then
+    /// restored: the plan is recovered from the first solve, so plans do not change.
+    fn bound_with_cycles(
+        &mut self,
+        cyclic: Vec<usize>,
+        nu: Vec<f64>,
+        bound: (f64, f64),
+    ) -> (f64, f64) {
         let keep = self.sel.len();
         self.cycles = true;
         let (mut add, mut prev, mut best) = (cyclic, nu, bound);
@@ -532,7 +544,9 @@ impl Ctx<'_> {
             let act = du.eval(&nu).act;
             drop(du);
             let cert = self.certify(&lc, &nu, &act, round == CYCLE_BOUND_ROUNDS);
-            best = best.min(cert.bound);
+            if cert.bound < best.0 {
+                best = (cert.bound, cert.slack);
+            }
             if cert.add.is_empty() {
                 break;
             }

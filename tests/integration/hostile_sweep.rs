@@ -75,9 +75,12 @@ fn bound_gap_that_the_plans_bound_and_value_do_not_give_is_refused() {
     let mut v = base.clone();
     v["bound_gap"] = json!(gap * 2.0);
     assert_eq!(refused_on(&v, &g, &want), Some(PlanField::BoundGap));
-    // a gap left without its bound
+    // a gap and a rounding slack left without their bound: the slack is read first
     let mut v = base.clone();
     v["upper_bound"] = Value::Null;
+    assert_eq!(refused_on(&v, &g, &want), Some(PlanField::RoundingSlack));
+    // a gap alone without its bound
+    v.as_object_mut().unwrap().remove("rounding_slack");
     assert_eq!(refused_on(&v, &g, &want), Some(PlanField::BoundGap));
     // a doubled bound whose gap was not rewritten
     let mut v = base.clone();

@@ -202,6 +202,18 @@ fn tamperings() -> Vec<Tamper> {
         ("bound below the value", PlanField::UpperBound, |v| {
             v["upper_bound"] = json!(v["value"].as_f64().unwrap() * 0.5);
         }),
+        // (a zap plan has no rounding slack; given one, it is above its bound or has none)
+        (
+            "rounding slack above the bound",
+            PlanField::RoundingSlack,
+            |v| {
+                let ub = v["upper_bound"].as_f64().unwrap_or(1.0);
+                v["rounding_slack"] = json!(ub * 2.0 + 1.0);
+            },
+        ),
+        ("rounding slack negative", PlanField::RoundingSlack, |v| {
+            v["rounding_slack"] = json!(-1.0);
+        }),
     ]
 }
 
@@ -230,7 +242,7 @@ fn tampered_plans_are_rejected_with_the_field_named() {
             rejected += 1;
         }
     }
-    assert!(rejected >= 3 * 17, "{rejected}");
+    assert!(rejected >= 3 * 19, "{rejected}");
 }
 
 /// Checked against another request, a genuine plan is refused: other inputs, other outputs,

@@ -67,7 +67,8 @@ fn addr(k: usize) -> String {
     format!("0x{:040x}", k + 1)
 }
 
-fn graph(res: &[[u64; 2]]) -> PoolGraph {
+/// The market of `res`: solidly volatile pools, or (`cp`) x·y = k pools of the same fees.
+fn graph(res: &[[u64; 2]], cp: bool) -> PoolGraph {
     let tokens: Vec<_> = (0..4)
         .map(|k| json!({"address": addr(k), "symbol": format!("C{k}"), "decimals": 8}))
         .collect();
@@ -76,11 +77,17 @@ fn graph(res: &[[u64; 2]]) -> PoolGraph {
         .zip(res)
         .enumerate()
         .map(|(i, ((a, b, bps), r))| {
-            json!({"id": format!("aerodrome:{}", addr(100 + i)), "source": "aerodrome",
-                "kind": "solidly", "tokens": [addr(*a), addr(*b)],
-                "reserves": [r[0].to_string(), r[1].to_string()], "stable": false,
-                "fee_bps": bps.to_string(), "decimals": [8, 8],
-                "total_supply": "1000000000"})
+            let (tokens, reserves) = ([addr(*a), addr(*b)], [r[0].to_string(), r[1].to_string()]);
+            if cp {
+                json!({"id": format!("uniswap-v2:{}", addr(100 + i)), "source": "uniswap-v2",
+                    "kind": "constant_product", "tokens": tokens, "reserves": reserves,
+                    "fee": {"num": bps.to_string(), "den": "10000"}})
+            } else {
+                json!({"id": format!("aerodrome:{}", addr(100 + i)), "source": "aerodrome",
+                    "kind": "solidly", "tokens": tokens, "reserves": reserves, "stable": false,
+                    "fee_bps": bps.to_string(), "decimals": [8, 8],
+                    "total_supply": "1000000000"})
+            }
         })
         .collect();
     let snap: Snapshot =
@@ -128,13 +135,14 @@ fn best(pools: &mut [Solidly], hold: &mut [u64; 4], used: &mut [bool], depth: us
 }
 
 /// No integer plan of up to three swaps beats the bound, dust swaps included; on some markets
-/// such a plan beats the quote's own plan (integer rounding pays, the slack is needed).
+/// such a plan beats the quote's own plan (integer rounding pays), and on some it beats the
+/// bound less its `rounding_slack`, the float curves' bound (the slack is needed).
 #[test]
 fn no_small_integer_plan_beats_the_bound_on_coarse_solidly_markets() {
-    let mut beats_plan = 0;
+    let (mut beats_plan, mut beats_float) = (0, 0);
     for seed in [3u64, 11] {
         let res = reserves(seed);
-        let g = graph(&res);
+        let g = graph(&res, false);
         let amount = 24u64;
         let req = RouteRequest::new(
             vec![(TokenId(0), U256::from(amount))],
@@ -143,6 +151,8 @@ fn no_small_integer_plan_beats_the_bound_on_coarse_solidly_markets() {
         let plan = route::quote(&g, &req).unwrap();
         plan.verify(&g).unwrap();
         let bound = plan.upper_bound.unwrap();
+        let slack = plan.rounding_slack.unwrap();
+        assert!(slack > 0.0 && slack <= bound, "seed {seed}: slack {slack}");
         let mut pools: Vec<Solidly> = POOLS
             .iter()
             .zip(&res)
@@ -161,16 +171,42 @@ fn no_small_integer_plan_beats_the_bound_on_coarse_solidly_markets() {
         let mut used = vec![false; 2 * POOLS.len()];
         let top = best(&mut pools, &mut hold, &mut used, 3);
         eprintln!(
-            "seed {seed}: plan {} best of the brute force {top} bound {bound:.4}",
+            "seed {seed}: plan {} best of the brute force {top} bound {bound:.4} slack {slack:.4}",
             plan.value
         );
         assert!(top as f64 <= bound, "seed {seed}: {top} > bound {bound}");
         if top as f64 > plan.value {
             beats_plan += 1;
         }
+        if top as f64 > bound - slack {
+            beats_float += 1;
+        }
     }
     assert!(
         beats_plan > 0,
         "no market where a dust plan beats the quote"
     );
+    assert!(
+        beats_float > 0,
+        "no market where an integer plan beats the float curves' bound"
+    );
+}
+
+/// x·y = k outputs are floors of the float curve, so integer rounding wins nothing against
+/// it: on the same markets built of x·y = k pools the bound has no rounding slack, and the
+/// float gap is the bound's gap.
+#[test]
+fn an_xyk_market_has_no_rounding_slack() {
+    for seed in [3u64, 11] {
+        let g = graph(&reserves(seed), true);
+        let req = RouteRequest::new(
+            vec![(TokenId(0), U256::from(1_000_000u64))],
+            vec![(TokenId(3), num_rational::Ratio::new(1, 1))],
+        );
+        let plan = route::quote(&g, &req).unwrap();
+        plan.verify(&g).unwrap();
+        assert_eq!(plan.rounding_slack, Some(0.0), "seed {seed}");
+        assert_eq!(plan.float_gap(), plan.bound_gap(), "seed {seed}");
+        assert!(plan.upper_bound.unwrap() >= plan.value);
+    }
 }

@@ -103,6 +103,14 @@ class Plan:
     def gap(self) -> Optional[float]:
         """``(upper_bound - value) / upper_bound`` in [0, 1]: how far from optimal at most."""
     @property
+    def rounding_slack(self) -> Optional[float]:
+        """The part of ``upper_bound`` that is integer rounding a plan can win against the
+        pools' float curves (a solidly fee floored, a Curve output a unit above its curve);
+        None for zap plans."""
+    @property
+    def float_gap(self) -> Optional[float]:
+        """The distance from the float model's bound ``upper_bound - rounding_slack``."""
+    @property
     def price_impact(self) -> float:
         """Price impact against mid prices, as a fraction (fees included)."""
     @property

@@ -233,6 +233,7 @@ fn assemble(
         zap_fee,
         value: net_of_gas(graph, out_amount, gas_units, opts),
         upper_bound: bound,
+        rounding_slack: None,
         price_impact: 0.0,
         gas_units,
         slippage: opts.slippage,

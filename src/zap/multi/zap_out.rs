@@ -218,6 +218,7 @@ fn finish(
         zap_fee,
         value,
         upper_bound: if outputs.len() == 1 { upper } else { None },
+        rounding_slack: None,
         price_impact: impact,
         gas_units,
         slippage: opts.slippage,
