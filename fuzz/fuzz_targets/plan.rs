@@ -88,6 +88,12 @@ fuzz_target!(|inp: Input| {
             };
             plan.verify(g).expect("a quoted plan verifies");
             assert!(plan.upper_bound.map_or(true, |b| b >= plan.value));
+            // the bound's rounding part: given exactly with the bound, inside it
+            match (plan.upper_bound, plan.rounding_slack) {
+                (Some(b), Some(s)) => assert!(s >= 0.0 && s <= b, "slack {s} of bound {b}"),
+                (None, None) => {}
+                other => panic!("bound and slack {other:?}"),
+            }
             let orig = plan.to_json(g).unwrap();
             let j = serde_json::to_string(&orig).unwrap();
             let back: swapzap::plan::json::PlanJson = serde_json::from_str(&j).unwrap();
@@ -97,6 +103,7 @@ fuzz_target!(|inp: Input| {
                 (&orig.steps, &orig.outputs, &orig.inputs, &orig.refunds)
             );
             assert!((back.value - orig.value).abs() <= 1e-12 * orig.value.abs());
+            assert_eq!(back.rounding_slack.is_some(), orig.rounding_slack.is_some());
             if plan.steps.is_empty() || tamper.1 == 0 {
                 return;
             }
