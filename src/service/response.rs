@@ -323,6 +323,13 @@ pub struct QuoteResponse {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub optimality_gap: Option<f64>,
+    /// The part of `upper_bound` that is integer rounding a plan can win against the pools'
+    /// float curves (the router's `Plan::rounding_slack`), when split out.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub rounding_slack: Option<f64>,
     /// Estimated gas units (`None` on chain 101, where the network fee is built in).
     #[cfg_attr(
         feature = "serde",
@@ -404,6 +411,7 @@ impl QuoteResponse {
             value: plan.value,
             upper_bound: plan.upper_bound,
             optimality_gap: optimality_gap(plan.value, plan.upper_bound),
+            rounding_slack: plan.rounding_slack,
             gas_estimate,
             zap_fee,
             route,

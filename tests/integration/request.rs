@@ -1552,6 +1552,7 @@ mod response {
             value: 930.0,
             upper_bound: Some(931.0),
             optimality_gap: optimality_gap(930.0, Some(931.0)),
+            rounding_slack: Some(0.25),
             gas_estimate: Some(330_000),
             zap_fee: None,
             route: split_graph(),
@@ -1561,6 +1562,7 @@ mod response {
         assert_eq!(v["outputTokens"][0]["minAmount"], json!("925"));
         assert_eq!(v["inputTokens"][0]["amount"], json!("1000"));
         assert_eq!(v["gasEstimate"], json!(330_000));
+        assert_eq!(v["roundingSlack"], json!(0.25));
         assert_eq!(v["route"]["links"][2]["step"], json!(2));
         assert!(v.get("refunds").is_none() && v.get("zapFee").is_none());
         assert_eq!(v["route"]["links"].as_array().unwrap().len(), 3);
@@ -1791,6 +1793,12 @@ mod on_graph {
         assert_eq!(r.output_tokens[0].token_address, b_sum);
         assert_eq!(r.output_tokens[0].amount, plan.outputs[0].amount);
         assert_eq!(r.output_tokens[0].min_amount, plan.outputs[0].min_amount);
+        // the bound and its rounding part as the plan has them
+        assert_eq!(
+            (r.upper_bound, r.rounding_slack),
+            (plan.upper_bound, plan.rounding_slack)
+        );
+        assert!(r.rounding_slack.is_some());
         // Selling 1 of 1000 A into 2,000,000 B: a little under 1994 B.
         let out = r.output_tokens[0].amount.as_u128();
         assert!(out > 1_980_000_000 && out < 1_994_000_000, "{out}");
