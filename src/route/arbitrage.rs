@@ -34,7 +34,7 @@
 
 use super::edges::Edge;
 use super::finish::Candidate;
-use super::propagate::PoolStates;
+use super::propagate::{swap_whole, PoolStates};
 use super::working_set::Ctx;
 use crate::math::float::to_f64;
 use crate::plan::Step;
@@ -337,10 +337,7 @@ impl<'a> Ctx<'a> {
                     self.graph.coin_index(pool, token_out)?,
                 );
                 let cur = states.current(self.graph, pool)?;
-                let (taken, _, next) = cur.swap_taken(i, j, amount_in).ok()?;
-                if taken != amount_in {
-                    return None;
-                }
+                let (_, next) = swap_whole(cur, i, j, amount_in)?;
                 states.set(pool, next);
             }
         }
@@ -404,8 +401,8 @@ impl<'a> Ctx<'a> {
             while next_hop < rot.len() && rot[next_hop].at == k && !rot[next_hop].shared {
                 let h = rot[next_hop];
                 let cur = states.current(self.graph, h.pool)?;
-                let (taken, o, next) = cur.swap_taken(h.i, h.j, x).ok()?;
-                if taken != x || o.is_zero() {
+                let (o, next) = swap_whole(cur, h.i, h.j, x)?;
+                if o.is_zero() {
                     return None;
                 }
                 states.set(h.pool, next);
@@ -459,10 +456,7 @@ impl<'a> Ctx<'a> {
                 self.graph.coin_index(pool, token_out)?,
             );
             let cur = states.current(self.graph, pool)?;
-            let (taken, o, next) = cur.swap_taken(i, j, amt).ok()?;
-            if taken != amt {
-                return None;
-            }
+            let (o, next) = swap_whole(cur, i, j, amt)?;
             if shared {
                 // the loop's share of the output: above what the step's own amount gives
                 let (_, o0, _) = cur.swap_taken(i, j, base).ok()?;
@@ -522,19 +516,9 @@ impl<'a> Ctx<'a> {
                         ..
                     }) if h.shared => {
                         let y = amount_in.checked_add(x)?;
-                        let (taken, o, _) = st.swap_taken(h.i, h.j, y).ok()?;
-                        if taken != y {
-                            return None;
-                        }
-                        o.checked_sub(amount_out)?
+                        swap_whole(st, h.i, h.j, y)?.0.checked_sub(amount_out)?
                     }
-                    _ => {
-                        let (taken, o, _) = st.swap_taken(h.i, h.j, x).ok()?;
-                        if taken != x {
-                            return None;
-                        }
-                        o
-                    }
+                    _ => swap_whole(st, h.i, h.j, x)?.0,
                 };
             }
             Some((x, a))

@@ -12,6 +12,14 @@ use alloc::vec;
 use alloc::vec::Vec;
 use primitive_types::U256;
 
+/// `pool`'s exact swap of `a` of coin `i` for coin `j`, where the swap takes all of `a`: the
+/// output and the state after; `None` where it reverts or takes less (an SPL Token Swap offer
+/// below `a`), so that a replayed or re-sized step never spends other than it says.
+pub(super) fn swap_whole(pool: &Pool, i: usize, j: usize, a: U256) -> Option<(U256, Pool)> {
+    let (taken, o, next) = pool.swap_taken(i, j, a).ok()?;
+    (taken == a).then_some((o, next))
+}
+
 /// The evolving pool states of one simulation: only the pools swapped so far are stored, with
 /// an index of pool ids sorted (and reserved up front when the pools to swap are known), so a
 /// simulation on a large graph neither allocates nor fills anything sized by the graph.

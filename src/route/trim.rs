@@ -25,7 +25,7 @@
 //! optimal prices, so the searches of the stable families cost nothing on fine units.
 
 use super::finish::Candidate;
-use super::propagate::PoolStates;
+use super::propagate::{swap_whole, PoolStates};
 use super::working_set::Ctx;
 use crate::math::float::to_f64;
 use crate::plan::{GasModel, Step};
@@ -213,10 +213,7 @@ impl Ctx<'_> {
                 // the swap itself, not the pool's quote: a quote need not check what the swap
                 // does (a V2 balance beyond uint112, a stable solidly pool's K check)
                 let cur = states.current(self.graph, l.pool)?;
-                let (taken, o, next) = cur.swap_taken(l.i, l.j, a).ok()?;
-                if taken != a {
-                    return None;
-                }
+                let (o, next) = swap_whole(cur, l.i, l.j, a)?;
                 if !l.once {
                     states.set(l.pool, next);
                 }
