@@ -141,6 +141,16 @@ impl<'a> Ctx<'a> {
         best
     }
 
+    /// The holdings before the plan's first step: the inputs (`None` on overflow, an input
+    /// given twice summed).
+    fn input_holds(&self) -> Option<Holds> {
+        let mut hold: Holds = Vec::new();
+        for (x, a) in &self.prep.inputs {
+            add(&mut hold, *x, *a, true)?;
+        }
+        Some(hold)
+    }
+
     /// The two-hop loops through the tokens plan `c` holds (its inputs and the tokens its
     /// steps receive), on the whole graph within the source filters: an edge `t → u` and
     /// the edge `u → t` of another pool with the highest zero-size rate, where the two rates'
@@ -234,10 +244,7 @@ impl<'a> Ctx<'a> {
             return None;
         }
         // which steps spent their token's whole holding (the token not an output)
-        let mut hold: Holds = Vec::new();
-        for (x, a) in &self.prep.inputs {
-            add(&mut hold, *x, *a, true)?;
-        }
+        let mut hold = self.input_holds()?;
         let mut empties: Vec<bool> = Vec::with_capacity(c.steps.len());
         for s in &c.steps {
             let (_, sold, bought) = s.as_swap()?;
@@ -308,10 +315,7 @@ impl<'a> Ctx<'a> {
         // each hop's pool state where it runs in the plan, and `t`'s holding at the entry
         let mut states = PoolStates::new();
         let mut at_hop: Vec<Option<crate::pool::Pool>> = rot.iter().map(|_| None).collect();
-        let mut hold: Holds = Vec::new();
-        for (x, a) in &self.prep.inputs {
-            add(&mut hold, *x, *a, true)?;
-        }
+        let mut hold = self.input_holds()?;
         let mut entry = None;
         for k in 0..=c.steps.len() {
             for (h, st) in rot.iter().zip(at_hop.iter_mut()) {
@@ -386,10 +390,7 @@ impl<'a> Ctx<'a> {
         a: U256,
         spread: bool,
     ) -> Option<Candidate> {
-        let mut hold: Holds = Vec::new();
-        for (x, y) in &self.prep.inputs {
-            add(&mut hold, *x, *y, true)?;
-        }
+        let mut hold = self.input_holds()?;
         // the holdings of `c` before each of its steps
         let mut orig = hold.clone();
         let mut states = PoolStates::new();
