@@ -157,24 +157,22 @@ impl Ctx<'_> {
             .map(|f| f.e)
     }
 
-    /// When `flows` close a cycle: the flow of the cycle to cut out of the round's problem
-    /// (`ledges` and `models`, working-set edges `idx`, on `lc`'s tokens), as its index
-    /// there. Each flow of the cycle is cut in turn and the dual solved again from `nu`; the
-    /// cut after which the optimum stays highest wins (cutting the pool direction a trade
-    /// needs costs the trade, cutting the loop's other edges only the loop's profit).
-    /// `None` when the flows form a DAG.
+    /// The flow of the cycle `cycle` ([`Ctx::loop_of`]: working-set edges) to cut out of the
+    /// round's problem (`ledges` and `models`, working-set edges `idx`, on `lc`'s tokens), as
+    /// its index there. Each flow of the cycle is cut in turn and the dual solved again from
+    /// `nu`; the cut after which the optimum stays highest wins (cutting the pool direction a
+    /// trade needs costs the trade, cutting the loop's other edges only the loop's profit).
+    /// `None` when no edge of the cycle is in `idx`.
     pub(super) fn cheapest_cut(
         &self,
-        flows: &[Flow],
+        cycle: &[usize],
         (ledges, models, idx): (&[LEdge], &[&EdgeModel], &[usize]),
         lc: &Local,
         nu: &[f64],
     ) -> Option<usize> {
-        let ks: Vec<usize> = self
-            .cycle_of(flows)?
+        let ks: Vec<usize> = cycle
             .iter()
-            .filter_map(|k| flows.get(*k))
-            .filter_map(|f| idx.iter().position(|w| *w == f.e))
+            .filter_map(|e| idx.iter().position(|w| w == e))
             .collect();
         if ks.len() < 2 {
             return ks.first().copied();

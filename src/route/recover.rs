@@ -169,16 +169,13 @@ impl Ctx<'_> {
                 }
             }
             // arbitrage: flows around a cycle are cut out of the problem first (`cycles.rs`)
-            let cut = (cuts < CYCLE_CUTS)
-                .then(|| self.cheapest_cut(&flows, (&ledges, ms, &idx), lc, &nu))
-                .flatten();
-            let drop = if let Some(k) = cut {
-                if loops.len() < MAX_LOOPS {
-                    if let Some(l) = self.loop_of(&flows) {
-                        if !loops.contains(&l) {
-                            loops.push(l);
-                        }
-                    }
+            let cycle = (cuts < CYCLE_CUTS).then(|| self.loop_of(&flows)).flatten();
+            let cut = cycle
+                .as_deref()
+                .and_then(|l| self.cheapest_cut(l, (&ledges, ms, &idx), lc, &nu));
+            let drop = if let (Some(k), Some(l)) = (cut, cycle) {
+                if loops.len() < MAX_LOOPS && !loops.contains(&l) {
+                    loops.push(l);
                 }
                 if cuts == 0 {
                     // and once, the problem on the edges that go forward in a fixed order
