@@ -565,22 +565,23 @@ impl<'a> Ctx<'a> {
                 lo = m1;
             }
         }
+        // (amount, profit) of the most profitable amount offered
         let mut best: Option<(U256, U256)> = None;
-        // the few amounts left (at most 8, should the bracket not have closed)
-        let mut a = lo;
-        while a <= hi && a - lo < U256::from(8) {
+        let mut offer = |a: U256| {
             if let Some((o, x)) = gain(a) {
                 if o > x && best.map_or(true, |b| o - x > b.1) {
                     best = Some((x, o - x));
                 }
             }
+        };
+        // the few amounts left (at most 8, should the bracket not have closed), and the
+        // coarse best
+        let mut a = lo;
+        while a <= hi && a - lo < U256::from(8) {
+            offer(a);
             a += U256::one();
         }
-        if let Some((o, x)) = gain(coarse.0) {
-            if o > x && best.map_or(true, |b| o - x > b.1) {
-                best = Some((x, o - x));
-            }
-        }
+        offer(coarse.0);
         best.map(|b| b.0)
     }
 }
