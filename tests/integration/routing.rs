@@ -782,7 +782,9 @@ fn generated_markets_reach_their_bound() {
 /// 7000`'s gen-1200p-heavy-1) whose optimum has the 3pool take two coins in for the third: the
 /// dual prices the two directions one by one, and at its prices the joint bound is above
 /// their sum; a little away it is well below. The gap was 1.19e-6 before; the bound stays
-/// above every hop-capped plan (feasible plans of the same request).
+/// above every hop-capped plan (feasible plans of the same request). The output is what
+/// `../shared/routing/tools/score.py`'s exact re-simulation of the plan gives (the instance
+/// written by `gen_instances --seed 7000 --sizes 1200`).
 #[test]
 fn joint_polish_tightens_a_two_coins_in_3pool_bound() {
     let (g, m) = small_market(7000 + 1200, 180, 1200);
