@@ -633,26 +633,31 @@ impl Ctx<'_> {
         ((g * (1.0 + BOUND_MARGIN) + slack) / cnu, slack / cnu)
     }
 
+    /// Graph edge `k`'s ([`Ctx::slack_at`]'s) term at `nu`: its [`rounding_slack`] where it is
+    /// priced and both its prices are positive, else 0.
+    fn edge_slack(&self, k: usize, nu: &[f64]) -> f64 {
+        let Some(e) = self.cache.edges().get(k) else {
+            return 0.0;
+        };
+        let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
+        if vo > 0.0 && vi > 0.0 && self.priced(k) {
+            rounding_slack(e, self.cache.mid_fee(k), vi, vo)
+        } else {
+            0.0
+        }
+    }
+
     /// [`Ctx::slack_at`]'s terms of the edges at the tokens `toks` (each edge once).
     fn slack_near(&self, toks: &[usize], nu: &[f64]) -> f64 {
-        let cache = self.cache;
         let mut slack = 0.0;
-        let mut term = |k: usize| {
-            if let Some(e) = cache.edges().get(k) {
-                let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
-                if vo > 0.0 && vi > 0.0 && self.priced(k) {
-                    slack += rounding_slack(e, cache.mid_fee(k), vi, vo);
-                }
-            }
-        };
         for &t in toks {
-            for a in cache.out_of(t) {
-                term(a.edge as usize);
+            for a in self.cache.out_of(t) {
+                slack += self.edge_slack(a.edge as usize, nu);
             }
             // (an edge from another of `toks` is counted as one out of it)
-            for a in cache.in_of(t) {
+            for a in self.cache.in_of(t) {
                 if !toks.contains(&(a.tok as usize)) {
-                    term(a.edge as usize);
+                    slack += self.edge_slack(a.edge as usize, nu);
                 }
             }
         }
@@ -661,15 +666,8 @@ impl Ctx<'_> {
 
     /// The integer rounding slack at `nu`: [`rounding_slack`] over every priced edge.
     fn slack_at(&self, nu: &[f64]) -> f64 {
-        let cache = self.cache;
-        let mut slack = 0.0;
-        for (k, e) in cache.edges().iter().enumerate() {
-            let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
-            if vo > 0.0 && vi > 0.0 && self.priced(k) {
-                slack += rounding_slack(e, cache.mid_fee(k), vi, vo);
-            }
-        }
-        slack
+        // (from +0.0, as a plain loop would: `Sum` starts at −0.0)
+        (0..self.cache.edges().len()).fold(0.0, |s, k| s + self.edge_slack(k, nu))
     }
 }
 
