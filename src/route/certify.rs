@@ -58,8 +58,8 @@ const COMPONENT_ROUNDS: usize = 2;
 const TIGHT: f64 = 1e-9;
 
 /// Passes at most of the joint polish over the jointly modelled pools' coins; it stops after
-/// a pass that gains less than [`POLISH_STOP`]. One pass left gen-400p-heavy-2 (seed 7000, a
-/// 3pool taking two coins in) at a gap of 1.02e-6, these 4.3e-7.
+/// a pass that gains less than [`POLISH_STOP`]. On gen-400p-heavy-2 (seed 7000, a 3pool
+/// taking two coins in) a single pass left a gap of 1.02e-6, these passes 4.3e-7.
 const POLISH_PASSES: usize = 6;
 
 /// The joint polish stops after a pass that lowers the dual value by less than this part of
@@ -804,9 +804,11 @@ impl Ctx<'_> {
                 };
                 let f0 = at(v0, nu);
                 let (x, fx) = golden_min(lo, hi, POLISH_STEPS, |v| at(v, nu));
-                nu[t] = if fx < f0 { x } else { v0 };
                 if fx < f0 {
+                    nu[t] = x;
                     gained += f0 - fx;
+                } else {
+                    nu[t] = v0;
                 }
             }
             if !(gained > POLISH_STOP * value.abs()) {
