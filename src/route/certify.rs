@@ -978,10 +978,15 @@ fn has_slack(e: &Edge) -> bool {
 
 /// The least of a convex piecewise-linear function of one variable `x` in `[lo, hi]` (`v`
 /// the current point, inside): `slope` its slope at `x → 0`, `kinks` where the slope grows
-/// and by how much. The ends are moved inside by 1e-12 (relative), so that no edge at its
-/// no-arbitrage limit turns profitable by a rounding of the test; `None` where the point is not
-/// positive and finite.
-#[allow(clippy::arithmetic_side_effects)] // f64
+/// and by how much (`change ≥ 0`). The ends are moved inside by 1e-12 (relative), so that no
+/// edge at its no-arbitrage limit turns profitable by a rounding of the test; `None` where the
+/// point is not positive and finite.
+///
+/// The slope only grows, so where it is not negative just right of `lo` the least is `lo`,
+/// and where it is still negative after every kink inside the range it is `hi`: only
+/// otherwise are the kinks inside sorted (most tokens of a large graph end at one of the two,
+/// and a hub's hundreds of kinks cost a sort each time).
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64; inner <= len
 fn least_on_kinks(
     v: f64,
     lo: f64,
@@ -994,28 +999,35 @@ fn least_on_kinks(
     }
     let lo = v.min(lo * (1.0 + 1e-12));
     let hi = v.max(hi * (1.0 - 1e-12));
-    kinks.sort_by(|x, y| x.0.total_cmp(&y.0));
-    let mut x = lo;
-    for &(at, change) in kinks.iter() {
+    // the slope just right of lo; the kinks inside the range moved to the front
+    let mut inner = 0;
+    for k in 0..kinks.len() {
+        let at = kinks[k].0;
         if at <= lo {
-            slope += change;
-            continue;
+            slope += kinks[k].1;
+        } else if !(at >= hi) {
+            kinks.swap(inner, k);
+            inner += 1;
         }
+    }
+    let at_end = |x: f64| (x.is_finite() && x > 0.0).then_some(x);
+    if slope >= 0.0 {
+        return at_end(lo);
+    }
+    let kinks = &mut kinks[..inner];
+    if !(kinks.iter().fold(slope, |s, k| s + k.1) >= 0.0) {
+        return at_end(hi);
+    }
+    kinks.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.total_cmp(&y.1)));
+    let mut x = hi;
+    for &(at, change) in kinks.iter() {
+        x = at;
+        slope += change;
         if slope >= 0.0 {
             break;
         }
-        if at >= hi {
-            x = hi;
-            slope = 0.0;
-            break;
-        }
-        x = at;
-        slope += change;
     }
-    if slope < 0.0 {
-        x = hi;
-    }
-    (x.is_finite() && x > 0.0).then_some(x)
+    at_end(x)
 }
 
 /// The groups of [`Ctx::tight_groups`]: group `g` is `members[start[g]..start[g + 1]]`, `of[t]`
