@@ -25,7 +25,10 @@
 //!    largest edge so every holding is spent exactly), and the swaps are simulated with the exact
 //!    integer pools in topological order on the evolving pool states (each pool direction is
 //!    swapped once, on its aggregate flow). For one input and one output the best single path
-//!    (hop-bounded dynamic programme) is simulated too and the better plan is returned.
+//!    (hop-bounded dynamic programme) is simulated too and the better plan is returned. Where
+//!    the flows chain through a many-coin Curve pool (a coin one of its directions takes and
+//!    another sells: depth the dual sees on the snapshot state that the pool swapped in
+//!    sequence lacks), the dual solved without that chain gives a plan that competes too.
 //! 5. **Gas** (optional, EVM chains): each step costs `gas units × gas price` in units of the
 //!    (first) output; the active edge whose arbitrage profit at the optimal prices falls
 //!    shortest of its step's gas is dropped and the problem re-solved, one edge at a time; the

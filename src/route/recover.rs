@@ -56,12 +56,13 @@ impl Ctx<'_> {
     /// recovered exactly ([`Ctx::recover_rounds`], with gas in rounds that drop the leg that
     /// pays least), or for one input and one output the best single path when it nets more,
     /// for several inputs or outputs the per-pair plan when it is better
-    /// ([`Candidate::beats`]), finished into a [`Plan`] with the certified bound. Every output
-    /// must get something: an output the best plan gives nothing of is
-    /// [`RouteError::AmountTooSmall`] naming it.
+    /// ([`Candidate::beats`]), and where the flows chain through a many-coin Curve pool the plan
+    /// solved without that chain ([`Ctx::unchained`]), finished into a [`Plan`] with the
+    /// certified bound. Every output must get something: an output the best plan gives nothing
+    /// of is [`RouteError::AmountTooSmall`] naming it.
     pub(super) fn plan(&self, solved: Solved) -> Result<Plan, RouteError> {
         let Solved {
-            mut lc,
+            lc,
             nu,
             bound,
             slack,
@@ -87,7 +88,11 @@ impl Ctx<'_> {
         drop(pe);
         // the loops of the dual's flows that the recovery cut out (`arbitrage.rs` takes them)
         let mut loops: Vec<Vec<usize>> = Vec::new();
-        let recovered = self.recover_rounds(&mut lc, nu.clone(), gas, &mut reverts, &mut loops)?;
+        let mut first: Vec<Flow> = Vec::new();
+        let recovered =
+            self.recover_rounds(&lc, nu.clone(), gas, &mut reverts, (&mut loops, &mut first))?;
+        // a many-coin Curve pool the first flows run through in a chain: the plan without it
+        let unchained = self.unchained(&lc, &nu, &first, gas, &mut reverts)?;
         // the recovered and per-pair plans with their swaps at the least inputs that give the
         // same outputs (`trim.rs`; a single path has no sibling legs to take a saving)
         let price = |t: TokenId| lc.loc.get(t.index()).and_then(|l| nu.get(*l)).copied();
@@ -96,7 +101,10 @@ impl Ctx<'_> {
             _ => c,
         };
         let mut best = recovered.map(trim);
-        for c in [single, pairs.map(trim)].into_iter().flatten() {
+        for c in [single, pairs.map(trim), unchained.map(trim)]
+            .into_iter()
+            .flatten()
+        {
             if best.as_ref().map_or(true, |b| c.beats(b)) {
                 best = Some(c);
             }
@@ -130,15 +138,14 @@ impl Ctx<'_> {
     /// the net output.
     fn recover_rounds(
         &self,
-        lc: &mut Local,
+        lc: &Local,
         mut nu: Vec<f64>,
         gas: Option<GasModel>,
         reverts: &mut Vec<Excluded>,
-        loops: &mut Vec<Vec<usize>>,
+        (loops, first): (&mut Vec<Vec<usize>>, &mut Vec<Flow>),
     ) -> Result<Option<Candidate>, RouteError> {
         let nl = lc.glob.len();
-        let mut ledges = core::mem::take(&mut lc.ledges);
-        let lc: &Local = lc;
+        let mut ledges = lc.ledges.clone();
         // the gas rounds' copy of the models (filled on the first drop; before it the quote's)
         let mut models: Vec<&EdgeModel> = Vec::new();
         // `idx[k]` is the working-set edge of `ledges[k]`; a gas round removes its dropped edge
@@ -160,6 +167,9 @@ impl Ctx<'_> {
             }
             let ev = du.eval(&nu);
             let flows = self.flows_at(&du, &ev, &nu, &idx, lc);
+            if round == 0 {
+                first.clone_from(&flows);
+            }
             // flows, keep amounts at the outputs
             let keep = self.kept(&ev, lc);
             if let Some(cand) = self.recover(&flows, (&keep, lc), gas, reverts)? {
@@ -209,6 +219,62 @@ impl Ctx<'_> {
             }
         }
         Ok(best)
+    }
+
+    /// The plan of the dual solved again without the chains through a many-coin Curve pool,
+    /// where the flows `first` (of the dual solution `nu`) have one: a coin of the pool that
+    /// one of its directions takes and another sells. The dual prices each direction on the snapshot state, so a chain
+    /// (USDT → DAI → USDC through the 3pool beside USDT → USDC) looks like extra depth that
+    /// the pool, swapped in sequence, does not have; its prices then keep flow off other pools.
+    /// The directions of the pool into such a coin are left out, the dual solved again from
+    /// `nu` and its flows recovered; `None` where no pool has a chain (no extra solve) or
+    /// nothing is recovered. On a generated 400-pool market (USDT to USDC, 6.9 M) the flows
+    /// took all of it through the 3pool, partly by way of DAI; solved again, 113.5 k goes
+    /// through a solidly pool instead, and the exact plan gains 16.9 USDC (2.4e-6 of it).
+    fn unchained(
+        &self,
+        lc: &Local,
+        nu: &[f64],
+        first: &[Flow],
+        gas: Option<GasModel>,
+        reverts: &mut Vec<Excluded>,
+    ) -> Result<Option<Candidate>, RouteError> {
+        let many_coin_curve = |p| {
+            self.graph.pool(p).is_some_and(|i| {
+                i.kind == crate::snapshot::PoolKind::Stableswap && i.tokens.len() >= 3
+            })
+        };
+        // the flows through such pools (few), then the (pool, coin) pairs a chain runs through
+        let act: Vec<usize> = first
+            .iter()
+            .filter(|f| f.x > 0.0 && many_coin_curve(self.edges[f.e].pool))
+            .map(|f| f.e)
+            .collect();
+        let mut chained: Vec<(crate::units::PoolId, TokenId)> = Vec::new();
+        for &k in &act {
+            let e = self.edges[k];
+            let sold_on = act
+                .iter()
+                .any(|&o| self.edges[o].pool == e.pool && self.edges[o].ti == e.to);
+            if sold_on && !chained.contains(&(e.pool, e.to)) {
+                chained.push((e.pool, e.to));
+            }
+        }
+        if chained.is_empty() {
+            return Ok(None);
+        }
+        let idx: Vec<usize> = (0..lc.ledges.len())
+            .filter(|&k| !chained.contains(&(self.edges[k].pool, self.edges[k].to)))
+            .collect();
+        let ledges: Vec<_> = idx.iter().map(|&k| lc.ledges[k]).collect();
+        let models: Vec<&EdgeModel> = idx.iter().map(|&k| self.models[k]).collect();
+        let du = Dual::new(lc.glob.len(), (&ledges, &models), &lc.b, &lc.c);
+        let mut nu = nu.to_vec();
+        du.solve(&mut nu, &lc.order, &lc.is_out, 80);
+        let ev = du.eval(&nu);
+        let flows = self.flows_at(&du, &ev, &nu, &idx, lc);
+        let keep = self.kept(&ev, lc);
+        self.recover(&flows, (&keep, lc), gas, reverts)
     }
 
     /// The amounts the dual evaluation `ev` keeps at the outputs (their balances, at least 0).

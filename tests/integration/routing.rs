@@ -1190,3 +1190,46 @@ fn a_saturated_cl_window_does_not_lose_the_route() {
         assert!(got >= best, "{usd} USD: split {got} < single {best}");
     }
 }
+
+/// The dual prices each direction of a many-coin Curve pool on the snapshot state, so its flows
+/// can run a chain through the pool beside the direct swap (USDT → DAI → USDC next to USDT →
+/// USDC in the 3pool), depth the pool swapped in sequence does not have; its prices then kept
+/// every unit of a 6.9 M USDT trade on the 3pool. The market is `gen_instances --seed 13000`'s
+/// 400-pool one (its heavy request 2). Solved again without the chain, part of the trade goes
+/// through another pool: the plan beats the whole amount through the 3pool (the pool's own
+/// exact swap) by more than 1e-6, and the bound, computed apart from the plan, is now within
+/// 1e-6 of it (2.85e-6 before).
+#[test]
+fn a_chain_through_a_3pool_does_not_keep_flow_off_other_pools() {
+    let (g, m) = small_market(13_400, 60, 400);
+    let req = route_gen::heavy_requests(&m, 60, 407).swap_remove(2);
+    let (from, amount) = req.inputs[0];
+    let to = req.outputs[0].0;
+    let plan = route::quote(&g, &req).unwrap();
+    plan.verify(&g).unwrap();
+    // the whole input through the 3pool the flows chained through
+    let (pid, three) = g
+        .pools()
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.tokens.len() == 3 && p.tokens.contains(&from) && p.tokens.contains(&to))
+        .expect("the market's 3pool");
+    let (i, j) = (
+        three.tokens.iter().position(|t| *t == from).unwrap(),
+        three.tokens.iter().position(|t| *t == to).unwrap(),
+    );
+    let (direct, _) = three.pool.swap(i, j, amount).unwrap();
+    let got = out_amount(&plan);
+    let gain = (got.as_u128() as f64 - direct.as_u128() as f64) / direct.as_u128() as f64;
+    assert!(
+        gain > 1e-6,
+        "plan {got} vs the 3pool alone {direct}: {gain:.3e}"
+    );
+    let others = plan
+        .steps
+        .iter()
+        .filter(|s| matches!(s, Step::Swap { pool, .. } if pool.index() != pid));
+    assert!(others.count() >= 1, "{:?}", plan.steps);
+    let gap = plan.bound_gap().unwrap();
+    assert!((0.0..1e-6).contains(&gap), "gap {gap:.3e}");
+}
