@@ -235,13 +235,7 @@ impl Ctx<'_> {
             .filter_map(|k| models.get(*k).copied())
             .collect();
         let idx: Vec<usize> = keep.iter().map(|k| idx[*k]).collect();
-        let du = Dual::new(lc.glob.len(), (&ledges, &models), &lc.b, &lc.c);
-        let mut nu = nu.to_vec();
-        du.solve(&mut nu, &lc.order, &lc.is_out, 80);
-        let ev = du.eval(&nu);
-        let flows = self.flows_at(&du, &ev, &nu, &idx, lc);
-        let keep = self.kept(&ev, lc);
-        self.recover(&flows, (&keep, lc), gas, reverts)
+        self.solve_and_recover(lc, (&ledges, &models, &idx), nu, gas, reverts)
     }
 }
 

@@ -8,6 +8,7 @@
 use super::arbitrage::MAX_LOOPS;
 use super::cycles::CYCLE_CUTS;
 use super::dual::{Dual, Eval};
+use super::edges::LEdge;
 use super::finish::Candidate;
 use super::model::EdgeModel;
 use super::working_set::{Ctx, Local, Solved};
@@ -268,11 +269,24 @@ impl Ctx<'_> {
             .collect();
         let ledges: Vec<_> = idx.iter().map(|&k| lc.ledges[k]).collect();
         let models: Vec<&EdgeModel> = idx.iter().map(|&k| self.models[k]).collect();
-        let du = Dual::new(lc.glob.len(), (&ledges, &models), &lc.b, &lc.c);
+        self.solve_and_recover(lc, (&ledges, &models, &idx), nu, gas, reverts)
+    }
+
+    /// The dual on some of the working set's edges (`ledges` with their `models`, `idx[k]` the
+    /// working-set edge of `ledges[k]`) solved from `nu`, and its flows recovered exactly.
+    pub(super) fn solve_and_recover(
+        &self,
+        lc: &Local,
+        (ledges, models, idx): (&[LEdge], &[&EdgeModel], &[usize]),
+        nu: &[f64],
+        gas: Option<GasModel>,
+        reverts: &mut Vec<Excluded>,
+    ) -> Result<Option<Candidate>, RouteError> {
+        let du = Dual::new(lc.glob.len(), (ledges, models), &lc.b, &lc.c);
         let mut nu = nu.to_vec();
         du.solve(&mut nu, &lc.order, &lc.is_out, 80);
         let ev = du.eval(&nu);
-        let flows = self.flows_at(&du, &ev, &nu, &idx, lc);
+        let flows = self.flows_at(&du, &ev, &nu, idx, lc);
         let keep = self.kept(&ev, lc);
         self.recover(&flows, (&keep, lc), gas, reverts)
     }
