@@ -224,14 +224,15 @@ impl Ctx<'_> {
 
     /// The plan of the dual solved again without the chains through a many-coin Curve pool,
     /// where the flows `first` (of the dual solution `nu`) have one: a coin of the pool that
-    /// one of its directions takes and another sells. The dual prices each direction on the snapshot state, so a chain
-    /// (USDT → DAI → USDC through the 3pool beside USDT → USDC) looks like extra depth that
-    /// the pool, swapped in sequence, does not have; its prices then keep flow off other pools.
-    /// The directions of the pool into such a coin are left out, the dual solved again from
-    /// `nu` and its flows recovered; `None` where no pool has a chain (no extra solve) or
-    /// nothing is recovered. On a generated 400-pool market (USDT to USDC, 6.9 M) the flows
-    /// took all of it through the 3pool, partly by way of DAI; solved again, 113.5 k goes
-    /// through a solidly pool instead, and the exact plan gains 16.9 USDC (2.4e-6 of it).
+    /// one of its directions takes and another sells. The dual prices each direction on the
+    /// snapshot state, so a chain (USDT → DAI → USDC through the 3pool beside USDT → USDC)
+    /// looks like extra depth that the pool, swapped in sequence, does not have; its prices
+    /// then keep flow off other pools. The directions of the pool into such a coin are left
+    /// out, the dual solved again from `nu` and its flows recovered; `None` where no pool has a
+    /// chain (no extra solve) or nothing is recovered. On a generated 400-pool market (USDT to
+    /// USDC, 6.9 M) the flows took all of it through the 3pool, partly by way of DAI; solved
+    /// again, 113.5 k goes through a solidly pool instead, and the exact plan gains 16.9 USDC
+    /// (2.4e-6 of it).
     fn unchained(
         &self,
         lc: &Local,
