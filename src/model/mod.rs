@@ -453,6 +453,20 @@ impl EdgeModel {
         }
     }
 
+    /// The most this direction can give on the model's state, whatever the input (base units):
+    /// the output coin's balance (fee not taken off), for concentrated liquidity all of the
+    /// modelled segments'. With [`Self::rate0`] it bounds every output:
+    /// `out(a) ≤ min(rate0·a, out_cap)` (the output is concave, with slope `rate0` at 0).
+    #[must_use]
+    pub fn out_cap(&self) -> f64 {
+        match *self {
+            EdgeModel::Cp { ro, .. } => ro,
+            EdgeModel::Ss { y0, so, .. } => y0 * so,
+            EdgeModel::Sw(s) => s.y0 / s.cj,
+            EdgeModel::Cl(c) => c.out(f64::INFINITY),
+        }
+    }
+
     /// Output for input `a` (base units), on the model's state.
     #[must_use]
     pub fn out(&self, a: f64) -> f64 {
@@ -526,7 +540,16 @@ fn arb_ss([x0, y0]: [f64; 2], [si, so]: [f64; 2], g: f64, k: f64, nu_in: f64, nu
     let no = nu_out * so;
     let q = (g * no - ni) / (g * no + ni);
     let c = cbrt(q);
-    let r = (1.0 - c) / (1.0 + c);
+    // r = (1 − c)/(1 + c). Where the input is nearly free against the output, q is within
+    // 1e-4 of 1 and `1 − c` cancels (to 0 below 1e-16: the arbitrage, nearly the whole output
+    // reserve, read as none); there 1 − c = (1 − q)/(1 + c + c²) with 1 − q = 2ν_in/(g·ν_out
+    // + ν_in), free of cancellation (elsewhere the first form, as the dual has always used)
+    let one_minus_q = 2.0 * ni / (g * no + ni);
+    let r = if one_minus_q < 1e-4 {
+        one_minus_q / ((1.0 + c + c * c) * (1.0 + c))
+    } else {
+        (1.0 - c) / (1.0 + c)
+    };
     if !(r > 0.0) || !r.is_finite() || !(r < y0 / x0) {
         return none;
     }
@@ -687,5 +710,45 @@ mod tests {
         check_arb(&e, 1e12 * 0.995, 1.0);
         let e = sw.edge(2, 1).unwrap();
         check_arb(&e, 1e-12 * 0.97, 1.0);
+    }
+
+    /// A solidly stable edge whose input is nearly free against its output (the price ratio
+    /// 1e-18 to 1e-30 of the zero-size rate; 1 − q below the f64 epsilon there): the
+    /// arbitrage drains nearly all of the output reserve (`out_cap`), where the closed form
+    /// read `1 − cbrt(q)` as 0 and found none; its output stays within `out_cap`, and no input
+    /// a quarter to four times as large is worth more at these prices.
+    #[test]
+    fn solidly_stable_arbitrage_at_a_nearly_free_input_drains_the_output() {
+        let ss = FloatPool::new(
+            &FamilyParams::SolidlyStable {
+                gamma: 0.9995,
+                decimals: [6, 18],
+            },
+            &[U256::from(2_579_797_007_146u64), U256::exp10(24) * 2],
+        );
+        let e = ss.edge(0, 1).unwrap();
+        let cap = e.out_cap();
+        assert!((cap / 2e24 - 1.0).abs() < 1e-12, "{cap}");
+        for rel in [1e-18, 1e-22, 1e-30] {
+            let nu_in = e.rate0() * rel;
+            let a = e.arb(nu_in, 1.0);
+            assert!(a.x > 0.0 && a.o > 0.0, "{rel}: no arbitrage found: {a:?}");
+            assert!(
+                a.o <= cap && a.o > cap * (1.0 - 1e-3),
+                "{rel}: {} of {cap}",
+                a.o
+            );
+            // no other input worth more at these prices (the curve is flat there: values, not
+            // a difference quotient)
+            let value = |x: f64| e.out(x) - nu_in * x;
+            for t in [0.25, 0.5, 2.0, 4.0] {
+                assert!(
+                    value(a.x) >= value(a.x * t) * (1.0 - 1e-12),
+                    "{rel}: {} at x, {} at {t}x",
+                    value(a.x),
+                    value(a.x * t)
+                );
+            }
+        }
     }
 }

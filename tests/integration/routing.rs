@@ -672,6 +672,44 @@ fn body_path_is_validation_then_from_request() {
     }
 }
 
+/// Regression (found by the `snapshot` fuzz target): 3.07e14 USDC to DAI on the bundled
+/// snapshot drains the pools' DAI, and at the dual's prices a USDC unit is worth 1e-16 of what
+/// the Aerodrome USDC/DAI stable pool pays for it. The stable curve's closed form read that
+/// arbitrage as none (`1 − cbrt(q)` rounded to 0), so the certificate counted nothing for the
+/// edge, and once a plan ran through it (the plan solved without a chain through the Curve
+/// pool) it beat its bound by 3.8 %. The plan verifies and stays below its bound, and so does
+/// the same trade at other sizes and hop limits.
+#[test]
+fn bound_holds_where_an_input_is_nearly_free() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
+    let s: Snapshot = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let g = PoolGraph::from_snapshot(&s).unwrap();
+    let usdc = g
+        .token_id("0x28f101cb89cf84297462e85a0edded9ae4c20050")
+        .unwrap();
+    let dai = g
+        .token_id("0xc47d6d7e3926096c3d20cfc9aa8eeb5c566f0cf9")
+        .unwrap();
+    let found = (U256::from(16u64) << 64) | U256::from(12_326_821_744_595_151_633u64);
+    for (amount, hops) in [
+        (found, None),
+        (found, Some(2)),
+        (found / 1000, None),
+        (found * 1000, None),
+    ] {
+        let mut req = RouteRequest::new(vec![(usdc, amount)], vec![(dai, Ratio::new(1, 1))]);
+        req.max_hops = hops;
+        let p = route::quote(&g, &req).unwrap();
+        p.verify(&g).unwrap();
+        assert!(
+            p.upper_bound.unwrap() >= p.value,
+            "{amount} {hops:?}: bound {:?} < value {}",
+            p.upper_bound,
+            p.value
+        );
+    }
+}
+
 /// Regression (found by the `plan` fuzz target): on trades tiny against the pools, integer
 /// fee rounding favours the user by more than the float margin; the bound still holds.
 #[test]
