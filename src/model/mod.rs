@@ -467,6 +467,32 @@ impl EdgeModel {
         }
     }
 
+    /// The arbitrage for a bound at prices `nu_in`, `nu_out`, with the edge's zero-size rate
+    /// `rate0`: its value `ν_out·o − ν_in·x` and its point `(x, o)`. The model's solve where
+    /// it finds a positive, finite value; where it does not although `rate0·ν_out > ν_in` (a
+    /// closed form or a Newton loop failing at an extreme price ratio), the largest value of
+    /// `ν_out·min(rate0·x, out_cap) − ν_in·x`, which no output exceeds: `out_cap·(ν_out −
+    /// ν_in/rate0)` at `x = out_cap/rate0`. Zeros where `rate0·ν_out ≤ ν_in` or a price is not
+    /// positive.
+    #[must_use]
+    pub fn arb_bound(&self, nu_in: f64, nu_out: f64, rate0: f64) -> (f64, f64, f64) {
+        if !(nu_in > 0.0 && nu_out > 0.0 && rate0 * nu_out > nu_in) {
+            return (0.0, 0.0, 0.0);
+        }
+        let a = self.arb(nu_in, nu_out);
+        let v = nu_out * a.o - nu_in * a.x;
+        if v > 0.0 && v.is_finite() {
+            return (v, a.x, a.o);
+        }
+        let cap = self.out_cap();
+        let v = cap * (nu_out - nu_in / rate0);
+        if v > 0.0 {
+            (v, cap / rate0, cap)
+        } else {
+            (0.0, 0.0, 0.0)
+        }
+    }
+
     /// Output for input `a` (base units), on the model's state.
     #[must_use]
     pub fn out(&self, a: f64) -> f64 {

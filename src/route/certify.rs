@@ -735,33 +735,18 @@ impl Ctx<'_> {
     }
 
     /// The arbitrage of graph edge `k` (`e`) at input and output prices `vi`, `vo` (0 where
-    /// none). Where the zero-size rate beats the price ratio but the model's solve finds no
-    /// arbitrage (a closed form or a Newton loop that fails at an extreme price ratio), the
-    /// bound `out_cap·(ν_out − ν_in/rate0)` stands in: the output is at most
-    /// `min(rate0·x, out_cap)`, and `ν_out·min(rate0·x, out_cap) − ν_in·x` is largest at
-    /// `x = out_cap/rate0`. Without it such an edge counted nothing, and a plan through it beat
-    /// the bound (the bundled snapshot, 3.07e14 USDC to DAI: an Aerodrome stable pool drained
-    /// of its DAI at a USDC price 1e-16 of its rate, the closed form's `1 − cbrt(q)` rounded
-    /// to 0).
+    /// none), as [`crate::model::EdgeModel::arb_bound`] bounds it: where the model's solve finds none
+    /// although the zero-size rate beats the price ratio, `out_cap·(ν_out − ν_in/rate0)`.
+    /// Without that stand-in such an edge counted nothing, and a plan through it beat the bound
+    /// (the bundled snapshot, 3.07e14 USDC to DAI: an Aerodrome stable pool drained of its DAI
+    /// at a USDC price 1e-16 of its rate, the closed form's `1 − cbrt(q)` rounded to 0).
     fn edge_arb(&self, k: usize, e: &Edge, vi: f64, vo: f64) -> f64 {
         if !(vi > 0.0 && vo > 0.0 && e.rate0 * vo > vi) {
             return 0.0;
         }
-        let Some(m) = self.cache.model(k) else {
-            return 0.0;
-        };
-        let a = m.arb(vi, vo);
-        let v = vo * a.o - vi * a.x;
-        if v > 0.0 && v.is_finite() {
-            v
-        } else {
-            let cap = m.out_cap() * (vo - vi / e.rate0);
-            if cap > 0.0 {
-                cap
-            } else {
-                0.0
-            }
-        }
+        self.cache
+            .model(k)
+            .map_or(0.0, |m| m.arb_bound(vi, vo, e.rate0).0)
     }
 
     /// The dual value at `nu` over the whole graph (the inputs at their prices plus every

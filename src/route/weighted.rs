@@ -465,16 +465,11 @@ impl Pricer<'_> {
         if !(vi > 0.0) {
             return (f64::INFINITY, f64::INFINITY, f64::INFINITY);
         }
-        let Some(m) = self.cache.model(k) else {
-            return (0.0, 0.0, 0.0);
-        };
-        let a = m.arb(vi, vo);
-        let v = vo * a.o - vi * a.x;
-        if v > 0.0 {
-            (v, a.x, a.o)
-        } else {
-            (0.0, 0.0, 0.0)
-        }
+        // (where the model's solve fails, the bound of `EdgeModel::arb_bound`, as the
+        // certificate counts it)
+        self.cache
+            .model(k)
+            .map_or((0.0, 0.0, 0.0), |m| m.arb_bound(vi, vo, e.rate0))
     }
 
     /// The bound at prices `nu`: `(Σ ν b + Σ arb)(1 + margin) + Σ rounding slack`; `+∞` when a
