@@ -684,7 +684,7 @@ impl Ctx<'_> {
         let mut corr = 0.0;
         let mut pools = Vec::new();
         for (p, info) in self.graph.pools().iter().enumerate() {
-            if info.kind != PoolKind::Stableswap || info.tokens.len() < 3 {
+            if !many_coin_curve(info) {
                 continue;
             }
             let Ok(p) = u32::try_from(p).map(PoolId) else {
@@ -735,8 +735,9 @@ impl Ctx<'_> {
     }
 
     /// The arbitrage of graph edge `k` (`e`) at input and output prices `vi`, `vo` (0 where
-    /// none), as [`crate::model::EdgeModel::arb_bound`] bounds it: where the model's solve finds none
-    /// although the zero-size rate beats the price ratio, `out_cap·(ν_out − ν_in/rate0)`.
+    /// none), as [`crate::model::EdgeModel::arb_bound`] bounds it: where the model's solve
+    /// finds none although the zero-size rate beats the price ratio,
+    /// `out_cap·(ν_out − ν_in/rate0)`.
     /// Without that stand-in such an edge counted nothing, and a plan through it beat the bound
     /// (the bundled snapshot, 3.07e14 USDC to DAI: an Aerodrome stable pool drained of its DAI
     /// at a USDC price 1e-16 of its rate, the closed form's `1 − cbrt(q)` rounded to 0).
@@ -924,6 +925,13 @@ impl Ctx<'_> {
             _ => 0.0,
         })
     }
+}
+
+/// Whether pool `info` is a Curve pool of three or more coins: the pools the certificate models
+/// jointly ([`Ctx::joint_correction`]) and whose chains the plan recovery solves without
+/// (`Ctx::unchained`).
+pub(super) fn many_coin_curve(info: &crate::graph::PoolInfo) -> bool {
+    info.kind == PoolKind::Stableswap && info.tokens.len() >= 3
 }
 
 /// Integer rounding a swap on edge `e` (its model's fee-free mid rate and fee: `mid_fee`) can

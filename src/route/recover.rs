@@ -6,6 +6,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::arbitrage::MAX_LOOPS;
+use super::certify::many_coin_curve;
 use super::cycles::CYCLE_CUTS;
 use super::dual::{Dual, Eval};
 use super::edges::LEdge;
@@ -241,11 +242,7 @@ impl Ctx<'_> {
         gas: Option<GasModel>,
         reverts: &mut Vec<Excluded>,
     ) -> Result<Option<Candidate>, RouteError> {
-        let many_coin_curve = |p| {
-            self.graph.pool(p).is_some_and(|i| {
-                i.kind == crate::snapshot::PoolKind::Stableswap && i.tokens.len() >= 3
-            })
-        };
+        let many_coin_curve = |p| self.graph.pool(p).is_some_and(many_coin_curve);
         // the flows through such pools (few), then the (pool, coin) pairs a chain runs through
         let act: Vec<usize> = first
             .iter()

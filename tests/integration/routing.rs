@@ -681,9 +681,7 @@ fn body_path_is_validation_then_from_request() {
 /// the same trade at other sizes and hop limits.
 #[test]
 fn bound_holds_where_an_input_is_nearly_free() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
-    let s: Snapshot = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let g = PoolGraph::from_snapshot(&s).unwrap();
+    let g = crate::zap_spec::bundled();
     let usdc = g
         .token_id("0x28f101cb89cf84297462e85a0edded9ae4c20050")
         .unwrap();
@@ -714,9 +712,7 @@ fn bound_holds_where_an_input_is_nearly_free() {
 /// fee rounding favours the user by more than the float margin; the bound still holds.
 #[test]
 fn bound_holds_on_tiny_trades() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/snapshot.json");
-    let s: Snapshot = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let g = PoolGraph::from_snapshot(&s).unwrap();
+    let g = crate::zap_spec::bundled();
     for (amt, hops) in [
         (1_970_324_836_974_592u64, 2usize),
         (1_970_324_836_974_592, 6),
