@@ -312,11 +312,48 @@ fn u(x: [u64; 2]) -> U256 {
     (U256::from(x[1]) << 64) | U256::from(x[0])
 }
 
-/// Quote on `g`: no panic; a plan verifies exactly and stays within its bound.
+/// Quote on `g`: no panic; a plan verifies exactly and stays within its bound. A bound over
+/// every plan (no hop limit) is checked against other feasible plans too: the same request
+/// under hop caps of 1 to 3, and a smaller amount of the same input (pool outputs only grow
+/// with their inputs, so a plan for less can be extended to one for the whole amount that
+/// gives at least as much).
 fn quote_checked(g: &PoolGraph, q: &Quote) {
+    let Some((req, plan)) = quote_one(g, q) else {
+        return;
+    };
+    let Some(ub) = plan.upper_bound.filter(|_| plan.bound_max_hops.is_none()) else {
+        return;
+    };
+    let amount = req.inputs[0].1;
+    let smaller = amount - amount / 8;
+    let mut others: Vec<(String, RouteRequest)> = (1..=3)
+        .map(|h| {
+            let mut r = req.clone();
+            r.max_hops = Some(h);
+            (format!("capped at {h} hops"), r)
+        })
+        .collect();
+    if !smaller.is_zero() && smaller < amount {
+        let mut r = req.clone();
+        r.inputs[0].1 = smaller;
+        others.push((format!("{smaller} in"), r));
+    }
+    for (what, r) in others {
+        if let Ok(p) = route::quote(g, &r) {
+            assert!(
+                p.value <= ub,
+                "a plan {what} gives {}, above the bound {ub} of every plan\n{p:?}\n{plan:?}",
+                p.value
+            );
+        }
+    }
+}
+
+/// [`quote_checked`]'s own request: its plan verified and within its own bound.
+fn quote_one(g: &PoolGraph, q: &Quote) -> Option<(RouteRequest, swapzap::plan::Plan)> {
     let nt = g.n_tokens() as u32;
     if nt == 0 {
-        return;
+        return None;
     }
     let from = TokenId(u32::from(q.from) % nt);
     let to = TokenId(u32::from(q.to) % nt);
@@ -326,18 +363,18 @@ fn quote_checked(g: &PoolGraph, q: &Quote) {
         0 => None,
         h => Some(usize::from(h)),
     };
-    if let Ok(plan) = route::quote(g, &req) {
-        if let Err(e) = plan.verify(g) {
-            panic!("a quoted plan does not verify: {e}\n{plan:?}");
-        }
-        if let Some(ub) = plan.upper_bound {
-            assert!(
-                plan.value <= ub,
-                "plan value {} above its bound {ub}\n{plan:?}",
-                plan.value
-            );
-        }
+    let plan = route::quote(g, &req).ok()?;
+    if let Err(e) = plan.verify(g) {
+        panic!("a quoted plan does not verify: {e}\n{plan:?}");
     }
+    if let Some(ub) = plan.upper_bound {
+        assert!(
+            plan.value <= ub,
+            "plan value {} above its bound {ub}\n{plan:?}",
+            plan.value
+        );
+    }
+    Some((req, plan))
 }
 
 fuzz_target!(|inp: Input| {
