@@ -17,6 +17,9 @@
 //!    in the plan than the hops before it) instead of swapping again; the other hops are new
 //!    swaps placed just before the plan's next step. A pool swapped more than once (by the
 //!    loop and the plan in other directions) is simulated in order on its evolving state.
+//!    Where a hop's pool direction is the plan's last step out of its token, which leaves no
+//!    step to spend the loop's return, the plan is also tried with that step exchanged with
+//!    a larger earlier one out of the same token ([`Ctx::reordered`]).
 //! 2. **How much**: the loop's exact return less its input is unimodal in the amount (concave
 //!    curves, zero at zero). Each hop swapped on its pool's state where it runs in the plan (a
 //!    shared hop on top of its step's own amount), the amounts `cap / 16^k` bracket the best
@@ -48,6 +51,9 @@ const SEARCH_TRIALS: usize = 180;
 
 /// Most loops offered to one plan.
 pub(super) const MAX_LOOPS: usize = 8;
+
+/// Most orders of a plan tried for one loop ([`Ctx::reordered`]).
+const REORDER_TRIES: usize = 2;
 
 /// One swap of a loop: pool, coin indices, tokens, and where it runs in the plan: `at`, the
 /// plan step it runs before (a new swap), or the plan step it enlarges (`shared`: the loop's
@@ -132,13 +138,61 @@ impl<'a> Ctx<'a> {
         let mut best: Option<Candidate> = None;
         for l in &all {
             let base = best.as_ref().unwrap_or(c);
-            if let Some(t) = self.with_loop(base, l) {
-                if t.beats(base) {
-                    best = Some(t);
+            let mut found = self.with_loop(base, l);
+            for alt in self.reordered(base, l) {
+                if let Some(t) = self.with_loop(&alt, l) {
+                    if found.as_ref().map_or(true, |f| t.beats(f)) {
+                        found = Some(t);
+                    }
                 }
+            }
+            if let Some(t) = found.filter(|t| t.beats(base)) {
+                best = Some(t);
             }
         }
         best
+    }
+
+    /// `c` in other orders that let loop `l` in: where a hop of the loop is the pool
+    /// direction of the step that spends the rest of its token `t`, no step is left after
+    /// the loop to spend its return of `t` (the loop of a plan whose last step out of its
+    /// input is a pool the loop sells the input into). That step is exchanged with one of the
+    /// [`REORDER_TRIES`] largest earlier steps spending `t`, which then spends the rest, and
+    /// the plan simulated again exactly in the new order (an order where a step would spend
+    /// a token before receiving it is dropped). Each is only a base for [`Ctx::with_loop`]:
+    /// the result competes with the plan as it was.
+    fn reordered(&self, c: &Candidate, l: &[&Edge]) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        let Some(empties) = self.empties(c) else {
+            return out;
+        };
+        for e in l {
+            let Some(s) = c
+                .steps
+                .iter()
+                .position(|st| dir(st) == Some((e.pool, e.ti, e.to)))
+                .filter(|s| empties[*s])
+            else {
+                continue;
+            };
+            let mut earlier: Vec<(U256, usize)> = c.steps[..s]
+                .iter()
+                .enumerate()
+                .filter_map(|(k, st)| st.as_swap().map(|(_, sold, _)| (sold, k)))
+                .filter(|(sold, _)| sold.token == e.ti)
+                .map(|(sold, k)| (sold.amount, k))
+                .collect();
+            earlier.sort_unstable_by(|a, b| b.cmp(a));
+            for &(_, k) in earlier.iter().take(REORDER_TRIES) {
+                let mut alt = c.clone();
+                alt.steps.swap(s, k);
+                let sim = self
+                    .empties(&alt)
+                    .and_then(|em| self.resimulated(&alt, &[], &em, U256::zero(), false));
+                out.extend(sim);
+            }
+        }
+        out
     }
 
     /// The holdings before the plan's first step: the inputs (`None` on overflow, an input
@@ -243,19 +297,7 @@ impl<'a> Ctx<'a> {
         if own.windows(2).any(|w| w[0] == w[1]) {
             return None;
         }
-        // which steps spent their token's whole holding (the token not an output)
-        let mut hold = self.input_holds()?;
-        let mut empties: Vec<bool> = Vec::with_capacity(c.steps.len());
-        for s in &c.steps {
-            let (_, sold, bought) = s.as_swap()?;
-            swapped(
-                &mut hold,
-                (sold.token, sold.amount),
-                (bought.token, bought.amount),
-            )?;
-            let t = sold.token;
-            empties.push(held(&hold, t).is_zero() && !self.out_toks.contains(&t));
-        }
+        let empties = self.empties(c)?;
         let is_in = |t: TokenId| self.prep.inputs.iter().any(|(x, _)| *x == t);
         // each entry token the plan holds: the rotation of the loop that starts there
         let mut best: Option<Candidate> = None;
@@ -306,6 +348,24 @@ impl<'a> Ctx<'a> {
             }
         }
         best
+    }
+
+    /// Which steps of `c` spend their token's whole holding (the token not an output), by the
+    /// amounts `c` records; `None` where a step spends more than is held.
+    fn empties(&self, c: &Candidate) -> Option<Vec<bool>> {
+        let mut hold = self.input_holds()?;
+        let mut empties: Vec<bool> = Vec::with_capacity(c.steps.len());
+        for s in &c.steps {
+            let (_, sold, bought) = s.as_swap()?;
+            swapped(
+                &mut hold,
+                (sold.token, sold.amount),
+                (bought.token, bought.amount),
+            )?;
+            let t = sold.token;
+            empties.push(held(&hold, t).is_zero() && !self.out_toks.contains(&t));
+        }
+        Some(empties)
     }
 
     /// `c` with the loop `rot` (starting and ending at `rot[0].ti`, each hop placed) taken at
