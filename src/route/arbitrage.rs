@@ -153,14 +153,16 @@ impl<'a> Ctx<'a> {
         best
     }
 
-    /// `c` in other orders that let loop `l` in: where a hop of the loop is the pool
+    /// `c` in other orders that let loop `l` in. Where a hop of the loop is the pool
     /// direction of the step that spends the rest of its token `t`, no step is left after
     /// the loop to spend its return of `t` (the loop of a plan whose last step out of its
-    /// input is a pool the loop sells the input into). That step is exchanged with one of the
-    /// [`REORDER_TRIES`] largest earlier steps spending `t`, which then spends the rest, and
-    /// the plan simulated again exactly in the new order (an order where a step would spend
-    /// a token before receiving it is dropped). Each is only a base for [`Ctx::with_loop`]:
-    /// the result competes with the plan as it was.
+    /// input is a pool the loop sells the input into): that step is exchanged with one of the
+    /// [`REORDER_TRIES`] largest earlier steps spending `t`, which then spends the rest.
+    /// Where a hop is a plan step into an output, the loop can be entered with the output
+    /// held just before that step (a loop out of the output and back through the plan's
+    /// step): that step is moved to the end. Each order is simulated again exactly (one
+    /// where a step would spend a token before receiving it is dropped) and is only a base
+    /// for [`Ctx::with_loop`]: the result competes with the plan as it was.
     fn reordered(&self, c: &Candidate, l: &[&Edge]) -> Vec<Candidate> {
         let mut out = Vec::new();
         let Some(empties) = self.empties(c) else {
@@ -186,13 +188,32 @@ impl<'a> Ctx<'a> {
             for &(_, k) in earlier.iter().take(REORDER_TRIES) {
                 let mut alt = c.clone();
                 alt.steps.swap(s, k);
-                let sim = self
-                    .empties(&alt)
-                    .and_then(|em| self.resimulated(&alt, &[], &em, U256::zero(), false));
-                out.extend(sim);
+                out.extend(self.in_order(&alt));
+            }
+        }
+        // a hop into an output on a plan step: that step moved to the end, where the most of
+        // the output is held to enter the loop with just before it
+        for e in l {
+            let s = c
+                .steps
+                .iter()
+                .position(|st| dir(st) == Some((e.pool, e.ti, e.to)));
+            if let Some(s) = s.filter(|s| self.out_toks.contains(&e.to) && s + 1 < c.steps.len()) {
+                let mut alt = c.clone();
+                let step = alt.steps.remove(s);
+                alt.steps.push(step);
+                out.extend(self.in_order(&alt));
             }
         }
         out
+    }
+
+    /// `c`'s steps simulated again exactly in the order they are in, each spending its
+    /// amount but the last out of each token, which spends the rest; `None` where a step
+    /// would spend a token before it is received.
+    fn in_order(&self, c: &Candidate) -> Option<Candidate> {
+        let em = self.empties(c)?;
+        self.resimulated(c, &[], &em, U256::zero(), false)
     }
 
     /// The holdings before the plan's first step: the inputs (`None` on overflow, an input
@@ -307,14 +328,17 @@ impl<'a> Ctx<'a> {
             // the plan step of each hop whose pool direction is the plan's
             let step_of = |h: &Hop| dirs.iter().position(|d| *d == (h.pool, h.ti, h.to));
             // entry: before the first step spending `t` (its inflows all precede it), or the
-            // shared step itself, which must leave some of `t` to later steps; after the
-            // last step for an output nothing spends
+            // shared step itself, which must leave some of `t` to later steps; for an output
+            // nothing spends, just before the loop's first shared hop (the output held there
+            // is the loop's capital), else after the last step
             let first = dirs.iter().position(|d| d.1 == t);
             let p0 = match (step_of(&rot[0]), first) {
                 (Some(s), _) if !empties[s] => s,
                 (Some(_), _) => continue,
                 (None, Some(k)) => k,
-                (None, None) if self.out_toks.contains(&t) => c.steps.len(),
+                (None, None) if self.out_toks.contains(&t) => {
+                    rot.iter().find_map(step_of).unwrap_or(c.steps.len())
+                }
                 (None, None) => continue,
             };
             if !is_in(t) && !dirs[..p0].iter().any(|d| d.2 == t) {
