@@ -17,9 +17,11 @@
 //!    in the plan than the hops before it) instead of swapping again; the other hops are new
 //!    swaps placed just before the plan's next step. A pool swapped more than once (by the
 //!    loop and the plan in other directions) is simulated in order on its evolving state.
-//!    Where a hop's pool direction is the plan's last step out of its token, which leaves no
-//!    step to spend the loop's return, the plan is also tried with that step exchanged with
-//!    a larger earlier one out of the same token ([`Ctx::reordered`]).
+//!    An output is entered just before the loop's first shared hop (the output held there is
+//!    the loop's capital). Where a hop's pool direction is the plan's last step out of its
+//!    token, which leaves no step to spend the loop's return, the plan is also tried with that
+//!    step exchanged with a larger earlier one out of the same token; where a hop is the
+//!    plan's step into an output, with that step moved to the end ([`Ctx::reordered`]).
 //! 2. **How much**: the loop's exact return less its input is unimodal in the amount (concave
 //!    curves, zero at zero). Each hop swapped on its pool's state where it runs in the plan (a
 //!    shared hop on top of its step's own amount), the amounts `cap / 16^k` bracket the best
