@@ -520,8 +520,7 @@ fn a_plan_for_two_outputs_takes_the_profitable_loop_through_its_sole_input() {
 /// within 2e-7 of the optimum.
 #[test]
 fn a_plan_takes_a_loop_through_its_last_step_out_of_the_input() {
-    let e24 = U256::exp10(24);
-    let r = |x: u64| e24 / U256::from(1000) * U256::from(x);
+    let r = thousandths;
     // (tokens, reserves): Q1 A/C, P A/B, P' C/B at par, Q2 C/A with A 1 % cheaper
     let pools = [
         ((0, 2), (r(10000), r(10000))),
@@ -535,11 +534,7 @@ fn a_plan_takes_a_loop_through_its_last_step_out_of_the_input() {
 
     // the optimum by the formulas: u of A into Q1, y of its C back through Q2 (loop), the
     // rest of C through P', A's holding less u (plus the loop's return) through P
-    let out = |a: f64, p: usize| {
-        let (rx, ry) = (f(pools[p].1 .0), f(pools[p].1 .1));
-        let a = a * 0.997;
-        a * ry / (rx + a)
-    };
+    let out = |a: f64, p: usize| v2_out_f(a, pools[p].1);
     let xf = f(x);
     let value = |u: f64, y: f64| {
         let c = out(u, 0);
@@ -550,57 +545,20 @@ fn a_plan_takes_a_loop_through_its_last_step_out_of_the_input() {
         }
         out(rest, 1) + out(c - y, 2)
     };
-    let golden = |lo: f64, hi: f64, h: &dyn Fn(f64) -> f64| {
-        let (mut lo, mut hi) = (lo, hi);
-        let phi = 0.618_033_988_749_894_9;
-        for _ in 0..200 {
-            let (m1, m2) = (hi - phi * (hi - lo), lo + phi * (hi - lo));
-            if h(m1) < h(m2) {
-                lo = m1;
-            } else {
-                hi = m2;
-            }
-        }
-        let m = 0.5 * (lo + hi);
-        (m, h(m))
-    };
-    let best_y = |u: f64| golden(0.0, out(u, 0), &|y| value(u, y)).1;
+    let best_y = |u: f64| golden_max(0.0, out(u, 0), &|y| value(u, y));
     // (A reaches Q1 only from the holding: its return comes after Q1's one swap)
-    let (_, optimum) = golden(0.0, xf, &best_y);
-    let acyclic = golden(0.0, xf, &|u| value(u, 0.0)).1;
+    let optimum = golden_max(0.0, xf, &best_y);
+    let acyclic = golden_max(0.0, xf, &|u| value(u, 0.0));
     assert!(
         optimum > acyclic * (1.0 + 1e-4),
         "the loop pays: {optimum} vs {acyclic}"
     );
 
-    let mut req = RouteRequest::new(vec![(tok(0), x)], vec![(tok(1), Ratio::from_integer(1))]);
-    let plan = route::quote(&g, &req).unwrap();
-    plan.verify(&g).unwrap();
-    let got = f(plan.outputs[0].amount);
-    assert!(
-        got <= optimum * (1.0 + 1e-12),
-        "{got} above the optimum {optimum}"
-    );
-    assert!(
-        got >= optimum * (1.0 - 2e-6),
-        "{got} below the optimum {optimum} (acyclic {acyclic}): {:?}",
-        plan.steps
-    );
-    // the bound holds and stays near: the 1.1e-6 left is the plan's (the loop's amount is
-    // searched with the plan's other amounts fixed)
-    let bound = plan.upper_bound.unwrap();
-    assert!(
-        bound >= optimum && bound <= optimum * (1.0 + 2e-7),
-        "{bound} vs {optimum}"
-    );
-    req.max_hops = Some(3);
-    let capped = f(route::quote(&g, &req).unwrap().outputs[0].amount);
-    assert!(capped <= acyclic * (1.0 + 1e-12), "{capped} vs {acyclic}");
-    assert!(
-        got - capped >= 0.99 * (optimum - acyclic),
-        "{got} vs capped {capped}: the loop adds {}",
-        optimum - acyclic
-    );
+    let req = RouteRequest::new(vec![(tok(0), x)], vec![(tok(1), Ratio::from_integer(1))]);
+    // the 1.1e-6 left is the plan's (the loop's amount is searched with the plan's other
+    // amounts fixed); the bound stays within 2e-7 of the optimum
+    let plan = loop_plan_near(&g, req, (optimum, acyclic), 2e-6);
+    assert!(plan.upper_bound.unwrap() <= optimum * (1.0 + 2e-7));
 }
 
 /// A loop out of the output and back through the plan's own step into it: inputs A and D,
@@ -614,8 +572,7 @@ fn a_plan_takes_a_loop_through_its_last_step_out_of_the_input() {
 /// bound holds.
 #[test]
 fn a_plan_takes_a_loop_out_of_its_output_and_back_through_its_own_step() {
-    let e24 = U256::exp10(24);
-    let r = |x: u64| e24 / U256::from(1000) * U256::from(x);
+    let r = thousandths;
     // (tokens, reserves): P A/B, R D/B, Q B/A with A 1 % cheaper
     let pools = [
         ((0, 1), (r(10000), r(10000))),
@@ -626,24 +583,10 @@ fn a_plan_takes_a_loop_out_of_its_output_and_back_through_its_own_step() {
     let tok = |k: u32| g.token_id(&addr(k)).unwrap();
     let (a, d) = (U256::exp10(21), U256::exp10(22));
 
-    let out = |x: f64, p: usize| {
-        let (rx, ry) = (f(pools[p].1 .0), f(pools[p].1 .1));
-        let x = x * 0.997;
-        x * ry / (rx + x)
-    };
+    let out = |x: f64, p: usize| v2_out_f(x, pools[p].1);
     let from_r = out(f(d), 1);
     let value = |y: f64| out(f(a) + out(y, 2), 0) + from_r - y;
-    let (mut lo, mut hi) = (0.0, from_r);
-    let phi = 0.618_033_988_749_894_9;
-    for _ in 0..200 {
-        let (m1, m2) = (hi - phi * (hi - lo), lo + phi * (hi - lo));
-        if value(m1) < value(m2) {
-            lo = m1;
-        } else {
-            hi = m2;
-        }
-    }
-    let optimum = value(0.5 * (lo + hi));
+    let optimum = golden_max(0.0, from_r, &value);
     let acyclic = value(0.0);
     assert!(
         optimum > acyclic * (1.0 + 1e-4),
@@ -651,26 +594,71 @@ fn a_plan_takes_a_loop_out_of_its_output_and_back_through_its_own_step() {
     );
 
     let one = Ratio::from_integer(1);
-    let mut req = RouteRequest::new(vec![(tok(0), a), (tok(2), d)], vec![(tok(1), one)]);
-    let plan = route::quote(&g, &req).unwrap();
-    plan.verify(&g).unwrap();
+    let req = RouteRequest::new(vec![(tok(0), a), (tok(2), d)], vec![(tok(1), one)]);
+    loop_plan_near(&g, req, (optimum, acyclic), 1e-9);
+}
+
+/// `x` thousandths of 1e24 base units (a thousand whole tokens of 18 decimals at `x = 1000`).
+fn thousandths(x: u64) -> U256 {
+    U256::exp10(24) / U256::from(1000) * U256::from(x)
+}
+
+/// A Uniswap V2 pool's output for `a` in at reserves `(rx, ry)`, 0.3 % fee, in floats (the
+/// formula of [`v2_out`] without its floors).
+fn v2_out_f(a: f64, (rx, ry): (U256, U256)) -> f64 {
+    let a = a * 0.997;
+    a * f(ry) / (f(rx) + a)
+}
+
+/// The maximum of a unimodal `h` on `[lo, hi]` by golden-section search (200 steps).
+fn golden_max(lo: f64, hi: f64, h: &dyn Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (lo, hi);
+    let phi = 0.618_033_988_749_894_9;
+    for _ in 0..200 {
+        let (m1, m2) = (hi - phi * (hi - lo), lo + phi * (hi - lo));
+        if h(m1) < h(m2) {
+            lo = m1;
+        } else {
+            hi = m2;
+        }
+    }
+    h(0.5 * (lo + hi))
+}
+
+/// The plan of `req` (one output) on `g`, checked against the optimum and the acyclic optimum
+/// by the formulas (`optimum`, `acyclic`): it verifies, is at most the optimum and within
+/// `tol` of it, its bound is at least the optimum, and it beats the same request capped at 3
+/// hops (no loop; itself at most the acyclic optimum) by 99 % of what the loop adds.
+fn loop_plan_near(
+    g: &PoolGraph,
+    mut req: RouteRequest,
+    (optimum, acyclic): (f64, f64),
+    tol: f64,
+) -> Plan {
+    let plan = route::quote(g, &req).unwrap();
+    plan.verify(g).unwrap();
     let got = f(plan.outputs[0].amount);
     assert!(
         got <= optimum * (1.0 + 1e-12),
         "{got} above the optimum {optimum}"
     );
     assert!(
-        got >= optimum * (1.0 - 1e-9),
+        got >= optimum * (1.0 - tol),
         "{got} below the optimum {optimum} (acyclic {acyclic}): {:?}",
         plan.steps
     );
-    assert!(plan.upper_bound.unwrap() >= optimum);
+    let bound = plan.upper_bound.unwrap();
+    assert!(
+        bound >= optimum,
+        "bound {bound} below the optimum {optimum}"
+    );
     req.max_hops = Some(3);
-    let capped = f(route::quote(&g, &req).unwrap().outputs[0].amount);
+    let capped = f(route::quote(g, &req).unwrap().outputs[0].amount);
     assert!(capped <= acyclic * (1.0 + 1e-12), "{capped} vs {acyclic}");
     assert!(
         got - capped >= 0.99 * (optimum - acyclic),
         "{got} vs capped {capped}: the loop adds {}",
         optimum - acyclic
     );
+    plan
 }
