@@ -175,32 +175,27 @@ impl<'a> Ctx<'a> {
                 .steps
                 .iter()
                 .position(|st| dir(st) == Some((e.pool, e.ti, e.to)))
-                .filter(|s| empties[*s])
             else {
                 continue;
             };
-            let mut earlier: Vec<(U256, usize)> = c.steps[..s]
-                .iter()
-                .enumerate()
-                .filter_map(|(k, st)| st.as_swap().map(|(_, sold, _)| (sold, k)))
-                .filter(|(sold, _)| sold.token == e.ti)
-                .map(|(sold, k)| (sold.amount, k))
-                .collect();
-            earlier.sort_unstable_by(|a, b| b.cmp(a));
-            for &(_, k) in earlier.iter().take(REORDER_TRIES) {
-                let mut alt = c.clone();
-                alt.steps.swap(s, k);
-                out.extend(self.in_order(&alt));
+            if empties[s] {
+                let mut earlier: Vec<(U256, usize)> = c.steps[..s]
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, st)| st.as_swap().map(|(_, sold, _)| (sold, k)))
+                    .filter(|(sold, _)| sold.token == e.ti)
+                    .map(|(sold, k)| (sold.amount, k))
+                    .collect();
+                earlier.sort_unstable_by(|a, b| b.cmp(a));
+                for &(_, k) in earlier.iter().take(REORDER_TRIES) {
+                    let mut alt = c.clone();
+                    alt.steps.swap(s, k);
+                    out.extend(self.in_order(&alt));
+                }
             }
-        }
-        // a hop into an output on a plan step: that step moved to the end, where the most of
-        // the output is held to enter the loop with just before it
-        for e in l {
-            let s = c
-                .steps
-                .iter()
-                .position(|st| dir(st) == Some((e.pool, e.ti, e.to)));
-            if let Some(s) = s.filter(|s| self.out_toks.contains(&e.to) && s + 1 < c.steps.len()) {
+            // a hop into an output: its step moved to the end, where the most of the output is
+            // held to enter the loop with just before it
+            if self.out_toks.contains(&e.to) && s + 1 < c.steps.len() {
                 let mut alt = c.clone();
                 let step = alt.steps.remove(s);
                 alt.steps.push(step);
