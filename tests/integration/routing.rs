@@ -697,15 +697,22 @@ fn bound_holds_where_an_input_is_nearly_free() {
     ] {
         let mut req = RouteRequest::new(vec![(usdc, amount)], vec![(dai, Ratio::new(1, 1))]);
         req.max_hops = hops;
-        let p = route::quote(&g, &req).unwrap();
-        p.verify(&g).unwrap();
-        assert!(
-            p.upper_bound.unwrap() >= p.value,
-            "{amount} {hops:?}: bound {:?} < value {}",
-            p.upper_bound,
-            p.value
-        );
+        verified_within_its_bound(&g, &req);
     }
+}
+
+/// The plan of `req` on `g` verifies exactly and its value is at most its bound.
+fn verified_within_its_bound(g: &PoolGraph, req: &RouteRequest) {
+    let p = route::quote(g, req).unwrap();
+    p.verify(g).unwrap();
+    assert!(
+        p.upper_bound.unwrap() >= p.value,
+        "{:?} {:?}: bound {:?} < value {}",
+        req.inputs,
+        req.max_hops,
+        p.upper_bound,
+        p.value
+    );
 }
 
 /// Regression (found by the `plan` fuzz target): on trades tiny against the pools, integer
@@ -723,14 +730,7 @@ fn bound_holds_on_tiny_trades() {
             vec![(TokenId(0), Ratio::new(1, 1))],
         );
         req.max_hops = Some(hops);
-        let p = route::quote(&g, &req).unwrap();
-        p.verify(&g).unwrap();
-        assert!(
-            p.upper_bound.unwrap() >= p.value,
-            "{amt}: {:?} < {}",
-            p.upper_bound,
-            p.value
-        );
+        verified_within_its_bound(&g, &req);
     }
 }
 
