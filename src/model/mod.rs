@@ -23,6 +23,7 @@ pub(crate) mod tangent;
 
 use crate::math::float::{cbrt, pow10, sqrt, to_f64};
 use crate::pool::Pool;
+use alloc::boxed::Box;
 pub use cl::ClEdge;
 pub use curve::Curve;
 use primitive_types::U256;
@@ -245,13 +246,13 @@ impl FloatPool {
                     cj: *conv.get(j)?,
                 };
                 sw.y0 = sw.y(sw.xi);
-                EdgeModel::Sw(sw)
+                EdgeModel::Sw(Box::new(sw))
             }
             FloatPool::Cl(dirs) => {
                 if j > 1 {
                     return None;
                 }
-                EdgeModel::Cl((*dirs.get(i)?)?)
+                EdgeModel::Cl(Box::new((*dirs.get(i)?)?))
             }
         };
         let ok = match &e {
@@ -329,7 +330,13 @@ impl SwEdge {
 }
 
 /// One directed pool edge's float model.
-#[derive(Debug, Clone, Copy, PartialEq)]
+///
+/// The Curve and concentrated-liquidity models are boxed: the dual reads a model for every
+/// edge in the money at every evaluation, scattered over the router's index, and most edges
+/// are x·y = k (three floats). Inline, the largest variant (a concentrated-liquidity edge's
+/// segments, 136 bytes) set every model's size, and at 20,000 pools the index's models
+/// (5.8 MB) missed the caches on most of those reads; boxed, a model is 56 bytes.
+#[derive(Debug, Clone, PartialEq)]
 pub enum EdgeModel {
     /// x·y = k
     Cp {
@@ -356,10 +363,13 @@ pub enum EdgeModel {
         k: f64,
     },
     /// Curve
-    Sw(SwEdge),
+    Sw(Box<SwEdge>),
     /// concentrated liquidity: constant product between ticks
-    Cl(ClEdge),
+    Cl(Box<ClEdge>),
 }
+
+// the dual reads a model per edge in the money at every evaluation: keep them at 56 bytes
+const _: () = assert!(core::mem::size_of::<EdgeModel>() <= 56);
 
 /// The solution of one edge's arbitrage problem.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -409,7 +419,7 @@ impl EdgeModel {
     /// d(out)/d(in) at zero size, fee included (base units).
     #[must_use]
     pub fn rate0(&self) -> f64 {
-        match *self {
+        match self {
             EdgeModel::Cp { ri, ro, g } => g * ro / ri,
             EdgeModel::Ss {
                 x0, y0, si, so, g, ..
@@ -422,7 +432,7 @@ impl EdgeModel {
     /// The fee fraction taken from the input (Curve: from the output), in [0, 1).
     #[must_use]
     pub fn fee(&self) -> f64 {
-        match *self {
+        match self {
             EdgeModel::Cp { g, .. } | EdgeModel::Ss { g, .. } => 1.0 - g,
             EdgeModel::Sw(s) => s.fee,
             EdgeModel::Cl(c) => c.fee(),
@@ -432,7 +442,7 @@ impl EdgeModel {
     /// Mid rate (fee excluded) at zero size, base units.
     #[must_use]
     pub fn mid0(&self) -> f64 {
-        match *self {
+        match self {
             EdgeModel::Cp { ri, ro, .. } => ro / ri,
             EdgeModel::Ss { x0, y0, si, so, .. } => stable_p(y0 / x0) * so / si,
             EdgeModel::Sw(s) => s.m(s.xi).1 * s.ci / s.cj,
@@ -445,8 +455,8 @@ impl EdgeModel {
     #[cfg(test)]
     #[must_use]
     pub fn depth_in(&self) -> f64 {
-        match *self {
-            EdgeModel::Cp { ri, .. } => ri,
+        match self {
+            EdgeModel::Cp { ri, .. } => *ri,
             EdgeModel::Ss { x0, si, .. } => x0 * si,
             EdgeModel::Sw(s) => s.xi / s.ci,
             EdgeModel::Cl(c) => c.depth_in(),
@@ -459,8 +469,8 @@ impl EdgeModel {
     /// `out(a) ≤ min(rate0·a, out_cap)` (the output is concave, with slope `rate0` at 0).
     #[must_use]
     pub fn out_cap(&self) -> f64 {
-        match *self {
-            EdgeModel::Cp { ro, .. } => ro,
+        match self {
+            EdgeModel::Cp { ro, .. } => *ro,
             EdgeModel::Ss { y0, so, .. } => y0 * so,
             EdgeModel::Sw(s) => s.y0 / s.cj,
             EdgeModel::Cl(c) => c.out(f64::INFINITY),
@@ -499,11 +509,11 @@ impl EdgeModel {
         if !(a > 0.0) {
             return 0.0;
         }
-        match *self {
+        match self {
             EdgeModel::Cp { ri, ro, g } => g * a * ro / (ri + g * a),
             EdgeModel::Ss {
                 x0, y0, si, so, g, ..
-            } => ss_out_norm(x0, y0, g * a / si) * so,
+            } => ss_out_norm(*x0, *y0, g * a / si) * so,
             EdgeModel::Sw(s) => s.dy(a * s.ci) * (1.0 - s.fee) / s.cj,
             EdgeModel::Cl(c) => c.out(a),
         }
@@ -523,9 +533,9 @@ impl EdgeModel {
         if !(nu_in > 0.0) || !(nu_out > 0.0) {
             return Arb::default();
         }
-        match *self {
+        match self {
             EdgeModel::Cl(c) => c.arb(nu_in, nu_out),
-            EdgeModel::Cp { ri, ro, g } => arb_cp(ri, ro, g, nu_in, nu_out),
+            EdgeModel::Cp { ri, ro, g } => arb_cp(*ri, *ro, *g, nu_in, nu_out),
             EdgeModel::Ss {
                 x0,
                 y0,
@@ -533,8 +543,8 @@ impl EdgeModel {
                 so,
                 g,
                 k,
-            } => arb_ss([x0, y0], [si, so], g, k, nu_in, nu_out),
-            EdgeModel::Sw(s) => arb_sw(&s, nu_in, nu_out, hint),
+            } => arb_ss([*x0, *y0], [*si, *so], *g, *k, nu_in, nu_out),
+            EdgeModel::Sw(s) => arb_sw(s, nu_in, nu_out, hint),
         }
     }
 }
