@@ -629,11 +629,11 @@ impl Ctx<'_> {
         self.ease_rounding(nu, fixed);
         // the easing keeps every arbitrage term as it was; recomputed, so that the bound is the
         // dual value at the prices it ends with whatever the easing did
-        let (g, slack) = self.joint_bound(nu, self.dual_value(nu));
+        let (g, slack) = self.joint_bound(nu, self.value_and_slack(nu));
         ((g * (1.0 + BOUND_MARGIN) + slack) / cnu, slack / cnu)
     }
 
-    /// Graph edge `k`'s ([`Ctx::slack_at`]'s) term at `nu`: its [`rounding_slack`] where it is
+    /// Graph edge `k`'s ([`Ctx::value_and_slack`]'s) term at `nu`: its [`rounding_slack`] where it is
     /// priced and both its prices are positive, else 0.
     fn edge_slack(&self, k: usize, nu: &[f64]) -> f64 {
         let Some(e) = self.cache.edges().get(k) else {
@@ -647,7 +647,7 @@ impl Ctx<'_> {
         }
     }
 
-    /// [`Ctx::slack_at`]'s terms of the edges at the tokens `toks` (each edge once).
+    /// [`Ctx::value_and_slack`]'s terms of the edges at the tokens `toks` (each edge once).
     fn slack_near(&self, toks: &[usize], nu: &[f64]) -> f64 {
         let mut slack = 0.0;
         for &t in toks {
@@ -664,10 +664,25 @@ impl Ctx<'_> {
         slack
     }
 
-    /// The integer rounding slack at `nu`: [`rounding_slack`] over every priced edge.
-    fn slack_at(&self, nu: &[f64]) -> f64 {
+    /// The dual value at `nu` ([`Ctx::dual_value`]) and the integer rounding slack there
+    /// ([`rounding_slack`] over every priced edge), in one pass over the graph's edges: each
+    /// sum adds the same terms in the same order as its own pass would (an edge without slack
+    /// added nothing there either), so the results are the same to the bit.
+    fn value_and_slack(&self, nu: &[f64]) -> (f64, f64) {
+        let cache = self.cache;
+        let mut g = self.inputs_value(nu);
         // (from +0.0, as a plain loop would: `Sum` starts at −0.0)
-        (0..self.cache.edges().len()).fold(0.0, |s, k| s + self.edge_slack(k, nu))
+        let mut slack = 0.0;
+        for (k, e) in cache.edges().iter().enumerate() {
+            let (vi, vo) = (nu[e.ti.index()], nu[e.to.index()]);
+            if vo > 0.0 && vi > 0.0 && self.priced(k) {
+                if e.rate0 * vo > vi {
+                    g += self.edge_arb(k, e, vi, vo);
+                }
+                slack += rounding_slack(e, cache.mid_fee(k), vi, vo);
+            }
+        }
+        (g, slack)
     }
 }
 
@@ -683,13 +698,7 @@ impl Ctx<'_> {
     fn joint_correction(&self, nu: &[f64]) -> (f64, Vec<PoolId>) {
         let mut corr = 0.0;
         let mut pools = Vec::new();
-        for (p, info) in self.graph.pools().iter().enumerate() {
-            if !many_coin_curve(info) {
-                continue;
-            }
-            let Ok(p) = u32::try_from(p).map(PoolId) else {
-                break;
-            };
+        for &p in self.cache.many_coin_curves() {
             if let Some(gain) = self.joint_gain(p, nu) {
                 corr += gain;
                 pools.push(p);
@@ -699,7 +708,7 @@ impl Ctx<'_> {
     }
 
     /// The dual value `g` at `nu` with the joint terms ([`Ctx::joint_correction`]) and the
-    /// rounding slack there ([`Ctx::slack_at`]), after moving the prices of the jointly
+    /// rounding slack there (both from [`Ctx::value_and_slack`] at `nu`), after moving the prices of the jointly
     /// modelled pools' coins to where the value is less ([`Ctx::joint_polish`]; kept only when
     /// the bound they make, recomputed, is less).
     ///
@@ -710,9 +719,9 @@ impl Ctx<'_> {
     /// two directions at the dual's prices, and after the polish 2.03e7 against 2.55e7; the
     /// plan's gap went from 1.19e-6 to 3.9e-7 (the bound is then below `opt.py`'s `T`,
     /// which prices both directions on the snapshot state).
-    fn joint_bound(&self, nu: &mut [f64], g: f64) -> (f64, f64) {
+    fn joint_bound(&self, nu: &mut [f64], (g, slack): (f64, f64)) -> (f64, f64) {
         let (corr, pools) = self.joint_correction(nu);
-        let before = (g + corr, self.slack_at(nu));
+        let before = (g + corr, slack);
         if pools.is_empty() {
             return before;
         }

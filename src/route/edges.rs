@@ -10,6 +10,7 @@
 //! graph's first quote ([`PoolGraph::edge_cache`]) and refreshed for one pool by
 //! [`PoolGraph::set_pool_state`].
 
+use super::certify::many_coin_curve;
 use super::model::{EdgeModel, FloatPool};
 use crate::graph::{Derived, PoolGraph, PoolInfo};
 use crate::snapshot::PoolKind;
@@ -112,6 +113,10 @@ pub(crate) struct EdgeCache {
     /// in-edges of token t: `in_adj[in_start[t]..in_start[t + 1]]`, `tok` the input
     in_start: Vec<u32>,
     in_adj: Vec<Adj>,
+    /// the Curve pools of three or more coins, which the certificate models jointly (a pass
+    /// over the graph's pools per certificate read each pool's record for this: 20,000 of
+    /// them at the largest bench size)
+    many_coin: Vec<PoolId>,
 }
 
 /// Push the usable directed edges of one pool (order i, then j) and their models: those whose
@@ -215,6 +220,7 @@ static NO_EDGES: EdgeCache = EdgeCache {
     out_adj: Vec::new(),
     in_start: Vec::new(),
     in_adj: Vec::new(),
+    many_coin: Vec::new(),
 };
 
 impl PoolGraph {
@@ -259,6 +265,10 @@ impl EdgeCache {
         pool_start.push(idx32(edges.len()));
         let (out_start, out_adj) = rows(n_tokens, &edges, |e| e.ti, |e| e.to);
         let (in_start, in_adj) = rows(n_tokens, &edges, |e| e.to, |e| e.ti);
+        let many_coin = (0..pools.len())
+            .filter(|k| pools.get(*k).is_some_and(many_coin_curve))
+            .map(|k| PoolId(idx32(k)))
+            .collect();
         EdgeCache {
             edges,
             models,
@@ -268,6 +278,7 @@ impl EdgeCache {
             out_adj,
             in_start,
             in_adj,
+            many_coin,
         }
     }
 
@@ -318,6 +329,13 @@ impl EdgeCache {
                 *slot = e;
             }
         }
+    }
+
+    /// The Curve pools of three or more coins (increasing ids), which the certificate models
+    /// jointly. A pool's family and coins never change with its state, so
+    /// [`Self::refresh_pool`] keeps this list.
+    pub fn many_coin_curves(&self) -> &[PoolId] {
+        &self.many_coin
     }
 
     /// All directed edges (order: pool, then i, then j).
