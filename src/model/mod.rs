@@ -201,14 +201,14 @@ impl FloatPool {
             },
             FloatPool::SolStable { x, scale, gamma } => {
                 let (x0, y0) = (*x.get(i)?, *x.get(j)?);
-                EdgeModel::Ss {
+                EdgeModel::Ss(Box::new(SsEdge {
                     x0,
                     y0,
                     si: *scale.get(i)?,
                     so: *scale.get(j)?,
                     g: *gamma,
                     k: x0 * y0 * (x0 * x0 + y0 * y0),
-                }
+                }))
             }
             FloatPool::Stable(Curve {
                 xp,
@@ -257,7 +257,7 @@ impl FloatPool {
         };
         let ok = match &e {
             EdgeModel::Cp { ri, ro, .. } => *ri > 0.0 && *ro > 0.0,
-            EdgeModel::Ss { x0, y0, .. } => *x0 > 0.0 && *y0 > 0.0,
+            EdgeModel::Ss(s) => s.x0 > 0.0 && s.y0 > 0.0,
             EdgeModel::Sw(s) => s.xi > 0.0 && s.y0 > 0.0 && s.d > 0.0 && s.y0.is_finite(),
             EdgeModel::Cl(c) => c.depth_in() > 0.0,
         };
@@ -329,13 +329,30 @@ impl SwEdge {
     }
 }
 
+/// A solidly stable edge's float model, in whole-token units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SsEdge {
+    /// input reserve
+    pub x0: f64,
+    /// output reserve
+    pub y0: f64,
+    /// input scale 10^dec
+    pub si: f64,
+    /// output scale
+    pub so: f64,
+    /// 1 − fee
+    pub g: f64,
+    /// invariant
+    pub k: f64,
+}
+
 /// One directed pool edge's float model.
 ///
-/// The Curve and concentrated-liquidity models are boxed: the dual reads a model for every
-/// edge in the money at every evaluation, scattered over the router's index, and most edges
-/// are x·y = k (three floats). Inline, the largest variant (a concentrated-liquidity edge's
-/// segments, 136 bytes) set every model's size, and at 20,000 pools the index's models
-/// (5.8 MB) missed the caches on most of those reads; boxed, a model is 56 bytes.
+/// Every model but x·y = k is boxed: the dual reads a model for every edge in the money at
+/// every evaluation, scattered over the router's index, and most edges are x·y = k (three
+/// floats). Inline, the largest variant (a concentrated-liquidity edge's segments, 136 bytes)
+/// set every model's size, and at 20,000 pools the index's models (5.8 MB) were far larger
+/// than a core's L2 cache; boxed, a model is 32 bytes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EdgeModel {
     /// x·y = k
@@ -348,28 +365,15 @@ pub enum EdgeModel {
         g: f64,
     },
     /// solidly stable, whole-token units
-    Ss {
-        /// input reserve
-        x0: f64,
-        /// output reserve
-        y0: f64,
-        /// input scale 10^dec
-        si: f64,
-        /// output scale
-        so: f64,
-        /// 1 − fee
-        g: f64,
-        /// invariant
-        k: f64,
-    },
+    Ss(Box<SsEdge>),
     /// Curve
     Sw(Box<SwEdge>),
     /// concentrated liquidity: constant product between ticks
     Cl(Box<ClEdge>),
 }
 
-// the dual reads a model per edge in the money at every evaluation: keep them at 56 bytes
-const _: () = assert!(core::mem::size_of::<EdgeModel>() <= 56);
+// the dual reads a model per edge in the money at every evaluation: keep them at 32 bytes
+const _: () = assert!(core::mem::size_of::<EdgeModel>() <= 32);
 
 /// The solution of one edge's arbitrage problem.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -421,9 +425,7 @@ impl EdgeModel {
     pub fn rate0(&self) -> f64 {
         match self {
             EdgeModel::Cp { ri, ro, g } => g * ro / ri,
-            EdgeModel::Ss {
-                x0, y0, si, so, g, ..
-            } => g * stable_p(y0 / x0) * so / si,
+            EdgeModel::Ss(s) => s.g * stable_p(s.y0 / s.x0) * s.so / s.si,
             EdgeModel::Sw(s) => (1.0 - s.fee) * s.m(s.xi).1 * s.ci / s.cj,
             EdgeModel::Cl(c) => c.rate0(),
         }
@@ -433,7 +435,8 @@ impl EdgeModel {
     #[must_use]
     pub fn fee(&self) -> f64 {
         match self {
-            EdgeModel::Cp { g, .. } | EdgeModel::Ss { g, .. } => 1.0 - g,
+            EdgeModel::Cp { g, .. } => 1.0 - g,
+            EdgeModel::Ss(s) => 1.0 - s.g,
             EdgeModel::Sw(s) => s.fee,
             EdgeModel::Cl(c) => c.fee(),
         }
@@ -444,7 +447,7 @@ impl EdgeModel {
     pub fn mid0(&self) -> f64 {
         match self {
             EdgeModel::Cp { ri, ro, .. } => ro / ri,
-            EdgeModel::Ss { x0, y0, si, so, .. } => stable_p(y0 / x0) * so / si,
+            EdgeModel::Ss(s) => stable_p(s.y0 / s.x0) * s.so / s.si,
             EdgeModel::Sw(s) => s.m(s.xi).1 * s.ci / s.cj,
             EdgeModel::Cl(c) => c.mid0(),
         }
@@ -457,7 +460,7 @@ impl EdgeModel {
     pub fn depth_in(&self) -> f64 {
         match self {
             EdgeModel::Cp { ri, .. } => *ri,
-            EdgeModel::Ss { x0, si, .. } => x0 * si,
+            EdgeModel::Ss(s) => s.x0 * s.si,
             EdgeModel::Sw(s) => s.xi / s.ci,
             EdgeModel::Cl(c) => c.depth_in(),
         }
@@ -471,7 +474,7 @@ impl EdgeModel {
     pub fn out_cap(&self) -> f64 {
         match self {
             EdgeModel::Cp { ro, .. } => *ro,
-            EdgeModel::Ss { y0, so, .. } => y0 * so,
+            EdgeModel::Ss(s) => s.y0 * s.so,
             EdgeModel::Sw(s) => s.y0 / s.cj,
             EdgeModel::Cl(c) => c.out(f64::INFINITY),
         }
@@ -511,9 +514,7 @@ impl EdgeModel {
         }
         match self {
             EdgeModel::Cp { ri, ro, g } => g * a * ro / (ri + g * a),
-            EdgeModel::Ss {
-                x0, y0, si, so, g, ..
-            } => ss_out_norm(*x0, *y0, g * a / si) * so,
+            EdgeModel::Ss(s) => ss_out_norm(s.x0, s.y0, s.g * a / s.si) * s.so,
             EdgeModel::Sw(s) => s.dy(a * s.ci) * (1.0 - s.fee) / s.cj,
             EdgeModel::Cl(c) => c.out(a),
         }
@@ -536,14 +537,7 @@ impl EdgeModel {
         match self {
             EdgeModel::Cl(c) => c.arb(nu_in, nu_out),
             EdgeModel::Cp { ri, ro, g } => arb_cp(*ri, *ro, *g, nu_in, nu_out),
-            EdgeModel::Ss {
-                x0,
-                y0,
-                si,
-                so,
-                g,
-                k,
-            } => arb_ss([*x0, *y0], [*si, *so], *g, *k, nu_in, nu_out),
+            EdgeModel::Ss(s) => arb_ss([s.x0, s.y0], [s.si, s.so], s.g, s.k, nu_in, nu_out),
             EdgeModel::Sw(s) => arb_sw(s, nu_in, nu_out, hint),
         }
     }

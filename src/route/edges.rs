@@ -23,7 +23,8 @@ use alloc::vec::Vec;
 /// passes over all edges read (its tokens, its pool and the pool's family and (solidly) stable
 /// flag, so the router need not look the pool up; whether its model is a closed form; its
 /// zero-size rate) and its coin indices. Its float model is [`EdgeCache::model`] of the same
-/// index (a quote starts with these tables out of cache, and a model is 56 bytes).
+/// index (a quote starts with these tables out of cache, and a model is 32 bytes, with the
+/// data of the boxed families behind it).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Edge {
     pub ti: TokenId,
@@ -76,8 +77,8 @@ impl Edge {
 /// An edge of the working set in local token indices (the route's one edge type there, read
 /// by the dual, the bid prices, the single path and the gas rounds): the fields the passes over
 /// all its edges read. Its float model is at the same index of the quote's models
-/// (`Ctx::models`), which the dual borrows beside it instead of copying (a model is 56
-/// bytes, this edge 32).
+/// (`Ctx::models`), which the dual borrows beside it instead of copying (a model is 32
+/// bytes, and all but x·y = k box their data).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct LEdge {
     pub ti: usize,
@@ -103,7 +104,8 @@ pub(crate) struct EdgeCache {
     /// `models[k]`: the float model of `edges[k]`
     models: Vec<EdgeModel>,
     /// `mid_fee[k]`: the fee-free zero-size rate and the fee of `models[k]`, which the
-    /// certificate's rounding slack reads per edge (16 bytes instead of a model's 56)
+    /// certificate's rounding slack reads per edge (16 bytes, without reading a model and what
+    /// it boxes)
     mid_fee: Vec<(f64, f64)>,
     /// edges of pool p: `pool_start[p]..pool_start[p + 1]`
     pool_start: Vec<u32>,
