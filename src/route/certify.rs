@@ -729,6 +729,13 @@ impl Ctx<'_> {
         self.joint_polish(nu, &pools, before.0);
         // the slack changes only on the edges at the tokens the polish moved
         let moved: Vec<usize> = (0..nu.len()).filter(|t| nu[*t] != kept[*t]).collect();
+        // (the dual value reads an edge only where both its prices are positive: a price the
+        // polish left at 0 or below would drop its edges from the bound, so such a polish is
+        // not kept; its bracket stays positive, this is the guard)
+        if moved.iter().any(|t| !(nu[*t] > 0.0 && nu[*t].is_finite())) {
+            nu.copy_from_slice(&kept);
+            return before;
+        }
         let after = (
             self.dual_value(nu) + self.joint_correction(nu).0,
             before.1 - self.slack_near(&moved, &kept) + self.slack_near(&moved, nu),
@@ -775,10 +782,12 @@ impl Ctx<'_> {
 
     /// Move the prices of the jointly modelled pools' coins (outputs excepted) to lower the
     /// dual value with the joint terms: the dual was solved with each direction priced
-    /// alone, so its prices are not the least of the joint bound. Any prices give a valid
-    /// bound; this is a local search: passes (at most [`POLISH_PASSES`], until one gains less
-    /// than [`POLISH_STOP`] of `value`, the dual value) of a golden-section search per coin
-    /// over a bracket of three of the pool's fees either way.
+    /// alone, so its prices are not the least of the joint bound. Any positive prices give a
+    /// valid bound; this is a local search: passes (at most [`POLISH_PASSES`], until one gains
+    /// less than [`POLISH_STOP`] of `value`, the dual value) of a golden-section search per
+    /// coin over a bracket of three of the pool's fees either way (down by half at most: a
+    /// fuzzed Curve pool with a 43 % fee had its bracket reach below 0, and the input's price
+    /// there dropped the plan's own edge from a bound 51 times below the plan).
     fn joint_polish(&self, nu: &mut [f64], pools: &[PoolId], value: f64) {
         let mut toks: Vec<(usize, f64)> = Vec::new();
         for p in pools {
@@ -803,7 +812,9 @@ impl Ctx<'_> {
                     continue;
                 }
                 let w = 3.0 * fee + 1e-9;
-                let (lo, hi) = (v0 * (1.0 - w), v0 * (1.0 + w));
+                // (at most halved: weak duality needs every price positive, and three fees of
+                // a pool whose fee is above a sixth would take the bracket to 0 or below)
+                let (lo, hi) = (v0 * (1.0 - w.min(0.5)), v0 * (1.0 + w));
                 let edges = self.polish_edges(t, nu, lo, hi);
                 let at = |v: f64, nu: &mut [f64]| {
                     nu[t] = v;

@@ -701,6 +701,48 @@ fn bound_holds_where_an_input_is_nearly_free() {
     }
 }
 
+/// Regression (found by the `snapshot` fuzz target): the bundled snapshot with its 3-coin
+/// Curve pool's fee set to 4295128739 (43 % in 1e10 units), and a USDT amount of 3.4e38 sold
+/// for USDC. The plan swaps it all through that pool for 32.6 M USDC, and its bound was 0.6 M:
+/// the certificate's joint polish searched each coin's price over three fees either way,
+/// which for that fee reached below 0, and the input's negative price dropped the plan's own
+/// edge from the dual value. The plan verifies and stays below its bound at this and other
+/// sizes and hop limits, and so at a fee just above a sixth (where the bracket used to reach
+/// 0) and at the contract's largest fee (50 %).
+#[test]
+fn bound_holds_through_a_curve_pool_with_a_huge_fee() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/snapshot.json");
+    let base: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let curve = "curve:0x46e04c9ee9867b1ea49e053f393af589dbb6b8a8";
+    let found =
+        (U256::from(18_446_665_523_122_342_901u64) << 64) | U256::from(6_798_482_250_344_238u64);
+    for fee in ["4295128739", "1666666667", "5000000000"] {
+        let mut v = base.clone();
+        let pools = v["pools"].as_array_mut().unwrap();
+        let pool = pools.iter_mut().find(|p| p["id"] == curve).unwrap();
+        pool["fee"] = Value::String(fee.into());
+        let snap: Snapshot = serde_json::from_value(v).unwrap();
+        let g = PoolGraph::from_snapshot(&snap).unwrap();
+        let usdc = g
+            .token_id("0x28f101cb89cf84297462e85a0edded9ae4c20050")
+            .unwrap();
+        let usdt = g
+            .token_id("0xdfd3c19fc05f01668134ddc1ac095f04406fa41b")
+            .unwrap();
+        for (amount, hops) in [
+            (found, None),
+            (found, Some(7)),
+            (found, Some(1)),
+            (U256::exp10(20), None),
+            (U256::exp10(12), None),
+        ] {
+            let mut req = RouteRequest::new(vec![(usdt, amount)], vec![(usdc, Ratio::new(1, 1))]);
+            req.max_hops = hops;
+            verified_within_its_bound(&g, &req);
+        }
+    }
+}
+
 /// The plan of `req` on `g` verifies exactly and its value is at most its bound.
 fn verified_within_its_bound(g: &PoolGraph, req: &RouteRequest) {
     let p = route::quote(g, req).unwrap();
