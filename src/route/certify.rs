@@ -633,8 +633,8 @@ impl Ctx<'_> {
         ((g * (1.0 + BOUND_MARGIN) + slack) / cnu, slack / cnu)
     }
 
-    /// Graph edge `k`'s ([`Ctx::value_and_slack`]'s) term at `nu`: its [`rounding_slack`] where it is
-    /// priced and both its prices are positive, else 0.
+    /// Graph edge `k`'s ([`Ctx::value_and_slack`]'s) term at `nu`: its [`rounding_slack`]
+    /// where it is priced and both its prices are positive, else 0.
     fn edge_slack(&self, k: usize, nu: &[f64]) -> f64 {
         let Some(e) = self.cache.edges().get(k) else {
             return 0.0;
@@ -708,9 +708,9 @@ impl Ctx<'_> {
     }
 
     /// The dual value `g` at `nu` with the joint terms ([`Ctx::joint_correction`]) and the
-    /// rounding slack there (both from [`Ctx::value_and_slack`] at `nu`), after moving the prices of the jointly
-    /// modelled pools' coins to where the value is less ([`Ctx::joint_polish`]; kept only when
-    /// the bound they make, recomputed, is less).
+    /// rounding slack there (both from [`Ctx::value_and_slack`] at `nu`), after moving the
+    /// prices of the jointly modelled pools' coins to where the value is less
+    /// ([`Ctx::joint_polish`]; kept only when the bound they make, recomputed, is less).
     ///
     /// The polish runs wherever a pool is modelled jointly, also when the joint bound does not
     /// lower the value at the dual's own prices: the dual priced the pool's directions one by
