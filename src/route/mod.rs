@@ -32,10 +32,11 @@
 //! 5. **Gas** (optional, EVM chains): each step costs `gas units × gas price` in units of the
 //!    (first) output; the active edge whose arbitrage profit at the optimal prices falls
 //!    shortest of its step's gas is dropped and the problem re-solved, one edge at a time; the
-//!    same request is also quoted under every hop cap from 1 to 6 (`GAS_HOP_CAPS`), and the
-//!    exactly simulated plan (or single path) with the best output net of gas is returned, so
-//!    it never nets less than the request capped at any of those hop counts. Chain 101 has no
-//!    gas pricing.
+//!    same request is also quoted under every hop cap from 1 to its saturation radius (the
+//!    hops past which a cap no longer narrows the working set; at least 6, `GAS_HOP_CAPS`),
+//!    and the exactly simulated plan (or single path) with the best output net of gas is
+//!    returned, so it never nets less than the request capped at any of those hop counts.
+//!    Chain 101 has no gas pricing.
 //! 6. **Exact-out** ([`RouteRequest::exact_out`]): the least input whose exact plan delivers the
 //!    wanted amount, by exact-in quotes narrowing a bracket to 1e-7 (`exact_out.rs`).
 //!

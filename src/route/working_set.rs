@@ -246,12 +246,56 @@ pub(super) fn prepare_ctx<'a>(
 fn working_set(
     cache: &EdgeCache,
     mask: Option<&[bool]>,
-    (d_in, d_out): (&[usize], &[usize]),
-    (in_toks, out_toks): (&[TokenId], &[TokenId]),
+    d: (&[usize], &[usize]),
+    ends: (&[TokenId], &[TokenId]),
     hops: usize,
 ) -> Vec<usize> {
-    // (the sole output and input, if any: a plain loop with one comparison each, reserved for
-    // every edge, instead of an iterator chain growing its vector)
+    let mut sel = Vec::with_capacity(cache.edges().len());
+    for_each_radius(cache, mask, d, ends, |k, r| {
+        if r <= hops {
+            sel.push(k);
+        }
+    });
+    sel
+}
+
+/// The hop radius past which the working set of `req` stops growing: the most hops of the
+/// shortest input-to-output path through any edge it may hold (0 when none joins an input to
+/// an output). Every hop cap from it up gives the same working set: every edge a plan can use.
+pub(super) fn saturation_radius(graph: &PoolGraph, req: &RouteRequest) -> usize {
+    let cache = graph.edge_cache();
+    let n = graph.n_tokens();
+    let mask_owned = allowed_pools(graph, req);
+    let mask = mask_owned.as_deref();
+    let in_toks: Vec<TokenId> = req.inputs.iter().map(|x| x.0).collect();
+    let out_toks: Vec<TokenId> = req.outputs.iter().map(|x| x.0).collect();
+    let d_in = bfs(cache, n, mask, &in_toks, true);
+    let d_out = bfs(cache, n, mask, &out_toks, false);
+    let mut most = 0;
+    for_each_radius(
+        cache,
+        mask,
+        (&d_in, &d_out),
+        (&in_toks, &out_toks),
+        |_, r| {
+            most = most.max(r);
+        },
+    );
+    most
+}
+
+/// Calls `f(k, r)` for each graph edge `k` (in its order) that the filter `mask` allows, that
+/// lies on some path from an input to an output, and that leaves no sole output and enters no
+/// sole input, with `r` the hops of the shortest such path through it (`d_in + 1 + d_out`).
+fn for_each_radius(
+    cache: &EdgeCache,
+    mask: Option<&[bool]>,
+    (d_in, d_out): (&[usize], &[usize]),
+    (in_toks, out_toks): (&[TokenId], &[TokenId]),
+    mut f: impl FnMut(usize, usize),
+) {
+    // (the sole output and input, if any: a plain loop with one comparison each, instead of
+    // an iterator chain)
     let sole_out = if out_toks.len() == 1 {
         out_toks.first()
     } else {
@@ -262,24 +306,16 @@ fn working_set(
     } else {
         None
     };
-    let edges = cache.edges();
-    let mut sel = Vec::with_capacity(edges.len());
-    for (k, e) in edges.iter().enumerate() {
+    for (k, e) in cache.edges().iter().enumerate() {
         if mask.is_some() && !allowed(mask, e.pool) {
             continue;
         }
         let a = d_in.get(e.ti.index()).copied().unwrap_or(UNREACHED);
         let b = d_out.get(e.to.index()).copied().unwrap_or(UNREACHED);
-        if a != UNREACHED
-            && b != UNREACHED
-            && a.saturating_add(b).saturating_add(1) <= hops
-            && sole_out != Some(&e.ti)
-            && sole_in != Some(&e.to)
-        {
-            sel.push(k);
+        if a != UNREACHED && b != UNREACHED && sole_out != Some(&e.ti) && sole_in != Some(&e.to) {
+            f(k, a.saturating_add(b).saturating_add(1));
         }
     }
-    sel
 }
 
 /// Everything one quote needs after pruning.

@@ -27,6 +27,7 @@ mod request;
 mod route_arbitrage;
 mod route_cache;
 mod route_dust;
+mod route_gas;
 mod route_trim;
 mod route_update;
 mod routing;

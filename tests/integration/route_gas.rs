@@ -1,0 +1,127 @@
+//! Gas on markets whose routes are long chains: a request with a gas model never nets less
+//! than the same request under any hop cap, also past the 6 hops of the default working set.
+
+use num_rational::Ratio;
+use proptest::prelude::*;
+use swapzap::graph::PoolGraph;
+use swapzap::plan::Plan;
+use swapzap::route::{self, GasModel, RouteRequest};
+use swapzap::snapshot::Snapshot;
+use swapzap::units::TokenId;
+use swapzap::U256;
+
+/// A market of x·y = k pools (0.3 %, both reserves `depth` whole tokens of 18 decimals): one
+/// chain of `len` pools from token 0 to token 1 per entry of `chains` (its own intermediate
+/// tokens), and one direct pool of depth `direct`.
+fn chain_market(chains: &[(usize, u64)], direct: u64) -> PoolGraph {
+    let addr = |k: usize| format!("0x{k:040x}");
+    let pool = |id: usize, a: usize, b: usize, depth: u64| {
+        format!(
+            r#"{{ "id": "uniswap-v2:{}", "source": "uniswap-v2", "kind": "constant_product",
+              "fee": {{ "num": "3", "den": "1000" }}, "tokens": ["{}", "{}"],
+              "reserves": ["{depth}000000000000000000", "{depth}000000000000000000"] }}"#,
+            addr(1000 + id),
+            addr(a + 1),
+            addr(b + 1)
+        )
+    };
+    let mut n_tokens = 2;
+    let mut pools = Vec::new();
+    for &(len, depth) in chains {
+        let mut prev = 0;
+        for k in 0..len {
+            let next = if k + 1 == len {
+                1
+            } else {
+                n_tokens += 1;
+                n_tokens - 1
+            };
+            pools.push(pool(pools.len(), prev, next, depth));
+            prev = next;
+        }
+    }
+    pools.push(pool(pools.len(), 0, 1, direct));
+    let tokens: Vec<String> = (0..n_tokens)
+        .map(|k| {
+            format!(
+                r#"{{ "address": "{}", "symbol": "T{k}", "decimals": 18 }}"#,
+                addr(k + 1)
+            )
+        })
+        .collect();
+    let snap: Snapshot = serde_json::from_str(&format!(
+        r#"{{ "chain_id": 1, "tokens": [{}], "pools": [{}] }}"#,
+        tokens.join(","),
+        pools.join(",")
+    ))
+    .unwrap();
+    PoolGraph::from_snapshot(&snap).unwrap()
+}
+
+/// `whole` tokens of token 0 to token 1, with a gas price at which one typical 60k-gas step
+/// costs `cost` of the gas-free plan's output.
+fn gas_request(g: &PoolGraph, whole: u64, cost: f64) -> Option<(RouteRequest, Plan)> {
+    let amount = U256::exp10(18) * whole;
+    let mut req = RouteRequest::new(
+        vec![(TokenId(0), amount)],
+        vec![(TokenId(1), Ratio::from_integer(1))],
+    );
+    let free = route::quote(g, &req).ok()?;
+    req.gas = Some(GasModel::typical(cost * free.value / 60_000.0));
+    let net = route::quote(g, &req).unwrap();
+    net.verify(g).unwrap();
+    Some((req, net))
+}
+
+/// Chains of 7, 9 and 7 hops beside a shallow direct pool, a step costing 2 % of the output:
+/// the request capped at 7 to 9 hops takes the deeper 7-hop chain alone and nets 1.3 % more
+/// than the request did when it compared itself with the caps up to 6 only (its leg drops kept
+/// the direct pool beside that chain; the single path looks 6 hops far without a cap). Now
+/// the caps run to the 9 hops where the working set stops growing.
+#[test]
+fn gas_plan_nets_at_least_a_seven_hop_cap() {
+    let g = chain_market(&[(7, 44_384), (9, 18_782), (7, 94_401)], 1_690);
+    let (req, net) = gas_request(&g, 1_000, 0.02).unwrap();
+    let mut capped = req.clone();
+    capped.max_hops = Some(7);
+    let seven = route::quote(&g, &capped).unwrap();
+    // the 7-hop chain alone: 7 steps
+    assert_eq!(seven.steps.len(), 7, "{:?}", seven.steps);
+    assert!(
+        net.value >= seven.value,
+        "cap 7 nets {} > {}",
+        seven.value,
+        net.value
+    );
+    // the request's plan is that chain too (the direct pool's step does not pay)
+    assert_eq!(net.steps, seven.steps);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// With a gas model, a request on a market of two or three chains of 5 to 14 hops beside
+    /// a direct pool never nets less than the same request capped at any of 1 to 24 hops.
+    #[test]
+    fn gas_plans_never_net_less_than_any_hop_cap(
+        chains in proptest::collection::vec((5usize..15, 1_000u64..100_000), 2..4),
+        direct in 100u64..10_000,
+        whole in 100u64..20_000,
+        cost in 0.002f64..0.03,
+    ) {
+        let g = chain_market(&chains, direct);
+        let Some((req, net)) = gas_request(&g, whole, cost) else {
+            return Ok(());
+        };
+        for h in 1..=24 {
+            let mut capped = req.clone();
+            capped.max_hops = Some(h);
+            if let Ok(c) = route::quote(&g, &capped) {
+                prop_assert!(
+                    net.value >= c.value,
+                    "cap {}: {} nets more than {}", h, c.value, net.value
+                );
+            }
+        }
+    }
+}
