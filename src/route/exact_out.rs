@@ -23,13 +23,19 @@
 //! trial was not on: `f` is concave, so the tangent lies above it and its root is at or just
 //! below the answer; once the steps are accurate the bracket closes in two trials. A step that
 //! leaves the bracket falls back to regula falsi.
+//!
+//! With a gas model the trials are the plans net of gas (cold: [`quote`] compares each with
+//! its hop caps). Where even the cap's such plan delivers less than wanted, a plan of more
+//! steps may still deliver it, paying more gas: the search then runs on the plans without
+//! gas, and the one found is priced with the request's model (its gas units, price and net
+//! value); [`RouteError::ExactOutUnreachable`] only where no plan delivers the amount.
 
 use super::cache::quote_warm;
 use super::{gas, quote, RouteCache, RouteRequest};
 use crate::error::{BadRouteRequest, RouteError};
 use crate::graph::PoolGraph;
 use crate::math::float::{from_f64_floor, to_f64};
-use crate::plan::Plan;
+use crate::plan::{swap_gas_units, GasModel, Plan};
 use crate::units::TokenId;
 use primitive_types::U256;
 
@@ -64,8 +70,19 @@ pub(super) fn quote_exact_out(
     }
     // the trials' warm start (a gas model's hop caps are compared with cold quotes: those
     // trials stay cold)
-    if gas::priced(graph, req).is_some() {
-        return search(graph, req, (token, cap), wanted, Start::Cold);
+    if let Some(gm) = gas::priced(graph, req) {
+        return match search(graph, req, (token, cap), wanted, Start::Cold) {
+            // the plans net of gas at the cap deliver less than wanted, but a plan of more
+            // steps may deliver it (it pays more gas): the least input of the plans without
+            // gas, priced with the request's gas model; the error only where none delivers
+            Err(RouteError::ExactOutUnreachable { .. }) => {
+                let mut free = req.clone();
+                free.gas = None;
+                let p = quote_exact_out(graph, &free, wanted)?;
+                Ok(with_gas(graph, p, gm))
+            }
+            found => found,
+        };
     }
     let warm = search(graph, req, (token, cap), wanted, Start::Warm)?;
     // the plan is the cold quote of what it spends (a keeper re-quoting that input exact-in
@@ -78,6 +95,20 @@ pub(super) fn quote_exact_out(
         }
     }
     search(graph, req, (token, cap), wanted, Start::ColdRates)
+}
+
+/// `p`, a plan quoted without gas, priced under the gas model `gm`: its swap steps' gas units,
+/// the model's price and its value net of that gas (its one output's amount less the cost).
+fn with_gas(graph: &PoolGraph, p: Plan, gm: GasModel) -> Plan {
+    let units = swap_gas_units(&p.steps, graph, Some(&gm));
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+    let value = to_f64(out(&p)) - units as f64 * gm.gas_price;
+    Plan {
+        gas_units: units,
+        gas_price: Some(gm.gas_price),
+        value,
+        ..p
+    }
 }
 
 /// How the search's trials start their dual solves.

@@ -31,7 +31,10 @@ pub struct RouteRequest {
     /// little of the only input as possible; the input amount is then the most the user will
     /// spend. The plan's `inputs` say what it spends: the least amount, to within
     /// 1 / 10^7 (`EXACT_OUT_PRECISION`) of itself, whose exact simulation delivers the wanted
-    /// amount (found by exact-in quotes; see `route/exact_out.rs`). `None`: exact-in.
+    /// amount (found by exact-in quotes; see `route/exact_out.rs`). With a gas model the
+    /// search runs on the plans net of gas; where those deliver less than wanted even at the
+    /// input amount, on the plans without gas (more steps, more output), priced with the
+    /// model: error 4006 only where no plan delivers it. `None`: exact-in.
     pub exact_out: Option<U256>,
 }
 

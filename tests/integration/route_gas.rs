@@ -13,7 +13,7 @@ use swapzap::U256;
 /// A market of x·y = k pools (0.3 %, both reserves `depth` whole tokens of 18 decimals): one
 /// chain of `len` pools from token 0 to token 1 per entry of `chains` (its own intermediate
 /// tokens), and one direct pool of depth `direct`.
-fn chain_market(chains: &[(usize, u64)], direct: u64) -> PoolGraph {
+pub fn chain_market(chains: &[(usize, u64)], direct: u64) -> PoolGraph {
     let addr = |k: usize| format!("0x{k:040x}");
     let pool = |id: usize, a: usize, b: usize, depth: u64| {
         format!(
@@ -123,5 +123,47 @@ proptest! {
                 );
             }
         }
+    }
+}
+
+/// Exact-out with a gas model where the plans net of gas, at the input cap, deliver less than
+/// wanted but a plan of more steps delivers it: chains of 12 and 10 hops beside a direct pool,
+/// a step costing 0.5 % of the output, and 99.9 % of what the gas-free plan of the cap
+/// delivers wanted. The plan is the least input of the gas-free plans (valid for the request,
+/// gas priced with its model), not error 4006; with 1e-5 less input no plan delivers it.
+#[test]
+fn exact_out_with_gas_takes_more_steps_rather_than_failing() {
+    use swapzap::plan::PlanRequest;
+    let g = chain_market(&[(12, 6_189), (10, 89_622)], 2_976);
+    let cap = U256::exp10(18) * 20_000;
+    let mut req = RouteRequest::new(
+        vec![(TokenId(0), cap)],
+        vec![(TokenId(1), Ratio::from_integer(1))],
+    );
+    let free = route::quote(&g, &req).unwrap();
+    let got = free.outputs[0].amount;
+    req.gas = Some(GasModel::typical(0.005 * free.value / 60_000.0));
+    let netted = route::quote(&g, &req).unwrap();
+    let wanted = got - got / 1000;
+    // the plan net of gas at the cap is short of it
+    assert!(netted.outputs[0].amount < wanted);
+    req.exact_out = Some(wanted);
+    let p = route::quote(&g, &req).unwrap();
+    p.verify(&g).unwrap();
+    let spent = p.inputs[0].amount;
+    // what it spends, its gas units, price and net value as the request's gas model says
+    let mut want = PlanRequest::swap(&req);
+    want.inputs[0].1 = spent;
+    p.verify_request(&g, &want).unwrap();
+    assert!(p.outputs[0].amount >= wanted && spent <= cap);
+    assert!(p.gas_units > 0 && p.gas_price == req.gas.map(|m| m.gas_price));
+    // minimal to 1e-5: less input gives less than wanted, with gas or without
+    let mut less = req.clone();
+    less.exact_out = None;
+    less.inputs[0].1 = spent - spent / 100_000 - 1;
+    for gas in [req.gas, None] {
+        less.gas = gas;
+        let under = route::quote(&g, &less).unwrap().outputs[0].amount;
+        assert!(under < wanted, "{under} >= {wanted}");
     }
 }
