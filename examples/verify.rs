@@ -9,8 +9,10 @@
 //! The plan is read back with `Plan::from_json` and checked with `Plan::verify_request`: every
 //! step re-simulated exactly in order, the request's inputs spent exactly, outputs and refunds
 //! what the steps leave, each `min_amount` `floor(amount × (1 − slippage))`, the zap fee (a
-//! body with an LP token is a zap) exactly 1 bps of each input, gas, value and bound. Exit 0
-//! with one line when the plan holds; else exit 1 with the error code, class and detail.
+//! body with an LP token is a zap) exactly 1 bps of each input, gas, value and bound; with
+//! `--exact-out AMOUNT` (a plan of `quote --exact-out`), the inputs at most the request's and
+//! the output at least AMOUNT. Exit 0 with one line when the plan holds; else exit 1 with the
+//! error code, class and detail.
 #![allow(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
 #[macro_use]
@@ -25,12 +27,15 @@ use swapzap::route::GasModel;
 
 const USAGE: &str =
     "usage: verify (--instance FILE | --snapshot FILE --request FILE) --plan FILE [--gas-price P]
+              [--exact-out AMOUNT]
 
 Reads a plan JSON (quote --json, zap --json) back and checks it against the snapshot and the
 request body: steps re-simulated exactly, inputs spent exactly, outputs, refunds, min_amount,
 zap fee, gas units, value and bound. Exit 0 and one line when it holds, else exit 1 with the
 error code, class and detail.
-  --gas-price P  the plan was priced with typical gas units at P output base units per unit";
+  --gas-price P  the plan was priced with typical gas units at P output base units per unit
+  --exact-out AMOUNT  an exact-out plan: the request's input amounts are the most to spend,
+                 and the output must reach AMOUNT (base units)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -61,6 +66,7 @@ fn run(args: &[String]) -> Result<String, Fail> {
             "--request",
             "--plan",
             "--gas-price",
+            "--exact-out",
         ],
     ) {
         return Err(Fail::Plain(format!("unknown argument {a}\n{USAGE}")));
@@ -95,6 +101,17 @@ fn run(args: &[String]) -> Result<String, Fail> {
             _ => return Err(Fail::Plain(format!("--gas-price {p}: not a number ≥ 0"))),
         },
     };
+    let exact_out = match cli::flag_value(args, "--exact-out")? {
+        None => None,
+        Some(a) => match swapzap::U256::from_dec_str(&a) {
+            Ok(x) if !x.is_zero() => Some(x),
+            _ => {
+                return Err(Fail::Plain(format!(
+                    "--exact-out {a}: not a positive integer below 2^256"
+                )))
+            }
+        },
+    };
     let graph = cli::graph_of(snap)?;
     let req = cli::validate_body(body, &graph)?;
     let pj: PlanJson = cli::from_value_located(&cli::read_json(&plan_path)?)
@@ -102,6 +119,7 @@ fn run(args: &[String]) -> Result<String, Fail> {
     let plan = Plan::from_json(&pj, &graph)?;
     let mut want = PlanRequest::from_request(&req, &graph)?;
     want.gas = gas;
+    want.exact_out = exact_out;
     plan.verify_request(&graph, &want)?;
     pj.check_bound_gap(&plan)?;
     let outs: Vec<String> = plan

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 use std::sync::Arc;
-use swapzap::error::{BadRouteRequest, Error, PlanProblem, RequestError, RouteError};
+use swapzap::error::{BadRouteRequest, Error, RequestError, RouteError};
 use swapzap::graph::{PoolGraph, PoolInfo};
 use swapzap::plan::{Plan as RustPlan, PlanRequest};
 use swapzap::route::{self, GasModel, RouteRequest};
@@ -596,9 +596,9 @@ impl Plan {
     /// `Plan::verify_request`: every step re-simulated exactly, and the plan answering the
     /// request field by field (inputs, zap fee for a zap body, slippage, outputs and minimums,
     /// refunds, gas units at the plan's gas price, value and bound). With `exact_out` the
-    /// inputs may be less than the request's (same tokens) and the first output must reach
-    /// `exact_out`. Raises `SwapzapError` (4014 naming the field that does not hold, 4013 for
-    /// an exact-out shortfall) and returns None otherwise.
+    /// inputs may be less than the request's (same tokens) and the output must reach
+    /// `exact_out` (`PlanRequest::exact_out`). Raises `SwapzapError` (4014 naming the field
+    /// that does not hold) and returns None otherwise.
     #[pyo3(signature = (snapshot, request, *, exact_out=None))]
     fn verify(
         &self,
@@ -623,27 +623,7 @@ impl Plan {
         let check = || -> Res<()> {
             let mut want = PlanRequest::from_request(&req, graph)?;
             want.gas = self.plan.gas_price.map(GasModel::typical);
-            if let Some(w) = wanted {
-                let invalid = |why| Error::Route(RouteError::InvalidPlan { step: None, why });
-                let spent: Vec<(TokenId, U256)> = self
-                    .plan
-                    .inputs
-                    .iter()
-                    .map(|i| (i.token, i.amount))
-                    .collect();
-                let within = spent.len() == want.inputs.len()
-                    && spent
-                        .iter()
-                        .zip(&want.inputs)
-                        .all(|(s, c)| s.0 == c.0 && s.1 <= c.1);
-                if !within {
-                    return Err(invalid(PlanProblem::ExactOutOverspends));
-                }
-                if self.plan.outputs.first().map_or(true, |o| o.amount < w) {
-                    return Err(invalid(PlanProblem::ExactOutBelowWanted));
-                }
-                want.inputs = spent;
-            }
+            want.exact_out = wanted;
             Ok(self.plan.verify_request(graph, &want)?)
         };
         lift(py, check())

@@ -181,7 +181,8 @@ pub struct Plan {
 /// and `PlanRequest::from_request` (the service layer, from a validated spec body).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanRequest {
-    /// Input tokens and the exact amounts to spend (repeated tokens are summed).
+    /// Input tokens and the exact amounts to spend (repeated tokens are summed); for
+    /// exact-out, the most to spend.
     pub inputs: Vec<(TokenId, U256)>,
     /// Output tokens, in the request's order, with their proportions.
     pub outputs: Vec<(TokenId, Ratio<u64>)>,
@@ -197,6 +198,9 @@ pub struct PlanRequest {
     /// [`Plan::verify_request`] holds a zap-out's value shares to its proportions at these
     /// prices (and reports the error, if any, when it needs them).
     pub output_prices: Option<Result<Vec<f64>, RouteError>>,
+    /// Exact-out ([`crate::route::RouteRequest::exact_out`]): at least this amount of the only
+    /// output, the inputs' amounts being the most to spend; `None`: exact-in.
+    pub exact_out: Option<U256>,
 }
 
 /// How close a zap-out's output value shares must be to the requested proportions for

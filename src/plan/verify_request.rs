@@ -19,11 +19,13 @@ use primitive_types::U256;
 impl Plan {
     /// [`Plan::verify`], and that the plan answers `want`, field by field:
     ///
-    /// * `inputs`: exactly the request's tokens and amounts (repeats summed), each once;
+    /// * `inputs`: exactly the request's tokens and amounts (repeats summed), each once; for
+    ///   exact-out ([`PlanRequest::exact_out`]) the amounts at most the request's;
     /// * `zap_fee`: none for a swap; for a zap the documented rate, and exactly
     ///   `floor(amount × rate / 10000)` of each input (zero fees omitted), nothing else;
     /// * `slippage`: the request's; `outputs`: one per requested token, in the request's order;
-    ///   each `min_amount` exactly `floor(amount × (1 − slippage))`;
+    ///   each `min_amount` exactly `floor(amount × (1 − slippage))`; for exact-out, the amount
+    ///   at least the wanted one;
     /// * `steps`: every step re-simulated exactly, in order, on the states the earlier steps
     ///   leave, spending only what is held ([`Plan::verify`]); the inputs less the fee are spent
     ///   exactly: what the steps leave is the outputs plus the refunds;
@@ -88,8 +90,8 @@ impl Plan {
         Ok(())
     }
 
-    /// `inputs`: exactly the request's tokens and amounts (repeats summed), each once; the
-    /// plan's inputs as a map.
+    /// `inputs`: exactly the request's tokens and amounts (repeats summed; for exact-out at
+    /// most those amounts), each once; the plan's inputs as a map.
     fn check_inputs(&self, want: &PlanRequest) -> Result<BTreeMap<TokenId, U256>, RouteError> {
         let want_in = amount_map(want.inputs.iter().copied(), false)
             .map_err(|_| mismatch(F::Inputs, None, PlanProblem::RequestAmountsOverflow))?;
@@ -98,7 +100,12 @@ impl Plan {
         for (k, i) in self.inputs.iter().enumerate() {
             match want_in.get(&i.token) {
                 None => return Err(mismatch(F::Inputs, Some(k), PlanProblem::NotARequestInput)),
-                Some(a) if *a != i.amount => {
+                // exact-out: at most the request's amount, the most to spend
+                Some(a) if want.exact_out.is_some() && i.amount > *a => {
+                    let why = PlanProblem::ExactOutOverspends;
+                    return Err(mismatch(F::Inputs, Some(k), why));
+                }
+                Some(a) if want.exact_out.is_none() && *a != i.amount => {
                     let why = PlanProblem::InputAmountDiffers;
                     return Err(mismatch(F::Inputs, Some(k), why));
                 }
@@ -154,6 +161,10 @@ impl Plan {
             if o.min_amount != min_after_slippage(o.amount, self.slippage)? {
                 let why = PlanProblem::MinAmountNotFloor;
                 return Err(mismatch(F::MinAmount, Some(k), why));
+            }
+            if want.exact_out.is_some_and(|w| o.amount < w) {
+                let why = PlanProblem::ExactOutBelowWanted;
+                return Err(mismatch(F::Outputs, Some(k), why));
             }
         }
         Ok(())

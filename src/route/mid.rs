@@ -171,8 +171,8 @@ pub(super) fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: Tok
 
 impl crate::plan::PlanRequest {
     /// What a plan of the router for `req` must answer ([`crate::plan::Plan::verify_request`]):
-    /// its inputs, outputs, slippage and gas model; no zap fee, and no output prices (a swap
-    /// with several outputs is not held to its shares).
+    /// its inputs, outputs, slippage, gas model and exact-out amount; no zap fee, and no
+    /// output prices (a swap with several outputs is not held to its shares).
     #[must_use]
     pub fn swap(req: &RouteRequest) -> Self {
         Self {
@@ -182,6 +182,7 @@ impl crate::plan::PlanRequest {
             zap_fee_bps: None,
             gas: req.gas,
             output_prices: None,
+            exact_out: req.exact_out,
         }
     }
 }

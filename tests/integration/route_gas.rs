@@ -151,10 +151,22 @@ fn exact_out_with_gas_takes_more_steps_rather_than_failing() {
     let p = route::quote(&g, &req).unwrap();
     p.verify(&g).unwrap();
     let spent = p.inputs[0].amount;
-    // what it spends, its gas units, price and net value as the request's gas model says
-    let mut want = PlanRequest::swap(&req);
-    want.inputs[0].1 = spent;
+    // within the cap, at least the wanted amount, its gas units, price and net value as the
+    // request's gas model says
+    let want = PlanRequest::swap(&req);
     p.verify_request(&g, &want).unwrap();
+    // and not for a lower cap or a larger wanted amount
+    let mut low = want.clone();
+    low.inputs[0].1 = spent - 1;
+    let e = p.verify_request(&g, &low).unwrap_err();
+    assert!(
+        format!("{e}").contains("spends more than the request allows"),
+        "{e}"
+    );
+    let mut more = want.clone();
+    more.exact_out = Some(p.outputs[0].amount + 1);
+    let e = p.verify_request(&g, &more).unwrap_err();
+    assert!(format!("{e}").contains("below the wanted amount"), "{e}");
     assert!(p.outputs[0].amount >= wanted && spent <= cap);
     assert!(p.gas_units > 0 && p.gas_price == req.gas.map(|m| m.gas_price));
     // minimal to 1e-5: less input gives less than wanted, with gas or without

@@ -1008,7 +1008,7 @@ fn column_generation_finds_a_ten_hop_route_and_certifies_it() {
 }
 
 /// Exact-out: the plan delivers at least the wanted amount, spends no more than the request's
-/// input amount, verifies exactly, and is minimal: 1e-5 less input (quoted exact-in) delivers
+/// input amount, verifies exactly and against its request (`PlanRequest::swap`), and is minimal: 1e-5 less input (quoted exact-in) delivers
 /// less than wanted. Wanting more than the whole input delivers is error 4006. On the public
 /// single-output instances, wanting half and 90 % of what the full input gets.
 #[test]
@@ -1028,6 +1028,9 @@ fn exact_out_plans_are_valid_and_minimal() {
             req.exact_out = Some(wanted);
             let plan = route::quote(&inst.graph, &req).unwrap();
             plan.verify(&inst.graph).unwrap();
+            // the request's own check: within the cap, at least the wanted amount
+            let want = swapzap::plan::PlanRequest::swap(&req);
+            plan.verify_request(&inst.graph, &want).unwrap();
             let spent = plan.inputs[0].amount;
             assert!(plan.outputs[0].amount >= wanted, "{}", inst.name);
             assert!(spent <= inst.req.inputs[0].1, "{}", inst.name);

@@ -274,6 +274,7 @@ impl crate::plan::PlanRequest {
             gas: opts.gas,
             output_prices: (outputs.len() >= 2)
                 .then(|| crate::route::output_mid_prices(graph, &price_request(outputs, opts))),
+            exact_out: None,
         }
     }
 }
