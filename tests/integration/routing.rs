@@ -937,59 +937,18 @@ fn plans_spend_every_input_exactly_with_no_refunds() {
     assert!(checked >= 40, "inputs checked: {checked}");
 }
 
-/// A market whose best route is 10 hops long: a deep chain T0 → T1 → … → T10 and one shallow
-/// direct T0 → T10 pool. With no hop limit, column generation finds the chain (the first
+/// A market whose best route is 10 hops long: a deep chain from T0 to T1 and one shallow
+/// direct T0 → T1 pool. With no hop limit, column generation finds the chain (the first
 /// working set stops at 6 hops) and the bound certifies the plan to 1e-6; with a 6-hop limit
 /// the plan can only use the direct pool, and its bound (over plans within 6 hops) is below what
 /// the 10-hop plan gets: a bound over a pruned graph is not a bound on every plan.
 #[test]
 fn column_generation_finds_a_ten_hop_route_and_certifies_it() {
-    let addr = |k: usize| format!("0x{k:040x}");
-    let tokens: Vec<String> = (0..=10)
-        .map(|k| {
-            format!(
-                r#"{{ "address": "{}", "symbol": "T{k}", "decimals": 18 }}"#,
-                addr(k + 1)
-            )
-        })
-        .collect();
-    let pool = |id: String, a: usize, b: usize, ra: &str, rb: &str| {
-        format!(
-            r#"{{ "id": "uniswap-v2:{id}", "source": "uniswap-v2", "kind": "constant_product",
-              "fee": {{ "num": "3", "den": "1000" }}, "tokens": ["{}", "{}"],
-              "reserves": ["{ra}", "{rb}"] }}"#,
-            addr(a + 1),
-            addr(b + 1)
-        )
-    };
-    let mut pools: Vec<String> = (0..10)
-        .map(|k| {
-            pool(
-                addr(100 + k),
-                k,
-                k + 1,
-                "1000000000000000000000000",
-                "1000000000000000000000000",
-            )
-        })
-        .collect();
-    pools.push(pool(
-        addr(200),
-        0,
-        10,
-        "1000000000000000000000",
-        "1000000000000000000000",
-    ));
-    let snap: Snapshot = serde_json::from_str(&format!(
-        r#"{{ "chain_id": 1, "tokens": [{}], "pools": [{}] }}"#,
-        tokens.join(","),
-        pools.join(",")
-    ))
-    .unwrap();
-    let g = PoolGraph::from_snapshot(&snap).unwrap();
+    // T0 → T2 → … → T10 → T1, ten pools of 1e6 tokens a side, and T0 → T1 of 1e3
+    let g = crate::route_gas::chain_market(&[(10, 1_000_000)], 1_000);
     let t = |k: u32| TokenId(k);
     let amount = U256::from(10u64).pow(U256::from(21u64)) * 5; // 5000 T0
-    let mut req = RouteRequest::new(vec![(t(0), amount)], vec![(t(10), Ratio::new(1, 1))]);
+    let mut req = RouteRequest::new(vec![(t(0), amount)], vec![(t(1), Ratio::new(1, 1))]);
     let free = route::quote(&g, &req).unwrap();
     free.verify(&g).unwrap();
     // every pool of the chain carries flow, and the direct pool
@@ -1008,9 +967,10 @@ fn column_generation_finds_a_ten_hop_route_and_certifies_it() {
 }
 
 /// Exact-out: the plan delivers at least the wanted amount, spends no more than the request's
-/// input amount, verifies exactly and against its request (`PlanRequest::swap`), and is minimal: 1e-5 less input (quoted exact-in) delivers
-/// less than wanted. Wanting more than the whole input delivers is error 4006. On the public
-/// single-output instances, wanting half and 90 % of what the full input gets.
+/// input amount, verifies exactly and against its request (`PlanRequest::swap`), and is
+/// minimal: 1e-5 less input (quoted exact-in) delivers less than wanted. Wanting more than the
+/// whole input delivers is error 4006. On the public single-output instances, wanting half
+/// and 90 % of what the full input gets.
 #[test]
 fn exact_out_plans_are_valid_and_minimal() {
     let mut checked = 0;
