@@ -54,7 +54,9 @@ pub enum RouteError {
     Math(MathError),
     /// Paths exist but cannot carry the amount: every path's exact simulation reverts or
     /// overflows on it (an exact-out amount beyond the reserves, an input beyond what the
-    /// pools can take).
+    /// pools can take, also where a concentrated-liquidity pool's known ticks end inside the
+    /// trade and the plan would hand back more than a thousandth of the token: a quote is not
+    /// a partial fill).
     InsufficientLiquidity {
         /// token sold
         from: TokenId,

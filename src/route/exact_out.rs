@@ -24,6 +24,10 @@
 //! below the answer; once the steps are accurate the bracket closes in two trials. A step that
 //! leaves the bracket falls back to regula falsi.
 //!
+//! Where the cap is more than the pools take (its exact-in quote is
+//! [`RouteError::InsufficientLiquidity`]: a concentrated-liquidity window ends inside it),
+//! the bracket's top is found by bisection between amounts that quote and amounts that do not.
+//!
 //! With a gas model the trials are the plans net of gas (cold: [`quote`] compares each with
 //! its hop caps). Where even the cap's such plan delivers less than wanted, a plan of more
 //! steps may still deliver it, paying more gas: the search then runs on the plans without
@@ -168,7 +172,15 @@ fn search(
         (p, d)
     };
     let (full, slope) = at(cap);
-    let full = full?;
+    let full = match full {
+        Ok(p) => p,
+        // the pools cannot take the whole cap (their known liquidity ends inside it): the
+        // largest amount they take, if it delivers the wanted amount, tops the bracket instead
+        Err(e @ RouteError::InsufficientLiquidity { .. }) => {
+            return below_capacity(at, (cap, e), wanted)
+        }
+        Err(e) => return Err(e),
+    };
     if out(&full) < wanted {
         return Err(RouteError::ExactOutUnreachable {
             wanted,
@@ -176,6 +188,42 @@ fn search(
         });
     }
     Ok(narrow(at, (cap, slope), full, wanted))
+}
+
+/// [`search`] where the cap itself is more than the pools take ([`RouteError::
+/// InsufficientLiquidity`]): bisection between the amounts that quote and those that do not,
+/// until an amount's plan delivers `wanted` (the bracket is then narrowed below it) or the
+/// two meet within `hi / EXACT_OUT_PRECISION` ([`RouteError::ExactOutUnreachable`] with the
+/// most a plan there delivers; the cap's error `err` where no amount quotes at all).
+fn below_capacity(
+    mut at: impl FnMut(U256) -> (Result<Plan, RouteError>, Option<f64>),
+    (cap, err): (U256, RouteError),
+    wanted: U256,
+) -> Result<Plan, RouteError> {
+    let (mut lo, mut hi) = (U256::zero(), cap);
+    let mut best: Option<U256> = None;
+    for _ in 0..MAX_TRIALS {
+        let tol = (hi.checked_div(U256::from(EXACT_OUT_PRECISION)))
+            .unwrap_or_default()
+            .max(U256::one());
+        let width = hi.saturating_sub(lo);
+        if width <= tol {
+            break;
+        }
+        let mid = lo.saturating_add(width.checked_div(U256::from(2u8)).unwrap_or_default());
+        match at(mid) {
+            (Ok(p), d) if out(&p) >= wanted => return Ok(narrow(at, (mid, d), p, wanted)),
+            (Ok(p), _) => {
+                lo = mid;
+                best = Some(out(&p));
+            }
+            (Err(RouteError::InsufficientLiquidity { .. }), _) => hi = mid,
+            // too small to route: more input
+            (Err(RouteError::AmountTooSmall { .. }), _) => lo = mid,
+            (Err(e), _) => return Err(e),
+        }
+    }
+    Err(best.map_or(err, |best| RouteError::ExactOutUnreachable { wanted, best }))
 }
 
 /// The first output amount of a plan (0 without one).

@@ -26,6 +26,7 @@ mod reasons;
 mod request;
 mod route_arbitrage;
 mod route_cache;
+mod route_capacity;
 mod route_dust;
 mod route_gas;
 mod route_trim;
