@@ -271,3 +271,38 @@ fn a_plan_checked_against_another_request_is_refused() {
     w.gas = Some(swapzap::route::GasModel::typical(1.0));
     assert_eq!(field(swap.verify_request(&g, &w)), PlanField::GasUnits);
 }
+
+/// Regression: a plan or request whose slippage has a zero denominator (`Ratio::new_raw`, which
+/// the Rust API lets a caller build; the JSON reader refuses it) made `verify_request` panic
+/// (division by zero comparing the two fractions). Now a plan's is the `Slippage` mismatch and
+/// a request's the router's `BadRequest`; fractions equal in value but written apart still agree.
+#[test]
+fn a_slippage_with_a_zero_denominator_is_a_typed_error_not_a_panic() {
+    use num_rational::Ratio;
+    let g = bundled();
+    for (name, plan, want) in cases(&g) {
+        for (n, d) in [(1u64, 0u64), (0, 0), (7, 0)] {
+            let mut p = plan.clone();
+            p.slippage = Ratio::new_raw(n, d);
+            match p.verify_request(&g, &want) {
+                Err(RouteError::PlanMismatch {
+                    field: PlanField::Slippage,
+                    ..
+                }) => {}
+                other => panic!("{name}: plan slippage {n}/{d}: {other:?}"),
+            }
+            let mut w = want.clone();
+            w.slippage = Ratio::new_raw(n, d);
+            match plan.verify_request(&g, &w) {
+                Err(RouteError::BadRequest(_)) => {}
+                other => panic!("{name}: request slippage {n}/{d}: {other:?}"),
+            }
+        }
+        // 1/200 written as 5/1000 is the same fraction
+        let (n, d) = (*plan.slippage.numer(), *plan.slippage.denom());
+        let mut p = plan.clone();
+        p.slippage = Ratio::new_raw(n * 3, d * 3);
+        p.verify_request(&g, &want)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
