@@ -6,14 +6,15 @@
 
 use super::ledger::amount_map;
 use super::{
-    min_after_slippage, mismatch, swap_gas_units, GasModel, Plan, PlanRequest, TokenAmount,
-    ZAP_OUT_SHARE_TOLERANCE,
+    check_fraction, min_after_slippage, mismatch, swap_gas_units, GasModel, Plan, PlanRequest,
+    TokenAmount, ZAP_OUT_SHARE_TOLERANCE,
 };
-use crate::error::{PlanField as F, PlanProblem, RouteError};
+use crate::error::{BadRouteRequest, PlanField as F, PlanProblem, RouteError};
 use crate::graph::PoolGraph;
 use crate::units::TokenId;
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::vec::Vec;
+use num_rational::Ratio;
 use primitive_types::U256;
 
 impl Plan {
@@ -46,6 +47,9 @@ impl Plan {
     /// # Errors
     /// [`RouteError::PlanMismatch`] naming the field and the element or step; the errors of
     /// [`Plan::verify`] for a step are reported as [`crate::error::PlanField::Steps`] at that step.
+    /// A slippage that is no fraction in [0, 1] (a zero denominator included, which
+    /// `Ratio::new_raw` can build) is the `slippage` mismatch in the plan and
+    /// [`RouteError::BadRequest`] in `want`, never a panic.
     ///
     /// # Example
     /// ```
@@ -146,7 +150,7 @@ impl Plan {
     /// `slippage` the request's; `outputs` one per requested token in the request's order,
     /// each `min_amount` exactly `floor(amount × (1 − slippage))`.
     fn check_outputs(&self, want: &PlanRequest) -> Result<(), RouteError> {
-        if self.slippage != want.slippage {
+        if !same_slippage(self.slippage, want.slippage)? {
             return Err(mismatch(F::Slippage, None, PlanProblem::SlippageDiffers));
         }
         if self.outputs.len() != want.outputs.len() {
@@ -294,6 +298,28 @@ impl Plan {
         }
         Ok(())
     }
+}
+
+/// Whether the plan's slippage `got` is the request's `want` as a fraction (5/1000 is 1/200).
+/// Both are checked to be fractions in [0, 1] first: `Ratio`'s own comparison divides by the
+/// denominators, and the Rust API lets a caller build one of 0 (`Ratio::new_raw`).
+///
+/// # Errors
+/// [`RouteError::BadRequest`] for a request's slippage outside [0, 1] or with a zero
+/// denominator (as the router refuses it); the [`F::Slippage`] mismatch for the plan's.
+fn same_slippage(got: Ratio<u64>, want: Ratio<u64>) -> Result<bool, RouteError> {
+    let (wn, wd) = (*want.numer(), *want.denom());
+    if wd == 0 || wn > wd {
+        return Err(RouteError::BadRequest(BadRouteRequest::Slippage {
+            numer: wn,
+            denom: wd,
+        }));
+    }
+    let (n, d) = (*got.numer(), *got.denom());
+    check_fraction(n, d)?;
+    // u64 × u64 fits in u128: the cross products compare the fractions exactly
+    let cross = |a: u64, b: u64| u128::from(a).checked_mul(u128::from(b));
+    Ok(cross(n, wd) == cross(wn, d))
 }
 
 /// The zap fee's `taken`: exactly `floor(amount × bps / 10000)` of each input of

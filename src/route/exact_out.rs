@@ -6,9 +6,14 @@
 //! f(hi)`, starting from `(0, cap)` (`cap` the request's input amount, the most the user will
 //! spend), and narrows it by Newton steps (below) or, where a step does not fit, the Illinois
 //! variant of regula falsi (floats only pick the next trial amount; every amount tried is
-//! quoted exactly) until `hi − lo ≤ hi / 10^7`. The answer
-//! is the plan at `hi`: its exact simulation delivers at least the wanted amount, and any input
-//! smaller by more than 1e-7 delivers less.
+//! quoted exactly) until `hi − lo ≤ hi / 10^7`. Where two trials in a row have each taken
+//! less than a quarter off the bracket, the next one bisects it (by the geometric mean while
+//! `hi` is more than 16 times `lo`): `f` is a step function of whole output units where they
+//! are few (one unit wanted, or a unit of the output worth many of the input), and regula
+//! falsi, whose every trial is then a thousandth of the width from the end it leans to,
+//! closed a bracket from the cap by a few percent in its 64 trials. The answer is the plan at
+//! `hi`: its exact simulation delivers at least the wanted amount, and any input smaller by
+//! more than 1e-7 delivers less.
 //!
 //! Without a gas model, each trial's dual solve starts from the prices of the trial before it
 //! (a [`RouteCache`] kept for the search, as [`super::quote_cached`] does): the trials quote
@@ -46,8 +51,10 @@ use primitive_types::U256;
 /// The bracket is closed when `hi − lo ≤ hi / EXACT_OUT_PRECISION`.
 pub const EXACT_OUT_PRECISION: u64 = 10_000_000;
 
-/// At most this many exact-in quotes after the first.
-const MAX_TRIALS: usize = 64;
+/// At most this many exact-in quotes after the first (bisection alone closes a bracket from a
+/// cap of 2^256 down to an answer of one unit in about 40, geometric then arithmetic; a
+/// crawling search bisects at least every third trial).
+const MAX_TRIALS: usize = 128;
 
 /// The plan of the least input (to 1e-7 of it) that delivers `wanted` of the request's only
 /// output, spending at most the request's input amount.
@@ -262,6 +269,8 @@ fn narrow(
     let mut last_side = 0i8;
     // the last trial's amount, F there and f' there
     let mut newton = slope.map(|d| (cap, f_hi, d));
+    // the bracket's width before the last trial and before the one before it
+    let mut widths = [U256::MAX, U256::MAX];
     for _ in 0..MAX_TRIALS {
         let width = hi.saturating_sub(lo);
         let tol = (hi.checked_div(U256::from(EXACT_OUT_PRECISION)))
@@ -269,6 +278,32 @@ fn narrow(
             .max(U256::one());
         if width <= tol {
             break;
+        }
+        // two trials in a row that each took less than a quarter off the bracket: regula
+        // falsi is crawling along a step of `f` (see the module docs); bisect
+        let most = |x: U256| x.saturating_sub(x.checked_div(U256::from(4u8)).unwrap_or_default());
+        let crawling =
+            widths[1] != U256::MAX && width > most(widths[0]) && widths[0] > most(widths[1]);
+        widths = [width, widths[0]];
+        if crawling {
+            let a = bisect(lo, hi);
+            let (trial, d) = at(a);
+            let trial = trial.ok();
+            let got = trial.as_ref().map_or(U256::zero(), out);
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            let f = to_f64(got) - w;
+            newton = d.map(|d| (a, f, d));
+            match trial {
+                Some(p) if got >= wanted => {
+                    (hi, f_hi, best) = (a, f.max(0.0), p);
+                    last_side = 1;
+                }
+                _ => {
+                    (lo, f_lo) = (a, f.min(0.0));
+                    last_side = -1;
+                }
+            }
+            continue;
         }
         #[allow(clippy::arithmetic_side_effects)] // f64
         let t = {
@@ -335,4 +370,24 @@ fn narrow(
         }
     }
     best
+}
+
+/// The bisection of the bracket `(lo, hi)` (`lo + 1 < hi`): its geometric mean while `hi` is
+/// more than 16 times `lo` (`lo` = 0 taken as 1), so a bracket from a large cap down to a
+/// small answer closes in about the logarithm of the logarithm of their ratio, else its
+/// midpoint; strictly inside the bracket.
+fn bisect(lo: U256, hi: U256) -> U256 {
+    let floor = lo.max(U256::one());
+    let a = if hi.checked_div(floor).unwrap_or_default() > U256::from(16u8) {
+        // ⌊√floor⌋ · ⌊√hi⌋: at most the geometric mean, above `lo` but for rounding (clamped)
+        crate::math::sqrt(floor).saturating_mul(crate::math::sqrt(hi))
+    } else {
+        lo.saturating_add(
+            hi.saturating_sub(lo)
+                .checked_div(U256::from(2u8))
+                .unwrap_or_default(),
+        )
+    };
+    a.max(lo.saturating_add(U256::one()))
+        .min(hi.saturating_sub(U256::one()))
 }

@@ -271,3 +271,180 @@ fn a_plan_checked_against_another_request_is_refused() {
     w.gas = Some(swapzap::route::GasModel::typical(1.0));
     assert_eq!(field(swap.verify_request(&g, &w)), PlanField::GasUnits);
 }
+
+/// Regression: a plan or request whose slippage has a zero denominator (`Ratio::new_raw`, which
+/// the Rust API lets a caller build; the JSON reader refuses it) made `verify_request` panic
+/// (division by zero comparing the two fractions). Now a plan's is the `Slippage` mismatch and
+/// a request's the router's `BadRequest`; fractions equal in value but written apart still agree.
+#[test]
+fn a_slippage_with_a_zero_denominator_is_a_typed_error_not_a_panic() {
+    use num_rational::Ratio;
+    let g = bundled();
+    for (name, plan, want) in cases(&g) {
+        for (n, d) in [(1u64, 0u64), (0, 0), (7, 0)] {
+            let mut p = plan.clone();
+            p.slippage = Ratio::new_raw(n, d);
+            match p.verify_request(&g, &want) {
+                Err(RouteError::PlanMismatch {
+                    field: PlanField::Slippage,
+                    ..
+                }) => {}
+                other => panic!("{name}: plan slippage {n}/{d}: {other:?}"),
+            }
+            let mut w = want.clone();
+            w.slippage = Ratio::new_raw(n, d);
+            match plan.verify_request(&g, &w) {
+                Err(RouteError::BadRequest(_)) => {}
+                other => panic!("{name}: request slippage {n}/{d}: {other:?}"),
+            }
+        }
+        // 1/200 written as 5/1000 is the same fraction
+        let (n, d) = (*plan.slippage.numer(), *plan.slippage.denom());
+        let mut p = plan.clone();
+        p.slippage = Ratio::new_raw(n * 3, d * 3);
+        p.verify_request(&g, &want)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+/// The plan with one exact amount changed, for every amount of the plan (inputs, outputs and
+/// their minimums, every amount of every step) and every change of +1, −1, ×2, 0 and 2^256 − 1
+/// that changes it.
+fn amount_tamperings(p: &Plan) -> Vec<Plan> {
+    use swapzap::plan::Step;
+    use swapzap::U256;
+    fn amounts(p: &mut Plan) -> Vec<&mut U256> {
+        let mut v: Vec<&mut U256> = Vec::new();
+        v.extend(p.inputs.iter_mut().map(|i| &mut i.amount));
+        for o in &mut p.outputs {
+            v.push(&mut o.amount);
+            v.push(&mut o.min_amount);
+        }
+        for s in &mut p.steps {
+            match s {
+                Step::Swap {
+                    amount_in,
+                    amount_out,
+                    ..
+                } => v.extend([amount_in, amount_out]),
+                Step::Mint {
+                    amounts_in, lp_out, ..
+                } => {
+                    v.extend(amounts_in.iter_mut());
+                    v.push(lp_out);
+                }
+                Step::Burn {
+                    lp_in, amounts_out, ..
+                } => {
+                    v.push(lp_in);
+                    v.extend(amounts_out.iter_mut());
+                }
+                Step::BurnOne {
+                    lp_in, amount_out, ..
+                } => v.extend([lp_in, amount_out]),
+                _ => {}
+            }
+        }
+        v
+    }
+    let n = amounts(&mut p.clone()).len();
+    let mut out = Vec::new();
+    for k in 0..n {
+        let a = *amounts(&mut p.clone())[k];
+        let changes = [
+            a.checked_add(U256::one()),
+            a.checked_sub(U256::one()),
+            a.checked_mul(U256::from(2u8)),
+            Some(U256::zero()),
+            Some(U256::MAX),
+        ];
+        for b in changes.into_iter().flatten().filter(|b| *b != a) {
+            let mut q = p.clone();
+            *amounts(&mut q)[k] = b;
+            out.push(q);
+        }
+    }
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 16, failure_persistence: None, ..Default::default() })]
+
+    /// On generated markets (concentrated-liquidity pools among x·y = k, solidly and Curve
+    /// pools; one output or two, a hop cap or a gas model one case in three each), a router
+    /// plan verifies against its request, and every exact amount changed (+1, −1, ×2, 0,
+    /// 2^256 − 1), a step dropped or repeated, a step's pool replaced by one of another pair,
+    /// a swap's direction reversed, or a slippage with a zero denominator is refused with a
+    /// `PlanMismatch`, never a panic. A pool of the same pair may pay the same whole units (a
+    /// coarse output), so that replacement is refused or replays exactly; exchanging two
+    /// independent steps, which replays exactly the same, is a valid plan and not tried.
+    #[test]
+    fn every_exact_amount_or_step_tampered_is_refused(seed in 0u64..1_000_000, to in 1u32..8, usd in 3e2f64..3e6) {
+        use num_rational::Ratio;
+        use swapzap::plan::Step;
+        use swapzap::units::{PoolId, TokenId};
+        use swapzap::U256;
+        let mut m = crate::routing::route_gen::market(seed, 8, 20);
+        crate::routing::route_gen::add_cl_pools(&mut m, seed, 1 + (seed % 3) as usize);
+        let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+        let amount = U256::from_dec_str(&format!("{:.0}", usd / m.prices[0] * 10f64.powi(i32::from(m.decimals[0])))).unwrap();
+        let mut req = RouteRequest::new(vec![(TokenId(0), amount)], vec![(TokenId(to), Ratio::new(1, 1))]);
+        match seed % 3 {
+            1 => req.max_hops = Some(2),
+            2 => req.gas = Some(swapzap::route::GasModel::typical(1e-3)),
+            _ => {}
+        }
+        // (two outputs with a gas model are left out, a defect not fixed here: the gas search
+        // compares the basket values of its hop caps, each in its own cap's mid prices, and
+        // keeps the uncapped bound, so the plan can be worth more than its bound; seed
+        // 350957, outputs 4 (1/3) and 1 (2/3), 5936.17 USD: value 9877372 > bound 9877358.9)
+        if seed % 2 == 1 && to != 1 && req.gas.is_none() {
+            req.outputs = vec![(TokenId(to), Ratio::new(1, 3)), (TokenId(1), Ratio::new(2, 3))];
+        }
+        let Ok(plan) = quote(&g, &req) else { return Ok(()) };
+        let want = PlanRequest::swap(&req);
+        plan.verify_request(&g, &want).unwrap();
+        let mut tampered = amount_tamperings(&plan);
+        for k in 0..plan.steps.len() {
+            let mut q = plan.clone();
+            q.steps.remove(k);
+            tampered.push(q);
+            let mut q = plan.clone();
+            q.steps.insert(k, plan.steps[k].clone());
+            tampered.push(q);
+            let mut q = plan.clone();
+            if let Step::Swap { token_in, token_out, .. } = &mut q.steps[k] {
+                std::mem::swap(token_in, token_out);
+                tampered.push(q);
+            }
+            for other in 0..g.pools().len() as u32 {
+                let mut q = plan.clone();
+                if let Step::Swap { pool, token_in, token_out, .. } = &mut q.steps[k] {
+                    if pool.0 != other {
+                        *pool = PoolId(other);
+                        // another pool of the same pair can pay the same whole units (a
+                        // coarse output): the replay is then exact and the plan valid
+                        let coins = &g.pools()[other as usize].tokens;
+                        if coins.contains(token_in) && coins.contains(token_out) {
+                            let ok = q.verify_request(&g, &want).is_ok() && q.verify(&g).is_ok();
+                            let refused = matches!(q.verify_request(&g, &want), Err(RouteError::PlanMismatch { .. }));
+                            proptest::prop_assert!(ok || refused, "{q:?}");
+                        } else {
+                            tampered.push(q);
+                        }
+                    }
+                }
+            }
+        }
+        for (n, d) in [(1u64, 0u64), (0, 0)] {
+            let mut q = plan.clone();
+            q.slippage = Ratio::new_raw(n, d);
+            tampered.push(q);
+        }
+        proptest::prop_assert!(tampered.len() > 20);
+        for q in &tampered {
+            let r = q.verify_request(&g, &want);
+            proptest::prop_assert!(matches!(r, Err(RouteError::PlanMismatch { .. })), "{q:?}: {r:?}");
+        }
+    }
+}
