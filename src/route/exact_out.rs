@@ -198,10 +198,10 @@ fn search(
 }
 
 /// [`search`] where the cap itself is more than the pools take ([`RouteError::
-/// InsufficientLiquidity`]): bisection between the amounts that quote and those that do not,
-/// until an amount's plan delivers `wanted` (the bracket is then narrowed below it) or the
-/// two meet within `hi / EXACT_OUT_PRECISION` ([`RouteError::ExactOutUnreachable`] with the
-/// most a plan there delivers; the cap's error `err` where no amount quotes at all).
+/// InsufficientLiquidity`]): bisection ([`bisect`]) between the amounts that quote and those
+/// that do not, until an amount's plan delivers `wanted` (the bracket is then narrowed below
+/// it) or the two meet within `hi / EXACT_OUT_PRECISION` ([`RouteError::ExactOutUnreachable`]
+/// with the most a plan there delivers; the cap's error `err` where no amount quotes at all).
 fn below_capacity(
     mut at: impl FnMut(U256) -> (Result<Plan, RouteError>, Option<f64>),
     (cap, err): (U256, RouteError),
@@ -217,7 +217,7 @@ fn below_capacity(
         if width <= tol {
             break;
         }
-        let mid = lo.saturating_add(width.checked_div(U256::from(2u8)).unwrap_or_default());
+        let mid = bisect(lo, hi);
         match at(mid) {
             (Ok(p), d) if out(&p) >= wanted => return Ok(narrow(at, (mid, d), p, wanted)),
             (Ok(p), _) => {
