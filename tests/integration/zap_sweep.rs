@@ -5,8 +5,8 @@
 
 use swapzap::error::ZapError;
 use swapzap::pool::spl_token_swap::{SplFees, SplTokenSwap};
-use swapzap::pool::Pool;
-use swapzap::zap::{zap_in_pool, ZapConfig};
+use swapzap::pool::{ConstantProduct, Pool};
+use swapzap::zap::{mint_upper_bound, zap_in_pool, ZapConfig};
 use swapzap::U256;
 
 fn spl(x: [u128; 2], supply: u128, trade: u64, owner: u64) -> Pool {
@@ -88,4 +88,41 @@ fn spl_one_coin_dust_mints_by_a_swap_or_is_nothing_to_mint() {
     assert_eq!(z.minted, U256::one());
     let one = zap_in_pool(&pool, &[U256::one(), U256::zero()], &ZapConfig::exact());
     assert_eq!(one, Err(ZapError::NothingToMint));
+}
+
+/// Uniswap V2 with the protocol fee on, reserves 3 and 5, supply 542 748, `kLast` 15 (`⌊√15⌋` =
+/// 3: no fee is due now). Selling 5 of coin 0 pays `⌊5·997·5/(3·1000 + 5·997)⌋` = 3 of coin 1,
+/// leaving reserves 8 and 2: `⌊√16⌋` = 4 > 3, so `_mintFee` mints `⌊542 748·1/(4·5 + 3)⌋` =
+/// 23 597 first, `T` = 566 345. Holding 417 and 103, the mint is
+/// `min(⌊417·566 345/8⌋, ⌊103·566 345/2⌋)` = `min(29 520 733, 29 166 767)`. The bound, by exact
+/// roots, was 29 060 714.
+#[test]
+fn v2_fee_on_bound_holds_where_the_floored_root_jumps() {
+    let pool = Pool::ConstantProduct(
+        ConstantProduct::new(
+            [U256::from(3u8), U256::from(5u8)],
+            3,
+            1000,
+            U256::from(542_748u32),
+        )
+        .unwrap()
+        .with_protocol_fee(U256::from(15u8), true),
+    );
+    let a = [U256::from(422u32), U256::from(100u32)];
+    // the plan, through the pair's own swap and mint
+    let (out, after) = pool.swap(0, 1, U256::from(5u8)).unwrap();
+    assert_eq!(out, U256::from(3u8));
+    let minted = after
+        .mint(&[U256::from(417u32), U256::from(103u32)])
+        .unwrap()
+        .0;
+    assert_eq!(minted, U256::from(29_166_767u32));
+    let b = mint_upper_bound(&pool, &a).unwrap();
+    assert!(b >= 29_166_767.0, "bound {b} below a plan's mint");
+    let z = zap_in_pool(&pool, &a, &ZapConfig::exact()).unwrap();
+    assert!(
+        b >= z.minted.as_u128() as f64,
+        "bound {b} below the zap's {}",
+        z.minted
+    );
 }
