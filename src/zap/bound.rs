@@ -33,9 +33,15 @@
 //!    `T'·(D₂ − D₀)/D₀` with `D₀ = D(x')` and `D₂ ≤ D(x' + h) ≤ D(x + a)` (the imbalance fee
 //!    only lowers `D₂`). Either way `L ≤ T'·(G(x + a) − G(x'))/G(x')`.
 //! 4. *The supply.* Without a protocol fee `T' = T`, and `G(x') ≥ G(x)` gives the claim. With
-//!    Uniswap V2's fee on, `T' = S·6√k'/(5√k' + √kLast)` when `√k' > √kLast` (else `S`), and
-//!    `T'/√k'` is non-increasing in `√k'`, so `T'/G(x') ≤ T/G(x)` and `T' ≥ T` (both
-//!    increase with `√k`): `L ≤ T'·G(x+a)/G(x') − T' ≤ T·G(x+a)/G(x) − T`.
+//!    Uniswap V2's fee on, `T' = S + ⌊S·(r' − c)/(5r' + c)⌋` when `r' > c` (else `S`), with the
+//!    contract's floored roots `r' = ⌊√k'⌋` and `c = ⌊√kLast⌋`. `T'` does not decrease with
+//!    `r'`, so `T' ≥ T` (`r' ≥ r = ⌊√k⌋`), and `T'/G(x') ≤ T'/r' ≤ 6S/(5r' + c)` (or `S/r'`
+//!    when `r' ≤ c`), which is at most `(T + 1)/r` (`T` is the same formula at `r`, floored).
+//!    So `L ≤ T'·G(x+a)/G(x') − T' ≤ (T + 1)·G(x+a)/r − T`: the growth `G(x+a)/G(x)` is
+//!    multiplied by `√k/⌊√k⌋`. Exact roots alone (`T'/G(x') ≤ T/G(x)`) are not enough: in a
+//!    pool of reserves 3 and 5, `T = 542 748` and `kLast = 15`, a swap lifts `⌊√k⌋` from 3 to 4
+//!    and mints the protocol `T/23` while `√k` grows 3 %, and the plan then mints 29 166 767,
+//!    above `T·ΔG/G` (29 060 714).
 //!
 //! The bound is what depositing `a` would mint in a pool that charged no fee and could rebalance
 //! for free. For a deposit in the pool's ratio (`a = εx`) it is exactly `ε·T`, so on balanced
@@ -118,7 +124,13 @@ pub fn mint_upper_bound(pool: &Pool, amounts: &[U256]) -> Option<f64> {
     let (supply, rel) = match pool {
         Pool::ConstantProduct(cp) => {
             let [x, y] = cp.reserves();
-            (cp.supply_for_mint().ok()?, sqrt_growth(x, y, amounts)?)
+            let rel = sqrt_growth(x, y, amounts)?;
+            let rel = if cp.fee_on() && !cp.k_last().is_zero() {
+                floored_root_growth(x, y, rel)?
+            } else {
+                rel
+            };
+            (cp.supply_for_mint().ok()?, rel)
         }
         Pool::Solidly(s) => {
             let [x, y] = s.reserves();
@@ -242,6 +254,22 @@ fn sqrt_growth(x: U256, y: U256, amounts: &[U256]) -> Option<f64> {
     let (u, v) = rel_amounts(x, y, amounts)?;
     let r1 = u + v + u * v;
     Some(r1 / (sqrt_or_zero(1.0 + r1) + 1.0))
+}
+
+/// `(1 + rel)·√k/⌊√k⌋ − 1` for `k = x·y`: the growth `rel` of `√k` seen from the contract's
+/// floored root (`_mintFee` compares `⌊√k⌋` with `⌊√kLast⌋`; step 4 of the module docs), as
+/// `rel + (1 + rel)·(k − ⌊√k⌋²)/(⌊√k⌋·(√k + ⌊√k⌋))`, without cancellation. `None` for `k = 0`.
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn floored_root_growth(x: U256, y: U256, rel: f64) -> Option<f64> {
+    let k = x.checked_mul(y)?;
+    let r = crate::math::sqrt(k);
+    if r.is_zero() {
+        return None;
+    }
+    let frac = k.checked_sub(r.checked_mul(r)?)?;
+    let rf = to_f64(r);
+    let q1 = to_f64(frac) / (rf * (sqrt_or_zero(to_f64(k)) + rf));
+    Some(rel + (1.0 + rel) * q1)
 }
 
 /// `(k(x+a)/k(x))^(1/4) − 1` for `k = x³y + xy³` on normalised reserves, without
@@ -460,7 +488,8 @@ fn curve_grad(xp: &[f64], ann: f64) -> Option<Vec<f64>> {
 /// most `T·(G(x + held + N) − G(x))/G(x)` (steps 3 and 4 there). By the tangent,
 /// `G(x + held + N) ≤ w·(x + held + N) ≤ w·(x + held) + routed`.
 ///
-/// Numerics as the module docs: two-coin `G(x)` in floats rounded down, the solidly stable
+/// Numerics as the module docs: two-coin `G(x)` in floats rounded down (`⌊√k⌋` for a
+/// constant-product pool with the protocol fee on), the solidly stable
 /// `_k` slack added; Curve `G(x)` is the pool's integer `D` less [`D_SLACK`] units and the
 /// numerator carries `2·D_SLACK` units; Saber's raw `D` less [`SABER_D_SLACK_DEN`], the
 /// numerator [`SABER_D_SLACK_NUM`] units. An SPL Token Swap target that charges an owner trade
@@ -495,7 +524,12 @@ pub(crate) fn routed_mint_upper_bound(
     let (supply, r1) = match pool {
         Pool::ConstantProduct(cp) => {
             let [x, y] = cp.reserves();
-            let g = sqrt_or_zero(to_f64(x) * to_f64(y)) * down;
+            // with the protocol fee on, the contract's floored root (step 4 of the module docs)
+            let g = if cp.fee_on() && !cp.k_last().is_zero() {
+                to_f64(crate::math::sqrt(x.checked_mul(y)?))
+            } else {
+                sqrt_or_zero(to_f64(x) * to_f64(y))
+            } * down;
             (cp.supply_for_mint().ok()?, num / g - 1.0)
         }
         Pool::Solidly(s) if !s.stable() => {

@@ -331,16 +331,20 @@ pub fn zap_in_pool(pool: &Pool, amounts: &[U256], cfg: &ZapConfig) -> Result<Zap
     }
 }
 
-/// SPL Token Swap zap-in, every amount from the program's own math:
+/// SPL Token Swap zap-in, every amount from the program's own math: the most pool tokens of
 ///
-/// * one coin: its single-sided deposit (`DepositSingleTokenTypeExactAmountIn`, the trade fee
-///   on half of it);
-/// * both coins, the most pool tokens of: the direct `DepositAllTokenTypes` of what is held
-///   (`P = min_k floor(h_k·T/r_k)`, the program taking `ceil(P·r_k/T)` of each coin); a swap of
-///   `s` of the coin in excess through the pool, then `DepositAllTokenTypes` (the first term of
-///   `P` falls with `s` and the second rises, so an integer bisection finds their crossing and
-///   a window around it is evaluated exactly, as for constant-product pools); and swapping all
-///   of one coin into the other, then its single-sided deposit. Ties keep the earlier of these.
+/// * the direct deposit of what is held: one coin, its single-sided deposit
+///   (`DepositSingleTokenTypeExactAmountIn`, the trade fee on half of it); both coins,
+///   `DepositAllTokenTypes` (`P = min_k floor(h_k·T/r_k)`, the program taking `ceil(P·r_k/T)`
+///   of each coin);
+/// * a swap of `s` of the coin in excess through the pool, then `DepositAllTokenTypes` (the
+///   first term of `P` falls with `s` and the second rises, so an integer bisection finds their
+///   crossing and a window around it is evaluated exactly, as for constant-product pools); with
+///   one coin held this beats its single-sided deposit where the deposit is small against the
+///   pool (the single-sided math's 10^-12 fixed point costs up to about 10^-12·T pool tokens);
+/// * swapping all of one coin into the other, then its single-sided deposit.
+///
+/// Ties keep the earlier of these.
 ///
 /// Every swap offers what the program takes ([`Pool::exact_offer`]); what is not deposited is
 /// the leftover (refunded by a plan).
@@ -356,17 +360,6 @@ fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
             ))
         }
     };
-    if a.is_zero() || b.is_zero() {
-        let (minted, _) = pool.mint(amounts).map_err(ZapError::Pool)?;
-        return Ok(ZapIn {
-            swap: None,
-            minted,
-            deposit: Amounts::from_slice(amounts),
-            leftover: zero(),
-            rebalance: Rebalance::NotNeeded,
-            strategy: Strategy::Direct,
-        });
-    }
     let mut best: Option<ZapIn> = None;
     let mut consider = |z: Option<ZapIn>| {
         if let Some(z) = z {
@@ -375,7 +368,21 @@ fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
             }
         }
     };
-    consider(spl_deposit_all(pool, [a, b], None));
+    if a.is_zero() || b.is_zero() {
+        // One coin: its single-sided deposit first; the swap-then-deposit forms below can
+        // still mint more (the single-sided deposit's 10^-12 fixed point costs up to about
+        // 10^-12·T pool tokens, which dominates on amounts far below the pool's).
+        consider(pool.mint(amounts).ok().map(|(minted, _)| ZapIn {
+            swap: None,
+            minted,
+            deposit: Amounts::from_slice(amounts),
+            leftover: zero(),
+            rebalance: Rebalance::NotNeeded,
+            strategy: Strategy::Direct,
+        }));
+    } else {
+        consider(spl_deposit_all(pool, [a, b], None));
+    }
     // the coin in excess at s = 0: the larger h_k / r_k
     let r = pool.balances();
     let (ra, rb) = (
@@ -389,8 +396,10 @@ fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
     let (from, to, held) = if excess_a { (0, 1, a) } else { (1, 0, b) };
     let eval = |s: U256| spl_swap_then_deposit_all(pool, [a, b], from, to, s);
     // bisection on "the sold coin still pays for at least as many pool tokens as the other"
+    // (a plan whose deposit mints nothing still steers by its terms; only a swap that
+    // reverts, a dust swap paying nothing, counts as ahead)
     let sold_ahead =
-        |z: &Option<(ZapIn, [U256; 2])>| z.as_ref().map_or(true, |(_, t)| t[0] >= t[1]);
+        |z: &Option<(Option<ZapIn>, [U256; 2])>| z.as_ref().map_or(true, |(_, t)| t[0] >= t[1]);
     let (mut lo, mut hi) = (U256::zero(), held);
     while hi.saturating_sub(lo) > U256::one() {
         #[allow(clippy::arithmetic_side_effects)] // a right shift cannot overflow
@@ -404,14 +413,16 @@ fn spl_zap_in(pool: &Pool, amounts: &[U256]) -> Result<ZapIn, ZapError> {
     let mut s = lo.saturating_sub(U256::from(2u8));
     let end = hi.saturating_add(U256::from(2u8)).min(held);
     while s <= end {
-        consider(eval(s).map(|(z, _)| z));
+        consider(eval(s).and_then(|(z, _)| z));
         s = s.saturating_add(U256::one());
         if s.is_zero() {
             break;
         }
     }
     for (from, to, sell, keep) in [(1, 0, b, a), (0, 1, a, b)] {
-        consider(spl_swap_all_then_single(pool, from, to, sell, keep));
+        if !sell.is_zero() {
+            consider(spl_swap_all_then_single(pool, from, to, sell, keep));
+        }
     }
     best.ok_or(ZapError::NothingToMint)
 }
@@ -456,15 +467,16 @@ fn spl_all_taken(pool: &Pool, held: [U256; 2]) -> Option<[U256; 2]> {
 }
 
 /// Swap `s` of coin `from` (what the program takes of it), then `DepositAllTokenTypes` of the
-/// holdings; with the deposit, the two terms of `P` (pool tokens each coin pays for:
-/// `floor(h·T/r)`, the sold coin's first), for the bisection.
+/// holdings (`None` where it mints nothing); with it, the two terms of `P` (pool tokens each
+/// coin pays for: `floor(h·T/r)`, the sold coin's first), for the bisection. `None` where the
+/// swap reverts.
 fn spl_swap_then_deposit_all(
     pool: &Pool,
     held: [U256; 2],
     from: usize,
     to: usize,
     s: U256,
-) -> Option<(ZapIn, [U256; 2])> {
+) -> Option<(Option<ZapIn>, [U256; 2])> {
     if s.is_zero() {
         return None;
     }
@@ -482,7 +494,7 @@ fn spl_swap_then_deposit_all(
         amount_in: taken,
         amount_out: out,
     };
-    Some((spl_deposit_all(&after, h, Some(sw))?, terms))
+    Some((spl_deposit_all(&after, h, Some(sw)), terms))
 }
 
 /// Swap all of `sell` of coin `from` into `to` (what the program takes of it), then the

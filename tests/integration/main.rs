@@ -44,6 +44,7 @@ mod zap_ng;
 mod zap_plans;
 mod zap_routed;
 mod zap_spec;
+mod zap_sweep;
 
 /// The shared folder beside the repo.
 #[must_use]
