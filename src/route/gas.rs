@@ -17,11 +17,12 @@
 use super::dual::Eval;
 use super::edges::LEdge;
 use super::quote_exact_in;
-use super::working_set::saturation_radius;
-use super::working_set::Ctx;
+use super::working_set::{prepare_ctx, saturation_radius, Ctx};
 use super::{RouteRequest, DEFAULT_MAX_HOPS, MAX_HOPS_LIMIT};
 use crate::graph::{PoolGraph, CHAIN_101};
 use crate::plan::{GasModel, Plan, Step};
+use alloc::vec::Vec;
+use primitive_types::U256;
 
 /// The hop caps tried for a request with a gas model: 1 to this many hops at least, more where
 /// the request's working set reaches further ([`best_net`]).
@@ -44,6 +45,13 @@ pub(super) fn priced(graph: &PoolGraph, req: &RouteRequest) -> Option<GasModel> 
 pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Plan {
     let reach = saturation_radius(graph, req).clamp(GAS_HOP_CAPS, MAX_HOPS_LIMIT);
     let caps = req.max_hops.map_or(reach, |h| h.min(reach));
+    // several outputs are valued at mid prices found within the request's hop cap, so a
+    // capped quote values its basket at other prices: each is compared (and kept) at the
+    // request's own, under which its bound holds (before, a two-output plan kept from a
+    // 1-hop cap was worth 9877372 at that cap's prices against the bound 9877358.9)
+    let own = (req.outputs.len() > 1)
+        .then(|| prepare_ctx(graph, req).ok())
+        .flatten();
     let mut best = base;
     for h in 1..=caps {
         if req.max_hops == Some(h) {
@@ -51,9 +59,17 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
         }
         let mut r = req.clone();
         r.max_hops = Some(h);
-        let Ok(plan) = quote_exact_in(graph, &r) else {
+        let Ok(mut plan) = quote_exact_in(graph, &r) else {
             continue;
         };
+        if let Some(ctx) = &own {
+            let outs: Vec<U256> = plan.outputs.iter().map(|o| o.amount).collect();
+            #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
+            let cost = plan.gas_units as f64 * plan.gas_price.unwrap_or(0.0);
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            let value = ctx.objective(&outs) - cost;
+            plan.value = value;
+        }
         if plan.value > best.value {
             best = Plan {
                 upper_bound: best.upper_bound,

@@ -189,3 +189,40 @@ fn exact_out_with_gas_takes_more_steps_rather_than_failing() {
         assert!(under < wanted, "{under} >= {wanted}");
     }
 }
+
+/// Two outputs with a gas model: the hop caps' plans are compared at the request's own prices
+/// (several outputs are valued at mid prices found within a hop cap), so the plan kept is
+/// worth no more than its bound and answers its request. Before, the plan of the 1-hop cap
+/// was kept at its own cap's prices: worth 9877372 against the bound 9877358.9, and
+/// `verify_request` refused the router's own plan.
+#[test]
+fn two_output_gas_plans_are_valued_at_the_requests_prices() {
+    use crate::routing::route_gen;
+    use swapzap::plan::PlanRequest;
+    let seed = 350_957;
+    let mut m = route_gen::market(seed, 8, 20);
+    route_gen::add_cl_pools(&mut m, seed, 3);
+    let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+    let usd = 5936.17;
+    let amount = U256::from_dec_str(&format!(
+        "{:.0}",
+        usd / m.prices[0] * 10f64.powi(i32::from(m.decimals[0]))
+    ))
+    .unwrap();
+    let mut req = RouteRequest::new(
+        vec![(TokenId(0), amount)],
+        vec![
+            (TokenId(4), Ratio::new(1, 3)),
+            (TokenId(1), Ratio::new(2, 3)),
+        ],
+    );
+    req.gas = Some(GasModel::typical(1e-3));
+    let plan = route::quote(&g, &req).unwrap();
+    let bound = plan.upper_bound.unwrap();
+    assert!(
+        plan.value <= bound,
+        "value {} above the bound {bound}",
+        plan.value
+    );
+    plan.verify_request(&g, &PlanRequest::swap(&req)).unwrap();
+}
