@@ -285,57 +285,42 @@ fn narrow(
         let crawling =
             widths[1] != U256::MAX && width > most(widths[0]) && widths[0] > most(widths[1]);
         widths = [width, widths[0]];
-        if crawling {
-            let a = bisect(lo, hi);
-            let (trial, d) = at(a);
-            let trial = trial.ok();
-            let got = trial.as_ref().map_or(U256::zero(), out);
+        let a = if crawling {
+            bisect(lo, hi)
+        } else {
             #[allow(clippy::arithmetic_side_effects)] // f64
-            let f = to_f64(got) - w;
-            newton = d.map(|d| (a, f, d));
-            match trial {
-                Some(p) if got >= wanted => {
-                    (hi, f_hi, best) = (a, f.max(0.0), p);
-                    last_side = 1;
-                }
-                _ => {
-                    (lo, f_lo) = (a, f.min(0.0));
-                    last_side = -1;
-                }
-            }
-            continue;
-        }
-        #[allow(clippy::arithmetic_side_effects)] // f64
-        let t = {
-            let d = f_hi - f_lo;
-            let frac = if d > 0.0 { -f_lo / d } else { 0.5 };
-            // keep trials off the ends so the bracket always shrinks
-            frac.clamp(1e-3, 1.0 - 1e-3)
-        };
-        #[allow(clippy::arithmetic_side_effects)] // f64
-        let step = from_f64_floor(to_f64(width) * t);
-        let mut a = lo.saturating_add(step);
-        // where the tangent at the last trial meets `wanted`, a third of the width `tol`
-        // toward the side the last trial was not on
-        if let Some((p, fp, d)) = newton.take() {
-            #[allow(clippy::arithmetic_side_effects)] // f64
-            let target = {
-                let third = to_f64(tol) / 3.0;
-                to_f64(p) - fp / d + if fp >= 0.0 { -third } else { third }
+            let t = {
+                let d = f_hi - f_lo;
+                let frac = if d > 0.0 { -f_lo / d } else { 0.5 };
+                // keep trials off the ends so the bracket always shrinks
+                frac.clamp(1e-3, 1.0 - 1e-3)
             };
-            if target.is_finite() && target > 0.0 {
-                let t = from_f64_floor(target);
-                if t > lo && t < hi {
-                    a = t;
+            #[allow(clippy::arithmetic_side_effects)] // f64
+            let step = from_f64_floor(to_f64(width) * t);
+            let mut a = lo.saturating_add(step);
+            // where the tangent at the last trial meets `wanted`, a third of the width `tol`
+            // toward the side the last trial was not on
+            if let Some((p, fp, d)) = newton.take() {
+                #[allow(clippy::arithmetic_side_effects)] // f64
+                let target = {
+                    let third = to_f64(tol) / 3.0;
+                    to_f64(p) - fp / d + if fp >= 0.0 { -third } else { third }
+                };
+                if target.is_finite() && target > 0.0 {
+                    let t = from_f64_floor(target);
+                    if t > lo && t < hi {
+                        a = t;
+                    }
                 }
             }
-        }
-        if a <= lo || a >= hi {
-            a = lo.saturating_add(width.checked_div(U256::from(2u8)).unwrap_or_default());
-        }
-        if a <= lo || a >= hi {
-            break;
-        }
+            if a <= lo || a >= hi {
+                a = lo.saturating_add(width.checked_div(U256::from(2u8)).unwrap_or_default());
+            }
+            if a <= lo || a >= hi {
+                break;
+            }
+            a
+        };
         // an amount too small to route delivers nothing
         let (trial, d) = at(a);
         let trial = trial.ok();
@@ -348,7 +333,8 @@ fn narrow(
                 hi = a;
                 f_hi = f.max(0.0);
                 best = p;
-                if last_side == 1 {
+                // (Illinois: the end kept twice in a row by regula falsi counts half)
+                if last_side == 1 && !crawling {
                     #[allow(clippy::arithmetic_side_effects)] // f64
                     {
                         f_lo *= 0.5;
@@ -359,7 +345,7 @@ fn narrow(
             _ => {
                 lo = a;
                 f_lo = f.min(0.0);
-                if last_side == -1 {
+                if last_side == -1 && !crawling {
                     #[allow(clippy::arithmetic_side_effects)] // f64
                     {
                         f_hi *= 0.5;

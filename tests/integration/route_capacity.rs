@@ -109,8 +109,8 @@ fn spends_whole(g: &PoolGraph, plan: &swapzap::plan::Plan, x: U256) {
     assert_eq!(spent, x);
 }
 
-#[test]
-fn a_trade_beyond_the_only_pools_window_is_insufficient_liquidity_not_a_refund() {
+/// A market of one narrow window: the graph, the pool and its capacity.
+fn one_window() -> (PoolGraph, PoolId, U256) {
     let g = graph(vec![cl_pool(
         "0x00000000000000000000000000000000000000c1",
         5e6,
@@ -121,6 +121,12 @@ fn a_trade_beyond_the_only_pools_window_is_insufficient_liquidity_not_a_refund()
         .pool_id("uniswap-v3:0x00000000000000000000000000000000000000c1")
         .unwrap();
     let cap = capacity(&g, p);
+    (g, p, cap)
+}
+
+#[test]
+fn a_trade_beyond_the_only_pools_window_is_insufficient_liquidity_not_a_refund() {
+    let (g, p, cap) = one_window();
     // a few WETH: the window is narrow
     assert!(
         cap > U256::exp10(18) && cap < U256::exp10(20),
@@ -204,16 +210,7 @@ fn a_v2_pool_takes_what_a_full_window_cannot() {
 
 #[test]
 fn exact_out_with_a_cap_beyond_the_window_finds_the_least_input_inside_it() {
-    let g = graph(vec![cl_pool(
-        "0x00000000000000000000000000000000000000c1",
-        5e6,
-        3,
-        10,
-    )]);
-    let p = g
-        .pool_id("uniswap-v3:0x00000000000000000000000000000000000000c1")
-        .unwrap();
-    let cap = capacity(&g, p);
+    let (g, p, cap) = one_window();
     let (weth, usdc) = ids(&g);
     let wanted = out_of(&g, p, cap / 2);
     let mut req = RouteRequest::new(vec![(weth, cap * 3)], vec![(usdc, Ratio::from_integer(1))]);

@@ -144,7 +144,8 @@ fn saber(x: [u64; 2], supply: u64, amp: u64, trade: u64, admin: u64) -> Pool {
     ))
 }
 
-fn spl(x: [u128; 2], supply: u128, trade: u64, owner: u64) -> Pool {
+/// An SPL Token Swap pool with trade and owner fees in ten-thousandths (no withdraw or host fee).
+pub fn spl(x: [u128; 2], supply: u128, trade: u64, owner: u64) -> Pool {
     let fees = SplFees {
         trade_fee_numerator: trade,
         trade_fee_denominator: 10_000,

@@ -5,27 +5,11 @@
 //! never from the zap under test.
 use proptest::prelude::*;
 use swapzap::error::ZapError;
-use swapzap::pool::spl_token_swap::{SplFees, SplTokenSwap};
 use swapzap::pool::{ConstantProduct, Pool, Solidly};
 use swapzap::zap::{mint_upper_bound, zap_in_pool, ZapConfig};
 use swapzap::U256;
 
-fn spl(x: [u128; 2], supply: u128, trade: u64, owner: u64) -> Pool {
-    Pool::SplTokenSwap(SplTokenSwap::new(
-        x,
-        supply,
-        SplFees {
-            trade_fee_numerator: trade,
-            trade_fee_denominator: 10_000,
-            owner_trade_fee_numerator: owner,
-            owner_trade_fee_denominator: 10_000,
-            owner_withdraw_fee_numerator: 0,
-            owner_withdraw_fee_denominator: 10_000,
-            host_fee_numerator: 0,
-            host_fee_denominator: 10_000,
-        },
-    ))
-}
+use crate::zap_bound_101::spl;
 
 /// What swapping `s` of coin 0 and then `DepositAllTokenTypes` of everything held mints on an
 /// SPL pool, from the program's own operations.
