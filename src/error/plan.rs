@@ -90,6 +90,11 @@ pub enum PlanProblem {
     TokenRefundedTwice,
     /// An output token among the refunds.
     OutputRefunded,
+    /// A swap's refund that no step explains: a swap plan hands back only what an SPL Token
+    /// Swap program did not take of its offer, or within a thousandth of what reached a token
+    /// that a concentrated-liquidity pool takes (its known ticks ending inside the trade);
+    /// more is a partial fill, which the router answers with `InsufficientLiquidity`.
+    PartialFill,
     /// `gas_units` other than the gas model's count of the swap steps.
     GasUnitsDiffer,
     /// A `value` that is not a finite number.
@@ -197,6 +202,7 @@ impl PlanProblem {
             Self::TokenRefundedTwice => "token refunded twice",
             Self::TokenChargedTwice => "token charged twice",
             Self::OutputRefunded => "an output token refunded (it belongs in outputs)",
+            Self::PartialFill => "a swap hands back part of a token its steps could have taken (a partial fill)",
             Self::GasUnitsDiffer => "differs from the gas model's count of the swap steps",
             Self::ValueNotFinite => "not a finite number",
             Self::ValueNotOutputLessGas => "not the output amount less the gas cost",

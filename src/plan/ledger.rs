@@ -164,3 +164,55 @@ pub(crate) fn unspent(
         .map(|(token, amount)| TokenAmount { token, amount })
         .collect())
 }
+
+/// A refund of more than `1 / PARTIAL_FILL` of what reached its token, from a
+/// concentrated-liquidity leg, makes a swap plan a partial fill ([`partial_fill`]).
+pub(crate) const PARTIAL_FILL: u64 = 1000;
+
+/// Whether the refund `r` of a swap plan (its `inputs` and `steps`) makes it a partial fill.
+/// A pool takes less than it is offered only where an SPL Token Swap program rounds (a unit
+/// or so; such a refund is never a partial fill) or a concentrated-liquidity pool's known
+/// ticks end inside the trade: then more than `1 / PARTIAL_FILL` of what reached the token
+/// coming back means the pools cannot take the trade. Within the thousandth it is the float
+/// flows' drift from the exact amounts at a full window's edge (a leftover of 1.4e-6 of the
+/// token's flow on a generated market). A refund of a token no such pool takes is always one.
+pub(crate) fn partial_fill(
+    graph: &PoolGraph,
+    inputs: &[TokenAmount],
+    steps: &[Step],
+    r: &TokenAmount,
+) -> bool {
+    use crate::pool::Pool;
+    let family_takes = |spl: bool| {
+        steps.iter().any(|s| {
+            matches!(s, Step::Swap { pool, token_in, .. } if *token_in == r.token
+            && graph.pool(*pool).is_some_and(|p| if spl {
+                matches!(p.pool, Pool::SplTokenSwap(_))
+            } else {
+                matches!(p.pool, Pool::ConcentratedLiquidity(_))
+            }))
+        })
+    };
+    if family_takes(true) {
+        return false;
+    }
+    if !family_takes(false) {
+        return true;
+    }
+    let received = steps.iter().fold(U256::zero(), |a, s| match s {
+        Step::Swap {
+            token_out,
+            amount_out,
+            ..
+        } if *token_out == r.token => a.saturating_add(*amount_out),
+        _ => a,
+    });
+    let reached = inputs
+        .iter()
+        .filter(|i| i.token == r.token)
+        .fold(received, |a, i| a.saturating_add(i.amount));
+    r.amount
+        > reached
+            .checked_div(U256::from(PARTIAL_FILL))
+            .unwrap_or_default()
+}

@@ -22,7 +22,7 @@ mod ledger;
 mod verify;
 mod verify_request;
 
-pub(crate) use ledger::unspent;
+pub(crate) use ledger::{partial_fill, unspent};
 
 /// One step of a plan, executed in order on the evolving pool states.
 #[derive(Debug, Clone, PartialEq, Eq)]

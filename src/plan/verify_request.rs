@@ -31,6 +31,8 @@ impl Plan {
     ///   leave, spending only what is held ([`Plan::verify`]); the inputs less the fee are spent
     ///   exactly: what the steps leave is the outputs plus the refunds;
     /// * `refunds`: only what is left, each token once, never an output token, never zero;
+    ///   for a swap, only what an SPL Token Swap step or (within a thousandth of what reached
+    ///   the token) a concentrated-liquidity step did not take, never a partial fill;
     /// * `gas_units`: the gas model's units ([`GasModel::units`]) summed over the swap steps by
     ///   their pools' families (0 without a model and on chain 101);
     /// * `value`: finite; for one output its amount less the gas cost (to 1e-9 relative, the
@@ -84,6 +86,15 @@ impl Plan {
             RouteError::InvalidPlan { step: None, why } => mismatch(F::Outputs, None, why),
             other => other,
         })?;
+        // a swap hands back only what a pool that takes less than offered left, within the
+        // router's rule (a partial fill is `InsufficientLiquidity`, not a plan)
+        if want.zap_fee_bps.is_none() {
+            for (k, r) in self.refunds.iter().enumerate() {
+                if super::partial_fill(graph, &self.inputs, &self.steps, r) {
+                    return Err(mismatch(F::Refunds, Some(k), PlanProblem::PartialFill));
+                }
+            }
+        }
         let gas = want
             .gas
             .filter(|_| graph.chain_id() != crate::chain::CHAIN_101);

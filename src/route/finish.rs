@@ -8,15 +8,10 @@ use crate::math;
 use crate::math::float::to_f64;
 use crate::plan::GasModel;
 use crate::plan::{Excluded, Output, Plan, Step, TokenAmount};
-use crate::pool::Pool;
 use crate::units::TokenId;
 use alloc::string::String;
 use alloc::vec::Vec;
 use primitive_types::U256;
-
-/// A refund of more than `1 / PARTIAL_FILL` of what reached its token, from a
-/// concentrated-liquidity leg, makes a plan a partial fill ([`Ctx::partial_fill`]).
-const PARTIAL_FILL: u64 = 1000;
 
 /// A candidate plan before it becomes a [`Plan`].
 #[derive(Debug, Clone)]
@@ -119,40 +114,6 @@ impl Ctx<'_> {
         }
     }
 
-    /// Whether the refund `r` of a plan (its `inputs` and `steps`) makes it a partial fill:
-    /// a concentrated-liquidity pool takes the token and more than `1 / PARTIAL_FILL` of
-    /// what reached the token comes back. Such a pool takes less than it is offered only where
-    /// its known ticks end inside the trade, so the pools cannot take the trade
-    /// ([`RouteError::InsufficientLiquidity`]): a quote is not a partial fill. What is left
-    /// within the thousandth is the float flows' drift from the exact amounts at a full
-    /// window's edge (a leftover of 1.4e-6 of the token's flow on a generated market) and
-    /// stays a refund, as do an SPL Token Swap program's rounding units.
-    fn partial_fill(&self, inputs: &[TokenAmount], steps: &[Step], r: &TokenAmount) -> bool {
-        let cl_takes = steps.iter().any(|s| {
-            matches!(s, Step::Swap { pool, token_in, .. } if *token_in == r.token
-                && self.graph.pool(*pool).is_some_and(|p| matches!(p.pool, Pool::ConcentratedLiquidity(_))))
-        });
-        if !cl_takes {
-            return false;
-        }
-        let received = steps.iter().fold(U256::zero(), |a, s| match s {
-            Step::Swap {
-                token_out,
-                amount_out,
-                ..
-            } if *token_out == r.token => a.saturating_add(*amount_out),
-            _ => a,
-        });
-        let reached = inputs
-            .iter()
-            .filter(|i| i.token == r.token)
-            .fold(received, |a, i| a.saturating_add(i.amount));
-        r.amount
-            > reached
-                .checked_div(U256::from(PARTIAL_FILL))
-                .unwrap_or_default()
-    }
-
     /// The plan of candidate `c`, with the certificate's bound and its rounding slack
     /// (`bound`).
     pub(super) fn finish(
@@ -185,7 +146,7 @@ impl Ctx<'_> {
         let refunds = crate::plan::unspent(self.graph, &inputs, &c.steps, &outputs)?;
         if refunds
             .iter()
-            .any(|r| self.partial_fill(&inputs, &c.steps, r))
+            .any(|r| crate::plan::partial_fill(self.graph, &inputs, &c.steps, r))
         {
             return Err(RouteError::InsufficientLiquidity {
                 from: self.in_toks.first().copied().unwrap_or(TokenId(0)),

@@ -231,3 +231,52 @@ fn exact_out_with_a_cap_beyond_the_window_finds_the_least_input_inside_it() {
         Err(RouteError::ExactOutUnreachable { .. } | RouteError::InsufficientLiquidity { .. })
     ));
 }
+
+/// `verify_request` holds a swap to the same rule: a plan that swaps half its input and hands
+/// the rest back (every step exact, the holdings balanced, so `verify` passes) is refused on
+/// its refunds. Before, it passed.
+#[test]
+fn verify_request_refuses_a_swap_that_hands_back_part_of_its_input() {
+    use swapzap::plan::{PlanRequest, TokenAmount};
+    use swapzap::PlanField;
+    let id = "0x00000000000000000000000000000000000000c2";
+    let g = graph(vec![v2_pool(id, 300)]);
+    let p = g.pool_id(&format!("uniswap-v2:{id}")).unwrap();
+    let (weth, usdc) = ids(&g);
+    let x = U256::exp10(18);
+    let plan = sell(&g, x).unwrap();
+    let req = RouteRequest::new(vec![(weth, x)], vec![(usdc, Ratio::from_integer(1))]);
+    let want = PlanRequest::swap(&req);
+    plan.verify_request(&g, &want).unwrap();
+    let half = x / 2;
+    let got = out_of(&g, p, half);
+    let mut q = plan.clone();
+    q.steps = vec![Step::Swap {
+        pool: p,
+        token_in: weth,
+        token_out: usdc,
+        amount_in: half,
+        amount_out: got,
+    }];
+    let (n, d) = (*q.slippage.numer(), *q.slippage.denom());
+    q.outputs[0].amount = got;
+    q.outputs[0].min_amount = got * U256::from(d - n) / U256::from(d);
+    q.value = swapzap::math::float::to_f64(got);
+    q.refunds = vec![TokenAmount {
+        token: weth,
+        amount: x - half,
+    }];
+    q.verify(&g).unwrap();
+    let e = q.verify_request(&g, &want).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            RouteError::PlanMismatch {
+                field: PlanField::Refunds,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(format!("{e}").contains("partial fill"), "{e}");
+}
