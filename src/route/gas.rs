@@ -64,11 +64,11 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
         };
         if let Some(ctx) = &own {
             let outs: Vec<U256> = plan.outputs.iter().map(|o| o.amount).collect();
-            #[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64
-            let cost = plan.gas_units as f64 * plan.gas_price.unwrap_or(0.0);
+            let (_, cost) = ctx.gas_of(&plan.steps, ctx.gas());
             #[allow(clippy::arithmetic_side_effects)] // f64
-            let value = ctx.objective(&outs) - cost;
-            plan.value = value;
+            {
+                plan.value = ctx.objective(&outs) - cost;
+            }
         }
         if plan.value > best.value {
             best = Plan {
