@@ -51,6 +51,14 @@ use primitive_types::U256;
 /// The bracket is closed when `hi − lo ≤ hi / EXACT_OUT_PRECISION`.
 pub const EXACT_OUT_PRECISION: u64 = 10_000_000;
 
+/// The width at which a bracket topped by `hi` is closed: `hi / EXACT_OUT_PRECISION`, at
+/// least one unit.
+fn tolerance(hi: U256) -> U256 {
+    hi.checked_div(U256::from(EXACT_OUT_PRECISION))
+        .unwrap_or_default()
+        .max(U256::one())
+}
+
 /// At most this many exact-in quotes after the first (bisection alone closes a bracket from a
 /// cap of 2^256 down to an answer of one unit in about 40, geometric then arithmetic; a
 /// crawling search bisects at least every third trial).
@@ -210,9 +218,7 @@ fn below_capacity(
     let (mut lo, mut hi) = (U256::zero(), cap);
     let mut best: Option<U256> = None;
     for _ in 0..MAX_TRIALS {
-        let tol = (hi.checked_div(U256::from(EXACT_OUT_PRECISION)))
-            .unwrap_or_default()
-            .max(U256::one());
+        let tol = tolerance(hi);
         let width = hi.saturating_sub(lo);
         if width <= tol {
             break;
@@ -273,9 +279,7 @@ fn narrow(
     let mut widths = [U256::MAX, U256::MAX];
     for _ in 0..MAX_TRIALS {
         let width = hi.saturating_sub(lo);
-        let tol = (hi.checked_div(U256::from(EXACT_OUT_PRECISION)))
-            .unwrap_or_default()
-            .max(U256::one());
+        let tol = tolerance(hi);
         if width <= tol {
             break;
         }
