@@ -44,7 +44,7 @@ the route; with no arguments, the bundled data/request.json on data/snapshot.jso
   --request FILE    quote request body (the spec's POST /sor/quote body)
   --instance FILE   a ../shared/routing instance (snapshot and request in one file)
   --json            print the plan JSON alone (the format ../shared/routing/tools/score.py reads)
-  --max-hops N      hop limit of a path (1-32; default none)
+  --max-hops N      only pools on a path of at most N hops (1-32; default none)
   --gas-price P     price of one gas unit in base units of the (first) output token
   --exact-out AMOUNT  deliver this many base units of the (only) output with the least input;
                     the request's input amount is then the most to spend

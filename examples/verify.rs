@@ -11,7 +11,9 @@
 //! what the steps leave, each `min_amount` `floor(amount × (1 − slippage))`, the zap fee (a
 //! body with an LP token is a zap) exactly 1 bps of each input, gas, value and bound; with
 //! `--exact-out AMOUNT` (a plan of `quote --exact-out`), the inputs at most the request's and
-//! the output at least AMOUNT. Exit 0 with one line when the plan holds; else exit 1 with the
+//! the output at least AMOUNT; with `--max-hops N` (a plan of `quote --max-hops N`), every swap
+//! through a pool direction within N hops and the bound said to be over those plans; without
+//! it, a bound over every plan. Exit 0 with one line when the plan holds; else exit 1 with the
 //! error code, class and detail.
 #![allow(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
@@ -27,7 +29,7 @@ use swapzap::route::GasModel;
 
 const USAGE: &str =
     "usage: verify (--instance FILE | --snapshot FILE --request FILE) --plan FILE [--gas-price P]
-              [--exact-out AMOUNT]
+              [--exact-out AMOUNT] [--max-hops N]
 
 Reads a plan JSON (quote --json, zap --json) back and checks it against the snapshot and the
 request body: steps re-simulated exactly, inputs spent exactly, outputs, refunds, min_amount,
@@ -35,7 +37,9 @@ zap fee, gas units, value and bound. Exit 0 and one line when it holds, else exi
 error code, class and detail.
   --gas-price P  the plan was priced with typical gas units at P output base units per unit
   --exact-out AMOUNT  an exact-out plan: the request's input amounts are the most to spend,
-                 and the output must reach AMOUNT (base units)";
+                 and the output must reach AMOUNT (base units)
+  --max-hops N   the plan was quoted with this hop limit: its swaps only through pool
+                 directions on a path of at most N hops, its bound over those plans";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -67,6 +71,7 @@ fn run(args: &[String]) -> Result<String, Fail> {
             "--plan",
             "--gas-price",
             "--exact-out",
+            "--max-hops",
         ],
     ) {
         return Err(Fail::Plain(format!("unknown argument {a}\n{USAGE}")));
@@ -112,6 +117,18 @@ fn run(args: &[String]) -> Result<String, Fail> {
             }
         },
     };
+    let max_hops = match cli::flag_value(args, "--max-hops")? {
+        None => None,
+        Some(h) => match h.parse::<usize>() {
+            Ok(x) if (1..=swapzap::route::MAX_HOPS_LIMIT).contains(&x) => Some(x),
+            _ => {
+                return Err(Fail::Plain(format!(
+                    "--max-hops {h}: not a whole number (1..={})",
+                    swapzap::route::MAX_HOPS_LIMIT
+                )))
+            }
+        },
+    };
     let graph = cli::graph_of(snap)?;
     let req = cli::validate_body(body, &graph)?;
     let pj: PlanJson = cli::from_value_located(&cli::read_json(&plan_path)?)
@@ -120,6 +137,7 @@ fn run(args: &[String]) -> Result<String, Fail> {
     let mut want = PlanRequest::from_request(&req, &graph)?;
     want.gas = gas;
     want.exact_out = exact_out;
+    want.max_hops = max_hops;
     plan.verify_request(&graph, &want)?;
     pj.check_bound_gap(&plan)?;
     let outs: Vec<String> = plan

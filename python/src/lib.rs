@@ -597,15 +597,19 @@ impl Plan {
     /// request field by field (inputs, zap fee for a zap body, slippage, outputs and minimums,
     /// refunds, gas units at the plan's gas price, value and bound). With `exact_out` the
     /// inputs may be less than the request's (same tokens) and the output must reach
-    /// `exact_out` (`PlanRequest::exact_out`). Raises `SwapzapError` (4014 naming the field
-    /// that does not hold) and returns None otherwise.
-    #[pyo3(signature = (snapshot, request, *, exact_out=None))]
+    /// `exact_out` (`PlanRequest::exact_out`). `max_hops` is the hop limit the plan was
+    /// quoted under (`PlanRequest::max_hops`): its swaps only through pool directions within
+    /// it and its `bound_max_hops` equal to it (None: no limit, the bound over every plan).
+    /// The request's source filters hold too: no swap through a pool they leave out. Raises
+    /// `SwapzapError` (4014 naming the field that does not hold) and returns None otherwise.
+    #[pyo3(signature = (snapshot, request, *, exact_out=None, max_hops=None))]
     fn verify(
         &self,
         py: Python<'_>,
         snapshot: &Bound<'_, PyAny>,
         request: &Bound<'_, PyAny>,
         exact_out: Option<&Bound<'_, PyAny>>,
+        max_hops: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let snapshot = lift(
             py,
@@ -619,11 +623,13 @@ impl Plan {
             Some(a) if !a.is_none() => Some(lift(py, to_u256(a))?),
             _ => None,
         };
+        let hops = lift(py, opt_arg(max_hops, "max_hops must be an integer >= 1"))?;
         let graph = &snapshot.graph;
         let check = || -> Res<()> {
             let mut want = PlanRequest::from_request(&req, graph)?;
             want.gas = self.plan.gas_price.map(GasModel::typical);
             want.exact_out = wanted;
+            want.max_hops = hops;
             Ok(self.plan.verify_request(graph, &want)?)
         };
         lift(py, check())

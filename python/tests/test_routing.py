@@ -157,6 +157,13 @@ def test_options_change_the_plan_as_in_rust(bundled, bundled_request):
     assert one_hop.bound_max_hops == 1
     assert all(s["token_in"] == plan.inputs[0]["token"] for s in one_hop.steps)
     assert one_hop.amount_out <= plan.amount_out
+    one_hop.verify(bundled, bundled_request, max_hops=1)
+    with pytest.raises(swapzap.SwapzapError) as e:  # its bound is over one-hop plans only
+        one_hop.verify(bundled, bundled_request)
+    assert e.value.code == 4014 and "bound_max_hops" in str(e.value)
+    with pytest.raises(swapzap.SwapzapError) as e:  # the full plan's second hops are beyond
+        plan.verify(bundled, bundled_request, max_hops=1)
+    assert e.value.code == 4014 and "hop limit" in str(e.value)
     priced = bundled.quote(bundled_request, gas_price=1e-6)
     assert priced.gas_units > 0 and priced.gas_price == 1e-6
     priced.verify(bundled, bundled_request)

@@ -95,6 +95,15 @@ pub enum PlanProblem {
     /// that a concentrated-liquidity pool takes (its known ticks ending inside the trade);
     /// more is a partial fill, which the router answers with `InsufficientLiquidity`.
     PartialFill,
+    /// A swap through a pool whose source the request's filters leave out (not on its
+    /// whitelist, or on its blacklist).
+    SourceFiltered,
+    /// A swap through a pool direction that lies on no path of at most the request's hop
+    /// limit from an input to an output.
+    BeyondHopLimit,
+    /// A `bound_max_hops` other than the request's hop limit: the bound is over another set
+    /// of plans than the ones the request asked for.
+    BoundHopsDiffer,
     /// `gas_units` other than the gas model's count of the swap steps.
     GasUnitsDiffer,
     /// A `value` that is not a finite number.
@@ -203,6 +212,11 @@ impl PlanProblem {
             Self::TokenChargedTwice => "token charged twice",
             Self::OutputRefunded => "an output token refunded (it belongs in outputs)",
             Self::PartialFill => "a swap hands back part of a token its steps could have taken (a partial fill)",
+            Self::SourceFiltered => "a swap through a pool whose source the request's filters leave out",
+            Self::BeyondHopLimit => {
+                "a swap through a pool direction on no path within the request's hop limit"
+            }
+            Self::BoundHopsDiffer => "differs from the request's hop limit",
             Self::GasUnitsDiffer => "differs from the gas model's count of the swap steps",
             Self::ValueNotFinite => "not a finite number",
             Self::ValueNotOutputLessGas => "not the output amount less the gas cost",

@@ -304,6 +304,8 @@ pub enum PlanField {
     RoundingSlack,
     /// `bound_gap` (written beside the bound)
     BoundGap,
+    /// `bound_max_hops` (the hop limit the bound is over)
+    BoundMaxHops,
     /// `gas_price` (the price the plan was chosen with)
     GasPrice,
     /// `slippage`
@@ -328,6 +330,7 @@ impl fmt::Display for PlanField {
             Self::UpperBound => "upper_bound",
             Self::RoundingSlack => "rounding_slack",
             Self::BoundGap => "bound_gap",
+            Self::BoundMaxHops => "bound_max_hops",
             Self::GasPrice => "gas_price",
             Self::Slippage => "slippage",
             Self::Excluded => "excluded",

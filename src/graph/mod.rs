@@ -264,6 +264,19 @@ impl PoolGraph {
         self.lp_index.get(&t).copied()
     }
 
+    /// Whether a pool of `source` passes a request's source filters: on `whitelist` when one
+    /// is given, and not on `blacklist` (which chain 101 does not apply).
+    #[must_use]
+    pub fn source_allowed(
+        &self,
+        source: &str,
+        whitelist: Option<&[String]>,
+        blacklist: &[String],
+    ) -> bool {
+        whitelist.map_or(true, |w| w.iter().any(|s| s == source))
+            && (self.chain_id == CHAIN_101 || !blacklist.iter().any(|s| s == source))
+    }
+
     /// The distinct liquidity source ids of the pools, sorted (the `known_sources` of
     /// [`crate::service::request::QuoteRequest::validate`]).
     #[must_use]

@@ -12,6 +12,7 @@ use crate::error::{PlanField, PlanProblem, RouteError};
 use crate::graph::PoolGraph;
 use crate::snapshot::PoolKind;
 use crate::units::{PoolId, TokenId};
+use alloc::string::String;
 use alloc::vec::Vec;
 use num_rational::Ratio;
 use primitive_types::U256;
@@ -19,6 +20,7 @@ use primitive_types::U256;
 #[cfg(feature = "serde")]
 pub mod json;
 mod ledger;
+mod reach;
 mod verify;
 mod verify_request;
 
@@ -162,7 +164,9 @@ pub struct Plan {
     pub gas_price: Option<f64>,
     /// The hop limit `upper_bound` is over: `None` when it bounds every plan on the snapshot
     /// graph (any path length, all pools the source filters allow), `Some(h)` when the request
-    /// set a hop limit and it bounds the plans whose paths have at most `h` hops.
+    /// set a hop limit and it bounds the plans that swap only through pool directions on some
+    /// path of at most `h` hops from an input to an output
+    /// ([`crate::route::RouteRequest::max_hops`]).
     pub bound_max_hops: Option<usize>,
     /// The slippage limit the plan was made with, as a fraction (0.005 = 0.5 %): every
     /// `min_amount` is `floor(amount × (1 − slippage))`.
@@ -201,6 +205,14 @@ pub struct PlanRequest {
     /// Exact-out ([`crate::route::RouteRequest::exact_out`]): at least this amount of the only
     /// output, the inputs' amounts being the most to spend; `None`: exact-in.
     pub exact_out: Option<U256>,
+    /// The request's hop limit ([`crate::route::RouteRequest::max_hops`]): a swap plan's steps
+    /// go only through pool directions on some path of at most this many hops from an input
+    /// to an output, and its bound says it is over those plans ([`Plan::bound_max_hops`]).
+    pub max_hops: Option<usize>,
+    /// Only pools of these sources, when given: no step swaps through another.
+    pub source_whitelist: Option<Vec<String>>,
+    /// Never pools of these sources (not applied on chain 101, as the router does not).
+    pub source_blacklist: Vec<String>,
 }
 
 /// How close a zap-out's output value shares must be to the requested proportions for

@@ -7,11 +7,11 @@
 use super::ledger::amount_map;
 use super::{
     check_fraction, min_after_slippage, mismatch, swap_gas_units, GasModel, Plan, PlanRequest,
-    TokenAmount, ZAP_OUT_SHARE_TOLERANCE,
+    Step, TokenAmount, ZAP_OUT_SHARE_TOLERANCE,
 };
 use crate::error::{BadRouteRequest, PlanField as F, PlanProblem, RouteError};
 use crate::graph::PoolGraph;
-use crate::units::TokenId;
+use crate::units::{PoolId, TokenId};
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::vec::Vec;
 use num_rational::Ratio;
@@ -33,6 +33,12 @@ impl Plan {
     /// * `refunds`: only what is left, each token once, never an output token, never zero;
     ///   for a swap, only what an SPL Token Swap step or (within a thousandth of what reached
     ///   the token) a concentrated-liquidity step did not take, never a partial fill;
+    /// * `steps` again: every swap through a pool the source filters allow
+    ///   ([`PlanRequest::source_whitelist`], [`PlanRequest::source_blacklist`]; a zap's own
+    ///   pools, of the LP tokens among the request's tokens, whatever their source); for a swap
+    ///   plan with a hop limit ([`PlanRequest::max_hops`]), through a pool direction on some
+    ///   path of at most that many hops from an input to an output; and for a swap plan with a
+    ///   bound, `bound_max_hops` the request's limit (the bound is over the plans asked for);
     /// * `gas_units`: the gas model's units ([`GasModel::units`]) summed over the swap steps by
     ///   their pools' families (0 without a model and on chain 101);
     /// * `value`: finite; for one output its amount less the gas cost (to 1e-9 relative, the
@@ -95,6 +101,7 @@ impl Plan {
                 }
             }
         }
+        self.check_sources_and_hops(graph, want)?;
         let gas = want
             .gas
             .filter(|_| graph.chain_id() != crate::chain::CHAIN_101);
@@ -135,6 +142,63 @@ impl Plan {
             ));
         }
         Ok(got_in)
+    }
+
+    /// `steps`: every swap through a pool the source filters allow (a zap's own pools, of the
+    /// LP tokens among the request's tokens, whatever their source); for a swap plan, through
+    /// a pool direction within the hop limit, and `bound_max_hops` (beside a bound) the
+    /// request's limit. (A zap's routes run to and from its pool's coins, not between the
+    /// request's tokens, so its hop limit is not a radius around those.)
+    fn check_sources_and_hops(
+        &self,
+        graph: &PoolGraph,
+        want: &PlanRequest,
+    ) -> Result<(), RouteError> {
+        let swap = want.zap_fee_bps.is_none();
+        let filtered = want.source_whitelist.is_some() || !want.source_blacklist.is_empty();
+        if filtered || (swap && want.max_hops.is_some()) {
+            let ins: Vec<TokenId> = want.inputs.iter().map(|x| x.0).collect();
+            let outs: Vec<TokenId> = want.outputs.iter().map(|x| x.0).collect();
+            let filters = (
+                want.source_whitelist.as_deref(),
+                want.source_blacklist.as_slice(),
+            );
+            let hops = want.max_hops.filter(|_| swap);
+            let usable = super::reach::Reach::new(graph, filters, hops, (&ins, &outs));
+            // a zap's own pools (of the LP tokens it mints or burns) are the caller's choice,
+            // swapped through whatever their source
+            let own: Vec<PoolId> = if swap {
+                Vec::new()
+            } else {
+                let tokens = want.inputs.iter().map(|x| x.0);
+                let lps = tokens.chain(want.outputs.iter().map(|x| x.0));
+                lps.filter_map(|t| graph.pool_of_lp(t)).collect()
+            };
+            for (k, s) in self.steps.iter().enumerate() {
+                if let Step::Swap {
+                    pool,
+                    token_in,
+                    token_out,
+                    ..
+                } = s
+                {
+                    if own.contains(pool) {
+                        continue;
+                    }
+                    usable
+                        .check(*pool, *token_in, *token_out)
+                        .map_err(|why| mismatch(F::Steps, Some(k), why))?;
+                }
+            }
+        }
+        if swap && self.upper_bound.is_some() && self.bound_max_hops != want.max_hops {
+            return Err(mismatch(
+                F::BoundMaxHops,
+                None,
+                PlanProblem::BoundHopsDiffer,
+            ));
+        }
+        Ok(())
     }
 
     /// `zap_fee`: none for a swap; for a zap the documented rate and the fees of `got_in`.

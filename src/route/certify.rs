@@ -9,8 +9,8 @@
 //! the working set that are still profitable at these prices are the columns column generation
 //! adds, with the bid chains that price their output tokens.
 //!
-//! With a hop limit the bound is over the plans within it: only the edges on some path of at
-//! most that many hops are priced.
+//! With a hop limit the bound is over the plans within it (those that swap only through edges
+//! on some path of at most that many hops): only those edges are priced.
 
 use super::edges::Edge;
 use super::model::Arb;

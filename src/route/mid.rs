@@ -171,8 +171,9 @@ pub(super) fn mid_value(fwd_from: &[f64], fwd_to: &[f64], from: TokenId, to: Tok
 
 impl crate::plan::PlanRequest {
     /// What a plan of the router for `req` must answer ([`crate::plan::Plan::verify_request`]):
-    /// its inputs, outputs, slippage, gas model and exact-out amount; no zap fee, and no
-    /// output prices (a swap with several outputs is not held to its shares).
+    /// its inputs, outputs, slippage, gas model, exact-out amount, hop limit and source
+    /// filters; no zap fee, and no output prices (a swap with several outputs is not held to
+    /// its shares).
     #[must_use]
     pub fn swap(req: &RouteRequest) -> Self {
         Self {
@@ -183,6 +184,9 @@ impl crate::plan::PlanRequest {
             gas: req.gas,
             output_prices: None,
             exact_out: req.exact_out,
+            max_hops: req.max_hops,
+            source_whitelist: req.source_whitelist.clone(),
+            source_blacklist: req.source_blacklist.clone(),
         }
     }
 }

@@ -15,9 +15,17 @@ pub struct RouteRequest {
     pub inputs: Vec<(TokenId, U256)>,
     /// Output tokens and their value proportions (positive, summing to exactly 1).
     pub outputs: Vec<(TokenId, Ratio<u64>)>,
-    /// Hop limit of a path: `None` (the default) for none, `Some(h)` for plans whose every
-    /// path has at most `h` hops (1 to [`MAX_HOPS_LIMIT`](super::MAX_HOPS_LIMIT)); the plan's bound is then over those
-    /// plans only ([`Plan::bound_max_hops`](crate::plan::Plan::bound_max_hops)).
+    /// Hop limit: `None` (the default) for none; `Some(h)` (1 to
+    /// [`MAX_HOPS_LIMIT`](super::MAX_HOPS_LIMIT)) for plans that swap only through pool
+    /// directions on some path of at most `h` hops from an input to an output (a radius
+    /// around the request: `h = 1` keeps the direct pools, `h = 2` those and the two-hop
+    /// routes). The plan's bound is then over those plans only
+    /// ([`Plan::bound_max_hops`](crate::plan::Plan::bound_max_hops)). It limits the pools, not
+    /// the length of each path: a plan may chain such directions into a longer path (with
+    /// `h = 3` the public instances' plans have paths of up to 7 hops; several inputs or
+    /// outputs give longer ones at `h = 2`, through a second input or output). A limit on every
+    /// path's length needs the flow on hop-layered copies of the graph, which the router does
+    /// not build.
     pub max_hops: Option<usize>,
     /// Optional gas pricing (ignored on chain 101).
     pub gas: Option<GasModel>,

@@ -22,15 +22,8 @@ use alloc::vec::Vec;
 
 /// Whether a pool may be used under the request's source filters.
 pub(super) fn pool_allowed(graph: &PoolGraph, req: &RouteRequest, source: &str) -> bool {
-    if let Some(w) = &req.source_whitelist {
-        if !w.iter().any(|s| s == source) {
-            return false;
-        }
-    }
-    if graph.chain_id() != CHAIN_101 && req.source_blacklist.iter().any(|s| s == source) {
-        return false;
-    }
-    true
+    let white = req.source_whitelist.as_deref();
+    graph.source_allowed(source, white, &req.source_blacklist)
 }
 
 /// The pools the request's source filters allow, one flag per pool; `None` when no filter

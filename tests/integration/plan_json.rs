@@ -444,3 +444,120 @@ proptest::proptest! {
         }
     }
 }
+
+/// The source of a plan's `k`-th step's pool, for a swap step.
+fn swap_source(g: &PoolGraph, plan: &Plan, k: usize) -> Option<String> {
+    match plan.steps.get(k)? {
+        swapzap::plan::Step::Swap { pool, .. } => g.pool(*pool).map(|p| p.source.clone()),
+        _ => None,
+    }
+}
+
+/// A swap through a pool the request's source filters leave out is refused at that step: a
+/// plan quoted without filters, checked against the same body with its first step's source
+/// blacklisted, or with a whitelist of every other source (before, `PlanRequest` carried no
+/// filters and both passed); the plan quoted under the blacklist passes and avoids the source.
+#[test]
+fn verify_request_refuses_a_swap_through_a_filtered_source() {
+    let g = bundled();
+    let (weth, usdt) = (sym(&g, "WETH"), sym(&g, "USDT"));
+    let ask = |extra: &str| {
+        let text = body(
+            &[(addr(&g, weth), "400000000000000000000".into())],
+            &[(addr(&g, usdt), "1")],
+            extra,
+        );
+        validated(&g, &text)
+    };
+    let r = ask("");
+    let plan = quote(&g, &RouteRequest::from_request(&r, &g).unwrap()).unwrap();
+    let source = swap_source(&g, &plan, 0).unwrap();
+    let others: Vec<String> = g
+        .sources()
+        .into_iter()
+        .filter(|s| *s != source)
+        .map(|s| format!("\"{s}\""))
+        .collect();
+    let filters = [
+        format!(r#","sourceBlacklist":["{source}"]"#),
+        format!(r#","sourceWhitelist":[{}]"#, others.join(",")),
+    ];
+    for extra in &filters {
+        let rf = ask(extra);
+        let want = PlanRequest::from_request(&rf, &g).unwrap();
+        match plan.verify_request(&g, &want) {
+            Err(RouteError::PlanMismatch {
+                field: PlanField::Steps,
+                index: Some(0),
+                why,
+            }) => assert_eq!(why, swapzap::error::PlanProblem::SourceFiltered),
+            other => panic!("{extra}: {other:?}"),
+        }
+        let filtered = quote(&g, &RouteRequest::from_request(&rf, &g).unwrap()).unwrap();
+        filtered.verify_request(&g, &want).unwrap();
+        for k in 0..filtered.steps.len() {
+            assert_ne!(
+                swap_source(&g, &filtered, k),
+                Some(source.clone()),
+                "{extra}"
+            );
+        }
+    }
+}
+
+/// A hop-limited plan is checked against its limit: every swap through a pool direction
+/// within it, and a bound said to be over those plans. The unlimited plan's steps past one hop
+/// are refused under a limit of 1; the one-hop plan passes under it and is refused without a
+/// limit (its bound is not over every plan) or with `bound_max_hops` changed.
+#[test]
+fn verify_request_holds_a_plan_to_its_hop_limit() {
+    let g = bundled();
+    let (weth, usdt) = (sym(&g, "WETH"), sym(&g, "USDT"));
+    let text = body(
+        &[(addr(&g, weth), "400000000000000000000".into())],
+        &[(addr(&g, usdt), "1")],
+        "",
+    );
+    let r = validated(&g, &text);
+    let mut req = RouteRequest::from_request(&r, &g).unwrap();
+    let plan = quote(&g, &req).unwrap();
+    req.max_hops = Some(1);
+    let one = quote(&g, &req).unwrap();
+    let capped = PlanRequest::swap(&req);
+    one.verify_request(&g, &capped).unwrap();
+    assert_eq!(one.bound_max_hops, Some(1));
+    // under a limit of one hop only swaps from the input straight to the output remain
+    let beyond = plan
+        .steps
+        .iter()
+        .position(|s| {
+            !matches!(s, swapzap::plan::Step::Swap { token_in, token_out, .. }
+                if *token_in == weth && *token_out == usdt)
+        })
+        .expect("the unlimited plan goes through another token");
+    match plan.verify_request(&g, &capped) {
+        Err(RouteError::PlanMismatch {
+            field: PlanField::Steps,
+            index: Some(k),
+            why,
+        }) => {
+            assert_eq!(k, beyond);
+            assert_eq!(why, swapzap::error::PlanProblem::BeyondHopLimit);
+        }
+        other => panic!("{other:?}"),
+    }
+    let field_of = |p: &Plan, w: &PlanRequest| match p.verify_request(&g, w) {
+        Err(RouteError::PlanMismatch { field, .. }) => Some(field),
+        _ => None,
+    };
+    req.max_hops = None;
+    assert_eq!(
+        field_of(&one, &PlanRequest::swap(&req)),
+        Some(PlanField::BoundMaxHops)
+    );
+    let mut claims = one.clone();
+    claims.bound_max_hops = None;
+    assert_eq!(field_of(&claims, &capped), Some(PlanField::BoundMaxHops));
+    claims.bound_max_hops = Some(2);
+    assert_eq!(field_of(&claims, &capped), Some(PlanField::BoundMaxHops));
+}

@@ -1346,3 +1346,40 @@ fn exact_out_of_a_step_function_is_minimal() {
         );
     }
 }
+
+/// Hop-limited plans answer their request under `verify_request` (every swap through a pool
+/// direction within the limit, the bound over those plans) on every public instance with
+/// limits 1 to 4, and the same plans are refused as answers to the request without a limit
+/// (their bounds are not over every plan).
+#[test]
+fn hop_limited_plans_answer_their_limit_only() {
+    let mut checked = 0;
+    for inst in instances() {
+        for h in 1..=4 {
+            let mut req = inst.req.clone();
+            req.max_hops = Some(h);
+            let Ok(plan) = route::quote(&inst.graph, &req) else {
+                continue;
+            };
+            let want = swapzap::plan::PlanRequest::swap(&req);
+            plan.verify_request(&inst.graph, &want)
+                .unwrap_or_else(|e| panic!("{} at {h} hops: {e}", inst.name));
+            let mut open = want.clone();
+            open.max_hops = None;
+            assert!(
+                matches!(
+                    plan.verify_request(&inst.graph, &open),
+                    Err(swapzap::RouteError::PlanMismatch {
+                        field: swapzap::PlanField::BoundMaxHops,
+                        ..
+                    })
+                ),
+                "{} at {h} hops",
+                inst.name
+            );
+            checked += 1;
+        }
+    }
+    // every instance has a plan within 2 hops or more
+    assert!(checked >= 90, "{checked}");
+}

@@ -6,6 +6,7 @@ use crate::zap_spec::{
     addr, body, bundled, lp_of, sym, validated, CURVE_2POOL, CURVE_3POOL, WETH_USDC_V2,
 };
 use serde_json::{json, Value};
+use swapzap::error::PlanProblem;
 use swapzap::graph::PoolGraph;
 use swapzap::plan::json::PlanJson;
 use swapzap::plan::{Plan, PlanRequest};
@@ -204,6 +205,7 @@ fn zap_bodies_take_a_gas_model_and_source_filters() {
         ..ZapOptions::default()
     };
     let (z, want) = planned(&g, &text, &opts);
+    let (z0, _) = planned(&g, &text, &ZapOptions::default());
     let swaps = z
         .plan()
         .steps
@@ -230,8 +232,26 @@ fn zap_bodies_take_a_gas_model_and_source_filters() {
         &[(addr(&g, lp), "1")],
         r#","sourceBlacklist":["uniswap-v2"]"#,
     );
-    let (z, _) = planned(&g, &text, &ZapOptions::default());
+    let (z, filtered) = planned(&g, &text, &ZapOptions::default());
     let target = g.pool_id(WETH_USDC_V2).unwrap();
+    // the unfiltered zap's plan swaps through another uniswap-v2 pool: refused at that step
+    let other = z0
+        .plan()
+        .steps
+        .iter()
+        .position(|s| {
+            matches!(s, swapzap::plan::Step::Swap { pool, .. }
+                if *pool != target && g.pool(*pool).unwrap().source == "uniswap-v2")
+        })
+        .expect("the unfiltered zap swaps through another uniswap-v2 pool");
+    match z0.plan().verify_request(&g, &filtered) {
+        Err(RouteError::PlanMismatch {
+            field: PlanField::Steps,
+            index: Some(k),
+            why,
+        }) => assert_eq!((k, why), (other, PlanProblem::SourceFiltered)),
+        r => panic!("{r:?}"),
+    }
     for s in &z.plan().steps {
         if let swapzap::plan::Step::Swap { pool, .. } = s {
             assert!(

@@ -87,12 +87,15 @@ class Plan:
         example's ``--json`` output, ``pretty=False`` one line."""
     def response(self) -> Dict[str, Any]:
         """The spec's quote response body for this plan (no ``pathId``), with the route graph."""
-    def verify(self, snapshot: Snapshot, request: _Json, *, exact_out: Optional[SupportsIndex] = None) -> None:
+    def verify(self, snapshot: Snapshot, request: _Json, *, exact_out: Optional[SupportsIndex] = None, max_hops: Optional[int] = None) -> None:
         """The library's ``Plan::verify_request``: every step re-simulated exactly on
         ``snapshot``, and the plan checked against ``request`` field by field (inputs, zap fee,
         slippage, outputs and minimums, refunds, gas, value, bound). With ``exact_out`` the
-        input may be less than the request's and the output must reach ``exact_out``. Raises
-        ``SwapzapError`` (4014 naming the field, 4013 for an exact-out shortfall)."""
+        input may be less than the request's and the output must reach ``exact_out``; a plan
+        quoted with ``max_hops`` is verified with the same ``max_hops`` (its swaps within the
+        limit, its bound over those plans), and every swap obeys the request's source
+        filters. Raises ``SwapzapError`` (4014 naming the field, 4013 for an exact-out
+        shortfall)."""
     @property
     def value(self) -> float:
         """The objective value: base units of the output (the basket's value for several)."""

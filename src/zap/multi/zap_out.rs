@@ -257,8 +257,9 @@ fn price_request(outputs: &[(TokenId, Ratio<u64>)], opts: &ZapOptions) -> RouteR
 
 impl crate::plan::PlanRequest {
     /// What a zap plan with these inputs and outputs under `opts` must answer
-    /// ([`crate::plan::Plan::verify_request`]): the fee rate, slippage and gas model of `opts`
-    /// and, for several outputs, their documented prices ([`zap_out_prices`]) on `graph`.
+    /// ([`crate::plan::Plan::verify_request`]): the fee rate, slippage, gas model, hop limit and
+    /// source filters of `opts` and, for several outputs, their documented prices
+    /// ([`zap_out_prices`]) on `graph`.
     #[must_use]
     pub fn zap(
         graph: &PoolGraph,
@@ -275,6 +276,9 @@ impl crate::plan::PlanRequest {
             output_prices: (outputs.len() >= 2)
                 .then(|| crate::route::output_mid_prices(graph, &price_request(outputs, opts))),
             exact_out: None,
+            max_hops: opts.max_hops,
+            source_whitelist: opts.source_whitelist.clone(),
+            source_blacklist: opts.source_blacklist.clone(),
         }
     }
 }
