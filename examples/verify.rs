@@ -13,7 +13,8 @@
 //! `--exact-out AMOUNT` (a plan of `quote --exact-out`), the inputs at most the request's and
 //! the output at least AMOUNT; with `--max-hops N` (a plan of `quote --max-hops N`), every swap
 //! through a pool direction within N hops and the bound said to be over those plans; without
-//! it, a bound over every plan. Exit 0 with one line when the plan holds; else exit 1 with the
+//! it, a bound over every plan. A swap's bound is also re-derived (`route::verify_quote`: a dual
+//! solve) and must not be below the router's certificate for the request. Exit 0 with one line when the plan holds; else exit 1 with the
 //! error code, class and detail.
 #![allow(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
@@ -25,7 +26,7 @@ use cli::{report, Fail};
 use std::process::ExitCode;
 use swapzap::plan::json::PlanJson;
 use swapzap::plan::{Plan, PlanRequest};
-use swapzap::route::GasModel;
+use swapzap::route::{GasModel, RouteRequest};
 
 const USAGE: &str =
     "usage: verify (--instance FILE | --snapshot FILE --request FILE) --plan FILE [--gas-price P]
@@ -33,8 +34,8 @@ const USAGE: &str =
 
 Reads a plan JSON (quote --json, zap --json) back and checks it against the snapshot and the
 request body: steps re-simulated exactly, inputs spent exactly, outputs, refunds, min_amount,
-zap fee, gas units, value and bound. Exit 0 and one line when it holds, else exit 1 with the
-error code, class and detail.
+zap fee, gas units, value and bound (a swap's bound re-derived: not below the router's), source
+filters. Exit 0 and one line when it holds, else exit 1 with the error code, class and detail.
   --gas-price P  the plan was priced with typical gas units at P output base units per unit
   --exact-out AMOUNT  an exact-out plan: the request's input amounts are the most to spend,
                  and the output must reach AMOUNT (base units)
@@ -138,7 +139,16 @@ fn run(args: &[String]) -> Result<String, Fail> {
     want.gas = gas;
     want.exact_out = exact_out;
     want.max_hops = max_hops;
-    plan.verify_request(&graph, &want)?;
+    if want.zap_fee_bps.is_none() {
+        // a swap: also its bound against the router's certificate for the request
+        let mut r = RouteRequest::from_request(&req, &graph)?;
+        r.gas = gas;
+        r.exact_out = exact_out;
+        r.max_hops = max_hops;
+        swapzap::route::verify_quote(&graph, &r, &plan)?;
+    } else {
+        plan.verify_request(&graph, &want)?;
+    }
     pj.check_bound_gap(&plan)?;
     let outs: Vec<String> = plan
         .outputs

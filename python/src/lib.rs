@@ -600,7 +600,8 @@ impl Plan {
     /// `exact_out` (`PlanRequest::exact_out`). `max_hops` is the hop limit the plan was
     /// quoted under (`PlanRequest::max_hops`): its swaps only through pool directions within
     /// it and its `bound_max_hops` equal to it (None: no limit, the bound over every plan).
-    /// The request's source filters hold too: no swap through a pool they leave out. Raises
+    /// The request's source filters hold too: no swap through a pool they leave out. A swap's
+    /// bound is re-derived (`route::verify_quote`, a dual solve): not below the router's. Raises
     /// `SwapzapError` (4014 naming the field that does not hold) and returns None otherwise.
     #[pyo3(signature = (snapshot, request, *, exact_out=None, max_hops=None))]
     fn verify(
@@ -630,7 +631,15 @@ impl Plan {
             want.gas = self.plan.gas_price.map(GasModel::typical);
             want.exact_out = wanted;
             want.max_hops = hops;
-            Ok(self.plan.verify_request(graph, &want)?)
+            if want.zap_fee_bps.is_some() {
+                return Ok(self.plan.verify_request(graph, &want)?);
+            }
+            // a swap: its bound re-derived too, against the router's certificate
+            let mut r = RouteRequest::from_request(&req, graph)?;
+            r.gas = want.gas;
+            r.exact_out = wanted;
+            r.max_hops = hops;
+            Ok(route::verify_quote(graph, &r, &self.plan)?)
         };
         lift(py, check())
     }

@@ -112,6 +112,9 @@ pub enum PlanProblem {
     ValueNotOutputLessGas,
     /// An `upper_bound` below the plan's value.
     BoundBelowValue,
+    /// An `upper_bound` below the bound the router certifies for the request (by more than
+    /// [`crate::route::VERIFY_BOUND_TOLERANCE`] of it): a gap claimed smaller than proven.
+    BoundBelowCertificate,
     /// A `rounding_slack` that is not a number in `[0, upper_bound]`, or one given without a
     /// bound.
     SlackNotOfBound,
@@ -221,6 +224,7 @@ impl PlanProblem {
             Self::ValueNotFinite => "not a finite number",
             Self::ValueNotOutputLessGas => "not the output amount less the gas cost",
             Self::BoundBelowValue => "below the plan's value",
+            Self::BoundBelowCertificate => "below the bound the router certifies for the request",
             Self::SlackNotOfBound => "not a number in [0, upper_bound] beside the bound",
             Self::BoundGapNotOfBound => "not (upper_bound − value) / upper_bound of the plan",
             Self::GasPriceDiffers => "differs from the request's gas price",

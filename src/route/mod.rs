@@ -245,6 +245,54 @@ pub fn dual_bound(graph: &PoolGraph, req: &RouteRequest) -> Result<f64, RouteErr
     Ok(prepare_ctx(graph, req)?.solve_certified().bound)
 }
 
+/// How far below the router's own bound [`verify_quote`] lets a plan's `upper_bound` be, as a
+/// fraction of it: the bound's float margin (`BOUND_MARGIN`), which also covers the last
+/// digits in which solves from other starting prices ([`quote_cached`]) end.
+pub const VERIFY_BOUND_TOLERANCE: f64 = BOUND_MARGIN;
+
+/// [`Plan::verify_request`] of a router plan against the request it answers
+/// ([`crate::plan::PlanRequest::swap`]), and its bound re-derived: the plan's `upper_bound`, when
+/// it has one, is not below [`dual_bound`] of the request by more than
+/// [`VERIFY_BOUND_TOLERANCE`] of it (for exact-out, the bound of the exact-in request of what
+/// the plan spends). `verify_request` alone holds the bound only to the plan's value; this
+/// also refuses a bound lowered toward the value, a gap claimed smaller than the router proves.
+/// A [`quote`] plan's bound is [`dual_bound`]'s bit for bit.
+///
+/// # Errors
+/// Those of [`Plan::verify_request`]; [`RouteError::PlanMismatch`] on
+/// [`crate::error::PlanField::UpperBound`] for a bound below the certificate; those of
+/// [`dual_bound`] where the request has none.
+///
+/// # Complexity
+/// As [`dual_bound`] (a dual solve and its certificate) plus the exact replay.
+pub fn verify_quote(graph: &PoolGraph, req: &RouteRequest, plan: &Plan) -> Result<(), RouteError> {
+    plan.verify_request(graph, &crate::plan::PlanRequest::swap(req))?;
+    let Some(ub) = plan.upper_bound else {
+        return Ok(());
+    };
+    let mut certified = req.clone();
+    if certified.exact_out.take().is_some() {
+        for (t, a) in &mut certified.inputs {
+            *a = plan
+                .inputs
+                .iter()
+                .find(|i| i.token == *t)
+                .map_or(primitive_types::U256::zero(), |i| i.amount);
+        }
+    }
+    let b = dual_bound(graph, &certified)?;
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    if ub < b - b.abs() * VERIFY_BOUND_TOLERANCE {
+        let why = crate::error::PlanProblem::BoundBelowCertificate;
+        return Err(RouteError::PlanMismatch {
+            field: crate::error::PlanField::UpperBound,
+            index: None,
+            why,
+        });
+    }
+    Ok(())
+}
+
 /// The exact-in plan of `req` (gas weighed inside, without the hop-cap comparison of
 /// [`gas::best_net`]): steps 1 to 4 and 6 of the module docs.
 fn quote_exact_in(graph: &PoolGraph, req: &RouteRequest) -> Result<Plan, RouteError> {

@@ -18,6 +18,8 @@ use swapzap::route::{self, RouteCache, RouteRequest};
 fn check_warm(g: &PoolGraph, req: &RouteRequest, warm: &Plan, name: &str, tol: f64) -> f64 {
     let cold = route::quote(g, req).unwrap();
     warm.verify(g).unwrap();
+    // its bound holds against the cold solve's certificate too (within its float margin)
+    route::verify_quote(g, req, warm).unwrap_or_else(|e| panic!("{name}: {e}"));
     let b = warm.upper_bound.unwrap();
     assert!(
         warm.value <= b,

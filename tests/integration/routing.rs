@@ -1383,3 +1383,68 @@ fn hop_limited_plans_answer_their_limit_only() {
     // every instance has a plan within 2 hops or more
     assert!(checked >= 90, "{checked}");
 }
+
+/// `verify_quote` re-derives the bound: every public instance's plan (plain, with gas, with a
+/// two-hop limit, and exact-out for half the output) passes it, with the bound `dual_bound`
+/// gives bit for bit; the same plan with its bound lowered to its value (a gap of 0 claimed)
+/// is refused on `upper_bound` wherever the certified gap is above the tolerance, and a bound
+/// raised (looser, still true) passes. `verify_request` alone accepts the lowered bound.
+#[test]
+fn verify_quote_refuses_a_bound_claimed_tighter_than_certified() {
+    use swapzap::plan::PlanRequest;
+    let (mut refused, mut checked) = (0, 0);
+    for inst in instances() {
+        let full = route::quote(&inst.graph, &inst.req).unwrap();
+        let mut reqs = Vec::new();
+        for k in 0..4 {
+            let mut req = inst.req.clone();
+            match k {
+                1 => req.gas = Some(swapzap::plan::GasModel::typical(1e3)),
+                2 => req.max_hops = Some(2),
+                3 if req.inputs.len() == 1 && req.outputs.len() == 1 => {
+                    req.exact_out = Some(full.outputs[0].amount / 2u8);
+                }
+                3 => continue,
+                _ => {}
+            }
+            reqs.push(req);
+        }
+        for req in &reqs {
+            let Ok(plan) = route::quote(&inst.graph, req) else {
+                continue;
+            };
+            route::verify_quote(&inst.graph, req, &plan)
+                .unwrap_or_else(|e| panic!("{}: {e}", inst.name));
+            let ub = plan.upper_bound.unwrap();
+            let mut looser = plan.clone();
+            looser.upper_bound = Some(ub * 1.01);
+            route::verify_quote(&inst.graph, req, &looser).unwrap();
+            let mut claims = plan.clone();
+            claims.upper_bound = Some(plan.value);
+            claims.rounding_slack = None;
+            claims
+                .verify_request(&inst.graph, &PlanRequest::swap(req))
+                .unwrap();
+            if ub - plan.value > 2.0 * ub * route::VERIFY_BOUND_TOLERANCE {
+                let e = route::verify_quote(&inst.graph, req, &claims).unwrap_err();
+                assert!(
+                    matches!(
+                        e,
+                        swapzap::RouteError::PlanMismatch {
+                            field: swapzap::PlanField::UpperBound,
+                            ..
+                        }
+                    ),
+                    "{}: {e:?}",
+                    inst.name
+                );
+                refused += 1;
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 100 && refused >= 20,
+        "{checked} checked, {refused} refused"
+    );
+}

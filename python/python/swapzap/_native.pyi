@@ -94,7 +94,8 @@ class Plan:
         input may be less than the request's and the output must reach ``exact_out``; a plan
         quoted with ``max_hops`` is verified with the same ``max_hops`` (its swaps within the
         limit, its bound over those plans), and every swap obeys the request's source
-        filters. Raises ``SwapzapError`` (4014 naming the field, 4013 for an exact-out
+        filters. A swap's bound is re-derived (a dual solve) and must not be below the
+        router's. Raises ``SwapzapError`` (4014 naming the field, 4013 for an exact-out
         shortfall)."""
     @property
     def value(self) -> float:
