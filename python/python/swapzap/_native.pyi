@@ -49,8 +49,9 @@ class Snapshot:
     ) -> "Plan":
         """Quote a spec quote body (``chainId``, ``inputTokens``, ``outputTokens``,
         ``slippageLimitPercent``, ...): validated by the library's rules, routed by
-        ``route::quote``. ``max_hops`` (1 to 32) limits the path length (default: none, and the
-        bound is over every plan on the snapshot); ``gas_price`` (output base units per gas
+        ``route::quote``. ``max_hops`` (1 to 32) keeps the pool directions on some path of at
+        most that many hops from an input to an output, a radius, not a cap on each path's
+        length (default: none, and the bound is over every plan on the snapshot); ``gas_price`` (output base units per gas
         unit) prices the steps; ``exact_out`` asks for at least that many base units of the only
         output with the least input (to 1e-7 of it), the body's input amount being the most
         to spend (4006 when even that does not reach it). Raises ``SwapzapError``."""
