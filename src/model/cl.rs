@@ -65,35 +65,64 @@ impl Iterator for Walk<'_> {
 
 impl ClEdge {
     /// The model of `pool` swapping token0 in (`zero_for_one`) or token1 in; `None` when the
-    /// known ticks hold nothing that way.
+    /// known ticks hold nothing that way. The window ends at the last known tick that way
+    /// ([`Self::from_ticks`]).
+    #[must_use]
+    pub fn new(pool: &ConcentratedLiquidity, zero_for_one: bool) -> Option<Self> {
+        let s0 = math::float::to_f64(pool.sqrt_price_x96()) / Q96;
+        let tick = pool.tick();
+        let ticks = pool.ticks();
+        let split = ticks.partition_point(|t| t.index <= tick);
+        let (below, above) = ticks.split_at(split);
+        let at = |t: &crate::pool::concentrated_liquidity::Tick| {
+            let s = math::float::to_f64(sqrt_ratio_at_tick(t.index).ok()?.to_u256()) / Q96;
+            Some((s, t.liquidity_net))
+        };
+        let fee = f64::from(pool.fee()) / 1e6;
+        let l = pool.liquidity() as f64;
+        if zero_for_one {
+            Self::from_ticks(s0, l, fee, true, below.iter().rev().map(at))
+        } else {
+            Self::from_ticks(s0, l, fee, false, above.iter().map(at))
+        }
+    }
+
+    /// The model of one direction of a concentrated-liquidity pool at square-root price `s0`
+    /// (token1 per token0, as a float), active liquidity `liquidity` and fee fraction `fee`
+    /// (taken from the input), swapping token0 in (`zero_for_one`, the price falls) or
+    /// token1 in; `ticks` are the initialised ticks the swap would cross, in its order, as
+    /// (square-root price, net liquidity added crossing upwards), and the last of them ends
+    /// the window (a tick of net 0 where the window ends elsewhere). `None` when the window
+    /// holds no liquidity, or a tick's price is missing (`None`) or not finite.
     ///
     /// Past the first [`SEGS`] segments the rest of the window becomes one segment with the
     /// rest's largest liquidity, ending where its net input capacity equals the rest's: the
     /// output is never below the pool's and the capacity is the window's. The last segment is
     /// shortened by 1e-9 of its width, so a float plan that fills the window to the edge does
-    /// not ask the exact pool for a wei more than it holds (what that leaves out is far inside
+    /// not ask the exact pool for a unit more than it holds (what that leaves out is far inside
     /// the bound's 1e-7 margin).
     #[must_use]
-    pub fn new(pool: &ConcentratedLiquidity, zero_for_one: bool) -> Option<Self> {
-        let s0 = math::float::to_f64(pool.sqrt_price_x96()) / Q96;
+    pub fn from_ticks(
+        s0: f64,
+        liquidity: f64,
+        fee: f64,
+        zero_for_one: bool,
+        ticks: impl IntoIterator<Item = Option<(f64, i128)>>,
+    ) -> Option<Self> {
         let to_u = |s: f64| if zero_for_one { 1.0 / s } else { s };
-        let tick = pool.tick();
-        let ticks = pool.ticks();
-        let split = ticks.partition_point(|t| t.index <= tick);
-        let (below, above) = ticks.split_at(split);
         let mut e = ClEdge {
             u0: to_u(s0),
-            g: 1.0 - f64::from(pool.fee()) / 1e6,
+            g: 1.0 - fee,
             ends: [0.0; SEGS + 1],
             liq: [0.0; SEGS + 1],
             n: 0,
         };
-        let mut l = pool.liquidity() as f64;
+        let mut l = liquidity;
         let mut u = e.u0;
         // The rest: its start, net input capacity and largest liquidity.
         let (mut rest_start, mut rest_cap, mut rest_l) = (0.0, 0.0, 0.0f64);
-        let mut step = |index: i32, net: i128, e: &mut ClEdge| -> Option<()> {
-            let s = math::float::to_f64(sqrt_ratio_at_tick(index).ok()?.to_u256()) / Q96;
+        for t in ticks {
+            let (s, net) = t?;
             let end = to_u(s);
             if end > u {
                 if e.n < SEGS {
@@ -111,16 +140,6 @@ impl ClEdge {
             }
             let net = net as f64;
             l = if zero_for_one { l - net } else { l + net }.max(0.0);
-            Some(())
-        };
-        if zero_for_one {
-            for t in below.iter().rev() {
-                step(t.index, t.liquidity_net, &mut e)?;
-            }
-        } else {
-            for t in above {
-                step(t.index, t.liquidity_net, &mut e)?;
-            }
         }
         if rest_l > 0.0 && rest_cap > 0.0 {
             e.ends[e.n] = rest_start + rest_cap / rest_l;
