@@ -32,7 +32,8 @@ impl Plan {
     ///   exactly: what the steps leave is the outputs plus the refunds;
     /// * `refunds`: only what is left, each token once, never an output token, never zero;
     ///   for a swap, only what an SPL Token Swap step or (within a thousandth of what reached
-    ///   the token) a concentrated-liquidity step did not take, never a partial fill;
+    ///   the token) a concentrated-liquidity or Whirlpool step did not take, never a partial
+    ///   fill;
     /// * `gas_units`: the gas model's units ([`GasModel::units`]) summed over the swap steps by
     ///   their pools' families (0 without a model and on chain 101);
     /// * `value`: finite; for one output its amount less the gas cost (to 1e-9 relative, the
