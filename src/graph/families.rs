@@ -559,7 +559,6 @@ fn build_whirlpool(p: &SnapshotPool) -> Built {
         crate::error::PoolError::InvalidState(why) => bad(BadPoolProblem::State(why)),
         _ => bad(BadPoolProblem::TickArraysNotContiguous),
     })?;
-    let gamma =
-        1.0 - f64::from(state.fee_rate) / f64::from(crate::pool::whirlpool::FEE_RATE_DENOMINATOR);
-    Ok((Pool::Whirlpool(w), FamilyParams::Cp { gamma }))
+    // the float model comes from the tick arrays, as a concentrated-liquidity pool's
+    Ok((Pool::Whirlpool(w), FamilyParams::ConcentratedLiquidity))
 }

@@ -21,7 +21,9 @@ use super::Arb;
 use crate::math;
 use crate::math::float::sqrt;
 use crate::pool::concentrated_liquidity::tick_math::sqrt_ratio_at_tick;
-use crate::pool::ConcentratedLiquidity;
+use crate::pool::whirlpool::{tick_index_to_sqrt_price, FEE_RATE_DENOMINATOR};
+use crate::pool::{ConcentratedLiquidity, Whirlpool};
+use core::iter::once;
 
 /// Segments kept exactly per direction (one more holds the rest of the window).
 pub const SEGS: usize = 6;
@@ -65,35 +67,117 @@ impl Iterator for Walk<'_> {
 
 impl ClEdge {
     /// The model of `pool` swapping token0 in (`zero_for_one`) or token1 in; `None` when the
-    /// known ticks hold nothing that way.
+    /// known ticks hold nothing that way. The window ends at the last known tick that way
+    /// ([`Self::from_ticks`]).
+    #[must_use]
+    pub fn new(pool: &ConcentratedLiquidity, zero_for_one: bool) -> Option<Self> {
+        let s0 = math::float::to_f64(pool.sqrt_price_x96()) / Q96;
+        let tick = pool.tick();
+        let ticks = pool.ticks();
+        let split = ticks.partition_point(|t| t.index <= tick);
+        let (below, above) = ticks.split_at(split);
+        let at = |t: &crate::pool::concentrated_liquidity::Tick| {
+            let s = math::float::to_f64(sqrt_ratio_at_tick(t.index).ok()?.to_u256()) / Q96;
+            Some((s, t.liquidity_net))
+        };
+        let fee = f64::from(pool.fee()) / 1e6;
+        let l = pool.liquidity() as f64;
+        if zero_for_one {
+            Self::from_ticks(s0, l, fee, true, below.iter().rev().map(at))
+        } else {
+            Self::from_ticks(s0, l, fee, false, above.iter().map(at))
+        }
+    }
+
+    /// The model of Whirlpool `pool` swapping A in (`a_to_b`, the price falls) or B in; `None`
+    /// when its tick arrays hold nothing that way or its swap that way cannot start (the
+    /// current tick outside the arrays).
+    ///
+    /// The window ends where the tick arrays end (the price of their first tick for A in, of
+    /// their last for B in), which the swap takes as a step target and cannot pass
+    /// ([`crate::error::PoolError::TickArraySequence`]); the liquidity between the last
+    /// initialised tick and that end is what the ticks leave. The fee is `fee_rate`
+    /// millionths of each step's input as with Uniswap V3: a step that reaches its target
+    /// charges `amount_in / (1 − f)` rounded up, so the window's input capacity is the
+    /// model's `Σ L·Δu / γ`, a unit or so more per step; an exact-in step that stops inside
+    /// its range charges all the rest of the input, at least `f` of it, so its output is at
+    /// most the model's for the same input.
+    #[must_use]
+    pub fn whirlpool(pool: &Whirlpool, a_to_b: bool) -> Option<Self> {
+        let st = pool.state();
+        let (first, last) = pool.tick_window();
+        let spacing = i32::from(st.tick_spacing).max(1);
+        let tick = st.tick_current_index;
+        // where the swap's first look-up of the next initialised tick fails
+        let starts = if a_to_b {
+            tick >= first && tick.div_euclid(spacing).saturating_mul(spacing) <= last
+        } else {
+            tick < last
+                && tick
+                    .div_euclid(spacing)
+                    .saturating_add(1)
+                    .saturating_mul(spacing)
+                    >= first
+        };
+        if !starts {
+            return None;
+        }
+        let q64 = 18_446_744_073_709_551_616.0;
+        let at = |index: i32, net: i128| {
+            let s = tick_index_to_sqrt_price(index).ok()? as f64 / q64;
+            Some((s, net))
+        };
+        let s0 = st.sqrt_price as f64 / q64;
+        let ticks = pool.ticks();
+        let split = ticks.partition_point(|t| t.index <= tick);
+        let (below, above) = ticks.split_at(split);
+        let fee = f64::from(st.fee_rate) / f64::from(FEE_RATE_DENOMINATOR);
+        let l = st.liquidity as f64;
+        if a_to_b {
+            let walk = below.iter().rev().map(|t| at(t.index, t.liquidity_net));
+            Self::from_ticks(s0, l, fee, true, walk.chain(once(at(first, 0))))
+        } else {
+            let walk = above.iter().map(|t| at(t.index, t.liquidity_net));
+            Self::from_ticks(s0, l, fee, false, walk.chain(once(at(last, 0))))
+        }
+    }
+
+    /// The model of one direction of a concentrated-liquidity pool at square-root price `s0`
+    /// (token1 per token0, as a float), active liquidity `liquidity` and fee fraction `fee`
+    /// (taken from the input), swapping token0 in (`zero_for_one`, the price falls) or
+    /// token1 in; `ticks` are the initialised ticks the swap would cross, in its order, as
+    /// (square-root price, net liquidity added crossing upwards), and the last of them ends
+    /// the window (a tick of net 0 where the window ends elsewhere). `None` when the window
+    /// holds no liquidity, or a tick's price is missing (`None`) or not finite.
     ///
     /// Past the first [`SEGS`] segments the rest of the window becomes one segment with the
     /// rest's largest liquidity, ending where its net input capacity equals the rest's: the
     /// output is never below the pool's and the capacity is the window's. The last segment is
     /// shortened by 1e-9 of its width, so a float plan that fills the window to the edge does
-    /// not ask the exact pool for a wei more than it holds (what that leaves out is far inside
+    /// not ask the exact pool for a unit more than it holds (what that leaves out is far inside
     /// the bound's 1e-7 margin).
     #[must_use]
-    pub fn new(pool: &ConcentratedLiquidity, zero_for_one: bool) -> Option<Self> {
-        let s0 = math::float::to_f64(pool.sqrt_price_x96()) / Q96;
+    pub fn from_ticks(
+        s0: f64,
+        liquidity: f64,
+        fee: f64,
+        zero_for_one: bool,
+        ticks: impl IntoIterator<Item = Option<(f64, i128)>>,
+    ) -> Option<Self> {
         let to_u = |s: f64| if zero_for_one { 1.0 / s } else { s };
-        let tick = pool.tick();
-        let ticks = pool.ticks();
-        let split = ticks.partition_point(|t| t.index <= tick);
-        let (below, above) = ticks.split_at(split);
         let mut e = ClEdge {
             u0: to_u(s0),
-            g: 1.0 - f64::from(pool.fee()) / 1e6,
+            g: 1.0 - fee,
             ends: [0.0; SEGS + 1],
             liq: [0.0; SEGS + 1],
             n: 0,
         };
-        let mut l = pool.liquidity() as f64;
+        let mut l = liquidity;
         let mut u = e.u0;
         // The rest: its start, net input capacity and largest liquidity.
         let (mut rest_start, mut rest_cap, mut rest_l) = (0.0, 0.0, 0.0f64);
-        let mut step = |index: i32, net: i128, e: &mut ClEdge| -> Option<()> {
-            let s = math::float::to_f64(sqrt_ratio_at_tick(index).ok()?.to_u256()) / Q96;
+        for t in ticks {
+            let (s, net) = t?;
             let end = to_u(s);
             if end > u {
                 if e.n < SEGS {
@@ -111,16 +195,6 @@ impl ClEdge {
             }
             let net = net as f64;
             l = if zero_for_one { l - net } else { l + net }.max(0.0);
-            Some(())
-        };
-        if zero_for_one {
-            for t in below.iter().rev() {
-                step(t.index, t.liquidity_net, &mut e)?;
-            }
-        } else {
-            for t in above {
-                step(t.index, t.liquidity_net, &mut e)?;
-            }
         }
         if rest_l > 0.0 && rest_cap > 0.0 {
             e.ends[e.n] = rest_start + rest_cap / rest_l;
@@ -252,5 +326,115 @@ fn kink(x: f64, o: f64, f1: f64) -> Arb {
         f1,
         // steep but finite, so Newton steps on the dual stay defined
         f2: -1e6 * f1 / x,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use crate::pool::whirlpool::{OrcaTick, OrcaTickArray, WhirlpoolState};
+    use alloc::collections::BTreeMap;
+    use alloc::vec::Vec;
+    use primitive_types::U256;
+
+    /// A Whirlpool at tick -18 973 (spacing 8, three arrays, 0.3 % fee) with `positions`
+    /// (lower, upper, liquidity) booked as the program books them.
+    fn whirlpool(positions: &[(i32, i32, u128)]) -> Whirlpool {
+        let (tick, spacing) = (-18_973i32, 8u16);
+        let span = 88 * i32::from(spacing);
+        let s0 = tick.div_euclid(span) * span;
+        let mut net = BTreeMap::<i32, i128>::new();
+        let mut l = 0u128;
+        for &(lo, hi, liq) in positions {
+            *net.entry(lo).or_default() += liq as i128;
+            *net.entry(hi).or_default() -= liq as i128;
+            if lo <= tick && tick < hi {
+                l += liq;
+            }
+        }
+        let arrays: Vec<OrcaTickArray> = [s0 - span, s0, s0 + span]
+            .iter()
+            .map(|&s| OrcaTickArray {
+                start_tick_index: s,
+                ticks: net
+                    .range(s..s + span)
+                    .filter(|(_, n)| **n != 0)
+                    .map(|(&index, &n)| OrcaTick {
+                        index,
+                        liquidity_net: n,
+                        liquidity_gross: n.unsigned_abs(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let state = WhirlpoolState {
+            sqrt_price: tick_index_to_sqrt_price(tick).unwrap() + 1,
+            tick_current_index: tick,
+            liquidity: l,
+            fee_rate: 3000,
+            protocol_fee_rate: 0,
+            tick_spacing: spacing,
+        };
+        Whirlpool::new(state, &arrays).unwrap()
+    }
+
+    /// The most of coin `i` the pool's exact swap takes whole, by bisection.
+    fn capacity(w: &Whirlpool, i: usize) -> u64 {
+        let (mut lo, mut hi) = (0u64, u64::MAX);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if w.amount_out(i, 1 - i, U256::from(mid)).is_ok() {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// Liquidity rising away from the price (ten ever deeper bands each way: more segments
+    /// than [`SEGS`]) and falling (ten nested ranges), the arrays' end inside and beyond the
+    /// last band: in both directions the model's window takes the input the pool's exact swap
+    /// takes whole to within 1e-6 and never more, and it pays at least the exact output for
+    /// every input up to there (at the window's end, to the 1e-9 the model leaves out).
+    #[test]
+    fn whirlpool_model_holds_the_arrays_and_pays_at_least_the_pool() {
+        let base = -18_976;
+        let mut rising = vec![(base - 16, base + 16, 2_000_000_000_000u128)];
+        for k in 1..=10 {
+            let liq = 3_000_000_000_000u128 * k as u128;
+            rising.push((base - 16 - 64 * k, base - 16 - 64 * (k - 1), liq));
+            rising.push((base + 16 + 64 * (k - 1), base + 16 + 64 * k, liq));
+        }
+        let falling: Vec<_> = (1..=10)
+            .map(|k| (base - 64 * k, base + 64 * k, 5_000_000_000_000u128))
+            .collect();
+        // a position across the arrays' ends: liquidity is left where the window ends
+        let wide = vec![(-20_000, -17_000, 7_000_000_000_000u128)];
+        for pos in [rising, falling, wide] {
+            let w = whirlpool(&pos);
+            for i in [0usize, 1] {
+                let e = ClEdge::whirlpool(&w, i == 0).unwrap();
+                let cap = capacity(&w, i);
+                let window = e.arb(1e-30, 1.0).x;
+                let c = cap as f64;
+                assert!(
+                    window <= c && window >= c * (1.0 - 1e-6),
+                    "{i}: model window {window} vs exact {cap}"
+                );
+                for k in 1..=1000u64 {
+                    let x = cap / 1000 * k;
+                    let exact = w.amount_out(i, 1 - i, U256::from(x)).unwrap();
+                    let exact = math::float::to_f64(exact);
+                    let tol = if k == 1000 { 1e-8 } else { 1e-12 };
+                    assert!(
+                        e.out(x as f64) >= exact * (1.0 - tol),
+                        "{i} {x}: model {} below exact {exact}",
+                        e.out(x as f64)
+                    );
+                }
+            }
+        }
     }
 }

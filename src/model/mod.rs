@@ -58,8 +58,8 @@ pub enum FamilyParams {
         /// base unit → coin unit (rate / 1e36) per coin
         conv: SmallVec<[f64; 4]>,
     },
-    /// Concentrated liquidity: the model is built from the pool state itself
-    /// ([`FloatPool::for_pool`]).
+    /// Concentrated liquidity (Uniswap V3 and Orca Whirlpool): the model is built from the
+    /// pool state itself, its ticks ([`FloatPool::for_pool`]).
     ConcentratedLiquidity,
 }
 
@@ -116,7 +116,8 @@ pub enum FloatPool {
     },
     /// Curve stable-swap (and Saber).
     Stable(Curve),
-    /// Concentrated liquidity: each direction's curve, constant product between ticks.
+    /// Concentrated liquidity (and Whirlpool): each direction's curve, constant product
+    /// between ticks.
     Cl([Option<ClEdge>; 2]),
 }
 
@@ -175,13 +176,17 @@ impl FloatPool {
         }
     }
 
-    /// The model of an exact pool state: concentrated-liquidity pools from their ticks, the
-    /// others from their balances ([`Self::new`]).
+    /// The model of an exact pool state: concentrated-liquidity pools and Whirlpools from
+    /// their ticks ([`ClEdge::new`], [`ClEdge::whirlpool`]), the others from their balances
+    /// ([`Self::new`]).
     #[must_use]
     pub fn for_pool(params: &FamilyParams, pool: &Pool) -> Self {
         match pool {
             Pool::ConcentratedLiquidity(c) => {
                 FloatPool::Cl([ClEdge::new(c, true), ClEdge::new(c, false)])
+            }
+            Pool::Whirlpool(w) => {
+                FloatPool::Cl([ClEdge::whirlpool(w, true), ClEdge::whirlpool(w, false)])
             }
             _ => Self::new(params, pool.balances()),
         }

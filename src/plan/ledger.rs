@@ -166,13 +166,13 @@ pub(crate) fn unspent(
 }
 
 /// A refund of more than `1 / PARTIAL_FILL` of what reached its token, from a
-/// concentrated-liquidity leg, makes a swap plan a partial fill ([`partial_fill`]).
+/// concentrated-liquidity or Whirlpool leg, makes a swap plan a partial fill ([`partial_fill`]).
 pub(crate) const PARTIAL_FILL: u64 = 1000;
 
 /// Whether the refund `r` of a swap plan (its `inputs` and `steps`) makes it a partial fill.
 /// A pool takes less than it is offered only where an SPL Token Swap program rounds (a unit
 /// or so; such a refund is never a partial fill) or a concentrated-liquidity pool's known
-/// ticks end inside the trade: then more than `1 / PARTIAL_FILL` of what reached the token
+/// ticks (a Whirlpool's tick arrays) end inside the trade: then more than `1 / PARTIAL_FILL` of what reached the token
 /// coming back means the pools cannot take the trade. Within the thousandth it is the float
 /// flows' drift from the exact amounts at a full window's edge (a leftover of 1.4e-6 of the
 /// token's flow on a generated market). A refund of a token no such pool takes is always one.
@@ -189,7 +189,7 @@ pub(crate) fn partial_fill(
             && graph.pool(*pool).is_some_and(|p| if spl {
                 matches!(p.pool, Pool::SplTokenSwap(_))
             } else {
-                matches!(p.pool, Pool::ConcentratedLiquidity(_))
+                matches!(p.pool, Pool::ConcentratedLiquidity(_) | Pool::Whirlpool(_))
             }))
         })
     };

@@ -32,7 +32,8 @@ impl Plan {
     ///   exactly: what the steps leave is the outputs plus the refunds;
     /// * `refunds`: only what is left, each token once, never an output token, never zero;
     ///   for a swap, only what an SPL Token Swap step or (within a thousandth of what reached
-    ///   the token) a concentrated-liquidity step did not take, never a partial fill;
+    ///   the token) a concentrated-liquidity or Whirlpool step did not take, never a partial
+    ///   fill;
     /// * `steps` again: every swap through a pool the source filters allow
     ///   ([`PlanRequest::source_whitelist`], [`PlanRequest::source_blacklist`]; a zap's own
     ///   pools, of the LP tokens among the request's tokens, whatever their source); for a swap

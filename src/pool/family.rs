@@ -65,8 +65,8 @@ pub trait PoolFamily: Sized {
     }
 
     /// Whether an exact-in swap may take less than it is offered ([`PoolFamily::exact_offer`]
-    /// below `dx`): an SPL Token Swap pool (its program transfers only what its curve used)
-    /// and a concentrated-liquidity pool whose known ticks run out.
+    /// below `dx`): an SPL Token Swap pool (its program transfers only what its curve used),
+    /// and a concentrated-liquidity pool or Whirlpool whose known ticks run out.
     fn may_take_less(&self) -> bool {
         false
     }
@@ -156,7 +156,15 @@ pool_family!(ConstantProduct, least_input: min_amount_in);
 pool_family!(Solidly, least_input: amount_in);
 pool_family!(StableSwap, least_input: amount_in);
 pool_family!(SaberStableSwap, least_input: amount_in);
-pool_family!(Whirlpool, least_input: amount_in);
+pool_family!(Whirlpool, least_input: amount_in,
+    /// [`Whirlpool::exact_offer`]: the input the tick arrays absorb whole.
+    fn exact_offer(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
+        Whirlpool::exact_offer(self, i, j, dx)
+    }
+    fn may_take_less(&self) -> bool {
+        true
+    }
+);
 pool_family!(SplTokenSwap, least_input: amount_in,
     /// [`SplTokenSwap::exact_offer`] on valid indices and an offer that fits `u128`.
     fn exact_offer(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {

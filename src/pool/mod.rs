@@ -226,13 +226,15 @@ impl Pool {
     /// The input to offer for an exact-in swap of up to `dx` so that the pool takes all of
     /// it: `dx` itself for every family except SPL Token Swap, whose program transfers only
     /// the source amount its curve used ([`SplTokenSwap::exact_offer`]; the output for the
-    /// returned offer is at least the output for `dx`), and a concentrated-liquidity pool
-    /// whose known ticks cannot absorb `dx`: the input that takes the price exactly to the
-    /// window's edge ([`ConcentratedLiquidity::exact_offer`]). A plan's swap step spends exactly its
-    /// `amount_in`, so it offers this amount and keeps the difference.
+    /// returned offer is at least the output for `dx`), and a concentrated-liquidity pool or
+    /// Whirlpool whose known ticks cannot absorb `dx`: the input that takes the price exactly
+    /// to the window's edge ([`ConcentratedLiquidity::exact_offer`],
+    /// [`Whirlpool::exact_offer`]). A plan's swap step spends exactly its `amount_in`, so it
+    /// offers this amount and keeps the difference.
     ///
     /// # Errors
-    /// As [`Pool::swap`] for SPL Token Swap; `dx` above `u128` there.
+    /// As [`Pool::swap`] for SPL Token Swap; `dx` above `u128` there; a concentrated-liquidity
+    /// pool's or Whirlpool's own.
     #[inline]
     pub fn exact_offer(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
         PoolFamily::exact_offer(self, i, j, dx)

@@ -142,7 +142,7 @@ impl Ctx<'_> {
             })
             .collect();
         // what SPL Token Swap steps did not take of what they were offered, and what a
-        // concentrated-liquidity leg whose known ticks end inside it did not take
+        // concentrated-liquidity (or Whirlpool) leg whose known ticks end inside it did not take
         let refunds = crate::plan::unspent(self.graph, &inputs, &c.steps, &outputs)?;
         if refunds
             .iter()

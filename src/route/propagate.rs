@@ -314,7 +314,7 @@ impl Ctx<'_> {
 
     /// The flows `outs` of one token in the order its holding is split: largest flow first
     /// (ties by index). An SPL Token Swap leg may take less than it is offered, and so may a
-    /// concentrated-liquidity leg whose known ticks run out ([`PoolFamily::may_take_less`]): the first
+    /// concentrated-liquidity or Whirlpool leg whose known ticks run out ([`PoolFamily::may_take_less`]): the first
     /// leg, which becomes the remainder leg and takes what the others leave, is the largest
     /// whose pool takes its whole offer, where there is one.
     fn leg_order(&self, flows: &[Flow], outs: &[usize]) -> Vec<usize> {

@@ -170,7 +170,10 @@ fn check_promises(family: &str, p: &Pool, i: usize, j: usize, dx: U256, dy: U256
     let (out, least, swap, offer, taken, rate, may_take_less) = a;
     assert_eq!(
         *may_take_less,
-        matches!(family, "spl_token_swap" | "concentrated_liquidity"),
+        matches!(
+            family,
+            "spl_token_swap" | "concentrated_liquidity" | "whirlpool"
+        ),
         "{family}"
     );
     // the least input buys dy, one unit less does not

@@ -31,6 +31,7 @@ mod route_dust;
 mod route_gas;
 mod route_trim;
 mod route_update;
+mod route_whirlpool;
 mod routing;
 mod spl_accounting;
 mod spl_owner_fee;

@@ -11,7 +11,7 @@
 //! - a step runs straight to the next *initialised* tick of the tick arrays given (no bitmap
 //!   words), and the end of the last array is a step target; a swap that needs to go past it
 //!   fails with [`PoolError::TickArraySequence`] ("pass more tick arrays"), it is not a
-//!   partial fill;
+//!   partial fill ([`Whirlpool::exact_offer`] is the most input that stops there);
 //! - the fee is `fee_rate` millionths, taken from the input of each step; an exact-in step
 //!   that stops inside the range charges the whole rest of the input as fee.
 //!
@@ -284,6 +284,14 @@ impl Whirlpool {
         &self.ticks
     }
 
+    /// The first and the last tick the tick arrays cover (clamped to the tick range): a swap
+    /// takes the price to theirs at most, and one that needs to go further fails
+    /// ([`PoolError::TickArraySequence`]).
+    #[must_use]
+    pub fn tick_window(&self) -> (i32, i32) {
+        (self.seq_start, self.seq_end)
+    }
+
     /// Start indices of the tick arrays, ascending.
     #[must_use]
     pub fn tick_array_starts(&self) -> &[i32] {
@@ -299,7 +307,9 @@ impl Whirlpool {
     /// Virtual reserves `[L/√P, L·√P]` (raw units) of the largest liquidity `L` the tick
     /// arrays give, at the current price. Not vault balances: an x·y = k pool with these
     /// reserves and the same fee pays at least as much as the Whirlpool for any input (more
-    /// liquidity moves the price less), so search models built on them bound it from above.
+    /// liquidity moves the price less), which makes them an upper limit of what it can pay
+    /// (depth and pricing). The router's search model is built from the ticks instead
+    /// (`ClEdge::whirlpool` of the float models): it knows where the arrays end.
     #[must_use]
     pub fn balances(&self) -> &[U256] {
         &self.virtual_reserves

@@ -211,6 +211,39 @@ impl Whirlpool {
         Ok(r)
     }
 
+    /// The largest input of at most `dx` of coin `i` the tick arrays absorb whole: `dx`
+    /// itself when they do, else what the swap takes on its way to the arrays' end (the
+    /// partial fill of a swap limited to that end's price), which an exact-in swap of that
+    /// amount then takes whole, stopping at the end instead of failing with
+    /// [`PoolError::TickArraySequence`]. A router offers this to a pool whose arrays it would
+    /// otherwise overrun.
+    ///
+    /// # Errors
+    /// [`PoolError::InsufficientInputAmount`] for 0, [`PoolError::InsufficientLiquidity`]
+    /// when the price already sits at the arrays' end that way (nothing to absorb); as
+    /// [`Self::compute_swap`] otherwise (an amount above `u64`, a swap that cannot start).
+    pub fn exact_offer(&self, i: usize, j: usize, dx: U256) -> Result<U256, PoolError> {
+        pair(i, j)?;
+        let a_to_b = i == 0;
+        let end = tick_index_to_sqrt_price(if a_to_b { self.seq_start } else { self.seq_end })?;
+        if end == self.state.sqrt_price {
+            return Err(PoolError::InsufficientLiquidity);
+        }
+        let mut x = small(dx)?;
+        // the partial fill's amount is absorbed whole (each step reaches the same targets: a
+        // step's input and fee, offered alone, pay for the step again); a second round only
+        // guards against a step that rounds otherwise
+        for _ in 0..4 {
+            let r = self.compute_swap(x, end, a_to_b, true)?;
+            let used = r.sides(a_to_b).0;
+            if used == x {
+                return Ok(U256::from(x));
+            }
+            x = used;
+        }
+        Err(PoolError::InsufficientLiquidity)
+    }
+
     /// Output of `dx` of coin `i` into coin `j` (exact in, no price limit).
     ///
     /// # Errors

@@ -1,5 +1,6 @@
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::arithmetic_side_effects)]
 use super::*;
+use primitive_types::U256;
 
 #[test]
 fn tick_bounds_map_to_price_bounds() {
@@ -60,5 +61,70 @@ fn price_to_tick_is_the_greatest_tick_at_or_below() {
         let p = tick_index_to_sqrt_price(t).unwrap();
         assert_eq!(sqrt_price_to_tick_index(p).unwrap(), t);
         assert_eq!(sqrt_price_to_tick_index(p - 1).unwrap(), t - 1);
+    }
+}
+
+/// A pool over three arrays (spacing 8) with one position inside them and one across their
+/// ends, the price inside tick -18 973.
+fn three_arrays() -> Whirlpool {
+    let pos = [
+        (-19_200, -18_800, 4_000_000_000_000i128),
+        (-20_000, -17_000, 1_000_000_000_000),
+    ];
+    let span = 88 * 8;
+    let arrays: alloc::vec::Vec<OrcaTickArray> = [-19_712, -19_712 + span, -19_712 + 2 * span]
+        .iter()
+        .map(|&s| OrcaTickArray {
+            start_tick_index: s,
+            ticks: pos
+                .iter()
+                .flat_map(|&(lo, hi, l)| [(lo, l), (hi, -l)])
+                .filter(|(i, _)| (s..s + span).contains(i))
+                .map(|(index, n)| OrcaTick {
+                    index,
+                    liquidity_net: n,
+                    liquidity_gross: n.unsigned_abs(),
+                })
+                .collect(),
+        })
+        .collect();
+    let state = WhirlpoolState {
+        sqrt_price: tick_index_to_sqrt_price(-18_973).unwrap() + 1,
+        tick_current_index: -18_973,
+        liquidity: 5_000_000_000_000,
+        fee_rate: 3000,
+        protocol_fee_rate: 0,
+        tick_spacing: 8,
+    };
+    Whirlpool::new(state, &arrays).unwrap()
+}
+
+/// `exact_offer` of more than the arrays hold is the most input the exact swap takes whole:
+/// one unit more fails past the arrays (`TickArraySequence`), and the swap of the offer ends
+/// on the arrays' end; an offer they hold is itself; at the end, nothing is absorbed.
+#[test]
+fn exact_offer_is_the_most_input_the_arrays_take_whole() {
+    let w = three_arrays();
+    let (first, last) = w.tick_window();
+    assert_eq!((first, last), (-19_712, -17_601));
+    for (i, end) in [(0usize, first), (1, last)] {
+        let big = U256::from(u64::MAX / 4);
+        let x = w.exact_offer(i, 1 - i, big).unwrap();
+        assert!(x < big && !x.is_zero());
+        let (_, after) = w.swap(i, 1 - i, x).unwrap();
+        assert_eq!(
+            after.state().sqrt_price,
+            tick_index_to_sqrt_price(end).unwrap()
+        );
+        assert_eq!(
+            w.amount_out(i, 1 - i, x + 1),
+            Err(PoolError::TickArraySequence)
+        );
+        let half = x / 2;
+        assert_eq!(w.exact_offer(i, 1 - i, half).unwrap(), half);
+        assert_eq!(
+            after.exact_offer(i, 1 - i, U256::from(1000u64)),
+            Err(PoolError::InsufficientLiquidity)
+        );
     }
 }
