@@ -23,7 +23,9 @@
 //! 1. *A swap never lowers `G`.* x·y = k swaps keep `x'y' ≥ xy` (the `K` check), solidly
 //!    swaps keep `k(x') ≥ k(x)` on the post-fee reserves, Curve's `exchange` keeps
 //!    `D(x') ≥ D(x)` (the output is computed at constant `D` and the pool keeps the LP part of
-//!    the fee). So `G(x') ≥ G(x)`.
+//!    the fee). So `G(x') ≥ G(x)`. (For Curve and Saber this holds for the exact `D`; the
+//!    contracts' integer loops lose a few units of it, and the bound carries that allowance:
+//!    "The stable-swap integer loops" below.)
 //! 2. *Nothing is created.* The swap moves coins between the user and the pool, and the fee
 //!    part that leaves the pool (solidly's fee, Curve's admin fee) leaves both:
 //!    `x' + h ≤ x + a` in every coin.
@@ -53,11 +55,11 @@
 //! **Saber** (`G` = the program's `D` of the raw amounts, `A·n = 2A`): the proof above holds
 //! as for Curve. A swap pays `dy = y_old − y_D − 1` less the fee, `y_D` from `compute_y` at the
 //! old `D`, and only the admin share of the fee leaves the pool, so the destination ends at
-//! `y_D + 1 + fee − admin fee ≥ y_D + 1` and `D` does not fall; swaps do not mint. The deposit
-//! mints `⌊T·(D₂ − D₀)/D₀⌋` with `D₀ = D(x')` and `D₂` the `D` of the new balances less the
-//! imbalance fees (`trade_fee·|ideal − new|/2` per coin), so `D₂ ≤ D(x' + d) ≤ D(x + a)`. The
-//! program's `compute_d` and `compute_y` stop at a step of at most one unit (Newton from above):
-//! the growth is widened by [`SABER_D_SLACK_NUM`] units above and [`SABER_D_SLACK_DEN`] below.
+//! `y_D + 1 + fee − admin fee ≥ y_D + 1`; swaps do not mint. The deposit mints
+//! `⌊T·(D₂ − D₀)/D₀⌋` with `D₀ = D(x')` and `D₂` the `D` of the new balances less the
+//! imbalance fees (`trade_fee·|ideal − new|/2` per coin), so `D₂ ≤ D(x' + d) ≤ D(x + a)`.
+//! `compute_d` and `compute_y` are the integer loops below: their allowance replaces the
+//! exact `D` of steps 1 and 3.
 //!
 //! **SPL Token Swap** (`G = √(xy)` of the raw balances). A swap keeps `x·y` (the destination
 //! `⌈xy/(x + s)⌉`, the least source giving it, both fees stay in the pool), so `G` does not
@@ -87,11 +89,58 @@
 //! plans of up to that many swaps through the target, not only the one optional swap of the
 //! claim above); for a pool without an owner trade fee `k = 0` and any number of swaps.
 //!
+//! # The stable-swap integer loops
+//!
+//! Curve's `get_D` / `get_y` and Saber's `compute_d` / `compute_y` are Newton loops on
+//! integers that stop at a step of at most one unit; the bound uses them (`D_c`) in place of
+//! the exact `D`, with an allowance proven here. Write `α = A·n` (coin units), `S` the sum of
+//! the balances (in the units of `D`), `D_P = Dⁿ⁺¹/(nⁿ Π x_k)` and
+//! `h(D) = (α − 1)·D + D_P − α·S`, increasing and convex in `D`, zero at the exact `D`, with
+//! `h'(D) ≥ (n + 1)·D_P/D`.
+//!
+//! 1. *`get_D` is not below `D − 2`.* The loop is Newton's map on `h` with `D_P` computed by
+//!    floors (`D_P,c ≤ D_P`); lowering `D_P` raises the map wherever `d < (n+1)αS/(n(α−1))`,
+//!    and Newton's map of a convex increasing function is at least the root from any start, so
+//!    every iterate is at least `⌊D⌋`, less one more unit for the floor of `α·S` (Curve).
+//! 2. *`get_D` overshoots by at most `E = 4 + 4P/(n+1)`*, `P = Π_k (1 + n·X_k/D)` with `X_k`
+//!    the balance of coin `k`. Each floor in `D_P` loses less than one unit, multiplied by the
+//!    factors `d/(n x_j)` (NG: `d/x_j`, then `/nⁿ`) still to come, so
+//!    `e = D_P − D_P,c < 1 + Σ_m Π_{j>m} d/(n x_j)`, and `e/h'(D) < (1 + Σ_m Π_{j≤m} n x_j/D)/(n+1)`
+//!    (up to `(d/D)ⁿ⁻¹`): at most `P/(n+1)` each. At the stop, `d_{k+1} ≥ d_k − 1` gives
+//!    `h_c(d_k) ≤ h'(d_k)`, so `h(d_k) ≤ h'(d_k) + e`; with `δ = d_k − D`, the Taylor series of
+//!    the cubic-like `h` gives `h'(D)(δ − 1) ≤ e` once `δ ≥ 3`, so `δ ≤ max(3, 1 + 2e/h'(D))`
+//!    (the factor 2 covers `(d/D)ⁿ⁻¹` and `e`'s own `δ` while `δ ≤ D/(2n)`), and the result is
+//!    at most `d_k + 1`. In a very imbalanced pool this is many units: Saber of raw balances
+//!    8 959 878 103 545 010 and 36 105 157 768 (`A` = 1) has `compute_d` 18.5 units above `D`,
+//!    and not monotone (a deposit of one unit of coin 1 whose imbalance fee takes 122 units of
+//!    coin 0 raises `compute_d` 17 units more than the deposit without the fee).
+//! 3. *A swap lowers `D` by at most `ω = (2 + αn/D)·P/(n+1) + 2`.* `get_y` at `d = D_c(x)`
+//!    solves `y² + (b − d)y = c` with `c = dⁿ⁺¹/(nⁿ α Π_{k≠j} x_k)` computed by floors
+//!    (`b` is floored too, which only raises `y`); Newton from above keeps `y_c ≥ ⌊root⌋`, so
+//!    the pool keeps more than the root `ỹ` of the floored `c`, `c − δc`. At `(x, ỹ)`,
+//!    `h(d) = α·δc/ỹ`, so its exact `D̃` satisfies `d − D̃ ≤ α·δc/(ỹ·h'(D̃))
+//!    ≤ α·δc·nⁿ Π_{k≠j} x_k/((n+1)·D̃ⁿ)`; the floors' `δc < Σ_m Π_{later} d/(n x_k)·d/(αn) + 1`
+//!    make this at most `(2·(P − 1) + αn·P/D)/(n+1)`, and `D_c(x) ≥ D(x) − 2` adds 2. Only the
+//!    floors of `c` matter, but they matter where the destination is the small coin: Saber of
+//!    raw balances 3 007 and 4 868 084 717 (`A` = 1), selling 803 845 of coin 1 pays one unit of
+//!    coin 0 and leaves the exact `D` 27 units lower (the root of the floored `c` is 3 005.9996,
+//!    the exact one 3 006.0029, and the pool keeps 3 006).
+//!
+//! So a plan of at most `s` swaps and a mint has `D₀,c ≥ D_c(x) − den` and
+//! `D₂,c ≤ D_c(x + a) + 2 + E`, with `den = 2 + E + s·ω`: `L ≤ T·(D_c(x+a) − D_c(x) + num)/(D_c(x) − den)`,
+//! `num = 2 + E + den`. `X_k` is taken as `x_k + a_k` (step 2: every state the plan passes
+//! through holds at most that of coin `k`) and `D` as `D_c(x)·(1 − 1/(4n))`, valid while
+//! `den ≤ D_c(x)/(4n)`; beyond that (pools of a few hundred units) there is no bound. On a
+//! balanced pool `P ≈ 2ⁿ` and the allowance is a few dozen units of `D`; it grows with the
+//! balance of the large coins over `D` (`P` ≈ 64 in the first example above). The loops'
+//! round limit is not reached on these states (Newton from `S` falls by at least a third per
+//! round until it is near `D`); a 3pool `get_D` that returns its last value unconverged is
+//! outside the claim.
+//!
 //! # Numerics
 //!
-//! Curve: `D(x)` and `D(x + a)` are the pool's own integer `get_D`, whose Newton loop stops
-//! within one unit, and `get_y` in the exchange within one unit: the difference is widened by
-//! [`D_SLACK`] units each way. Two-coin pools: `G(x+a)/G(x) − 1` is evaluated from `u = a₀/x₀`,
+//! Curve and Saber: `D(x)` and `D(x + a)` are the pool's own integer `D`, with the allowance
+//! above. Two-coin pools: `G(x+a)/G(x) − 1` is evaluated from `u = a₀/x₀`,
 //! `v = a₁/x₁` as a sum of non-negative terms (no cancellation) and divided by
 //! `(R^{1/4}+1)(R^{1/2}+1)` or `(√R+1)` (`R = (G(x+a)/G(x))^m`), so the float result is
 //! within a few ulps; it is then raised by [`REL_SLACK`] and one LP unit. Solidly stable swaps
@@ -105,8 +154,10 @@ use crate::pool::Pool;
 use alloc::vec::Vec;
 use primitive_types::U256;
 
-/// Units of `D` the Curve bound allows for `get_D` / `get_y` convergence.
-pub const D_SLACK: u64 = 4;
+/// Units of `D` the claimed-pool term ([`Invariant::of`]) allows for `get_D` / `compute_d`
+/// convergence (the zap-in bounds use the allowance of the module docs, "The stable-swap
+/// integer loops", instead).
+const D_SLACK: u64 = 4;
 /// Relative slack on the float evaluation of the bound.
 pub const REL_SLACK: f64 = 1e-12;
 
@@ -157,16 +208,28 @@ pub fn mint_upper_bound(pool: &Pool, amounts: &[U256]) -> Option<f64> {
     b.is_finite().then_some(b)
 }
 
-/// Units of `D` the Saber bound allows for `compute_d` / `compute_y` convergence, in the
-/// numerator (the deposit's `D₂` against `D(x + a)`, and the state after a swap against
-/// `D(x)`, each within a few units) and below the denominator.
-pub const SABER_D_SLACK_NUM: u64 = 4 * D_SLACK;
-/// See [`SABER_D_SLACK_NUM`].
-pub const SABER_D_SLACK_DEN: u64 = 2 * D_SLACK;
+/// The routed bound's growth for a stable-swap target of integer `D` `d` now: `(G + E)/(d −
+/// den) − 1`, with `G ≥ D(x + held + N)` (exact `D`, in the pool's units) and the allowances
+/// of [`stable_slack`] for [`SPL_TARGET_SWAPS`] swaps through the pool (`E = num − den − 2`,
+/// `get_D`'s overshoot at the deposit).
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn routed_stable(d: U256, alpha: f64, caps: &[f64], g: f64) -> Option<f64> {
+    let d0 = to_f64(d);
+    let (num, den) = stable_slack(alpha, d0, caps, f64::from(SPL_TARGET_SWAPS))?;
+    let e = num - den - 2.0;
+    let r1 = (g + e) * (1.0 + 4.0 * f64::EPSILON) / ((d0 - den) * (1.0 - 4.0 * f64::EPSILON)) - 1.0;
+    r1.is_finite().then_some(r1)
+}
+
+/// `A·n` of a Saber pool (`2A`, raw amounts).
+#[allow(clippy::cast_precision_loss)] // an amplification below 2^53
+fn saber_alpha(sb: &crate::pool::SaberStableSwap) -> Option<f64> {
+    Some(2.0 * sb.amp_factor().ok()? as f64)
+}
 
 /// `(D(x+a) − D(x)) / D(x)` of a Saber pool with its own integer `compute_d` (raw amounts),
-/// widened by [`SABER_D_SLACK_NUM`] and [`SABER_D_SLACK_DEN`]; `None` where `x + a` leaves
-/// `u64` (no deposit can reach it) or `D` fails.
+/// widened by the allowance of [`stable_slack`] (one swap through the pool); `None` where
+/// `x + a` leaves `u64` (no deposit can reach it) or `D` fails.
 fn saber_growth(sb: &crate::pool::SaberStableSwap, amounts: &[U256]) -> Option<f64> {
     let x: Vec<u64> = sb
         .balances()
@@ -178,26 +241,20 @@ fn saber_growth(sb: &crate::pool::SaberStableSwap, amounts: &[U256]) -> Option<f
         .map(|b| u64::try_from(*b).ok())
         .collect::<Option<_>>()?;
     let (x0, x1, a0, a1) = (*x.first()?, *x.get(1)?, *a.first()?, *a.get(1)?);
+    let (c0, c1) = (x0.checked_add(a0)?, x1.checked_add(a1)?);
     let d0 = sb.compute_d(x0, x1).ok()?.to_u256();
-    let d1 = sb
-        .compute_d(x0.checked_add(a0)?, x1.checked_add(a1)?)
-        .ok()?
-        .to_u256();
-    let num = d1
-        .checked_sub(d0)?
-        .checked_add(U256::from(SABER_D_SLACK_NUM))?;
-    let den = d0
-        .checked_sub(U256::from(SABER_D_SLACK_DEN))
-        .filter(|d| !d.is_zero())?;
-    #[allow(clippy::arithmetic_side_effects)] // f64
-    let r = to_f64(num) * (1.0 + 4.0 * f64::EPSILON) / to_f64(den);
-    Some(r)
+    let d1 = sb.compute_d(c0, c1).ok()?.to_u256();
+    let caps = [to_f64(U256::from(c0)), to_f64(U256::from(c1))];
+    let (num, den) = stable_slack(saber_alpha(sb)?, to_f64(d0), &caps, 1.0)?;
+    growth_of_d(d0, d1, num, den)
 }
 
 /// The most swaps through an SPL Token Swap target that charges an owner trade fee a zap-in
 /// plan makes, for its bounds ([`mint_upper_bound`], the routed zap-in's bound): each swap's
 /// owner-fee mint is rounded up and may dilute the supply by one pool token beyond its exact
-/// value (the module docs, "SPL Token Swap targets"), so the bound counts them. A plan with
+/// value (the module docs, "SPL Token Swap targets"), so the bound counts them. The routed
+/// bound of a Curve or Saber target counts as many swaps through it (each may lower the exact
+/// `D` a few units: the module docs, "The stable-swap integer loops"). A plan with
 /// more such swaps is outside the bounds' claim; the zap's own plans are tested to stay within
 /// it (`zap_bound_101`), not proven to.
 pub const SPL_TARGET_SWAPS: u32 = 8;
@@ -300,22 +357,68 @@ fn stable_growth(x: U256, y: U256, d0: u8, d1: u8, amounts: &[U256]) -> Option<f
     Some(r1 / ((s4 + 1.0) * (s2 + 1.0)) + slack)
 }
 
-/// `(D(x+a) − D(x)) / D(x)` with the pool's own integer `get_D`, widened by [`D_SLACK`].
+/// `(D(x+a) − D(x)) / D(x)` with the pool's own integer `get_D`, widened by the allowance of
+/// [`stable_slack`] (one swap through the pool).
 fn curve_growth(ss: &crate::pool::StableSwap, amounts: &[U256]) -> Option<f64> {
     let d0 = ss.d().ok()?;
     let mut bal = crate::pool::Amounts::from_slice(ss.balances());
     for (b, a) in bal.iter_mut().zip(amounts) {
         *b = b.checked_add(*a)?;
     }
-    let d1 = ss.with_balances(bal).ok()?.d().ok()?;
-    let slack = U256::from(D_SLACK);
-    let num = d1
-        .checked_sub(d0)?
-        .checked_add(slack.saturating_add(slack))?;
-    let den = d0.checked_sub(slack).filter(|d| !d.is_zero())?;
+    let (alpha, conv) = curve_params(ss)?;
     #[allow(clippy::arithmetic_side_effects)] // f64
-    let r = to_f64(num) * (1.0 + 4.0 * f64::EPSILON) / to_f64(den);
-    Some(r)
+    let caps: Vec<f64> = bal
+        .iter()
+        .zip(&conv)
+        .map(|(b, c)| to_f64(*b) * c * 1e18)
+        .collect();
+    let d1 = ss.with_balances(bal).ok()?.d().ok()?;
+    let (num, den) = stable_slack(alpha, to_f64(d0), &caps, 1.0)?;
+    growth_of_d(d0, d1, num, den)
+}
+
+/// `(d1 − d0 + num) / (d0 − den)`, rounded up; `None` where `d1 < d0` or the result is not
+/// finite.
+#[allow(clippy::arithmetic_side_effects)] // f64
+fn growth_of_d(d0: U256, d1: U256, num: f64, den: f64) -> Option<f64> {
+    let up = 1.0 + 4.0 * f64::EPSILON;
+    let down = 1.0 - 4.0 * f64::EPSILON;
+    let r = (to_f64(d1.checked_sub(d0)?) * up + num) * up / ((to_f64(d0) - den) * down);
+    (r.is_finite() && r >= 0.0).then_some(r)
+}
+
+/// The allowance, in units of the pool's integer `D`, for the integer `get_D` / `compute_d`
+/// and `get_y` / `compute_y` of a stable-swap pool (Curve, `D` of the rate-scaled balances;
+/// Saber, raw amounts): `(num, den)` such that a plan with at most `swaps` swaps through the
+/// pool and then one mint satisfies `L ≤ T·(D_c(x+a) − D_c(x) + num)/(D_c(x) − den)` (with
+/// `D(x+a)` itself in place of `D_c(x+a) + 2` where an upper bound of the exact `D` is known:
+/// `num − den − 2` is the allowance on that side, see [`routed_mint_upper_bound`]).
+///
+/// `alpha` is `A·n` in coin units, `d0 = D_c(x)` the pool's integer `D` now, `caps[k]` an upper
+/// bound, in the units of `D`, on coin `k`'s pool balance at every state the plan passes
+/// through (`x_k + a_k`: nothing is created, step 2 of the module docs). `None` where the
+/// allowance is not small against `D` (`den > d0/(4n)`: degenerate pools of a few units).
+/// The proof is in the module docs ("The stable-swap integer loops").
+#[allow(clippy::arithmetic_side_effects, clippy::cast_precision_loss)] // f64; n ≤ 8
+fn stable_slack(alpha: f64, d0: f64, caps: &[f64], swaps: f64) -> Option<(f64, f64)> {
+    let n = caps.len() as f64;
+    let up = 1.0 + 16.0 * f64::EPSILON;
+    let d_lo = d0 * (1.0 - 1.0 / (4.0 * n)) * (1.0 - 16.0 * f64::EPSILON);
+    if !(d_lo > 0.0 && alpha.is_finite() && alpha > 0.0) {
+        return None;
+    }
+    // P = Π (1 + n·X_k/D_lo), rounded up
+    let mut p = 1.0;
+    for c in caps {
+        p *= (1.0 + n * c * up / d_lo) * up;
+    }
+    // get_D's overshoot at any state, and the loss of D per swap (get_y's undershoot and
+    // get_D's floor at the state swapped from)
+    let e = 4.0 + 4.0 * p / (n + 1.0);
+    let drop = (2.0 + alpha * n / d_lo) * p / (n + 1.0) + 2.0;
+    let den = (2.0 + e + swaps * drop) * up;
+    let num = (2.0 + e + den) * up;
+    (num.is_finite() && den <= d0 / (4.0 * n)).then_some((num, den))
 }
 
 /// A solidly stable pool's reserves normalised to 18 decimals and its invariant
@@ -490,9 +593,13 @@ fn curve_grad(xp: &[f64], ann: f64) -> Option<Vec<f64>> {
 ///
 /// Numerics as the module docs: two-coin `G(x)` in floats rounded down (`⌊√k⌋` for a
 /// constant-product pool with the protocol fee on), the solidly stable
-/// `_k` slack added; Curve `G(x)` is the pool's integer `D` less [`D_SLACK`] units and the
-/// numerator carries `2·D_SLACK` units; Saber's raw `D` less [`SABER_D_SLACK_DEN`], the
-/// numerator [`SABER_D_SLACK_NUM`] units. An SPL Token Swap target that charges an owner trade
+/// `_k` slack added; Curve's and Saber's `G(x)` is the pool's integer `D` less the allowance
+/// `den` of the module docs ("The stable-swap integer loops") for [`SPL_TARGET_SWAPS`] swaps
+/// through the pool, the numerator carries `get_D`'s overshoot `E`, each coin's balance
+/// bounded by `(w·(x + held) + routed)/w_k` (the other coins' deliveries are at least minus
+/// their balances); so for those targets too the claim covers plans with at most
+/// [`SPL_TARGET_SWAPS`] swaps through the target (each may lower the exact `D` a few units).
+/// An SPL Token Swap target that charges an owner trade
 /// fee: plans with at most [`SPL_TARGET_SWAPS`] swaps through it (each may dilute the supply
 /// by a pool token: the module docs). `None` where [`mint_upper_bound`] has none, or the
 /// result is not finite.
@@ -545,16 +652,24 @@ pub(crate) fn routed_mint_upper_bound(
             (s.total_supply(), num / g - 1.0 + slack)
         }
         Pool::StableSwap(ss) => {
-            // w is per raw unit in model units of D (coin units); the pool's D is 1e18 times
-            let d0 = to_f64(ss.d().ok()?.checked_sub(U256::from(D_SLACK))?) * down;
-            let slack = 2.0 * to_f64(U256::from(D_SLACK));
-            (ss.total_supply(), (num * 1e18 + slack) / d0 - 1.0)
+            // w is per raw unit in model units of D (coin units); the pool's D is 1e18 times.
+            // A coin's balance is at most num/w_k raw units at every state (the routes'
+            // weighted value bounds each coin's delivery given the others' balances)
+            let (alpha, conv) = curve_params(ss)?;
+            let caps: Vec<f64> = w
+                .iter()
+                .zip(&conv)
+                .map(|(wk, c)| num / wk * c * 1e18)
+                .collect();
+            let d = ss.d().ok()?;
+            let r1 = routed_stable(d, alpha, &caps, num * 1e18)?;
+            (ss.total_supply(), r1)
         }
         Pool::Saber(sb) => {
             // w is per raw unit of the raw D
-            let d0 = to_f64(saber_d(sb)?.checked_sub(U256::from(SABER_D_SLACK_DEN))?) * down;
-            let slack = to_f64(U256::from(SABER_D_SLACK_NUM));
-            (sb.total_supply(), (num + slack) / d0 - 1.0)
+            let caps: Vec<f64> = w.iter().map(|wk| num / wk).collect();
+            let r1 = routed_stable(saber_d(sb)?, saber_alpha(sb)?, &caps, num)?;
+            (sb.total_supply(), r1)
         }
         Pool::SplTokenSwap(sp) => {
             let (x, y) = (*sp.balances().first()?, *sp.balances().get(1)?);

@@ -38,6 +38,7 @@ mod spl_owner_fee;
 mod zap;
 mod zap_bound;
 mod zap_bound_101;
+mod zap_bound_loops;
 mod zap_claimed;
 mod zap_lp_bound;
 mod zap_lp_meta;

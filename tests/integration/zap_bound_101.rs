@@ -125,7 +125,9 @@ fn check(pool: &Pool, a: [U256; 2], dust: Option<U256>) -> Result<(), TestCaseEr
     Ok(())
 }
 
-fn saber(x: [u64; 2], supply: u64, amp: u64, trade: u64, admin: u64) -> Pool {
+/// A Saber pool of constant `A`, trade fee in ten-thousandths and admin share `admin`/2 of it (no
+/// withdraw fee).
+pub fn saber(x: [u64; 2], supply: u64, amp: u64, trade: u64, admin: u64) -> Pool {
     let fees = SaberFees {
         admin_trade_fee_numerator: admin,
         admin_trade_fee_denominator: 2,
