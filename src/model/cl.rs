@@ -333,51 +333,8 @@ fn kink(x: f64, o: f64, f1: f64) -> Arb {
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
-    use crate::pool::whirlpool::{OrcaTick, OrcaTickArray, WhirlpoolState};
-    use alloc::collections::BTreeMap;
     use alloc::vec::Vec;
     use primitive_types::U256;
-
-    /// A Whirlpool at tick -18 973 (spacing 8, three arrays, 0.3 % fee) with `positions`
-    /// (lower, upper, liquidity) booked as the program books them.
-    fn whirlpool(positions: &[(i32, i32, u128)]) -> Whirlpool {
-        let (tick, spacing) = (-18_973i32, 8u16);
-        let span = 88 * i32::from(spacing);
-        let s0 = tick.div_euclid(span) * span;
-        let mut net = BTreeMap::<i32, i128>::new();
-        let mut l = 0u128;
-        for &(lo, hi, liq) in positions {
-            *net.entry(lo).or_default() += liq as i128;
-            *net.entry(hi).or_default() -= liq as i128;
-            if lo <= tick && tick < hi {
-                l += liq;
-            }
-        }
-        let arrays: Vec<OrcaTickArray> = [s0 - span, s0, s0 + span]
-            .iter()
-            .map(|&s| OrcaTickArray {
-                start_tick_index: s,
-                ticks: net
-                    .range(s..s + span)
-                    .filter(|(_, n)| **n != 0)
-                    .map(|(&index, &n)| OrcaTick {
-                        index,
-                        liquidity_net: n,
-                        liquidity_gross: n.unsigned_abs(),
-                    })
-                    .collect(),
-            })
-            .collect();
-        let state = WhirlpoolState {
-            sqrt_price: tick_index_to_sqrt_price(tick).unwrap() + 1,
-            tick_current_index: tick,
-            liquidity: l,
-            fee_rate: 3000,
-            protocol_fee_rate: 0,
-            tick_spacing: spacing,
-        };
-        Whirlpool::new(state, &arrays).unwrap()
-    }
 
     /// The most of coin `i` the pool's exact swap takes whole, by bisection.
     fn capacity(w: &Whirlpool, i: usize) -> u64 {
@@ -413,7 +370,7 @@ mod tests {
         // a position across the arrays' ends: liquidity is left where the window ends
         let wide = vec![(-20_000, -17_000, 7_000_000_000_000u128)];
         for pos in [rising, falling, wide] {
-            let w = whirlpool(&pos);
+            let w = crate::pool::whirlpool::tests::booked(&pos);
             for i in [0usize, 1] {
                 let e = ClEdge::whirlpool(&w, i == 0).unwrap();
                 let cap = capacity(&w, i);

@@ -383,4 +383,4 @@ fn max_liquidity(state: &WhirlpoolState, ticks: &[OrcaTick]) -> u128 {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -64,23 +64,31 @@ fn price_to_tick_is_the_greatest_tick_at_or_below() {
     }
 }
 
-/// A pool over three arrays (spacing 8) with one position inside them and one across their
-/// ends, the price inside tick -18 973.
-fn three_arrays() -> Whirlpool {
-    let pos = [
-        (-19_200, -18_800, 4_000_000_000_000i128),
-        (-20_000, -17_000, 1_000_000_000_000),
-    ];
-    let span = 88 * 8;
-    let arrays: alloc::vec::Vec<OrcaTickArray> = [-19_712, -19_712 + span, -19_712 + 2 * span]
+/// A Whirlpool at tick -18 973 (spacing 8, three arrays from -19 712, 0.3 % fee) with
+/// `positions` (lower, upper, liquidity) booked as the program books them; shared with the
+/// float model's tests (`model::cl`).
+pub(crate) fn booked(positions: &[(i32, i32, u128)]) -> Whirlpool {
+    let (tick, spacing) = (-18_973i32, 8u16);
+    let span = 88 * i32::from(spacing);
+    let s0 = tick.div_euclid(span) * span;
+    let mut net = alloc::collections::BTreeMap::<i32, i128>::new();
+    let mut l = 0u128;
+    for &(lo, hi, liq) in positions {
+        let n = i128::try_from(liq).unwrap();
+        *net.entry(lo).or_default() += n;
+        *net.entry(hi).or_default() -= n;
+        if lo <= tick && tick < hi {
+            l += liq;
+        }
+    }
+    let arrays: alloc::vec::Vec<OrcaTickArray> = [s0 - span, s0, s0 + span]
         .iter()
         .map(|&s| OrcaTickArray {
             start_tick_index: s,
-            ticks: pos
-                .iter()
-                .flat_map(|&(lo, hi, l)| [(lo, l), (hi, -l)])
-                .filter(|(i, _)| (s..s + span).contains(i))
-                .map(|(index, n)| OrcaTick {
+            ticks: net
+                .range(s..s + span)
+                .filter(|(_, n)| **n != 0)
+                .map(|(&index, &n)| OrcaTick {
                     index,
                     liquidity_net: n,
                     liquidity_gross: n.unsigned_abs(),
@@ -89,14 +97,22 @@ fn three_arrays() -> Whirlpool {
         })
         .collect();
     let state = WhirlpoolState {
-        sqrt_price: tick_index_to_sqrt_price(-18_973).unwrap() + 1,
-        tick_current_index: -18_973,
-        liquidity: 5_000_000_000_000,
+        sqrt_price: tick_index_to_sqrt_price(tick).unwrap() + 1,
+        tick_current_index: tick,
+        liquidity: l,
         fee_rate: 3000,
         protocol_fee_rate: 0,
-        tick_spacing: 8,
+        tick_spacing: spacing,
     };
     Whirlpool::new(state, &arrays).unwrap()
+}
+
+/// A pool over three arrays with one position inside them and one across their ends.
+fn three_arrays() -> Whirlpool {
+    booked(&[
+        (-19_200, -18_800, 4_000_000_000_000),
+        (-20_000, -17_000, 1_000_000_000_000),
+    ])
 }
 
 /// `exact_offer` of more than the arrays hold is the most input the exact swap takes whole:
