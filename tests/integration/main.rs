@@ -41,6 +41,7 @@ mod zap_bound_101;
 mod zap_bound_loops;
 mod zap_claimed;
 mod zap_lp_bound;
+mod zap_lp_loops;
 mod zap_lp_meta;
 mod zap_ng;
 mod zap_plans;
