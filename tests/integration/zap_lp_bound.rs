@@ -10,15 +10,14 @@
 //! them), each simulated exactly and finished by the exact single-pool optimum.
 
 use crate::zap_routed::{
-    addr, after_fee, f, grid_mix, int, mint_after, quantiles, replay_on_target, splits, BoundTally,
-    Rng,
+    addr, after_fee, f, grid_mix, int, market_graph, mint_after, pool_at, quantiles,
+    replay_on_target, splits, BoundTally, Rng,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use swapzap::graph::PoolGraph;
 use swapzap::pool::Pool;
 use swapzap::route::{self, RouteRequest};
-use swapzap::snapshot::Snapshot;
 use swapzap::units::{PoolId, TokenId};
 use swapzap::zap::{self, ZapOptions};
 use swapzap::U256;
@@ -190,19 +189,9 @@ pub(crate) fn case(seed: u64, t: Fam, s: Fam) -> Case {
             &mut r,
         ));
     }
-    let snap: Snapshot =
-        serde_json::from_value(json!({"chain_id": 8453, "tokens": tokens, "pools": pools}))
-            .unwrap();
-    let g = PoolGraph::from_snapshot(&snap).unwrap();
+    let g = market_graph(json!(tokens), json!(pools));
     let tok = |k: u32| g.token_id(&addr(k)).unwrap();
-    let pid = |k: u32| {
-        PoolId(
-            g.pools()
-                .iter()
-                .position(|p| p.id.ends_with(&addr(k)))
-                .unwrap() as u32,
-        )
-    };
+    let pid = |k: u32| pool_at(&g, k);
     let (target, src) = (pid(100), pid(200));
     let coins: Vec<TokenId> = (1..=n).map(tok).collect();
     let direct: Vec<(PoolId, TokenId, TokenId)> = pairs

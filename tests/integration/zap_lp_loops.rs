@@ -4,11 +4,10 @@
 //! trip through it returns more than it took. Every plan is run through the pools' own swap
 //! and mint.
 
-use crate::zap_routed::addr;
+use crate::zap_routed::{addr, market_graph, pool_at};
 use serde_json::json;
 use swapzap::graph::PoolGraph;
 use swapzap::pool::Pool;
-use swapzap::snapshot::Snapshot;
 use swapzap::units::PoolId;
 use swapzap::zap::{self, ZapOptions};
 use swapzap::U256;
@@ -41,18 +40,8 @@ fn market(x: [u64; 2], t_p: u64, q: [u128; 2], t_q: u128) -> (PoolGraph, PoolId,
                 "trade_fee_numerator": "0", "trade_fee_denominator": "10000",
                 "withdraw_fee_numerator": "0", "withdraw_fee_denominator": "10000"}}),
     ];
-    let snap: Snapshot =
-        serde_json::from_value(json!({"chain_id": 8453, "tokens": tokens, "pools": pools}))
-            .unwrap();
-    let g = PoolGraph::from_snapshot(&snap).unwrap();
-    let pid = |k: u32| {
-        PoolId(
-            g.pools()
-                .iter()
-                .position(|p| p.id.ends_with(&addr(k)))
-                .unwrap() as u32,
-        )
-    };
+    let g = market_graph(json!(tokens), json!(pools));
+    let pid = |k: u32| pool_at(&g, k);
     let (q, p) = (pid(100), pid(200));
     (g, q, p)
 }

@@ -19,13 +19,13 @@
 
 use crate::zap_lp_bound::{pool_json, Fam};
 use crate::zap_routed::{
-    addr, after_fee, f, grid_mix, int, mint_after, quantiles, replay_on_target, splits, Rng,
+    addr, after_fee, f, grid_mix, int, market_graph, mint_after, pool_at, quantiles,
+    replay_on_target, splits, Rng,
 };
 use serde_json::json;
 use std::collections::BTreeMap;
 use swapzap::graph::PoolGraph;
 use swapzap::route::{self, RouteRequest};
-use swapzap::snapshot::Snapshot;
 use swapzap::units::{PoolId, TokenId};
 use swapzap::zap::{self, ZapOptions};
 use swapzap::U256;
@@ -247,18 +247,8 @@ pub(crate) fn market(
     seed: u64,
     r: &mut Rng,
 ) -> Case {
-    let snap: Snapshot =
-        serde_json::from_value(json!({"chain_id": 8453, "tokens": tokens, "pools": pools}))
-            .unwrap();
-    let g = PoolGraph::from_snapshot(&snap).unwrap();
-    let pid = |k: u32| {
-        PoolId(
-            g.pools()
-                .iter()
-                .position(|p| p.id.ends_with(&addr(k)))
-                .unwrap() as u32,
-        )
-    };
+    let g = market_graph(json!(tokens), json!(pools));
+    let pid = |k: u32| pool_at(&g, k);
     let target = pid(100);
     let coins: Vec<TokenId> = (1..=n).map(|k| g.token_id(&addr(k)).unwrap()).collect();
     let src = pid(src);

@@ -44,6 +44,20 @@ pub(crate) fn addr(k: u32) -> String {
     format!("0x{:040x}", 0x1000 + k)
 }
 
+/// The graph of a market written as JSON (chain 8453): its tokens and pools.
+pub(crate) fn market_graph(tokens: serde_json::Value, pools: serde_json::Value) -> PoolGraph {
+    let snap: Snapshot =
+        serde_json::from_value(json!({"chain_id": 8453, "tokens": tokens, "pools": pools}))
+            .unwrap();
+    PoolGraph::from_snapshot(&snap).unwrap()
+}
+
+/// The pool of such a market whose id ends with `addr(k)`.
+pub(crate) fn pool_at(g: &PoolGraph, k: u32) -> PoolId {
+    let at = g.pools().iter().position(|p| p.id.ends_with(&addr(k)));
+    PoolId(u32::try_from(at.unwrap()).unwrap())
+}
+
 pub(crate) fn int(x: f64) -> String {
     format!("{:.0}", x.max(1.0))
 }
@@ -190,18 +204,9 @@ fn case(seed: u64, t: Target) -> Case {
         bal(2, v3, 1.0 + spread * 0.04 * (r.unit() - 0.5)),
         false,
     );
-    let snap: Snapshot =
-        serde_json::from_value(json!({"chain_id": 8453, "tokens": tokens, "pools": pools}))
-            .unwrap();
-    let g = PoolGraph::from_snapshot(&snap).unwrap();
+    let g = market_graph(json!(tokens), json!(pools));
     let tok = |k: u32| g.token_id(&addr(k)).unwrap();
-    let pid = |k: u32| {
-        g.pools()
-            .iter()
-            .position(|p| p.id.ends_with(&addr(k)))
-            .map(|i| PoolId(i as u32))
-            .unwrap()
-    };
+    let pid = |k: u32| pool_at(&g, k);
     let target = pid(100);
     let lp = g.lp_token(target).unwrap();
     let coins: Vec<TokenId> = (1..=n as u32).map(tok).collect();
