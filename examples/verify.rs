@@ -25,8 +25,8 @@ mod cli;
 use cli::{report, Fail};
 use std::process::ExitCode;
 use swapzap::plan::json::PlanJson;
-use swapzap::plan::{Plan, PlanRequest};
-use swapzap::route::{GasModel, RouteRequest};
+use swapzap::plan::Plan;
+use swapzap::route::GasModel;
 
 const USAGE: &str =
     "usage: verify (--instance FILE | --snapshot FILE --request FILE) --plan FILE [--gas-price P]
@@ -135,20 +135,7 @@ fn run(args: &[String]) -> Result<String, Fail> {
     let pj: PlanJson = cli::from_value_located(&cli::read_json(&plan_path)?)
         .map_err(|e| Fail::Plain(format!("{plan_path}: not a plan JSON: {e}")))?;
     let plan = Plan::from_json(&pj, &graph)?;
-    let mut want = PlanRequest::from_request(&req, &graph)?;
-    want.gas = gas;
-    want.exact_out = exact_out;
-    want.max_hops = max_hops;
-    if want.zap_fee_bps.is_none() {
-        // a swap: also its bound against the router's certificate for the request
-        let mut r = RouteRequest::from_request(&req, &graph)?;
-        r.gas = gas;
-        r.exact_out = exact_out;
-        r.max_hops = max_hops;
-        swapzap::route::verify_quote(&graph, &r, &plan)?;
-    } else {
-        plan.verify_request(&graph, &want)?;
-    }
+    swapzap::service::verify_plan(&graph, &req, &plan, (gas, exact_out, max_hops))?;
     pj.check_bound_gap(&plan)?;
     let outs: Vec<String> = plan
         .outputs
@@ -160,7 +147,7 @@ fn run(args: &[String]) -> Result<String, Fail> {
         plan_path,
         plan.steps.len(),
         outs.join(" + "),
-        if want.zap_fee_bps.is_some() {
+        if swapzap::service::zap::is_zap_body(&graph, &req) {
             "zap"
         } else {
             "swap"

@@ -13,7 +13,7 @@ use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 use std::sync::Arc;
 use swapzap::error::{BadRouteRequest, Error, RequestError, RouteError};
 use swapzap::graph::{PoolGraph, PoolInfo};
-use swapzap::plan::{Plan as RustPlan, PlanRequest};
+use swapzap::plan::Plan as RustPlan;
 use swapzap::route::{self, GasModel, RouteRequest};
 use swapzap::service::request::{QuoteRequest, Request};
 use swapzap::service::response::{optimality_gap, GasTable, QuoteResponse};
@@ -626,22 +626,10 @@ impl Plan {
         };
         let hops = lift(py, opt_arg(max_hops, "max_hops must be an integer >= 1"))?;
         let graph = &snapshot.graph;
-        let check = || -> Res<()> {
-            let mut want = PlanRequest::from_request(&req, graph)?;
-            want.gas = self.plan.gas_price.map(GasModel::typical);
-            want.exact_out = wanted;
-            want.max_hops = hops;
-            if want.zap_fee_bps.is_some() {
-                return Ok(self.plan.verify_request(graph, &want)?);
-            }
-            // a swap: its bound re-derived too, against the router's certificate
-            let mut r = RouteRequest::from_request(&req, graph)?;
-            r.gas = want.gas;
-            r.exact_out = wanted;
-            r.max_hops = hops;
-            Ok(route::verify_quote(graph, &r, &self.plan)?)
-        };
-        lift(py, check())
+        let gas = self.plan.gas_price.map(GasModel::typical);
+        let options = (gas, wanted, hops);
+        let checked = swapzap::service::verify_plan(graph, &req, &self.plan, options);
+        lift(py, checked.map_err(Into::into))
     }
 
     /// The objective value (base units of the first output; the basket value for several).

@@ -11,6 +11,7 @@ use crate::route::{output_mid_prices, RouteRequest};
 use alloc::string::String;
 use alloc::vec::Vec;
 use num_rational::Ratio;
+use primitive_types::U256;
 
 impl RouteRequest {
     /// The router's request for a validated quote request ([`Request`]) on
@@ -114,14 +115,44 @@ impl PlanRequest {
     /// Those of [`RouteRequest::from_request`] (an address the graph does not hold).
     pub fn from_request(req: &Request, graph: &PoolGraph) -> Result<Self, RouteError> {
         let r = RouteRequest::from_request(req, graph)?;
-        let mut p = Self::swap(&r);
+        Ok(Self::of_body(req, graph, &r))
+    }
+
+    /// [`Self::from_request`] given the body's router request `r` (with its options).
+    fn of_body(req: &Request, graph: &PoolGraph, r: &RouteRequest) -> Self {
+        let mut p = Self::swap(r);
         if super::zap::is_zap_body(graph, req) {
             p.zap_fee_bps = Some(crate::zap::ZAP_FEE_BPS);
             if r.outputs.len() >= 2 {
                 // the inputs of `r` play no part in its mid prices
-                p.output_prices = Some(output_mid_prices(graph, &r));
+                p.output_prices = Some(output_mid_prices(graph, r));
             }
         }
-        Ok(p)
+        p
+    }
+}
+
+/// Checks a stored plan against the validated body it answers on `graph`, with the options it
+/// was made with (`gas`, `exact_out`, `max_hops`, as on [`RouteRequest`]): a zap body by
+/// [`crate::plan::Plan::verify_request`] against [`PlanRequest::from_request`] with those
+/// options; a swap by [`crate::route::verify_quote`], its bound re-derived too. The `verify`
+/// example and the Python `Plan.verify` call this.
+///
+/// # Errors
+/// Those of [`RouteRequest::from_request`] and of the check.
+pub fn verify_plan(
+    graph: &PoolGraph,
+    req: &Request,
+    plan: &crate::plan::Plan,
+    (gas, exact_out, max_hops): (Option<crate::plan::GasModel>, Option<U256>, Option<usize>),
+) -> Result<(), RouteError> {
+    let mut r = RouteRequest::from_request(req, graph)?;
+    r.gas = gas;
+    r.exact_out = exact_out;
+    r.max_hops = max_hops;
+    if super::zap::is_zap_body(graph, req) {
+        plan.verify_request(graph, &PlanRequest::of_body(req, graph, &r))
+    } else {
+        crate::route::verify_quote(graph, &r, plan)
     }
 }

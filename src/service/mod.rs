@@ -12,6 +12,7 @@
 //! into engine calls and engine results into response bodies.
 
 mod convert;
+pub use convert::verify_plan;
 pub mod listing;
 pub mod pricing;
 pub mod request;
