@@ -601,7 +601,9 @@ impl Plan {
     /// quoted under (`PlanRequest::max_hops`): its swaps only through pool directions within
     /// it and its `bound_max_hops` equal to it (None: no limit, the bound over every plan).
     /// The request's source filters hold too: no swap through a pool they leave out. A swap's
-    /// bound is re-derived (`route::verify_quote`, a dual solve): not below the router's. Raises
+    /// bound is re-derived (`route::verify_quote`, a dual solve): not below the router's; a
+    /// zap's by the engine's own zap of the body: not below its bound, none where it has none.
+    /// Raises
     /// `SwapzapError` (4014 naming the field that does not hold) and returns None otherwise.
     #[pyo3(signature = (snapshot, request, *, exact_out=None, max_hops=None))]
     fn verify(

@@ -115,6 +115,9 @@ pub enum PlanProblem {
     /// An `upper_bound` below the bound the router certifies for the request (by more than
     /// [`crate::route::VERIFY_BOUND_TOLERANCE`] of it): a gap claimed smaller than proven.
     BoundBelowCertificate,
+    /// An `upper_bound` on a plan whose request the engine certifies no bound for (a zap
+    /// whose own quote carries none): a claim nothing proves.
+    BoundNotCertified,
     /// A `rounding_slack` that is not a number in `[0, upper_bound]`, or one given without a
     /// bound.
     SlackNotOfBound,
@@ -225,6 +228,7 @@ impl PlanProblem {
             Self::ValueNotOutputLessGas => "not the output amount less the gas cost",
             Self::BoundBelowValue => "below the plan's value",
             Self::BoundBelowCertificate => "below the bound the router certifies for the request",
+            Self::BoundNotCertified => "given where the engine certifies no bound for the request",
             Self::SlackNotOfBound => "not a number in [0, upper_bound] beside the bound",
             Self::BoundGapNotOfBound => "not (upper_bound − value) / upper_bound of the plan",
             Self::GasPriceDiffers => "differs from the request's gas price",

@@ -135,7 +135,8 @@ impl PlanRequest {
 /// Checks a stored plan against the validated body it answers on `graph`, with the options it
 /// was made with (`gas`, `exact_out`, `max_hops`, as on [`RouteRequest`]): a zap body by
 /// [`crate::plan::Plan::verify_request`] against [`PlanRequest::from_request`] with those
-/// options; a swap by [`crate::route::verify_quote`], its bound re-derived too. The `verify`
+/// options, its bound re-derived by the engine's own zap of the body; a swap by
+/// [`crate::route::verify_quote`], its bound re-derived too. The `verify`
 /// example and the Python `Plan.verify` call this.
 ///
 /// # Errors
@@ -151,8 +152,48 @@ pub fn verify_plan(
     r.exact_out = exact_out;
     r.max_hops = max_hops;
     if super::zap::is_zap_body(graph, req) {
-        plan.verify_request(graph, &PlanRequest::of_body(req, graph, &r))
+        plan.verify_request(graph, &PlanRequest::of_body(req, graph, &r))?;
+        zap_bound_certified(graph, req, plan, (gas, max_hops))
     } else {
         crate::route::verify_quote(graph, &r, plan)
     }
+}
+
+/// A zap plan's `upper_bound`, when it has one, held to the bound the engine's own zap of the
+/// body proves (with the default zap options, `gas` and `max_hops`: the options the `zap`
+/// example and the Python binding plan with): not below it by more than
+/// [`crate::route::VERIFY_BOUND_TOLERANCE`] of it, and none claimed where that zap has none.
+/// A zap is deterministic, so a plan it made passes bit for bit; a bound lowered toward the
+/// value is refused, as [`crate::route::verify_quote`] refuses it on a swap.
+fn zap_bound_certified(
+    graph: &PoolGraph,
+    req: &Request,
+    plan: &crate::plan::Plan,
+    (gas, max_hops): (Option<crate::plan::GasModel>, Option<usize>),
+) -> Result<(), RouteError> {
+    use crate::error::{PlanField, PlanProblem};
+    let Some(ub) = plan.upper_bound else {
+        return Ok(());
+    };
+    let opts = crate::zap::ZapOptions {
+        gas,
+        max_hops,
+        ..crate::zap::ZapOptions::default()
+    };
+    let certified = super::zap::zap_request(graph, req, &opts)
+        .ok()
+        .and_then(|z| z.plan().upper_bound);
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    let why = match certified {
+        None => PlanProblem::BoundNotCertified,
+        Some(b) if ub < b - b.abs() * crate::route::VERIFY_BOUND_TOLERANCE => {
+            PlanProblem::BoundBelowCertificate
+        }
+        Some(_) => return Ok(()),
+    };
+    Err(RouteError::PlanMismatch {
+        field: PlanField::UpperBound,
+        index: None,
+        why,
+    })
 }

@@ -550,3 +550,96 @@ fn zap_outs_on_the_routing_instances_meet_their_shares() {
         "{above_1e6} of {planned_n} above 1e-6 (the worst {worst:e})"
     );
 }
+
+/// `service::verify_plan` re-derives a zap plan's bound from the engine's own zap of the body:
+/// the plans it made verify (with and without a gas model); the same plan with its bound
+/// lowered halfway toward its value, which `verify_request` alone accepts (it holds the bound
+/// only to the value), is refused as below the certificate; and a bound written into a
+/// two-output zap-out, which the engine certifies none for, is refused as uncertified.
+#[test]
+fn verify_plan_holds_a_zap_bound_to_the_engines_own() {
+    use swapzap::service::verify_plan;
+    let g = bundled();
+    let (weth, usdc, wbtc, dai) = (
+        sym(&g, "WETH"),
+        sym(&g, "USDC"),
+        sym(&g, "WBTC"),
+        sym(&g, "DAI"),
+    );
+    let v2 = addr(&g, lp_of(&g, WETH_USDC_V2));
+    let pool3 = addr(&g, lp_of(&g, CURVE_3POOL));
+    let bodies = [
+        // held coins of the target only
+        body(
+            &[
+                (addr(&g, weth), "1000000000000000000".into()),
+                (addr(&g, usdc), "3000000000".into()),
+            ],
+            &[(v2.clone(), "1")],
+            "",
+        ),
+        // routed legs into the target's coins
+        body(&[(addr(&g, wbtc), "50000000".into())], &[(v2, "1")], ""),
+        // a zap-out to one token
+        body(
+            &[(pool3.clone(), "1000000000000000000000".into())],
+            &[(addr(&g, weth), "1")],
+            "",
+        ),
+    ];
+    let mut lowered = 0;
+    for text in &bodies {
+        for gas in [None, Some(GasModel::typical(1e-3))] {
+            let opts = ZapOptions {
+                gas,
+                ..ZapOptions::default()
+            };
+            let (z, want) = planned(&g, text, &opts);
+            let r = validated(&g, text);
+            let plan = z.plan();
+            verify_plan(&g, &r, plan, (gas, None, None)).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let ub = plan
+                .upper_bound
+                .unwrap_or_else(|| panic!("{text}: a bound"));
+            if (ub - plan.value) / ub < 1e-6 {
+                continue;
+            }
+            let mut low = plan.clone();
+            low.upper_bound = Some(plan.value + (ub - plan.value) / 2.0);
+            low.verify_request(&g, &want)
+                .unwrap_or_else(|e| panic!("{text}: verify_request alone accepts it: {e}"));
+            match verify_plan(&g, &r, &low, (gas, None, None)) {
+                Err(RouteError::PlanMismatch {
+                    field: PlanField::UpperBound,
+                    why: PlanProblem::BoundBelowCertificate,
+                    ..
+                }) => lowered += 1,
+                other => panic!("{text}: a lowered bound gave {other:?}"),
+            }
+        }
+    }
+    assert!(lowered >= 4, "only {lowered} plans had a gap to lower");
+    let two = body(
+        &[(pool3, "1000000000000000000000".into())],
+        &[(addr(&g, weth), "0.3"), (addr(&g, dai), "0.7")],
+        "",
+    );
+    let (z, _) = planned(&g, &two, &ZapOptions::default());
+    let r = validated(&g, &two);
+    assert_eq!(
+        z.plan().upper_bound,
+        None,
+        "a two-output zap-out has no bound"
+    );
+    verify_plan(&g, &r, z.plan(), (None, None, None)).unwrap();
+    let mut claimed = z.plan().clone();
+    claimed.upper_bound = Some(claimed.value * 2.0);
+    match verify_plan(&g, &r, &claimed, (None, None, None)) {
+        Err(RouteError::PlanMismatch {
+            field: PlanField::UpperBound,
+            why: PlanProblem::BoundNotCertified,
+            ..
+        }) => {}
+        other => panic!("a bound nothing certifies gave {other:?}"),
+    }
+}
