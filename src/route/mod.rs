@@ -29,6 +29,10 @@
 //!    the flows chain through a many-coin Curve pool (a coin one of its directions takes and
 //!    another sells: depth the dual sees on the snapshot state that the pool swapped in
 //!    sequence lacks), the dual solved without that chain gives a plan that competes too.
+//!    Where the flows swap such a pool in two or more directions and the snapshot's models
+//!    overrate them by 1e-5 of the inputs or more, the dual solved with each direction priced
+//!    on the pool's state moved by the others' flows (rounds until the plans settle) gives
+//!    another.
 //! 5. **Gas** (optional, EVM chains): each step costs `gas units × gas price` in units of the
 //!    (first) output; the active edge whose arbitrage profit at the optimal prices falls
 //!    shortest of its step's gas is dropped and the problem re-solved, one edge at a time; the
@@ -79,6 +83,7 @@
 //! | 4. cycles | `cycles.rs` | a cycle of the recovered flows (arbitrage), cut out of the problem before the dual is solved again |
 //! | 4. recover | `recover.rs` | the flows of the dual solution, the recovery rounds, dropping failed flows |
 //! | 4. propagate | `propagate.rs` | the exact simulation of a set of flows in topological order |
+//! | 4. sequenced | `sequenced.rs` | a many-coin Curve pool swapped in several directions: each direction priced on the state the others leave, the dual solved again |
 //! | 4. per pair | `pairs.rs` | several inputs or outputs: each input split over the outputs it reaches by their proportions, each share along its best single path |
 //! | 4. single path | `single_path.rs` | the best single path (one input, one output), simulated exactly |
 //! | 5. cyclic profit | `arbitrage.rs` | the loops cut out of the problem, taken by the chosen plan where they pay |
@@ -110,6 +115,7 @@ mod prepare;
 mod propagate;
 mod recover;
 mod request;
+mod sequenced;
 mod single_path;
 mod trim;
 mod weighted;

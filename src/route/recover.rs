@@ -95,6 +95,9 @@ impl Ctx<'_> {
             self.recover_rounds(&lc, nu.clone(), gas, &mut reverts, (&mut loops, &mut first))?;
         // a many-coin Curve pool the first flows run through in a chain: the plan without it
         let unchained = self.unchained(&lc, &nu, &first, gas, &mut reverts)?;
+        // a many-coin Curve pool the first flows swap in two or more directions: each priced
+        // where the pool will be when it swaps (`sequenced.rs`)
+        let sequenced = self.sequenced(&lc, &nu, &first, gas, &mut reverts)?;
         // the recovered and per-pair plans with their swaps at the least inputs that give the
         // same outputs (`trim.rs`; a single path has no sibling legs to take a saving)
         let price = |t: TokenId| lc.loc.get(t.index()).and_then(|l| nu.get(*l)).copied();
@@ -103,9 +106,14 @@ impl Ctx<'_> {
             _ => c,
         };
         let mut best = recovered.map(trim);
-        for c in [single, pairs.map(trim), unchained.map(trim)]
-            .into_iter()
-            .flatten()
+        for c in [
+            single,
+            pairs.map(trim),
+            unchained.map(trim),
+            sequenced.map(trim),
+        ]
+        .into_iter()
+        .flatten()
         {
             if best.as_ref().map_or(true, |b| c.beats(b)) {
                 best = Some(c);
