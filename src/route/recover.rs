@@ -288,13 +288,28 @@ impl Ctx<'_> {
         gas: Option<GasModel>,
         reverts: &mut Vec<Excluded>,
     ) -> Result<Option<Candidate>, RouteError> {
-        let du = Dual::new(lc.glob.len(), (ledges, models), &lc.b, &lc.c);
         let mut nu = nu.to_vec();
-        du.solve(&mut nu, &lc.order, &lc.is_out, 80);
-        let ev = du.eval(&nu);
-        let flows = self.flows_at(&du, &ev, &nu, idx, lc);
+        let (c, _) = self.solve_recover_flows(lc, (ledges, models, idx), &mut nu, gas, reverts)?;
+        Ok(c)
+    }
+
+    /// [`Ctx::solve_and_recover`] from `nu`, which is left at the solution, with the flows
+    /// recovered.
+    pub(super) fn solve_recover_flows(
+        &self,
+        lc: &Local,
+        (ledges, models, idx): (&[LEdge], &[&EdgeModel], &[usize]),
+        nu: &mut Vec<f64>,
+        gas: Option<GasModel>,
+        reverts: &mut Vec<Excluded>,
+    ) -> Result<(Option<Candidate>, Vec<Flow>), RouteError> {
+        let du = Dual::new(lc.glob.len(), (ledges, models), &lc.b, &lc.c);
+        du.solve(nu, &lc.order, &lc.is_out, 80);
+        let ev = du.eval(nu);
+        let flows = self.flows_at(&du, &ev, nu, idx, lc);
         let keep = self.kept(&ev, lc);
-        self.recover(&flows, (&keep, lc), gas, reverts)
+        let c = self.recover(&flows, (&keep, lc), gas, reverts)?;
+        Ok((c, flows))
     }
 
     /// The amounts the dual evaluation `ev` keeps at the outputs (their balances, at least 0).

@@ -25,7 +25,6 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::certify::many_coin_curve;
-use super::dual::Dual;
 use super::finish::Candidate;
 use super::model::{EdgeModel, FloatPool};
 use super::propagate::swap_whole;
@@ -92,13 +91,10 @@ impl Ctx<'_> {
                         .map_or(self.models[k], |(_, m)| m)
                 })
                 .collect();
-            let du = Dual::new(lc.glob.len(), (&lc.ledges, &models), &lc.b, &lc.c);
-            du.solve(&mut nu, &lc.order, &lc.is_out, 80);
-            let ev = du.eval(&nu);
             let idx: Vec<usize> = (0..lc.ledges.len()).collect();
-            let all = self.flows_at(&du, &ev, &nu, &idx, lc);
-            let keep = self.kept(&ev, lc);
-            let Some(c) = self.recover(&all, (&keep, lc), gas, reverts)? else {
+            let (c, all) =
+                self.solve_recover_flows(lc, (&lc.ledges, &models, &idx), &mut nu, gas, reverts)?;
+            let Some(c) = c else {
                 break;
             };
             let gain = best.as_ref().map_or(f64::INFINITY, |b| c.net - b.net);
