@@ -14,8 +14,10 @@
 //! the output at least AMOUNT; with `--max-hops N` (a plan of `quote --max-hops N`), every swap
 //! through a pool direction within N hops and the bound said to be over those plans; without
 //! it, a bound over every plan. A swap's bound is also re-derived (`route::verify_quote`: a dual
-//! solve) and must not be below the router's certificate for the request; a zap's must not be
-//! below the bound of the engine's own zap of the body, and a zap without one carries none. Exit 0 with one line when the plan holds; else exit 1 with the
+//! solve) and must not be below the router's certificate for the request, its rounding slack
+//! must be the certificate's and its price impact that of its outputs at the request's mid
+//! prices; a zap's bound must not be below the bound of the engine's own zap of the body (a
+//! zap without one carries none) and its price impact must be that zap's. Exit 0 with one line when the plan holds; else exit 1 with the
 //! error code, class and detail.
 #![allow(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
@@ -35,7 +37,7 @@ const USAGE: &str =
 
 Reads a plan JSON (quote --json, zap --json) back and checks it against the snapshot and the
 request body: steps re-simulated exactly, inputs spent exactly, outputs, refunds, min_amount,
-zap fee, gas units, value and bound (a swap's or zap's bound re-derived: not below the engine's), source
+zap fee, gas units, value and bound (a swap's or zap's bound re-derived: not below the engine's; a swap's rounding slack the certificate's; the price impact the engine's), source
 filters. Exit 0 and one line when it holds, else exit 1 with the error code, class and detail.
   --gas-price P  the plan was priced with typical gas units at P output base units per unit
   --exact-out AMOUNT  an exact-out plan: the request's input amounts are the most to spend,

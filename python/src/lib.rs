@@ -601,8 +601,10 @@ impl Plan {
     /// quoted under (`PlanRequest::max_hops`): its swaps only through pool directions within
     /// it and its `bound_max_hops` equal to it (None: no limit, the bound over every plan).
     /// The request's source filters hold too: no swap through a pool they leave out. A swap's
-    /// bound is re-derived (`route::verify_quote`, a dual solve): not below the router's; a
-    /// zap's by the engine's own zap of the body: not below its bound, none where it has none.
+    /// bound is re-derived (`route::verify_quote`, a dual solve): not below the router's, its
+    /// rounding slack the certificate's, its price impact its outputs' at the request's mid
+    /// prices; a zap's by the engine's own zap of the body: not below its bound, none where it
+    /// has none, and that zap's price impact.
     /// Raises
     /// `SwapzapError` (4014 naming the field that does not hold) and returns None otherwise.
     #[pyo3(signature = (snapshot, request, *, exact_out=None, max_hops=None))]

@@ -118,6 +118,12 @@ pub enum PlanProblem {
     /// An `upper_bound` on a plan whose request the engine certifies no bound for (a zap
     /// whose own quote carries none): a claim nothing proves.
     BoundNotCertified,
+    /// A `rounding_slack` other than the certificate's for the request (by more than
+    /// [`crate::route::VERIFY_BOUND_TOLERANCE`] of the bound).
+    SlackNotCertified,
+    /// A `price_impact` other than the one the plan's outputs give at the request's mid
+    /// prices (or, for a zap, other than the engine's own zap of the body gives).
+    PriceImpactDiffers,
     /// A `rounding_slack` that is not a number in `[0, upper_bound]`, or one given without a
     /// bound.
     SlackNotOfBound,
@@ -229,6 +235,8 @@ impl PlanProblem {
             Self::BoundBelowValue => "below the plan's value",
             Self::BoundBelowCertificate => "below the bound the router certifies for the request",
             Self::BoundNotCertified => "given where the engine certifies no bound for the request",
+            Self::SlackNotCertified => "not the rounding slack the router certifies for the request",
+            Self::PriceImpactDiffers => "not the price impact of the plan's outputs at the request's mid prices",
             Self::SlackNotOfBound => "not a number in [0, upper_bound] beside the bound",
             Self::BoundGapNotOfBound => "not (upper_bound − value) / upper_bound of the plan",
             Self::GasPriceDiffers => "differs from the request's gas price",

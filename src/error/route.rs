@@ -314,6 +314,8 @@ pub enum PlanField {
     Excluded,
     /// the outputs' value shares against the requested proportions
     Proportions,
+    /// `price_impact`
+    PriceImpact,
 }
 
 impl fmt::Display for PlanField {
@@ -335,6 +337,7 @@ impl fmt::Display for PlanField {
             Self::Slippage => "slippage",
             Self::Excluded => "excluded",
             Self::Proportions => "proportions",
+            Self::PriceImpact => "price_impact",
         })
     }
 }

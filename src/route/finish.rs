@@ -92,6 +92,24 @@ impl Ctx<'_> {
         }
     }
 
+    /// `1 − objective / value of the inputs` at the request's mid prices (0 where the inputs
+    /// have no value there): [`Plan::price_impact`] of a plan whose outputs' objective (gross
+    /// of gas, [`Ctx::objective`]) is `objective`.
+    pub(super) fn price_impact(&self, objective: f64) -> f64 {
+        let in_value: f64 = self
+            .prep
+            .inputs
+            .iter()
+            .zip(&self.vin)
+            .map(|((_, a), v)| to_f64(*a) * v)
+            .sum();
+        if in_value > 0.0 {
+            1.0 - objective / in_value
+        } else {
+            0.0
+        }
+    }
+
     pub(super) fn objective(&self, outs: &[U256]) -> f64 {
         let mut t = f64::INFINITY;
         for ((o, (_, w)), v) in outs.iter().zip(&self.prep.outputs).zip(&self.vout) {
@@ -153,18 +171,7 @@ impl Ctx<'_> {
                 to: self.out_toks.first().copied().unwrap_or(TokenId(0)),
             });
         }
-        let in_value: f64 = self
-            .prep
-            .inputs
-            .iter()
-            .zip(&self.vin)
-            .map(|((_, a), v)| to_f64(*a) * v)
-            .sum();
-        let price_impact = if in_value > 0.0 {
-            1.0 - c.value / in_value
-        } else {
-            0.0
-        };
+        let price_impact = self.price_impact(c.value);
         let ub = bound.is_finite().then_some(bound);
         Ok(Plan {
             inputs,

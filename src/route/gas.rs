@@ -49,9 +49,8 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
     // capped quote values its basket at other prices: each is compared (and kept) at the
     // request's own, under which its bound holds (before, a two-output plan kept from a
     // 1-hop cap was worth 9877372 at that cap's prices against the bound 9877358.9)
-    let own = (req.outputs.len() > 1)
-        .then(|| prepare_ctx(graph, req).ok())
-        .flatten();
+    let multi = req.outputs.len() > 1;
+    let mut own = multi.then(|| prepare_ctx(graph, req).ok()).flatten();
     let mut best = base;
     for h in 1..=caps {
         if req.max_hops == Some(h) {
@@ -62,8 +61,8 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
         let Ok(mut plan) = quote_exact_in(graph, &r) else {
             continue;
         };
-        if let Some(ctx) = &own {
-            let outs: Vec<U256> = plan.outputs.iter().map(|o| o.amount).collect();
+        let outs: Vec<U256> = plan.outputs.iter().map(|o| o.amount).collect();
+        if let Some(ctx) = own.as_ref().filter(|_| multi) {
             let (_, cost) = ctx.gas_of(&plan.steps, ctx.gas());
             #[allow(clippy::arithmetic_side_effects)] // f64
             {
@@ -71,6 +70,14 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
             }
         }
         if plan.value > best.value {
+            // its price impact at the request's own mid prices too, not the cap's (found
+            // within the cap's hops: a 1-hop cap's mid price of the input can be another)
+            if own.is_none() {
+                own = prepare_ctx(graph, req).ok();
+            }
+            if let Some(ctx) = &own {
+                plan.price_impact = ctx.price_impact(ctx.objective(&outs));
+            }
             best = Plan {
                 upper_bound: best.upper_bound,
                 rounding_slack: best.rounding_slack,

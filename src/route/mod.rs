@@ -129,11 +129,11 @@ pub(crate) use weighted::{claimed_output_bound, Claimed, UnitCost};
 // the float models live in the `model` layer; `super::model` names them for the route files
 use crate::model;
 
-use crate::error::RouteError;
+use crate::error::{PlanField, PlanProblem, RouteError};
 use crate::graph::PoolGraph;
 use crate::plan::Plan;
 use alloc::vec::Vec;
-use working_set::prepare_ctx;
+use working_set::{prepare_ctx, Solved};
 
 /// Hop radius of the first working set when the request sets no hop limit: the edges on some
 /// path of at most this many hops from an input to an output. Column generation then adds
@@ -260,22 +260,23 @@ pub const VERIFY_BOUND_TOLERANCE: f64 = BOUND_MARGIN;
 /// ([`crate::plan::PlanRequest::swap`]), and its bound re-derived: the plan's `upper_bound`, when
 /// it has one, is not below [`dual_bound`] of the request by more than
 /// [`VERIFY_BOUND_TOLERANCE`] of it (for exact-out, the bound of the exact-in request of what
-/// the plan spends). `verify_request` alone holds the bound only to the plan's value; this
-/// also refuses a bound lowered toward the value, a gap claimed smaller than the router proves.
-/// A [`quote`] plan's bound is [`dual_bound`]'s bit for bit.
+/// the plan spends), and its `rounding_slack` is the certificate's to that tolerance of the
+/// bound. `verify_request` alone holds the bound only to the plan's value; this also refuses a
+/// bound lowered toward the value (a gap claimed smaller than the router proves) and a slack
+/// that misstates how much of the bound is rounding. The plan's `price_impact` must be the
+/// one its outputs give at the request's mid prices, to [`VERIFY_IMPACT_TOLERANCE`]. A
+/// [`quote`] plan's bound, slack and price impact are these bit for bit.
 ///
 /// # Errors
-/// Those of [`Plan::verify_request`]; [`RouteError::PlanMismatch`] on
-/// [`crate::error::PlanField::UpperBound`] for a bound below the certificate; those of
-/// [`dual_bound`] where the request has none.
+/// Those of [`Plan::verify_request`]; [`RouteError::PlanMismatch`] on [`PlanField::UpperBound`]
+/// for a bound below the certificate, on [`PlanField::RoundingSlack`] for another slack, on
+/// [`PlanField::PriceImpact`] for another price impact; those of [`dual_bound`] where the
+/// request has none.
 ///
 /// # Complexity
 /// As [`dual_bound`] (a dual solve and its certificate) plus the exact replay.
 pub fn verify_quote(graph: &PoolGraph, req: &RouteRequest, plan: &Plan) -> Result<(), RouteError> {
     plan.verify_request(graph, &crate::plan::PlanRequest::swap(req))?;
-    let Some(ub) = plan.upper_bound else {
-        return Ok(());
-    };
     let mut certified = req.clone();
     if certified.exact_out.take().is_some() {
         for (t, a) in &mut certified.inputs {
@@ -286,17 +287,53 @@ pub fn verify_quote(graph: &PoolGraph, req: &RouteRequest, plan: &Plan) -> Resul
                 .map_or(primitive_types::U256::zero(), |i| i.amount);
         }
     }
-    let b = dual_bound(graph, &certified)?;
+    let mut ctx = prepare_ctx(graph, &certified)?;
+    let outs: Vec<primitive_types::U256> = plan.outputs.iter().map(|o| o.amount).collect();
+    let impact = ctx.price_impact(ctx.objective(&outs));
     #[allow(clippy::arithmetic_side_effects)] // f64
-    if ub < b - b.abs() * VERIFY_BOUND_TOLERANCE {
-        let why = crate::error::PlanProblem::BoundBelowCertificate;
-        return Err(RouteError::PlanMismatch {
-            field: crate::error::PlanField::UpperBound,
-            index: None,
-            why,
-        });
+    if !((plan.price_impact - impact).abs() <= VERIFY_IMPACT_TOLERANCE) {
+        return Err(mismatch(
+            PlanField::PriceImpact,
+            PlanProblem::PriceImpactDiffers,
+        ));
+    }
+    let Some(ub) = plan.upper_bound else {
+        return Ok(());
+    };
+    let Solved { bound, slack, .. } = ctx.solve_certified();
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    let tol = bound.abs() * VERIFY_BOUND_TOLERANCE;
+    if ub < bound - tol {
+        return Err(mismatch(
+            PlanField::UpperBound,
+            PlanProblem::BoundBelowCertificate,
+        ));
+    }
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    if plan
+        .rounding_slack
+        .is_some_and(|s| !((s - slack).abs() <= tol))
+    {
+        return Err(mismatch(
+            PlanField::RoundingSlack,
+            PlanProblem::SlackNotCertified,
+        ));
     }
     Ok(())
+}
+
+/// How far [`verify_quote`] lets a plan's `price_impact` be from the one its outputs give at
+/// the request's mid prices (a fraction: a quote's is the same bit for bit; the margin is for
+/// plans of other builds, whose float sums may end in other last digits).
+pub const VERIFY_IMPACT_TOLERANCE: f64 = 1e-9;
+
+/// The plan mismatch on `field` for `why`, about the plan as a whole.
+fn mismatch(field: PlanField, why: PlanProblem) -> RouteError {
+    RouteError::PlanMismatch {
+        field,
+        index: None,
+        why,
+    }
 }
 
 /// The exact-in plan of `req` (gas weighed inside, without the hop-cap comparison of

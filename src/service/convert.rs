@@ -153,36 +153,52 @@ pub fn verify_plan(
     r.max_hops = max_hops;
     if super::zap::is_zap_body(graph, req) {
         plan.verify_request(graph, &PlanRequest::of_body(req, graph, &r))?;
-        zap_bound_certified(graph, req, plan, (gas, max_hops))
+        zap_certified(graph, req, plan, (gas, max_hops))
     } else {
         crate::route::verify_quote(graph, &r, plan)
     }
 }
 
-/// A zap plan's `upper_bound`, when it has one, held to the bound the engine's own zap of the
-/// body proves (with the default zap options, `gas` and `max_hops`: the options the `zap`
-/// example and the Python binding plan with): not below it by more than
-/// [`crate::route::VERIFY_BOUND_TOLERANCE`] of it, and none claimed where that zap has none.
-/// A zap is deterministic, so a plan it made passes bit for bit; a bound lowered toward the
-/// value is refused, as [`crate::route::verify_quote`] refuses it on a swap.
-fn zap_bound_certified(
+/// A zap plan's `upper_bound` and `price_impact` held to the engine's own zap of the body (with
+/// the default zap options, `gas` and `max_hops`: the options the `zap` example and the Python
+/// binding plan with): the bound, when the plan has one, not below that zap's by more than
+/// [`crate::route::VERIFY_BOUND_TOLERANCE`] of it, and none claimed where that zap has none;
+/// the price impact that zap's, to [`crate::route::VERIFY_IMPACT_TOLERANCE`]. A zap is
+/// deterministic, so a plan it made passes bit for bit; a bound lowered toward the value is
+/// refused, as [`crate::route::verify_quote`] refuses it on a swap.
+fn zap_certified(
     graph: &PoolGraph,
     req: &Request,
     plan: &crate::plan::Plan,
     (gas, max_hops): (Option<crate::plan::GasModel>, Option<usize>),
 ) -> Result<(), RouteError> {
     use crate::error::{PlanField, PlanProblem};
-    let Some(ub) = plan.upper_bound else {
-        return Ok(());
-    };
     let opts = crate::zap::ZapOptions {
         gas,
         max_hops,
         ..crate::zap::ZapOptions::default()
     };
-    let certified = super::zap::zap_request(graph, req, &opts)
-        .ok()
-        .and_then(|z| z.plan().upper_bound);
+    let own = super::zap::zap_request(graph, req, &opts).ok();
+    let own = own.as_ref().map(super::zap::ZapPlan::plan);
+    #[allow(clippy::arithmetic_side_effects)] // f64
+    if let Some(p) = own {
+        // a NaN's absolute value is a positive NaN, above every number in `total_cmp`
+        let off = (plan.price_impact - p.price_impact).abs();
+        if off
+            .total_cmp(&crate::route::VERIFY_IMPACT_TOLERANCE)
+            .is_gt()
+        {
+            return Err(RouteError::PlanMismatch {
+                field: PlanField::PriceImpact,
+                index: None,
+                why: PlanProblem::PriceImpactDiffers,
+            });
+        }
+    }
+    let Some(ub) = plan.upper_bound else {
+        return Ok(());
+    };
+    let certified = own.and_then(|p| p.upper_bound);
     #[allow(clippy::arithmetic_side_effects)] // f64
     let why = match certified {
         None => PlanProblem::BoundNotCertified,

@@ -226,3 +226,52 @@ fn two_output_gas_plans_are_valued_at_the_requests_prices() {
     );
     plan.verify_request(&g, &PlanRequest::swap(&req)).unwrap();
 }
+
+/// Gas plans on small generated markets (one input, one output, gas prices from a hundred
+/// thousandth to a hundredth of the output per 150 k gas) pass `route::verify_quote`, whose
+/// price impact is the plan's outputs at the request's own mid prices. Before, a plan kept
+/// from a hop cap carried the price impact at that cap's mid prices (a 1-hop cap prices the
+/// input by its direct pools only).
+#[test]
+fn gas_plans_from_hop_caps_carry_the_requests_price_impact() {
+    use crate::routing::route_gen;
+    let (mut checked, mut capped) = (0, 0);
+    for seed in 0..60u64 {
+        let m = route_gen::market(9_000 + seed, 10, 30);
+        let g = PoolGraph::from_snapshot(&m.snapshot).unwrap();
+        let (ti, to) = ((seed % 10) as usize, ((seed / 10 + 3) % 10) as usize);
+        if ti == to {
+            continue;
+        }
+        let usd = 10f64.powf(2.0 + (seed % 5) as f64);
+        let amount = U256::from_dec_str(&format!(
+            "{:.0}",
+            usd / m.prices[ti] * 10f64.powi(i32::from(m.decimals[ti]))
+        ))
+        .unwrap();
+        let mut req = RouteRequest::new(
+            vec![(TokenId(ti as u32), amount)],
+            vec![(TokenId(to as u32), Ratio::from_integer(1))],
+        );
+        let Ok(free) = route::quote(&g, &req) else {
+            continue;
+        };
+        let out = free.outputs[0].amount.to_string().parse::<f64>().unwrap();
+        for share in [1e-5, 1e-4, 1e-3, 1e-2] {
+            req.gas = Some(GasModel::typical(out * share / 150_000.0));
+            let Ok(plan) = route::quote(&g, &req) else {
+                continue;
+            };
+            route::verify_quote(&g, &req, &plan)
+                .unwrap_or_else(|e| panic!("seed {seed}, gas share {share}: {e}"));
+            checked += 1;
+            if plan.steps.len() < free.steps.len() {
+                capped += 1;
+            }
+        }
+    }
+    assert!(
+        checked >= 150 && capped >= 20,
+        "{checked} checked, {capped} with fewer steps"
+    );
+}

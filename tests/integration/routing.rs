@@ -1392,7 +1392,12 @@ fn hop_limited_plans_answer_their_limit_only() {
 #[test]
 fn verify_quote_refuses_a_bound_claimed_tighter_than_certified() {
     use swapzap::plan::PlanRequest;
-    let (mut refused, mut checked) = (0, 0);
+    use swapzap::{PlanField, RouteError};
+    let (mut refused, mut checked, mut slack_refused) = (0, 0, 0);
+    let field_of = |e: RouteError| match e {
+        RouteError::PlanMismatch { field, .. } => Some(field),
+        _ => None,
+    };
     for inst in instances() {
         let full = route::quote(&inst.graph, &inst.req).unwrap();
         let mut reqs = Vec::new();
@@ -1440,11 +1445,30 @@ fn verify_quote_refuses_a_bound_claimed_tighter_than_certified() {
                 );
                 refused += 1;
             }
+            // a price impact other than the outputs' at the request's mid prices
+            let mut impact = plan.clone();
+            impact.price_impact -= 1e-3;
+            let e = route::verify_quote(&inst.graph, req, &impact).unwrap_err();
+            assert_eq!(field_of(e), Some(PlanField::PriceImpact), "{}", inst.name);
+            // a slack claiming the plan sits on the float bound (`float_gap` 0)
+            let slack = plan.rounding_slack.unwrap();
+            if plan.value > 0.0
+                && ub - plan.value - slack > 2.0 * ub * route::VERIFY_BOUND_TOLERANCE
+            {
+                let mut on_float = plan.clone();
+                on_float.rounding_slack = Some(ub - plan.value);
+                on_float
+                    .verify_request(&inst.graph, &PlanRequest::swap(req))
+                    .unwrap();
+                let e = route::verify_quote(&inst.graph, req, &on_float).unwrap_err();
+                assert_eq!(field_of(e), Some(PlanField::RoundingSlack), "{}", inst.name);
+                slack_refused += 1;
+            }
             checked += 1;
         }
     }
     assert!(
-        checked >= 100 && refused >= 20,
-        "{checked} checked, {refused} refused"
+        checked >= 100 && refused >= 20 && slack_refused >= 20,
+        "{checked} checked, {refused} bounds and {slack_refused} slacks refused"
     );
 }

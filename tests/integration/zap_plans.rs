@@ -555,7 +555,8 @@ fn zap_outs_on_the_routing_instances_meet_their_shares() {
 /// the plans it made verify (with and without a gas model); the same plan with its bound
 /// lowered halfway toward its value, which `verify_request` alone accepts (it holds the bound
 /// only to the value), is refused as below the certificate; and a bound written into a
-/// two-output zap-out, which the engine certifies none for, is refused as uncertified.
+/// two-output zap-out, which the engine certifies none for, is refused as uncertified; so is
+/// a price impact other than the engine's zap's.
 #[test]
 fn verify_plan_holds_a_zap_bound_to_the_engines_own() {
     use swapzap::service::verify_plan;
@@ -598,6 +599,16 @@ fn verify_plan_holds_a_zap_bound_to_the_engines_own() {
             let r = validated(&g, text);
             let plan = z.plan();
             verify_plan(&g, &r, plan, (gas, None, None)).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let mut impact = plan.clone();
+            impact.price_impact += 0.01;
+            match verify_plan(&g, &r, &impact, (gas, None, None)) {
+                Err(RouteError::PlanMismatch {
+                    field: PlanField::PriceImpact,
+                    why: PlanProblem::PriceImpactDiffers,
+                    ..
+                }) => {}
+                other => panic!("{text}: another price impact gave {other:?}"),
+            }
             let ub = plan
                 .upper_bound
                 .unwrap_or_else(|| panic!("{text}: a bound"));

@@ -96,8 +96,10 @@ class Plan:
         quoted with ``max_hops`` is verified with the same ``max_hops`` (its swaps within the
         limit, its bound over those plans), and every swap obeys the request's source
         filters. A swap's bound is re-derived (a dual solve) and must not be below the
-        router's; a zap's must not be below the bound of the engine's own zap of the body
-        (and a zap without one carries none). Raises ``SwapzapError`` (4014 naming the field, 4013 for an exact-out
+        router's (its rounding slack the certificate's, its price impact that of its outputs at
+        the request's mid prices); a zap's must not be below the bound of the engine's own zap
+        of the body (a zap without one carries none) and its price impact must be that zap's.
+        Raises ``SwapzapError`` (4014 naming the field, 4013 for an exact-out
         shortfall)."""
     @property
     def value(self) -> float:
