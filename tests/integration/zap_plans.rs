@@ -551,6 +551,14 @@ fn zap_outs_on_the_routing_instances_meet_their_shares() {
     );
 }
 
+/// The field and problem of a plan mismatch (`None` for another result).
+fn refusal(r: Result<(), RouteError>) -> Option<(PlanField, PlanProblem)> {
+    match r {
+        Err(RouteError::PlanMismatch { field, why, .. }) => Some((field, why)),
+        _ => None,
+    }
+}
+
 /// `service::verify_plan` re-derives a zap plan's bound from the engine's own zap of the body:
 /// the plans it made verify (with and without a gas model); the same plan with its bound
 /// lowered halfway toward its value, which `verify_request` alone accepts (it holds the bound
@@ -601,14 +609,11 @@ fn verify_plan_holds_a_zap_bound_to_the_engines_own() {
             verify_plan(&g, &r, plan, (gas, None, None)).unwrap_or_else(|e| panic!("{text}: {e}"));
             let mut impact = plan.clone();
             impact.price_impact += 0.01;
-            match verify_plan(&g, &r, &impact, (gas, None, None)) {
-                Err(RouteError::PlanMismatch {
-                    field: PlanField::PriceImpact,
-                    why: PlanProblem::PriceImpactDiffers,
-                    ..
-                }) => {}
-                other => panic!("{text}: another price impact gave {other:?}"),
-            }
+            assert_eq!(
+                refusal(verify_plan(&g, &r, &impact, (gas, None, None))),
+                Some((PlanField::PriceImpact, PlanProblem::PriceImpactDiffers)),
+                "{text}: another price impact"
+            );
             let ub = plan
                 .upper_bound
                 .unwrap_or_else(|| panic!("{text}: a bound"));
@@ -619,14 +624,12 @@ fn verify_plan_holds_a_zap_bound_to_the_engines_own() {
             low.upper_bound = Some(plan.value + (ub - plan.value) / 2.0);
             low.verify_request(&g, &want)
                 .unwrap_or_else(|e| panic!("{text}: verify_request alone accepts it: {e}"));
-            match verify_plan(&g, &r, &low, (gas, None, None)) {
-                Err(RouteError::PlanMismatch {
-                    field: PlanField::UpperBound,
-                    why: PlanProblem::BoundBelowCertificate,
-                    ..
-                }) => lowered += 1,
-                other => panic!("{text}: a lowered bound gave {other:?}"),
-            }
+            assert_eq!(
+                refusal(verify_plan(&g, &r, &low, (gas, None, None))),
+                Some((PlanField::UpperBound, PlanProblem::BoundBelowCertificate)),
+                "{text}: a lowered bound"
+            );
+            lowered += 1;
         }
     }
     assert!(lowered >= 4, "only {lowered} plans had a gap to lower");
@@ -645,12 +648,9 @@ fn verify_plan_holds_a_zap_bound_to_the_engines_own() {
     verify_plan(&g, &r, z.plan(), (None, None, None)).unwrap();
     let mut claimed = z.plan().clone();
     claimed.upper_bound = Some(claimed.value * 2.0);
-    match verify_plan(&g, &r, &claimed, (None, None, None)) {
-        Err(RouteError::PlanMismatch {
-            field: PlanField::UpperBound,
-            why: PlanProblem::BoundNotCertified,
-            ..
-        }) => {}
-        other => panic!("a bound nothing certifies gave {other:?}"),
-    }
+    assert_eq!(
+        refusal(verify_plan(&g, &r, &claimed, (None, None, None))),
+        Some((PlanField::UpperBound, PlanProblem::BoundNotCertified)),
+        "a bound nothing certifies"
+    );
 }
