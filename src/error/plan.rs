@@ -118,9 +118,11 @@ pub enum PlanProblem {
     /// An `upper_bound` on a plan whose request the engine certifies no bound for (a zap
     /// whose own quote carries none): a claim nothing proves.
     BoundNotCertified,
-    /// A `rounding_slack` other than the certificate's for the request (by more than
-    /// [`crate::route::VERIFY_BOUND_TOLERANCE`] of the bound).
-    SlackNotCertified,
+    /// A `rounding_slack` that puts the float bound (`upper_bound − rounding_slack`, the bound
+    /// on plans of the pools' float curves) below the certificate's for the request (by more
+    /// than [`crate::route::VERIFY_BOUND_TOLERANCE`] of the bound): a plan claimed closer to
+    /// the float optimum than proven.
+    FloatBoundBelowCertificate,
     /// A `price_impact` other than the one the plan's outputs give at the request's mid
     /// prices (or, for a zap, other than the engine's own zap of the body gives).
     PriceImpactDiffers,
@@ -235,7 +237,9 @@ impl PlanProblem {
             Self::BoundBelowValue => "below the plan's value",
             Self::BoundBelowCertificate => "below the bound the router certifies for the request",
             Self::BoundNotCertified => "given where the engine certifies no bound for the request",
-            Self::SlackNotCertified => "not the rounding slack the router certifies for the request",
+            Self::FloatBoundBelowCertificate => {
+                "puts upper_bound − rounding_slack below the float bound the router certifies"
+            }
             Self::PriceImpactDiffers => "not the price impact of the plan's outputs at the request's mid prices",
             Self::SlackNotOfBound => "not a number in [0, upper_bound] beside the bound",
             Self::BoundGapNotOfBound => "not (upper_bound − value) / upper_bound of the plan",
