@@ -365,7 +365,7 @@ fn check_fraction(n: u64, d: u64) -> Result<(), RouteError> {
 }
 
 /// The [`RouteError::PlanMismatch`] on `field` at `index`.
-fn mismatch(field: PlanField, index: Option<usize>, why: PlanProblem) -> RouteError {
+pub(crate) fn mismatch(field: PlanField, index: Option<usize>, why: PlanProblem) -> RouteError {
     RouteError::PlanMismatch { field, index, why }
 }
 

@@ -131,7 +131,7 @@ use crate::model;
 
 use crate::error::{PlanField, PlanProblem, RouteError};
 use crate::graph::PoolGraph;
-use crate::plan::Plan;
+use crate::plan::{mismatch, Plan};
 use alloc::vec::Vec;
 use working_set::{prepare_ctx, Solved};
 
@@ -300,6 +300,7 @@ pub fn verify_quote(graph: &PoolGraph, req: &RouteRequest, plan: &Plan) -> Resul
     if !((plan.price_impact - impact).abs() <= VERIFY_IMPACT_TOLERANCE) {
         return Err(mismatch(
             PlanField::PriceImpact,
+            None,
             PlanProblem::PriceImpactDiffers,
         ));
     }
@@ -334,12 +335,13 @@ pub fn verify_quote(graph: &PoolGraph, req: &RouteRequest, plan: &Plan) -> Resul
     if ub < float_bound - tol {
         return Err(mismatch(
             PlanField::UpperBound,
+            None,
             PlanProblem::BoundBelowCertificate,
         ));
     }
     #[allow(clippy::arithmetic_side_effects)] // f64
     if !(least >= certified - tol) {
-        return Err(mismatch(field, why));
+        return Err(mismatch(field, None, why));
     }
     Ok(())
 }
@@ -348,15 +350,6 @@ pub fn verify_quote(graph: &PoolGraph, req: &RouteRequest, plan: &Plan) -> Resul
 /// the request's mid prices (a fraction: a quote's is the same bit for bit; the margin is for
 /// plans of other builds, whose float sums may end in other last digits).
 pub const VERIFY_IMPACT_TOLERANCE: f64 = 1e-9;
-
-/// The plan mismatch on `field` for `why`, about the plan as a whole.
-fn mismatch(field: PlanField, why: PlanProblem) -> RouteError {
-    RouteError::PlanMismatch {
-        field,
-        index: None,
-        why,
-    }
-}
 
 /// The exact-in plan of `req` (gas weighed inside, without the hop-cap comparison of
 /// [`gas::best_net`]): steps 1 to 4 and 6 of the module docs.

@@ -76,6 +76,7 @@ impl Ctx<'_> {
         }
         let mut nu = nu.to_vec();
         let mut best: Option<Candidate> = None;
+        let idx: Vec<usize> = (0..lc.ledges.len()).collect();
         for round in 0..SEQUENCE_ROUNDS {
             if round > 0 {
                 moved = self.moved_models(&flows);
@@ -91,7 +92,6 @@ impl Ctx<'_> {
                         .map_or(self.models[k], |(_, m)| m)
                 })
                 .collect();
-            let idx: Vec<usize> = (0..lc.ledges.len()).collect();
             let (c, all) =
                 self.solve_recover_flows(lc, (&lc.ledges, &models, &idx), &mut nu, gas, reverts)?;
             let Some(c) = c else {

@@ -173,6 +173,7 @@ fn zap_certified(
     (gas, max_hops): (Option<crate::plan::GasModel>, Option<usize>),
 ) -> Result<(), RouteError> {
     use crate::error::{PlanField, PlanProblem};
+    use crate::plan::mismatch;
     let opts = crate::zap::ZapOptions {
         gas,
         max_hops,
@@ -188,11 +189,11 @@ fn zap_certified(
             .total_cmp(&crate::route::VERIFY_IMPACT_TOLERANCE)
             .is_gt()
         {
-            return Err(RouteError::PlanMismatch {
-                field: PlanField::PriceImpact,
-                index: None,
-                why: PlanProblem::PriceImpactDiffers,
-            });
+            return Err(mismatch(
+                PlanField::PriceImpact,
+                None,
+                PlanProblem::PriceImpactDiffers,
+            ));
         }
     }
     let Some(ub) = plan.upper_bound else {
@@ -207,9 +208,5 @@ fn zap_certified(
         }
         Some(_) => return Ok(()),
     };
-    Err(RouteError::PlanMismatch {
-        field: PlanField::UpperBound,
-        index: None,
-        why,
-    })
+    Err(mismatch(PlanField::UpperBound, None, why))
 }
