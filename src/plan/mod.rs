@@ -369,6 +369,22 @@ pub(crate) fn mismatch(field: PlanField, index: Option<usize>, why: PlanProblem)
     RouteError::PlanMismatch { field, index, why }
 }
 
+/// `Ok` where a plan's stated `price_impact` is `own`, the engine's own for the same plan, to
+/// `tol` (absolute); else [`PlanProblem::PriceImpactDiffers`] on [`PlanField::PriceImpact`].
+/// A NaN on either side is refused.
+#[allow(clippy::arithmetic_side_effects)] // f64
+pub(crate) fn same_price_impact(claimed: f64, own: f64, tol: f64) -> Result<(), RouteError> {
+    if (claimed - own).abs() <= tol {
+        Ok(())
+    } else {
+        Err(mismatch(
+            PlanField::PriceImpact,
+            None,
+            PlanProblem::PriceImpactDiffers,
+        ))
+    }
+}
+
 /// One side of a step, by its stated amounts: what it spends or what it receives.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Flow<'a> {

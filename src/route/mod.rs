@@ -296,14 +296,7 @@ pub fn verify_quote(graph: &PoolGraph, req: &RouteRequest, plan: &Plan) -> Resul
     let mut ctx = prepare_ctx(graph, &certified)?;
     let outs: Vec<primitive_types::U256> = plan.outputs.iter().map(|o| o.amount).collect();
     let impact = ctx.price_impact(ctx.objective(&outs));
-    #[allow(clippy::arithmetic_side_effects)] // f64
-    if !((plan.price_impact - impact).abs() <= VERIFY_IMPACT_TOLERANCE) {
-        return Err(mismatch(
-            PlanField::PriceImpact,
-            None,
-            PlanProblem::PriceImpactDiffers,
-        ));
-    }
+    crate::plan::same_price_impact(plan.price_impact, impact, VERIFY_IMPACT_TOLERANCE)?;
     let Some(ub) = plan.upper_bound else {
         return Ok(());
     };

@@ -181,20 +181,12 @@ fn zap_certified(
     };
     let own = super::zap::zap_request(graph, req, &opts).ok();
     let own = own.as_ref().map(super::zap::ZapPlan::plan);
-    #[allow(clippy::arithmetic_side_effects)] // f64
     if let Some(p) = own {
-        // a NaN's absolute value is a positive NaN, above every number in `total_cmp`
-        let off = (plan.price_impact - p.price_impact).abs();
-        if off
-            .total_cmp(&crate::route::VERIFY_IMPACT_TOLERANCE)
-            .is_gt()
-        {
-            return Err(mismatch(
-                PlanField::PriceImpact,
-                None,
-                PlanProblem::PriceImpactDiffers,
-            ));
-        }
+        crate::plan::same_price_impact(
+            plan.price_impact,
+            p.price_impact,
+            crate::route::VERIFY_IMPACT_TOLERANCE,
+        )?;
     }
     let Some(ub) = plan.upper_bound else {
         return Ok(());

@@ -1450,6 +1450,9 @@ fn verify_quote_refuses_a_bound_claimed_tighter_than_certified() {
             impact.price_impact -= 1e-3;
             let e = route::verify_quote(&inst.graph, req, &impact).unwrap_err();
             assert_eq!(field_of(e), Some(PlanField::PriceImpact), "{}", inst.name);
+            impact.price_impact = f64::NAN;
+            let e = route::verify_quote(&inst.graph, req, &impact).unwrap_err();
+            assert_eq!(field_of(e), Some(PlanField::PriceImpact), "{}", inst.name);
             // a slack claiming the plan sits on the float bound (`float_gap` 0)
             let slack = plan.rounding_slack.unwrap();
             if plan.value > 0.0

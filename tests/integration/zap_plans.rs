@@ -614,6 +614,12 @@ fn verify_plan_holds_a_zap_bound_to_the_engines_own() {
                 Some((PlanField::PriceImpact, PlanProblem::PriceImpactDiffers)),
                 "{text}: another price impact"
             );
+            impact.price_impact = f64::NAN;
+            assert_eq!(
+                refusal(verify_plan(&g, &r, &impact, (gas, None, None))),
+                Some((PlanField::PriceImpact, PlanProblem::PriceImpactDiffers)),
+                "{text}: a NaN price impact"
+            );
             let ub = plan
                 .upper_bound
                 .unwrap_or_else(|| panic!("{text}: a bound"));
