@@ -18,6 +18,22 @@
 //! 2. **Forward**: the plan is simulated again exactly, every swap at its trimmed amount
 //!    except those that spent their token's whole holding, which spend it again (and so
 //!    carry the savings of their siblings and of the swaps upstream onward, to the outputs).
+//! 3. **Snapped**: a solidly pool charges `⌊x·fee_bps/10000⌋` of an input `x`, so the inputs
+//!    up to the next fee unit swap without a fee. Every solidly leg that does not spend its
+//!    token's whole holding (and whose pool the plan swaps once) may move to an edge of its
+//!    fee unit: up to the last input charged the same fee (the added input swaps fee-free,
+//!    and the whole-holding leg beside it no longer pays its fee on it), or down to the last
+//!    input of the unit below (one fee unit less, the input given back paying its fee
+//!    beside). Against the float curve either is worth `1 − frac(x·f)` input units nearly,
+//!    about half a unit a leg: the float split prices every leg at the fee `f·x`, which the
+//!    certificate's rounding slack counts as a whole unit a leg ([`super::certify`]). Each
+//!    edge is priced by the leg's exact output there at the output token's optimal price,
+//!    against the input at the input token's (a coarse output's floor can eat the saving),
+//!    and the better one taken where it is worth something; a whole-holding leg gives up at
+//!    most half of what it spent. Where the snaps together are worth less than two units of
+//!    the coarsest output (or [`TRIM_GAIN`] of the plan), the floors they move downstream
+//!    are as large as the gain, and nothing is tried. Otherwise the snapped plan is simulated
+//!    forward (step 2) and competes with the trimmed one.
 //!
 //! The trimmed plan is a candidate like the others: exactly simulated, kept only where its
 //! objective net of gas is higher. A swap is trimmed only where one unit of its output (or
@@ -187,10 +203,107 @@ impl Ctx<'_> {
             .filter(|(x, _)| !x.is_zero())
             .map(|(x, t)| to_f64(*x) * price(*t).unwrap_or(f64::INFINITY))
             .sum();
-        if !trimmed || gain < TRIM_GAIN * value {
-            return None;
+        let trim = (trimmed && gain >= TRIM_GAIN * value)
+            .then(|| self.forward(c, &legs, &toks, gas))
+            .flatten();
+        // the solidly legs snapped to the top of their fee units, where that is worth it
+        let snapped = self
+            .snapped(&mut legs, &toks, value, price)
+            .then(|| self.forward(c, &legs, &toks, gas))
+            .flatten();
+        match (trim, snapped) {
+            (Some(t), Some(s)) => Some(if s.beats(&t) { s } else { t }),
+            (t, s) => t.or(s),
         }
+    }
 
+    /// The solidly legs of `legs` (their inputs as trimmed) moved to an edge of their fee unit
+    /// where that is worth more than it costs, and worth [`TRIM_GAIN`] of the plan's inputs
+    /// `value` in all (module doc, step 3); whether any moved. A move is priced by the leg's
+    /// exact output at the new input (on the snapshot state: the pool is swapped once) at the
+    /// output token's optimal price, against the input it takes from (or gives to) the
+    /// whole-holding leg beside it at the input token's: where the output's unit is coarse
+    /// (WBTC bought with an 18-decimal token) the floor can eat what the fee saves.
+    fn snapped(
+        &self,
+        legs: &mut [Leg],
+        toks: &[TokenId],
+        value: f64,
+        price: &dyn Fn(TokenId) -> Option<f64>,
+    ) -> bool {
+        // what each token's whole-holding leg may give up to the legs beside it: half of it
+        let mut room = vec![U256::zero(); toks.len()];
+        for l in legs.iter().filter(|l| l.empties) {
+            room[l.ti] = l.a / 2;
+        }
+        let mut gain = 0.0;
+        for l in legs.iter_mut() {
+            if l.empties || !l.once || l.n.is_zero() || room[l.ti].is_zero() {
+                continue;
+            }
+            let Some(p) = self.graph.pool(l.pool) else {
+                continue;
+            };
+            let crate::pool::Pool::Solidly(sp) = &p.pool else {
+                continue;
+            };
+            let (Some(pi), Some(po)) = (price(toks[l.ti]), price(toks[l.to])) else {
+                continue;
+            };
+            let Some((top, below)) = fee_unit_edges(l.n, sp.fee_bps()) else {
+                continue;
+            };
+            // each edge's worth: the output it adds (or takes) less the input it takes (or
+            // gives back), at the optimal prices
+            let worth = |n: U256| {
+                let o = p.pool.amount_out(l.i, l.j, n).ok()?;
+                let d_out = to_f64(o) - to_f64(l.target);
+                let d_in = to_f64(n) - to_f64(l.n);
+                Some((po * d_out - pi * d_in, o))
+            };
+            let mut best: Option<(f64, U256, U256)> = None;
+            for n in [Some(top), below].into_iter().flatten() {
+                if n > l.n && n - l.n > room[l.ti] {
+                    continue;
+                }
+                if let Some((w, o)) = worth(n) {
+                    if w > best.map_or(0.0, |b| b.0) {
+                        best = Some((w, n, o));
+                    }
+                }
+            }
+            let Some((w, n, o)) = best else {
+                continue;
+            };
+            if n > l.n {
+                room[l.ti] -= n - l.n;
+            } else {
+                room[l.ti] = room[l.ti].saturating_add(l.n - n);
+            }
+            gain += w;
+            l.n = n;
+            l.target = o;
+        }
+        // below a unit of the coarsest output, what the floors downstream round away is as
+        // large as what the snaps win (and may be all of it)
+        let quantum = self
+            .out_toks
+            .iter()
+            .filter_map(|t| price(*t))
+            .fold(0.0, f64::max);
+        gain >= (TRIM_GAIN * value).max(2.0 * quantum)
+    }
+
+    /// The plan of `legs` simulated forward (module doc, step 2), as a candidate beside `c`.
+    fn forward(
+        &self,
+        c: &Candidate,
+        legs: &[Leg],
+        toks: &[TokenId],
+        gas: Option<GasModel>,
+    ) -> Option<Candidate> {
+        let slot = |t: TokenId| toks.binary_search(&t).ok();
+        let is_out = |k: usize| self.out_toks.contains(&toks[k]);
         // forward: the trimmed amounts, whole-holding legs spend the holding
         let mut hold = vec![U256::zero(); toks.len()];
         for (t, a) in &self.prep.inputs {
@@ -202,7 +315,7 @@ impl Ctx<'_> {
         let again: Vec<PoolId> = legs.iter().filter(|l| !l.once).map(|l| l.pool).collect();
         let mut states = PoolStates::with_pools(again);
         let mut steps = Vec::with_capacity(legs.len());
-        for l in &legs {
+        for l in legs {
             let a = if l.empties { hold[l.ti] } else { l.n };
             if a.is_zero() {
                 continue;
@@ -241,5 +354,102 @@ impl Ctx<'_> {
         let mut t = self.candidate((steps, outs), gas);
         t.excluded.clone_from(&c.excluded);
         Some(t)
+    }
+}
+
+/// The two edges of the fee unit of a solidly leg's input `n` (`fee_bps`: the pool charges
+/// `⌊n·fee_bps/10000⌋`): the last input charged the same fee, and the last input of the unit
+/// below (none in the first unit). `None` where the input is already at the top of its unit,
+/// for no fee, or for an input too large.
+#[allow(clippy::arithmetic_side_effects)] // checked where it can overflow
+fn fee_unit_edges(n: U256, fee_bps: u32) -> Option<(U256, Option<U256>)> {
+    if fee_bps == 0 {
+        return None;
+    }
+    // (in 128 bits where the products fit: the wide division is the cost here)
+    if let Some(e) = u128::try_from(n)
+        .ok()
+        .and_then(|m| fee_unit_edges_u128(m, fee_bps))
+    {
+        return e.map(|(t, b)| (U256::from(t), b.map(U256::from)));
+    }
+    let (b, den) = (
+        U256::from(fee_bps),
+        U256::from(crate::pool::solidly::FEE_DENOMINATOR),
+    );
+    let k = n.checked_mul(b)? / den;
+    let top = (k.checked_add(U256::one())?.checked_mul(den)? - U256::one()) / b;
+    if top == n {
+        return None;
+    }
+    Some((top, (!k.is_zero()).then(|| (k * den - U256::one()) / b)))
+}
+
+/// [`fee_unit_edges`] in 128 bits: `None` where a product overflows, else its answer.
+#[allow(clippy::arithmetic_side_effects)] // checked where it can overflow; b > 0
+fn fee_unit_edges_u128(m: u128, fee_bps: u32) -> Option<Option<(u128, Option<u128>)>> {
+    let (b, den) = (
+        u128::from(fee_bps),
+        u128::from(crate::pool::solidly::FEE_DENOMINATOR),
+    );
+    let k = m.checked_mul(b)? / den;
+    let top = (k.checked_add(1)?.checked_mul(den)? - 1) / b;
+    Some((top != m).then(|| (top, (k != 0).then(|| (k * den - 1) / b))))
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::unwrap_used,
+    clippy::cast_precision_loss
+)]
+mod tests {
+    use super::fee_unit_edges;
+    use primitive_types::U256;
+
+    /// Against a scan: the last input of the unit `n` is in (unless `n` is it: `None`) and
+    /// the last input of the unit below (none in the first unit); on the 128-bit path, where
+    /// its products overflow, and above 2^128.
+    #[test]
+    fn fee_unit_edges_are_the_tops_of_the_unit_and_the_one_below() {
+        for bps in [1u32, 3, 5, 30, 100, 333, 625, 5000, 9999] {
+            let fee = |x: U256| x * U256::from(bps) / U256::from(10_000u32);
+            let w = 10_000 / bps + 2;
+            let starts = [
+                U256::zero(),
+                U256::from(u64::MAX / 20_000 - 3_000),
+                U256::from(u128::MAX / 10_000) - U256::from(1_500u32),
+                U256::from(u128::MAX) - U256::from(1_500u32),
+                U256::one() << 130,
+            ];
+            for start in starts {
+                // the fees of start − 2w .. start + 3000 + 2w, once
+                let lo = start.saturating_sub(U256::from(2 * w));
+                let fees: Vec<U256> = (0..3_000 + 4 * w)
+                    .map(|i| fee(lo + U256::from(i)))
+                    .collect();
+                let at = |n: U256| (n - lo).as_usize();
+                for r in 0..3_000u32 {
+                    let n = start + U256::from(r);
+                    let k = fees[at(n)];
+                    let mut top = at(n);
+                    while fees[top + 1] == k {
+                        top += 1;
+                    }
+                    let below = (!k.is_zero()).then(|| {
+                        let mut b = at(n);
+                        while fees[b] == k {
+                            b -= 1;
+                        }
+                        lo + U256::from(b)
+                    });
+                    let top = lo + U256::from(top);
+                    let want = (top != n).then_some((top, below));
+                    assert_eq!(fee_unit_edges(n, bps), want, "{bps} bps, {n}");
+                }
+            }
+        }
+        assert_eq!(fee_unit_edges(U256::from(123u8), 0), None);
+        assert_eq!(fee_unit_edges(U256::MAX, 30), None);
     }
 }

@@ -30,6 +30,7 @@ mod route_capacity;
 mod route_dust;
 mod route_gas;
 mod route_sequenced;
+mod route_snap;
 mod route_trim;
 mod route_update;
 mod route_whirlpool;
