@@ -82,9 +82,10 @@ struct Leg {
 
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // f64, and local indices < len by construction
 impl Ctx<'_> {
-    /// The candidate `c` with its swaps trimmed (module doc), or `None` where nothing was
-    /// trimmed or the forward simulation fails. `price(t)` is the optimal price of graph token
-    /// `t` (`None` outside the working set: such swaps are trimmed whatever their units).
+    /// The candidate `c` with its swaps trimmed, and the better of that and the same with its
+    /// solidly legs snapped (module doc); `None` where neither was worth trying or both forward
+    /// simulations fail. `price(t)` is the optimal price of graph token `t` (`None` outside the
+    /// working set: such swaps are trimmed whatever their units, and not snapped).
     pub(super) fn trimmed(
         &self,
         c: &Candidate,
@@ -206,7 +207,7 @@ impl Ctx<'_> {
         let trim = (trimmed && gain >= TRIM_GAIN * value)
             .then(|| self.forward(c, &legs, &toks, gas))
             .flatten();
-        // the solidly legs snapped to the top of their fee units, where that is worth it
+        // the solidly legs snapped to an edge of their fee units, where that is worth it
         let snapped = self
             .snapped(&mut legs, &toks, value, price)
             .then(|| self.forward(c, &legs, &toks, gas))
