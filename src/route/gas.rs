@@ -50,7 +50,9 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
     // request's own, under which its bound holds (before, a two-output plan kept from a
     // 1-hop cap was worth 9877372 at that cap's prices against the bound 9877358.9)
     let multi = req.outputs.len() > 1;
-    let mut own = multi.then(|| prepare_ctx(graph, req).ok()).flatten();
+    // the request's own context, prepared once where first needed
+    let own = core::cell::OnceCell::new();
+    let own = || own.get_or_init(|| prepare_ctx(graph, req).ok()).as_ref();
     let mut best = base;
     for h in 1..=caps {
         if req.max_hops == Some(h) {
@@ -62,7 +64,7 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
             continue;
         };
         let outs: Vec<U256> = plan.outputs.iter().map(|o| o.amount).collect();
-        if let Some(ctx) = own.as_ref().filter(|_| multi) {
+        if let Some(ctx) = multi.then(own).flatten() {
             let (_, cost) = ctx.gas_of(&plan.steps, ctx.gas());
             #[allow(clippy::arithmetic_side_effects)] // f64
             {
@@ -72,10 +74,7 @@ pub(super) fn best_net(graph: &PoolGraph, req: &RouteRequest, base: Plan) -> Pla
         if plan.value > best.value {
             // its price impact at the request's own mid prices too, not the cap's (found
             // within the cap's hops: a 1-hop cap's mid price of the input can be another)
-            if own.is_none() {
-                own = prepare_ctx(graph, req).ok();
-            }
-            if let Some(ctx) = &own {
+            if let Some(ctx) = own() {
                 plan.price_impact = ctx.price_impact(ctx.objective(&outs));
             }
             best = Plan {
