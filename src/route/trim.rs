@@ -219,8 +219,9 @@ impl Ctx<'_> {
     }
 
     /// The solidly legs of `legs` (their inputs as trimmed) moved to an edge of their fee unit
-    /// where that is worth more than it costs, and worth [`TRIM_GAIN`] of the plan's inputs
-    /// `value` in all (module doc, step 3); whether any moved. A move is priced by the leg's
+    /// where that is worth more than it costs (module doc, step 3); whether the moves together
+    /// are worth simulating: [`TRIM_GAIN`] of the plan's inputs `value` and two units of the
+    /// coarsest output (`legs` may be moved either way). A move is priced by the leg's
     /// exact output at the new input (on the snapshot state: the pool is swapped once) at the
     /// output token's optimal price, against the input it takes from (or gives to) the
     /// whole-holding leg beside it at the input token's: where the output's unit is coarse
